@@ -1,0 +1,179 @@
+"""How a namespace, a key and a value become a stored document (pure, no I/O).
+
+Namespaces are stored three ways so every match is an exact ``term`` lookup — no
+wildcard or prefix query ever sees a label, so ``*``, ``?`` or ``\\`` in a label are
+literal: ``ns`` (the labels), ``ns_key`` (labels joined by :data:`SEP`) and
+``ns_prefixes`` (every leading run of labels, joined), which makes a prefix match stop
+on segment boundaries.
+
+Value filters use two derived fields: ``flat`` holds one equality token per leaf, list
+and object of the value (``path SEP json``), ``nums`` holds every numeric leaf for range
+filters.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from . import filters as F
+
+SEP = "\x1f"
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso(dt: datetime) -> str:
+    """ISO 8601 in UTC with microseconds: sorts and compares as text."""
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def doc_id(namespace: Sequence[str], key: str) -> str:
+    """Deterministic id of an item: the same namespace and key always give the same id."""
+    raw = json.dumps([list(namespace), key], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha1(raw.encode("utf-8")).hexdigest()
+
+
+def ns_join(labels: Sequence[str]) -> str:
+    return SEP.join(labels)
+
+
+def namespace_fields(namespace: Sequence[str]) -> dict[str, Any]:
+    labels = list(namespace)
+    return {
+        "ns": labels,
+        "ns_key": ns_join(labels),
+        "ns_prefixes": [ns_join(labels[: i + 1]) for i in range(len(labels))],
+        "ns_depth": len(labels),
+    }
+
+
+def canonical(value: Any) -> str:
+    """A JSON text that is equal for values Python's ``==`` calls equal (1 == 1.0)."""
+    def norm(v: Any) -> Any:
+        if isinstance(v, bool) or v is None or isinstance(v, str):
+            return v
+        if isinstance(v, (int, float)):
+            f = float(v)
+            return int(f) if f.is_integer() and abs(f) < 2**53 else f
+        if isinstance(v, Mapping):
+            return {str(k): norm(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [norm(x) for x in v]
+        return str(v)
+
+    return json.dumps(norm(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    yield path, value
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            yield from _walk(v, f"{path}.{k}" if path else str(k))
+
+
+def value_fields(value: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``flat`` equality tokens and ``nums`` numeric leaves of an item's value."""
+    flat: list[str] = []
+    nums: list[dict[str, Any]] = []
+    for path, leaf in _walk(value, ""):
+        if not path:
+            continue
+        flat.append(path + SEP + canonical(leaf))
+        if isinstance(leaf, (int, float)) and not isinstance(leaf, bool) and math.isfinite(leaf):
+            nums.append({"p": path, "v": float(leaf)})
+    return {"flat": flat, "nums": nums}
+
+
+def value_filter(store_filter: Mapping[str, Any] | None) -> F.Filter:
+    """Translate a LangGraph ``SearchOp.filter`` into the shared filter language.
+
+    Same semantics as LangGraph's ``InMemoryStore``: plain values and lists compare for
+    equality, dicts without operators recurse into nested keys, and ``$eq $ne $gt $gte
+    $lt $lte`` compare (ranges numerically).
+    """
+    clauses: list[F.Filter] = []
+
+    def walk(path: str, expected: Any) -> None:
+        if isinstance(expected, Mapping) and any(str(k).startswith("$") for k in expected):
+            for op, operand in expected.items():
+                if op == "$eq":
+                    clauses.append(F.term("flat", path + SEP + canonical(operand)))
+                elif op == "$ne":
+                    clauses.append(F.none_of(F.term("flat", path + SEP + canonical(operand))))
+                elif op in ("$gt", "$gte", "$lt", "$lte"):
+                    if isinstance(operand, bool) or not isinstance(operand, (int, float)):
+                        raise ValueError(f"filter {op} on {path!r} needs a number, got {operand!r}")
+                    clauses.append(F.num_range(path, **{op[1:]: float(operand)}))
+                else:
+                    raise ValueError(f"unsupported filter operator {op!r}; use $eq $ne $gt $gte $lt $lte")
+        elif isinstance(expected, Mapping):
+            for k, v in expected.items():
+                walk(f"{path}.{k}", v)
+        else:
+            clauses.append(F.term("flat", path + SEP + canonical(expected)))
+
+    for key, expected in (store_filter or {}).items():
+        walk(str(key), expected)
+    return F.all_of(*clauses)
+
+
+#: Every top-level field a document may carry, with its type. The Elasticsearch mapping
+#: and the SQLite columns are both generated from this table. ``value`` (stored, not
+#: indexed), ``vectors`` (nested: ``path`` + ``vector``) and ``nums`` (nested: ``p`` +
+#: ``v``) are the structured fields beside these.
+FIELD_TYPES: dict[str, str] = {
+    # item identity and namespace
+    "id": "keyword",
+    "key": "keyword",
+    "ns": "keyword",
+    "ns_key": "keyword",
+    "ns_prefixes": "keyword",
+    "ns_depth": "integer",
+    # retrieval and value filters
+    "text": "text",
+    "flat": "keyword",
+    # lifecycle
+    "created_at": "date",
+    "updated_at": "date",
+    "expires_at": "date",
+    "ttl": "double",
+    # memory fields promoted from memory values (absent on plain store items)
+    "record": "keyword",  # memory | conflict | tombstone | audit
+    "tenant": "keyword",
+    "scope": "keyword",
+    "owner": "keyword",
+    "kind": "keyword",
+    "status": "keyword",
+    "subject_key": "keyword",
+    "content_hash": "keyword",
+    "confidence": "double",
+    "written_at": "date",
+    "written_by": "keyword",
+    "valid_to": "date",
+    "event_time": "date",
+    "session_id": "keyword",
+    "user_id": "keyword",
+    "agent_id": "keyword",
+    "workspace_id": "keyword",
+    "conversation_id": "keyword",
+    "source_refs": "keyword",
+    "access_count": "long",
+    "last_accessed_at": "date",
+    "contradiction_count": "long",
+    "success_count": "long",
+    "failure_count": "long",
+    "conflict_id": "keyword",
+}
+#: Fields that hold a list of values (any element matches a ``term``).
+ARRAY_FIELDS = frozenset({"ns", "ns_prefixes", "flat", "source_refs"})
