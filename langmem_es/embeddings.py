@@ -29,25 +29,23 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-# --------------------------------------------------------------------------------------
-# Errors. TEMPORARY: langmem_es/errors.py did not exist when this module was written;
-# these move there (as subclasses of LangmemEsError) once it does.
-# --------------------------------------------------------------------------------------
-try:  # pragma: no cover - depends on the other module being present
-    from langmem_es.errors import (  # type: ignore[attr-defined]
-        EmbeddingError,
-        MissingDependencyError,
-        RerankError,
-    )
-except ImportError:  # pragma: no cover
+# Errors live in langmem_es.errors. Fallback (only if that module lacks them, e.g. an
+# older checkout): same names, derived from LangmemEsError when it exists.
+try:
+    from langmem_es.errors import EmbeddingError, MissingDependencyError, RerankError
+except ImportError:  # pragma: no cover - depends on errors.py's state
+    try:
+        from langmem_es.errors import LangmemEsError as _Base
+    except ImportError:
+        _Base = Exception  # type: ignore[misc,assignment]
 
-    class EmbeddingError(RuntimeError):  # type: ignore[no-redef]
+    class EmbeddingError(_Base):  # type: ignore[no-redef]
         """An embedding model could not be loaded or called."""
 
-    class RerankError(RuntimeError):  # type: ignore[no-redef]
+    class RerankError(_Base):  # type: ignore[no-redef]
         """A reranker could not be loaded or called."""
 
-    class MissingDependencyError(RuntimeError):  # type: ignore[no-redef]
+    class MissingDependencyError(_Base, ImportError):  # type: ignore[no-redef]
         """An optional dependency is missing; the message is a one-line install hint."""
 
 

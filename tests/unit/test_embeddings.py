@@ -203,7 +203,7 @@ def test_matches_fp32_sentence_transformers_reference(onnx: OnnxMiniLMEmbeddings
     ref = _reference_embed(texts)
     got = onnx.embed_array(texts)
     sims = (ref * got).sum(1)
-    assert sims.min() > 0.98, sims  # int8 quantisation vs fp32: same model, same pooling
+    assert sims.min() > 0.995, sims  # int8 vs fp32: measured ~0.9995
 
 
 # ---------------------------------------------------------------------------- Jina
