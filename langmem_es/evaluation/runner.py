@@ -1,0 +1,445 @@
+"""Run retrieval systems side by side on a LoCoMo file; print, save, plot.
+
+>>> # result = run_eval("../shared/data/locomo-dev.jsonl", ["bm25", "dense"], out_dir="/tmp/ev")
+
+``run_eval`` returns (and writes as ``results.json``)::
+
+    {"metadata": {date, machine, versions, dataset {path, sha256, ...}, embedder, ...},
+     "systems": {name: {"overall": {metric: mean, "n": questions},     # categories 1-4
+                        "by_category": {"1": {..., "n", "name"}, ...},  # 1-5
+                        "adversarial": {...},                           # category 5
+                        "timing": {...}, "info": {...}}},
+     "errors": {name: "why it could not run"}}
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from importlib import metadata as _metadata
+from pathlib import Path
+from typing import Any, TextIO
+
+from langmem_es.evaluation.locomo import (
+    CATEGORY_NAMES,
+    HEADLINE_CATEGORIES,
+    Conversation,
+    file_sha256,
+    load_dataset,
+)
+from langmem_es.evaluation.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics
+from langmem_es.evaluation.systems import (
+    EvalContext,
+    RetrievalSystem,
+    SystemUnavailable,
+    describe_embeddings,
+    make_system,
+)
+
+__all__ = [
+    "DEFAULT_SYSTEMS",
+    "aggregate",
+    "format_report",
+    "plot_recall_by_category",
+    "run_eval",
+]
+
+#: Systems run when none are named (they need no cluster).
+DEFAULT_SYSTEMS: tuple[str, ...] = ("bm25", "dense", "hybrid_rrf", "langgraph_inmemory")
+
+_PACKAGES = (
+    "langmem-es",
+    "elasticsearch",
+    "langgraph",
+    "langchain-core",
+    "langchain-elasticsearch",
+    "numpy",
+    "onnxruntime",
+)
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return _metadata.version(dist)
+    except _metadata.PackageNotFoundError:
+        return None
+
+
+def _machine() -> dict[str, Any]:
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+
+
+def aggregate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Average per-question rows (``category`` + metric values) into the result shape."""
+    headline = [r["metrics"] for r in rows if r["category"] in HEADLINE_CATEGORIES]
+    by_category: dict[str, Any] = {}
+    for cat in sorted({r["category"] for r in rows}):
+        m = mean_metrics(r["metrics"] for r in rows if r["category"] == cat)
+        m["name"] = CATEGORY_NAMES.get(cat, str(cat))
+        by_category[str(cat)] = m
+    adversarial = mean_metrics(r["metrics"] for r in rows if r["category"] == 5)
+    return {"overall": mean_metrics(headline), "by_category": by_category, "adversarial": adversarial}
+
+
+def _build_systems(
+    systems: Sequence[str | RetrievalSystem], context: EvalContext, errors: dict[str, str]
+) -> list[RetrievalSystem]:
+    built: list[RetrievalSystem] = []
+    for s in systems:
+        if not isinstance(s, str):
+            built.append(s)
+            continue
+        try:
+            built.append(make_system(s, context))
+        except SystemUnavailable as exc:
+            errors[s] = str(exc)
+    return built
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm(total=total, unit="q", desc="eval", dynamic_ncols=True, file=sys.stderr)
+
+
+def run_eval(
+    dataset_path: str | os.PathLike[str],
+    systems: Sequence[str | RetrievalSystem] = DEFAULT_SYSTEMS,
+    k: int = 10,
+    out_dir: str | os.PathLike[str] | None = None,
+    limit_conversations: int | None = None,
+    progress: bool = True,
+    *,
+    backend: str = "sqlite",
+    context: EvalContext | None = None,
+    dump_misses: str | os.PathLike[str] | None = None,
+    print_report: bool = True,
+    stream: TextIO | None = None,
+) -> dict[str, Any]:
+    """Run ``systems`` on the LoCoMo file at ``dataset_path`` and return the results.
+
+    Each system indexes each conversation into a fresh space, then answers its questions
+    with the top ``max(k, 10)`` turn ids. A system that cannot start (no cluster, missing
+    extra) or fails is reported under ``errors`` and the others go on.
+    ``out_dir`` receives ``results.json`` and ``recall_by_category.png``;
+    ``dump_misses`` a JSONL file with, per question, its evidence and each system's top
+    ids (keep it outside the repository: it quotes the dataset).
+    """
+    started = time.perf_counter()
+    path = Path(dataset_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"dataset not found: {path}")
+    conversations = load_dataset(path, limit_conversations)
+    context = context or EvalContext(backend=backend)
+    depth = max(int(k), 10)
+    errors: dict[str, str] = {}
+    built = _build_systems(systems, context, errors)
+
+    n_questions = sum(len(c.questions) for c in conversations)
+    bar = _progress(n_questions * len(built), progress)
+    per_system: dict[str, dict[str, Any]] = {}
+    rows: dict[str, list[dict[str, Any]]] = {}
+    try:
+        for system in built:
+            name = system.name
+            timing = {"index_s": 0.0, "search_s": 0.0, "queries": 0}
+            rows[name] = []
+            done_before = bar.n if bar is not None else 0
+            try:
+                for conv in conversations:
+                    if bar is not None:
+                        bar.set_description(f"{name} {conv.conv_id}")
+                    t0 = time.perf_counter()
+                    system.index(conv)
+                    timing["index_s"] += time.perf_counter() - t0
+                    rows[name].extend(_ask(system, conv, depth, k, timing, bar))
+            except Exception as exc:  # one broken system must not sink the run
+                errors[name] = f"{type(exc).__name__}: {exc}"
+                rows.pop(name, None)
+                if bar is not None:  # skip what this system will not ask
+                    bar.update(done_before + n_questions - bar.n)
+                continue
+            finally:
+                try:
+                    system.close()
+                except Exception:
+                    pass
+            result = aggregate(rows[name])
+            q = max(timing["queries"], 1)
+            result["timing"] = {
+                "index_s": round(timing["index_s"], 3),
+                "search_s": round(timing["search_s"], 3),
+                "search_ms_mean": round(1000 * timing["search_s"] / q, 3),
+            }
+            result["info"] = dict(getattr(system, "info", {}) or {})
+            per_system[name] = result
+    finally:
+        if bar is not None:
+            bar.close()
+
+    results: dict[str, Any] = {
+        "metadata": _metadata_block(path, conversations, context, k, limit_conversations, backend),
+        "systems": per_system,
+        "errors": errors,
+    }
+    results["metadata"]["runtime_s"] = round(time.perf_counter() - started, 2)
+
+    if dump_misses is not None:
+        _dump_questions(Path(dump_misses), conversations, rows)
+    if out_dir is not None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "results.json").write_text(json.dumps(results, indent=2, sort_keys=False) + "\n")
+        if per_system:
+            plot_recall_by_category(results, out / "recall_by_category.png")
+    if print_report:
+        print_results(results, stream=stream)
+    return results
+
+
+def _ask(
+    system: RetrievalSystem,
+    conv: Conversation,
+    depth: int,
+    k: int,
+    timing: dict[str, Any],
+    bar: Any,
+) -> list[dict[str, Any]]:
+    out = []
+    for q in conv.questions:
+        t0 = time.perf_counter()
+        ranked = dedupe(system.search(conv.conv_id, q.question, depth))[:depth]
+        timing["search_s"] += time.perf_counter() - t0
+        timing["queries"] += 1
+        metrics = question_metrics(ranked, q.evidence)
+        if k not in (5, 10):
+            metrics[f"recall@{k}"] = len(set(q.evidence) & set(ranked[:k])) / len(set(q.evidence))
+        out.append(
+            {"qid": q.qid, "conv_id": conv.conv_id, "category": q.category,
+             "ranked": ranked[:10], "metrics": metrics}
+        )
+        if bar is not None:
+            bar.update(1)
+    return out
+
+
+def _metadata_block(
+    path: Path,
+    conversations: list[Conversation],
+    context: EvalContext,
+    k: int,
+    limit: int | None,
+    backend: str,
+) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for c in conversations:
+        for q in c.questions:
+            counts[str(q.category)] = counts.get(str(q.category), 0) + 1
+    return {
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "machine": _machine(),
+        "versions": {p: _version(p) for p in _PACKAGES},
+        "dataset": {
+            "path": str(path.resolve()),
+            "sha256": file_sha256(path),
+            "conversations": [c.conv_id for c in conversations],
+            "turns": sum(len(c.turns) for c in conversations),
+            "questions_by_category": dict(sorted(counts.items())),
+            "limit_conversations": limit,
+        },
+        "embedder": describe_embeddings(context.embeddings) if context.embeddings_loaded else None,
+        "k": k,
+        "backend": backend,
+        "protocol": "../shared/data/README.md: one memory per turn '{speaker}: {text}' "
+        "[+ ' [shares image: {caption}]'], question text as query, top 10 turn ids",
+        "headline_categories": list(HEADLINE_CATEGORIES),
+    }
+
+
+def _dump_questions(
+    path: Path, conversations: list[Conversation], rows: dict[str, list[dict[str, Any]]]
+) -> None:
+    by_q: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, rs in rows.items():
+        for r in rs:
+            by_q.setdefault(r["qid"], {})[name] = {
+                "top10": r["ranked"],
+                "recall@10": r["metrics"]["recall@10"],
+            }
+    repo = Path(__file__).resolve().parents[2]
+    if repo in path.resolve().parents:
+        print(f"warning: {path} is inside the repository; keep dataset excerpts out of it",
+              file=sys.stderr)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for conv in conversations:
+            texts = {t.turn_id: t.memory_text for t in conv.turns}
+            for q in conv.questions:
+                fh.write(json.dumps({
+                    "qid": q.qid,
+                    "conv_id": conv.conv_id,
+                    "category": q.category,
+                    "category_name": CATEGORY_NAMES.get(q.category, ""),
+                    "question": q.question,
+                    "answer": q.answer,
+                    "evidence": list(q.evidence),
+                    "evidence_text": {e: texts.get(e) for e in q.evidence},
+                    "systems": by_q.get(q.qid, {}),
+                }, ensure_ascii=False) + "\n")
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def _cat_label(cat: str, entry: dict[str, Any]) -> str:
+    return f"{cat} {entry.get('name', '')} (n={entry.get('n', 0)})"
+
+
+def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The printed tables as ``(title, header, rows)`` (plain data, for any renderer)."""
+    systems = results.get("systems", {})
+    tables = []
+    if systems:
+        first = next(iter(systems.values()))
+        n = first["overall"].get("n", 0)
+        header = ["system", *METRIC_NAMES, "index s", "search ms/q"]
+        rows = [
+            [name, *(f"{r['overall'].get(m, 0.0):.3f}" for m in METRIC_NAMES),
+             f"{r['timing']['index_s']:.1f}", f"{r['timing']['search_ms_mean']:.2f}"]
+            for name, r in systems.items()
+        ]
+        tables.append((f"Categories 1-4 ({n} questions)", header, rows))
+
+        cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
+        labels = {c: _cat_label(c, first["by_category"].get(c, {"n": 0})) for c in cats}
+        header = ["system", *(labels[c] for c in cats)]
+        rows = [
+            [name, *(f"{r['by_category'].get(c, {}).get('recall@10', float('nan')):.3f}"
+                     for c in cats)]
+            for name, r in systems.items()
+        ]
+        tables.append(("recall@10 by category", header, rows))
+
+        if first["adversarial"].get("n"):
+            header = ["system", *METRIC_NAMES]
+            rows = [
+                [name, *(f"{r['adversarial'].get(m, 0.0):.3f}" for m in METRIC_NAMES)]
+                for name, r in systems.items()
+            ]
+            tables.append(
+                (f"Category 5, adversarial ({first['adversarial']['n']} questions)", header, rows)
+            )
+    return tables
+
+
+def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None:
+    """Print the side-by-side tables (rich when available), notes and errors."""
+    stream = stream or sys.stdout
+    tables = format_report(results)
+    notes = [f"{n}: {r['info']['note']}" for n, r in results.get("systems", {}).items()
+             if r.get("info", {}).get("note")]
+    errors = [f"{n}: {e}" for n, e in results.get("errors", {}).items()]
+    meta = results.get("metadata", {})
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:  # pragma: no cover - rich is a dependency
+        Console = None  # type: ignore[assignment,misc]
+    if Console is not None:
+        console = Console(file=stream, width=max(120, Console(file=stream).width))
+        for title, header, rows in tables:
+            table = Table(title=title, title_justify="left")
+            for i, h in enumerate(header):
+                if i == 0:
+                    table.add_column(h, justify="left", no_wrap=True)
+                else:
+                    table.add_column(h, justify="right")
+            for row in rows:
+                table.add_row(*row)
+            console.print(table)
+
+        def emit(line: str) -> None:
+            console.print(line, markup=False, highlight=False)
+
+    else:
+        for title, header, rows in tables:
+            widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+            print(title, file=stream)
+            for row in [header, *rows]:
+                print("  ".join(str(x).rjust(w) for x, w in zip(row, widths)), file=stream)
+            print(file=stream)
+
+        def emit(line: str) -> None:
+            print(line, file=stream)
+
+    for line in notes:
+        emit(f"note  {line}")
+    for line in errors:
+        emit(f"error {line}")
+    if meta:
+        ds = meta.get("dataset", {})
+        emit(f"dataset {ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
+             f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s")
+
+
+def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Grouped bars: recall@10 per category (plus categories 1-4 overall), one bar per system."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    systems = results["systems"]
+    names = list(systems)
+    first = systems[names[0]]
+    cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
+    groups = [("overall", "categories 1-4\n(n={})".format(first["overall"].get("n", 0)))]
+    groups += [(c, "{} {}\n(n={})".format(c, first["by_category"][c].get("name", ""),
+                                          first["by_category"][c].get("n", 0)))
+               for c in cats]
+
+    def value(r: dict[str, Any], g: str) -> float:
+        entry = r["overall"] if g == "overall" else r["by_category"].get(g, {})
+        return float(entry.get("recall@10", 0.0))
+
+    x = np.arange(len(groups))
+    width = 0.8 / max(len(names), 1)
+    fig, ax = plt.subplots(figsize=(max(8.0, 1.6 * len(groups) + 0.4 * len(names)), 5.0))
+    cmap = plt.get_cmap("tab10")
+    for i, name in enumerate(names):
+        vals = [value(systems[name], g) for g, _ in groups]
+        bars = ax.bar(x - 0.4 + width * (i + 0.5), vals, width, label=name, color=cmap(i % 10))
+        ax.bar_label(bars, labels=[f"{v:.2f}" for v in vals], fontsize=7, padding=1,
+                     rotation=90 if len(names) > 3 else 0)
+    ax.set_xticks(x, [label for _, label in groups], fontsize=9)
+    ax.set_ylabel("recall@10")
+    ax.set_ylim(0, 1.08)
+    ax.axvline(0.5, color="0.6", linewidth=0.8, linestyle="--")
+    meta = results.get("metadata", {})
+    ds = meta.get("dataset", {})
+    ax.set_title(f"LoCoMo retrieval recall@10 by category — {Path(str(ds.get('path', ''))).name}"
+                 f", {len(ds.get('conversations', []))} conversations", fontsize=11)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6),
+              frameon=False, fontsize=9)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=130)
+    plt.close(fig)
+    return out
