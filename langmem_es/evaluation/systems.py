@@ -21,7 +21,6 @@ shared :class:`EvalContext`.
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
 from collections import Counter
@@ -34,6 +33,7 @@ from langchain_core.embeddings import Embeddings
 
 from langmem_es.evaluation.locomo import Conversation
 from langmem_es.evaluation.metrics import dedupe
+from langmem_es.fusion import rrf
 
 __all__ = [
     "BM25Index",
@@ -167,38 +167,24 @@ def _default_embeddings() -> Any:
 
 
 def es_client_from_env() -> Any:
-    """An ``Elasticsearch`` client from the project settings or the environment.
+    """An ``Elasticsearch`` client from ``langmem_es.settings.connection_from_env()``.
 
-    Uses ``langmem_es.settings.connection_from_env()`` when it exists, else
-    ``LANGMEM_ES_URL`` / ``LANGMEM_ES_USER`` / ``LANGMEM_ES_PASSWORD``.
+    That reads ``LANGMEM_ES_URL`` / ``_USER`` / ``_PASSWORD`` / ``_API_KEY``, else the
+    credentials file of a cluster started by ``langmem-es es start``.
     """
     try:
         from elasticsearch import Elasticsearch
-    except ImportError as exc:  # pragma: no cover
+    except ImportError as exc:  # pragma: no cover - a core dependency
         raise SystemUnavailable("pip install elasticsearch") from exc
-    try:
-        from langmem_es.settings import connection_from_env  # type: ignore[attr-defined]
-    except ImportError:
-        connection_from_env = None
-    if connection_from_env is not None:
-        conn = connection_from_env()
-        if isinstance(conn, Elasticsearch):
-            return conn
-        if isinstance(conn, dict):
-            return Elasticsearch(**conn)
-        if conn is not None:
-            raise SystemUnavailable(f"connection_from_env() returned {type(conn).__name__}")
-    url = os.environ.get("LANGMEM_ES_URL")
-    if not url:
-        raise SystemUnavailable("no Elasticsearch: set LANGMEM_ES_URL (and _USER/_PASSWORD)")
-    user = os.environ.get("LANGMEM_ES_USER")
-    password = os.environ.get("LANGMEM_ES_PASSWORD")
-    kwargs: dict[str, Any] = {}
-    if user:
-        kwargs["basic_auth"] = (user, password or "")
-    if url.startswith("https") and os.environ.get("LANGMEM_ES_CA_CERTS"):
-        kwargs["ca_certs"] = os.environ["LANGMEM_ES_CA_CERTS"]
-    return Elasticsearch(url, **kwargs)
+    from langmem_es.settings import connection_from_env
+
+    conn = connection_from_env()
+    if conn is None:
+        raise SystemUnavailable(
+            "no Elasticsearch: set LANGMEM_ES_URL (and LANGMEM_ES_USER/LANGMEM_ES_PASSWORD) "
+            "or run `langmem-es es start`"
+        )
+    return Elasticsearch(**conn.client_kwargs())
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -216,19 +202,12 @@ def tokenize(text: str) -> list[str]:
 
 
 def rrf_fuse(rankings: Sequence[Sequence[str]], k: int = 60) -> list[str]:
-    """Reciprocal rank fusion: score(d) = Σ 1 / (k + rank), rank from 1.
-
-    Ties keep the order of first appearance (first ranking first).
+    """Reciprocal rank fusion (``langmem_es.fusion.rrf``), ids only, best first.
 
     >>> rrf_fuse([["a", "b", "c"], ["b", "c", "d"]])
     ['b', 'c', 'a', 'd']
     """
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, doc in enumerate(ranking, 1):
-            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
-    order = {doc: i for i, doc in enumerate(scores)}
-    return sorted(scores, key=lambda d: (-scores[d], order[d]))
+    return [doc for doc, _ in rrf(rankings, k=k)]
 
 
 def _top(scores: np.ndarray, n: int) -> np.ndarray:

@@ -1,0 +1,128 @@
+"""The ``eval`` subcommand: ``langmem-es eval [--dataset PATH] [--systems ...] ...``.
+
+The main CLI calls :func:`register` with its ``subparsers``; the parsed namespace
+carries ``func``, which runs the command and returns the exit code::
+
+    args = parser.parse_args()
+    sys.exit(args.func(args))
+
+Until then: ``python -m langmem_es.evaluation [options]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["DATASET_NAME", "default_dataset", "main", "register", "run_command"]
+
+DATASET_NAME = "locomo-dev.jsonl"
+_RELATIVE = Path("..") / "shared" / "data" / DATASET_NAME
+
+
+def _repo_root() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def default_dataset(cwd: Path | None = None) -> Path | None:
+    """``$LANGMEM_ES_EVAL_DATASET``, else ``../shared/data/locomo-dev.jsonl`` next to the
+    current directory or the repository root, when present."""
+    env = os.environ.get("LANGMEM_ES_EVAL_DATASET")
+    if env:
+        return Path(env)
+    for base in (cwd or Path.cwd(), _repo_root()):
+        candidate = (base / _RELATIVE).resolve()
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _systems_arg(value: str) -> list[str]:
+    from langmem_es.evaluation.systems import SYSTEMS
+
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if names == ["all"]:
+        return list(SYSTEMS)
+    unknown = [n for n in names if n not in SYSTEMS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'"
+        )
+    return names
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from langmem_es.evaluation.systems import SYSTEMS
+
+    parser.add_argument("--dataset", type=Path, default=None,
+                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present)")
+    parser.add_argument("--systems", type=_systems_arg, default=None,
+                        help=f"comma-separated, or 'all' (known: {', '.join(SYSTEMS)}; "
+                             "default: all, minus those needing a cluster when none is "
+                             "configured)")
+    parser.add_argument("--out", type=Path, default=Path("eval-results"),
+                        help="directory for results.json and recall_by_category.png "
+                             "(default: ./eval-results)")
+    parser.add_argument("--limit-conversations", type=int, default=None, metavar="N",
+                        help="only the first N conversations")
+    parser.add_argument("--backend", choices=("sqlite", "elasticsearch"), default="sqlite",
+                        help="backend of the langmem_es pipeline (baselines ignore it)")
+    parser.add_argument("-k", type=int, default=10, help="retrieval depth (default 10)")
+    parser.add_argument("--dump-misses", type=Path, default=None, metavar="FILE",
+                        help="write per-question JSONL (question, category, evidence, each "
+                             "system's top 10); keep it outside the repository")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the evaluation from parsed arguments; return the exit code."""
+    from langmem_es.evaluation.runner import run_eval
+
+    dataset = args.dataset or default_dataset()
+    if dataset is None or not Path(dataset).is_file():
+        where = dataset or f"{_RELATIVE} (from {Path.cwd()} or {_repo_root()})"
+        print(f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
+              f"(the LoCoMo JSONL described in ../shared/data/README.md)", file=sys.stderr)
+        return 2
+    if args.limit_conversations is not None and args.limit_conversations < 1:
+        print("langmem-es eval: --limit-conversations must be >= 1", file=sys.stderr)
+        return 2
+    results: dict[str, Any] = run_eval(
+        dataset,
+        systems=args.systems,
+        k=args.k,
+        out_dir=args.out,
+        limit_conversations=args.limit_conversations,
+        progress=not args.no_progress,
+        backend=args.backend,
+        dump_misses=args.dump_misses,
+    )
+    print(f"wrote {Path(args.out) / 'results.json'} and "
+          f"{Path(args.out) / 'recall_by_category.png'}")
+    if args.dump_misses:
+        print(f"wrote {args.dump_misses}")
+    return 1 if results["errors"] and not results["systems"] else 0
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``eval`` subcommand to an ``argparse`` subparsers object."""
+    parser = subparsers.add_parser(
+        "eval",
+        help="run the LoCoMo retrieval protocol, systems side by side",
+        description="Run the LoCoMo retrieval protocol (../shared/data/README.md) on each "
+                    "system; print recall@5/@10, hit@10, MRR@10, nDCG@10 (categories 1-4), "
+                    "recall@10 per category, category 5 apart; write results.json and a PNG.",
+    )
+    add_arguments(parser)
+    parser.set_defaults(func=run_command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry point (``python -m langmem_es.evaluation``)."""
+    parser = argparse.ArgumentParser(prog="python -m langmem_es.evaluation")
+    add_arguments(parser)
+    return run_command(parser.parse_args(argv))
