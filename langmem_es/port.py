@@ -25,6 +25,7 @@ class Version:
 
     seq_no: int
     primary_term: int = 1
+    location: str | None = None  # the concrete index/table holding the document
 
 
 @dataclass

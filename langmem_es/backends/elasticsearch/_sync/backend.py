@@ -1,0 +1,349 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""The Elasticsearch backend of the storage port (async source; the sync twin is generated)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from elasticsearch import Elasticsearch, ConflictError, NotFoundError
+from elasticsearch.helpers import scan
+
+from ....filters import MATCH_ALL, Filter
+from ....port import (
+    COLLECTIONS,
+    Capabilities,
+    Collection,
+    Doc,
+    Hit,
+    HybridResult,
+    StoredDoc,
+    Version,
+)
+from .. import mappings, queries
+from ..errors import translate_errors
+from ..licence import capabilities_from
+
+
+class ElasticsearchBackend:
+    """Stores each collection in its own index behind an alias ``{prefix}-{collection}``.
+
+    The alias points at ``{prefix}-{collection}-000001`` as write index, so an index can
+    be rolled over (episodic memories pile up fastest) without changing a query.
+    """
+
+    def __init__(
+        self,
+        client: Elasticsearch,
+        *,
+        prefix: str = "langmem",
+        dims: int = 384,
+        replicas: int = 0,
+        refresh_interval: str = "1s",
+    ) -> None:
+        if not prefix or prefix != prefix.lower() or any(c in prefix for c in ' "*\\<|,>/?#:'):
+            raise ValueError(f"index prefix {prefix!r} must be lowercase without spaces or \\/*?\"<>|,#:")
+        self.client = client
+        self.prefix = prefix
+        self.dims = dims
+        self.replicas = replicas
+        self.refresh_interval = refresh_interval
+        self.capabilities = Capabilities(engine="elasticsearch")
+
+    # -- names ---------------------------------------------------------------
+
+    def alias(self, collection: Collection) -> str:
+        return f"{self.prefix}-{collection}"
+
+    def _aliases(self, collections: Sequence[Collection]) -> str:
+        return ",".join(self.alias(c) for c in (collections or COLLECTIONS))
+
+    def _collection_of(self, index: str) -> Collection:
+        for c in COLLECTIONS:
+            if index.startswith(f"{self.prefix}-{c}-"):
+                return c
+        raise ValueError(f"index {index!r} does not belong to prefix {self.prefix!r}")
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def setup(self) -> Capabilities:
+        """Create the indices (idempotent), migrate older mappings, detect capabilities."""
+        with translate_errors():
+            try:
+                licence = (self.client.license.get())["license"]
+            except NotFoundError:
+                licence = {"type": "none", "status": "none"}
+            # GET / lives in the rest-root module, absent from the integ-test distribution:
+            # read the version from the nodes info instead.
+            nodes = self.client.nodes.info(metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name")
+            for collection in COLLECTIONS:
+                self._ensure_index(collection)
+        self.capabilities = capabilities_from(licence, nodes)
+        return self.capabilities
+
+    def _ensure_index(self, collection: Collection) -> None:
+        alias = self.alias(collection)
+        wanted = mappings.mappings(self.dims)
+        if self.client.indices.exists_alias(name=alias):
+            current = self.client.indices.get_mapping(index=alias)
+            for index, body in current.items():
+                meta = body["mappings"].get("_meta", {})
+                have_dims = meta.get("dims")
+                if have_dims is not None and have_dims != self.dims:
+                    from ....errors import DimensionMismatchError
+
+                    raise DimensionMismatchError(
+                        f"index {index} holds {have_dims}-dim vectors but the embedder gives {self.dims}; "
+                        "use the same embedder, or a new prefix and re-import"
+                    )
+                if meta.get("langmem_es_mapping_version", 0) < mappings.MAPPING_VERSION:
+                    # mapping changes are additive: put the new fields and version.
+                    self.client.indices.put_mapping(
+                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic=False
+                    )
+            return
+        try:
+            self.client.indices.create(
+                index=f"{alias}-000001",
+                settings=mappings.settings(replicas=self.replicas, refresh_interval=self.refresh_interval),
+                mappings=wanted,
+                aliases={alias: {"is_write_index": True}},
+            )
+        except Exception as exc:  # another process created it first: fine
+            if "resource_already_exists_exception" not in str(exc):
+                raise
+
+    def drop(self) -> None:
+        """Delete every index of this prefix (tests, purge of a whole deployment)."""
+        with translate_errors():
+            names = [f"{self.alias(c)}-*" for c in COLLECTIONS]
+            found = self.client.indices.get(index=",".join(names), ignore_unavailable=True, allow_no_indices=True)
+            if found:  # destructive_requires_name: delete by concrete names
+                self.client.indices.delete(index=",".join(sorted(found)))
+
+    def close(self) -> None:
+        self.client.close()
+
+    def refresh(self, collections: Sequence[Collection] = ()) -> None:
+        with translate_errors():
+            self.client.indices.refresh(index=self._aliases(collections))
+
+    # -- writes --------------------------------------------------------------
+
+    def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
+        if not docs:
+            return
+        operations: list[dict[str, Any]] = []
+        for doc in docs:
+            operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
+            operations.append(doc)
+        with translate_errors():
+            response = self.client.bulk(operations=operations, refresh=refresh)
+        if response.get("errors"):
+            from ....errors import WriteError
+
+            failed = [item["index"] for item in response["items"] if item["index"].get("error")]
+            raise WriteError(
+                f"{len(failed)} of {len(docs)} documents were not written (first: {failed[0]['error']}); "
+                "the others were; retrying the same call is safe (ids are deterministic)"
+            )
+
+    def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
+        with translate_errors():
+            try:
+                if version is None:
+                    self.client.create(index=self.alias(collection), id=doc["id"], document=doc, refresh=refresh)
+                else:
+                    self.client.index(
+                        index=version.location or self.alias(collection),
+                        id=doc["id"],
+                        document=doc,
+                        if_seq_no=version.seq_no,
+                        if_primary_term=version.primary_term,
+                        refresh=refresh,
+                    )
+            except ConflictError:
+                return False
+        return True
+
+    def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
+        if not ids:
+            return 0
+        found = [s for s in self.get(collection, ids) if s is not None]
+        if not found:
+            return 0
+        operations = [{"delete": {"_index": s.version.location, "_id": s.doc["id"]}} for s in found if s.version]
+        with translate_errors():
+            response = self.client.bulk(operations=operations, refresh=refresh)
+        return sum(1 for item in response["items"] if item["delete"].get("result") == "deleted")
+
+    def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
+        # the integ-test distribution has no reindex module (no _delete_by_query): scan + bulk.
+        deleted = 0
+        batch: list[dict[str, Any]] = []
+        with translate_errors():
+            self.client.indices.refresh(index=self._aliases(collections))
+            for hit in scan(
+                self.client,
+                index=self._aliases(collections),
+                query={"query": {"bool": {"filter": [filter]}}, "_source": False},
+                size=1000,
+            ):
+                batch.append({"delete": {"_index": hit["_index"], "_id": hit["_id"]}})
+                if len(batch) >= 1000:
+                    deleted += self._bulk_delete(batch)
+                    batch = []
+            if batch:
+                deleted += self._bulk_delete(batch)
+        return deleted
+
+    def _bulk_delete(self, operations: list[dict[str, Any]]) -> int:
+        response = self.client.bulk(operations=operations, refresh=True)
+        return sum(1 for item in response["items"] if item["delete"].get("result") == "deleted")
+
+    # -- reads ---------------------------------------------------------------
+
+    def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
+        if not ids:
+            return []
+        with translate_errors():
+            indices = self._indices(collection)
+            docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for i in ids for index in indices]
+            response = self.client.mget(docs=docs)
+        by_id: dict[str, StoredDoc] = {}
+        for item in response["docs"]:
+            if item.get("found"):
+                by_id[item["_id"]] = self._stored(item)
+        return [by_id.get(i) for i in ids]
+
+    def _indices(self, collection: Collection) -> list[str]:
+        """Concrete indices behind a collection's alias (one until a rollover)."""
+        response = self.client.indices.get_alias(name=self.alias(collection))
+        return sorted(response)
+
+    def _stored(self, hit: dict[str, Any]) -> StoredDoc:
+        version = None
+        if "_seq_no" in hit:
+            version = Version(hit["_seq_no"], hit["_primary_term"], hit["_index"])
+        return StoredDoc(self._collection_of(hit["_index"]), hit["_source"], version)
+
+    def find(
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        size: int = 10,
+        offset: int = 0,
+        sort: Sequence[tuple[str, Literal["asc", "desc"]]] = (("updated_at", "desc"),),
+    ) -> list[StoredDoc]:
+        if size <= 0:
+            return []
+        if offset + size > 10_000:
+            return self._find_deep(collections, filter, size=size, offset=offset, sort=sort)
+        with translate_errors():
+            response = self.client.search(
+                index=self._aliases(collections), body=queries.find_body(filter, size, offset, sort)
+            )
+        return [self._stored(h) for h in response["hits"]["hits"]]
+
+    def _find_deep(
+        self, collections: Sequence[Collection], filter: Filter, *, size: int, offset: int, sort: Sequence[tuple[str, str]]
+    ) -> list[StoredDoc]:
+        """Pages past 10,000 hits with search_after (``from`` is capped there)."""
+        out: list[StoredDoc] = []
+        after: list[Any] | None = None
+        skipped = 0
+        with translate_errors():
+            while len(out) < size:
+                body = queries.find_body(filter, 1000, 0, sort)
+                body.pop("from")
+                if after is not None:
+                    body["search_after"] = after
+                hits = (self.client.search(index=self._aliases(collections), body=body))["hits"]["hits"]
+                if not hits:
+                    break
+                after = hits[-1]["sort"]
+                for hit in hits:
+                    if skipped < offset:
+                        skipped += 1
+                    elif len(out) < size:
+                        out.append(self._stored(hit))
+        return out
+
+    def count(self, collections: Sequence[Collection], filter: Filter) -> int:
+        with translate_errors():
+            response = self.client.count(index=self._aliases(collections), query={"bool": {"filter": [filter]}})
+        return int(response["count"])
+
+    def hybrid(
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        text: str | None,
+        vector: Sequence[float] | None,
+        size: int = 80,
+        server_rrf: bool = False,
+        rrf_k: int = 60,
+    ) -> HybridResult:
+        index = self._aliases(collections)
+        started = time.perf_counter()
+        if server_rrf:
+            if not self.capabilities.server_rrf:
+                raise ValueError("server-side RRF is not available on this cluster (licence or rank-rrf module)")
+            if not text or vector is None:
+                raise ValueError("server-side RRF needs both a text and a vector")
+            with translate_errors():
+                response = self.client.search(index=index, body=queries.rrf_search(text, vector, filter, size, rrf_k))
+            fused = [Hit(self._collection_of(h["_index"]), h["_source"], float(h["_score"] or 0.0)) for h in response["hits"]["hits"]]
+            return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000)
+        searches: list[dict[str, Any]] = []
+        legs: list[str] = []
+        if text and text.strip():
+            searches += [{"index": index}, queries.text_leg(text, filter, size)]
+            legs.append("text")
+        if vector is not None:
+            searches += [{"index": index}, queries.vector_leg(vector, filter, size)]
+            legs.append("vector")
+        result = HybridResult()
+        if searches:
+            with translate_errors():
+                response = self.client.msearch(searches=searches)
+            for leg, part in zip(legs, response["responses"]):
+                if "error" in part:
+                    from ....errors import QueryError
+
+                    raise QueryError(f"the {leg} leg failed: {part['error']}")
+                hits = part["hits"]["hits"]
+                if leg == "text":
+                    result.text_hits = [Hit(self._collection_of(h["_index"]), h["_source"], float(h["_score"])) for h in hits]
+                else:
+                    result.vector_hits = [
+                        Hit(self._collection_of(h["_index"]), h["_source"], queries.cosine_from_score(float(h["_score"])))
+                        for h in hits
+                    ]
+        result.took_ms = (time.perf_counter() - started) * 1000
+        return result
+
+    def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """Stored per-path vectors of some documents (to score hits that only BM25 found)."""
+        found = self.get(collection, ids)
+        return {s.doc["id"]: s.doc.get("vectors") or [] for s in found if s is not None}
+
+    def namespaces(self, collections: Sequence[Collection], filter: Filter = MATCH_ALL) -> list[tuple[str, ...]]:
+        from ....documents import SEP
+
+        out: list[tuple[str, ...]] = []
+        after = None
+        with translate_errors():
+            while True:
+                response = self.client.search(
+                    index=self._aliases(collections), body=queries.namespaces_body(filter, after)
+                )
+                agg = response["aggregations"]["ns"]
+                out.extend(tuple(b["key"]["ns"].split(SEP)) for b in agg["buckets"])
+                after = agg.get("after_key")
+                if not after or not agg["buckets"]:
+                    break
+        return out

@@ -1,0 +1,65 @@
+"""Index settings and mappings for each collection (pure: data only).
+
+Choices, on purpose:
+- every namespace label, filter token and memory field is a ``keyword`` (exact
+  ``term`` lookups, no analysis, so ``*`` or ``?`` in a label is literal);
+- ``text`` uses the ``standard`` analyzer: the integ-test distribution ships no
+  language analyzers, and exact tokens (``E-4012``, ``v2.3.1``) matter more here than
+  stemming;
+- ``value`` is stored but not indexed (``enabled: false``): arbitrary user values
+  never cause mapping conflicts; filters use the derived ``flat``/``nums`` fields;
+- vectors are a ``nested`` list (one per indexed path), HNSW with int8 quantisation
+  (``int8_hnsw``), cosine similarity; kNN over nested vectors scores a document by its
+  best-matching path;
+- ``dynamic: false``: unknown top-level fields are kept in ``_source`` but not mapped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...documents import FIELD_TYPES
+
+#: Bump when a mapping changes; ``setup()`` migrates indices whose ``_meta`` is older.
+MAPPING_VERSION = 1
+
+_FIELD_MAPPING = {
+    "keyword": {"type": "keyword"},
+    "integer": {"type": "integer"},
+    "long": {"type": "long"},
+    "double": {"type": "double"},
+    "date": {"type": "date", "format": "strict_date_optional_time"},
+    "text": {"type": "text", "analyzer": "standard"},
+}
+
+
+def mappings(dims: int) -> dict[str, Any]:
+    properties: dict[str, Any] = {name: dict(_FIELD_MAPPING[t]) for name, t in FIELD_TYPES.items()}
+    properties["value"] = {"type": "object", "enabled": False}
+    properties["nums"] = {"type": "nested", "properties": {"p": {"type": "keyword"}, "v": {"type": "double"}}}
+    properties["vectors"] = {
+        "type": "nested",
+        "properties": {
+            "path": {"type": "keyword"},
+            "vector": {
+                "type": "dense_vector",
+                "dims": dims,
+                "index": True,
+                "similarity": "cosine",
+                "index_options": {"type": "int8_hnsw"},
+            },
+        },
+    }
+    return {
+        "dynamic": False,
+        "_meta": {"langmem_es_mapping_version": MAPPING_VERSION, "dims": dims},
+        "properties": properties,
+    }
+
+
+def settings(*, replicas: int = 0, refresh_interval: str = "1s") -> dict[str, Any]:
+    return {
+        "number_of_shards": 1,
+        "number_of_replicas": replicas,
+        "refresh_interval": refresh_interval,
+    }

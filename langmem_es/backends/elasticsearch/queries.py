@@ -1,0 +1,75 @@
+"""Query bodies for the Elasticsearch backend (pure: they know nothing of connections)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...filters import Filter
+
+
+def text_leg(text: str, flt: Filter, size: int) -> dict[str, Any]:
+    """BM25 over ``text``; the filter does not score."""
+    return {
+        "size": size,
+        "query": {"bool": {"must": [{"match": {"text": {"query": text}}}], "filter": [flt]}},
+        "_source": {"excludes": ["vectors"]},
+    }
+
+
+def knn_clause(vector: Sequence[float], flt: Filter, k: int) -> dict[str, Any]:
+    """kNN over the nested per-path vectors: a document scores by its best path."""
+    return {
+        "field": "vectors.vector",
+        "query_vector": list(vector),
+        "k": k,
+        "num_candidates": min(10_000, max(4 * k, 100)),
+        "filter": [flt],
+        # int8 HNSW finds candidates; rescoring with the float vectors gives exact cosines
+        "rescore_vector": {"oversample": 2.0},
+    }
+
+
+def vector_leg(vector: Sequence[float], flt: Filter, size: int) -> dict[str, Any]:
+    return {"size": size, "knn": knn_clause(vector, flt, size), "_source": {"excludes": ["vectors"]}}
+
+
+def rrf_search(text: str, vector: Sequence[float], flt: Filter, size: int, rank_constant: int) -> dict[str, Any]:
+    """Server-side fusion with the ``rrf`` retriever (needs the rank-rrf module and a licence)."""
+    return {
+        "size": size,
+        "retriever": {
+            "rrf": {
+                "retrievers": [
+                    {"standard": {"query": text_leg(text, flt, size)["query"]}},
+                    {"knn": knn_clause(vector, flt, size)},
+                ],
+                "rank_window_size": size,
+                "rank_constant": rank_constant,
+            }
+        },
+        "_source": {"excludes": ["vectors"]},
+    }
+
+
+def find_body(flt: Filter, size: int, offset: int, sort: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    return {
+        "size": size,
+        "from": offset,
+        "query": {"bool": {"filter": [flt]}},
+        "sort": [{field: {"order": order, "unmapped_type": "keyword"}} for field, order in sort] + [{"id": "asc"}],
+        "seq_no_primary_term": True,
+        "_source": {"excludes": ["vectors"]},
+    }
+
+
+def namespaces_body(flt: Filter, after: Mapping[str, Any] | None, page: int = 1000) -> dict[str, Any]:
+    composite: dict[str, Any] = {"size": page, "sources": [{"ns": {"terms": {"field": "ns_key"}}}]}
+    if after:
+        composite["after"] = dict(after)
+    return {"size": 0, "query": {"bool": {"filter": [flt]}}, "aggs": {"ns": {"composite": composite}}}
+
+
+def cosine_from_score(score: float) -> float:
+    """Elasticsearch reports cosine kNN scores as (1 + cos) / 2; undo that."""
+    return 2.0 * score - 1.0
