@@ -1,0 +1,386 @@
+"""LangGraph stores on the storage port: Elasticsearch (sync and async) and embedded SQLite.
+
+Each class implements ``langgraph.store.base.BaseStore`` completely — ``batch``/``abatch``
+over ``GetOp``, ``PutOp``, ``SearchOp``, ``ListNamespacesOp`` — so a graph compiled with
+``builder.compile(store=...)`` and LangMem's tools use it like ``InMemoryStore``:
+
+>>> from langmem_es.store import SQLiteMemoryStore
+>>> store = SQLiteMemoryStore()            # doctest: +SKIP
+>>> store.put(("users", "u1"), "prefs", {"theme": "dark"})   # doctest: +SKIP
+>>> store.get(("users", "u1"), "prefs").value                 # doctest: +SKIP
+{'theme': 'dark'}
+
+Search with a natural-language ``query`` is hybrid (BM25 + vectors, fused by
+reciprocal rank); each result's ``score`` is the cosine similarity of its best-matching
+indexed path, as ``InMemoryStore`` reports it. TTLs are in minutes; expired items are
+never returned, and ``sweep_ttl()`` deletes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING, Any, Literal
+
+from langgraph.store.base import BaseStore, IndexConfig, Op, Result, TTLConfig
+
+from .base import DEFAULT_MAX_DOCUMENT_BYTES, StoreIndexConfig, resolve_index
+from ._async.store import AsyncStoreCore
+from ._sync.store import StoreCore
+
+if TYPE_CHECKING:
+    from elasticsearch import AsyncElasticsearch, Elasticsearch
+
+__all__ = [
+    "AsyncElasticsearchMemoryStore",
+    "ElasticsearchMemoryStore",
+    "SQLiteMemoryStore",
+    "StoreIndexConfig",
+]
+
+logger = logging.getLogger(__name__)
+
+RefreshMode = Literal["lazy", "always", "never"]
+_DEFAULT_DIMS = 384
+
+
+class _Common(BaseStore):
+    """Configuration shared by every store class (TTL, index, limits)."""
+
+    supports_ttl: bool = True
+
+    def _configure(self, index: IndexConfig | None, ttl: TTLConfig | None) -> None:
+        self.index_config = dict(index) if index is not None else None
+        self._index = resolve_index(index)
+        self.ttl_config = ttl
+        if ttl is not None:
+            default = ttl.get("default_ttl")
+            if default is not None and (not isinstance(default, (int, float)) or default <= 0):
+                raise ValueError(f"ttl default_ttl is a positive number of minutes, got {default!r}")
+
+    @property
+    def _dims(self) -> int:
+        return self._index.dims if self._index is not None else _DEFAULT_DIMS
+
+    def _sweep_seconds(self, minutes: float | None) -> float:
+        minutes = minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
+        return float(minutes) * 60.0
+
+
+class _SyncStore(_Common):
+    """A store whose core is synchronous: ``abatch`` runs ``batch`` in an executor."""
+
+    _core: StoreCore
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        return self._core._execute(list(ops))
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        return await asyncio.get_running_loop().run_in_executor(None, self._core._execute, ops)
+
+    def setup(self) -> None:
+        """Create or migrate indices/tables (idempotent, versioned)."""
+        self._core.setup()
+
+    def sweep_ttl(self) -> int:
+        """Delete every expired item now; returns how many were removed."""
+        return self._core.sweep_ttl()
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> concurrent.futures.Future[None]:
+        """Sweep expired items periodically on a daemon thread until :meth:`stop_ttl_sweeper`."""
+        existing = getattr(self, "_sweeper", None)
+        if existing is not None and not existing[1].done():
+            return existing[1]
+        stop = threading.Event()
+        future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        interval = self._sweep_seconds(sweep_interval_minutes)
+
+        def run() -> None:
+            try:
+                while not stop.wait(interval):
+                    try:
+                        removed = self.sweep_ttl()
+                        if removed:
+                            logger.info("TTL sweep removed %d expired items", removed)
+                    except Exception:  # keep sweeping; log what failed
+                        logger.exception("TTL sweep failed")
+            finally:
+                future.set_result(None)
+
+        thread = threading.Thread(target=run, name="langmem-es-ttl-sweeper", daemon=True)
+        self._sweeper = (stop, future, thread)
+        thread.start()
+        return future
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper thread; True when it stopped within ``timeout`` seconds."""
+        sweeper = getattr(self, "_sweeper", None)
+        if sweeper is None:
+            return True
+        stop, _future, thread = sweeper
+        stop.set()
+        thread.join(timeout)
+        stopped = not thread.is_alive()
+        if stopped:
+            self._sweeper = None
+        return stopped
+
+    def close(self) -> None:
+        self.stop_ttl_sweeper(timeout=1)
+        self._core.close()
+
+    def __enter__(self) -> "_SyncStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _es_client_kwargs(url: str | None, user: str | None, password: str | None, api_key: str | None) -> dict[str, Any]:
+    """One small factory for sync and async clients: explicit URL + credentials, else env."""
+    if url is None:
+        from ..settings import require_connection
+
+        return require_connection().client_kwargs()
+    kwargs: dict[str, Any] = {"hosts": [url]}
+    if api_key:
+        kwargs["api_key"] = api_key
+    elif password is not None:
+        kwargs["basic_auth"] = (user or "elastic", password)
+    return kwargs
+
+
+class ElasticsearchMemoryStore(_SyncStore):
+    """A LangGraph store on Elasticsearch, over a synchronous ``Elasticsearch`` client.
+
+    Args:
+        client: a ready client; ``None`` builds one from ``LANGMEM_ES_URL`` (and
+            credentials) or the running local cluster — without any network call.
+        index: ``{"dims", "embed", "fields"}`` to enable natural-language search;
+            ``embed`` may be an ``Embeddings``, a sync/async function or a
+            ``"provider:model"`` string (``"default"``: offline MiniLM, 384 dims).
+        ttl: ``{"default_ttl", "refresh_on_read", "sweep_interval_minutes"}`` (minutes).
+        prefix: index name prefix; one deployment (or one test) per prefix.
+        refresh: ``"lazy"`` (default) makes this process's writes searchable with one
+            refresh before its next search; ``"always"`` refreshes every write;
+            ``"never"`` waits for the index refresh interval.
+        max_document_bytes: largest accepted item (value JSON + indexed text).
+
+    Call :meth:`setup` once (it also runs before the first batch, idempotently).
+    """
+
+    def __init__(
+        self,
+        client: Elasticsearch | None = None,
+        *,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        prefix: str = "langmem",
+        refresh: RefreshMode = "lazy",
+        max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+        replicas: int = 0,
+    ) -> None:
+        from ..backends.elasticsearch import ElasticsearchBackend
+
+        self._configure(index, ttl)
+        if client is None:
+            from elasticsearch import Elasticsearch
+
+            client = Elasticsearch(**_es_client_kwargs(None, None, None, None))
+        self.client = client
+        backend = ElasticsearchBackend(client, prefix=prefix, dims=self._dims, replicas=replicas)
+        self._core = StoreCore(backend, index=self._index, max_document_bytes=max_document_bytes, refresh=refresh)
+
+    @classmethod
+    @contextmanager
+    def from_conn_string(
+        cls,
+        url: str,
+        *,
+        user: str | None = None,
+        password: str | None = None,
+        api_key: str | None = None,
+        client_kwargs: dict[str, Any] | None = None,
+        **store_kwargs: Any,
+    ) -> Iterator["ElasticsearchMemoryStore"]:
+        """A store on a new client for ``url``; the client is closed on exit."""
+        from elasticsearch import Elasticsearch
+
+        client = Elasticsearch(**_es_client_kwargs(url, user, password, api_key), **(client_kwargs or {}))
+        store = cls(client, **store_kwargs)
+        try:
+            yield store
+        finally:
+            store.close()
+
+
+class SQLiteMemoryStore(_SyncStore):
+    """The embedded store: SQLite (FTS5 BM25 + numpy vectors), no server.
+
+    ``path`` is a file or ``":memory:"``; every other argument is as for
+    :class:`ElasticsearchMemoryStore`. ``abatch`` runs ``batch`` in a worker thread.
+    """
+
+    def __init__(
+        self,
+        path: str = ":memory:",
+        *,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        prefix: str = "langmem",
+        max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    ) -> None:
+        from ..backends.sqlite import SQLiteBackend
+
+        self._configure(index, ttl)
+        self.path = path
+        backend = SQLiteBackend(path=path, prefix=prefix, **_dims_kwarg(SQLiteBackend, self._dims))
+        self._core = StoreCore(backend, index=self._index, max_document_bytes=max_document_bytes, refresh="lazy")
+
+
+def _dims_kwarg(cls: type, dims: int) -> dict[str, int]:
+    import inspect
+
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return {}
+    return {"dims": dims} if "dims" in params else {}
+
+
+class AsyncElasticsearchMemoryStore(_Common):
+    """A LangGraph store on Elasticsearch over an ``AsyncElasticsearch`` client.
+
+    Same arguments as :class:`ElasticsearchMemoryStore`. The sync methods work from
+    other threads while the event loop that runs this store is alive (LangGraph runs
+    sync nodes in worker threads); calling them on the loop's own thread raises.
+    """
+
+    def __init__(
+        self,
+        client: AsyncElasticsearch | None = None,
+        *,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        prefix: str = "langmem",
+        refresh: RefreshMode = "lazy",
+        max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+        replicas: int = 0,
+    ) -> None:
+        from ..backends.elasticsearch import AsyncElasticsearchBackend
+
+        self._configure(index, ttl)
+        if client is None:
+            from elasticsearch import AsyncElasticsearch
+
+            client = AsyncElasticsearch(**_es_client_kwargs(None, None, None, None))
+        self.client = client
+        backend = AsyncElasticsearchBackend(client, prefix=prefix, dims=self._dims, replicas=replicas)
+        self._core = AsyncStoreCore(backend, index=self._index, max_document_bytes=max_document_bytes, refresh=refresh)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._sweeper_task: asyncio.Task[None] | None = None
+
+    @classmethod
+    @asynccontextmanager
+    async def from_conn_string(
+        cls,
+        url: str,
+        *,
+        user: str | None = None,
+        password: str | None = None,
+        api_key: str | None = None,
+        client_kwargs: dict[str, Any] | None = None,
+        **store_kwargs: Any,
+    ) -> AsyncIterator["AsyncElasticsearchMemoryStore"]:
+        """A store on a new async client for ``url``; the client is closed on exit."""
+        from elasticsearch import AsyncElasticsearch
+
+        client = AsyncElasticsearch(**_es_client_kwargs(url, user, password, api_key), **(client_kwargs or {}))
+        store = cls(client, **store_kwargs)
+        try:
+            yield store
+        finally:
+            await store.aclose()
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        self._loop = asyncio.get_running_loop()
+        return await self._core._execute(list(ops))
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not None and (self._loop is None or running is self._loop):
+            raise asyncio.InvalidStateError(
+                "Synchronous calls to AsyncElasticsearchMemoryStore are only allowed from a thread "
+                "other than the event loop's; on the loop use the async API (await store.aget(...), "
+                "store.asearch(...), store.abatch(...)), or use ElasticsearchMemoryStore"
+            )
+        if self._loop is None or self._loop.is_closed() or not self._loop.is_running():
+            raise asyncio.InvalidStateError(
+                "AsyncElasticsearchMemoryStore's sync methods bridge to the event loop that runs it, "
+                "and none is running: await an async method (e.g. await store.setup()) on your loop "
+                "first, or use ElasticsearchMemoryStore from synchronous code"
+            )
+        return asyncio.run_coroutine_threadsafe(self._core._execute(ops), self._loop).result()
+
+    async def setup(self) -> None:
+        """Create or migrate the indices (idempotent, versioned)."""
+        self._loop = asyncio.get_running_loop()
+        await self._core.setup()
+
+    async def sweep_ttl(self) -> int:
+        """Delete every expired item now; returns how many were removed."""
+        return await self._core.sweep_ttl()
+
+    async def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> asyncio.Task[None]:
+        """Sweep expired items periodically in an asyncio task until :meth:`stop_ttl_sweeper`."""
+        if self._sweeper_task is not None and not self._sweeper_task.done():
+            return self._sweeper_task
+        self._loop = asyncio.get_running_loop()
+        interval = self._sweep_seconds(sweep_interval_minutes)
+
+        async def run() -> None:
+            while True:
+                await asyncio.sleep(interval)
+                try:
+                    removed = await self.sweep_ttl()
+                    if removed:
+                        logger.info("TTL sweep removed %d expired items", removed)
+                except Exception:
+                    logger.exception("TTL sweep failed")
+
+        self._sweeper_task = asyncio.create_task(run(), name="langmem-es-ttl-sweeper")
+        return self._sweeper_task
+
+    async def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Cancel the sweeper task; True when it ended within ``timeout`` seconds."""
+        task = self._sweeper_task
+        if task is None:
+            return True
+        task.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        except asyncio.CancelledError:
+            pass
+        except asyncio.TimeoutError:
+            return False
+        self._sweeper_task = None
+        return True
+
+    async def aclose(self) -> None:
+        await self.stop_ttl_sweeper(timeout=1)
+        await self._core.close()
+
+    async def __aenter__(self) -> "AsyncElasticsearchMemoryStore":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

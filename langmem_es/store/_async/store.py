@@ -1,0 +1,231 @@
+"""The store core: executes LangGraph ops over an async storage port (sync twin generated).
+
+Everything this module decides comes from :mod:`langmem_es.store.base`; here are only
+the round trips. One batch runs in this order, so a failure leaves nothing half-written:
+
+1. validate every op and prepare every put (JSON, size) — pure;
+2. embed all put texts in one call and all distinct queries once each;
+3. read: one ``get`` per collection for the gets *and* the puts' current documents
+   (to keep ``created_at``), then searches and namespace listings — reads see the
+   state before this batch's writes, as in LangGraph's ``InMemoryStore``;
+4. write: one bulk ``put`` and one ``delete`` per collection, then TTL refreshes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from langgraph.store.base import GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
+
+from ... import filters as F
+from ...port import Collection, Doc, StoragePort, StoredDoc
+from .. import base as B
+from ..base import AsyncEmbedder
+
+RefreshMode = Literal["lazy", "always", "never"]
+
+
+class AsyncStoreCore:
+    """Runs batches of LangGraph ops against one storage port."""
+
+    def __init__(
+        self,
+        port: StoragePort,
+        *,
+        index: B.ResolvedIndex | None = None,
+        max_document_bytes: int = B.DEFAULT_MAX_DOCUMENT_BYTES,
+        refresh: RefreshMode = "lazy",
+    ) -> None:
+        if refresh not in ("lazy", "always", "never"):
+            raise ValueError(f"refresh must be 'lazy', 'always' or 'never', got {refresh!r}")
+        self.port = port
+        self.index = index
+        self.max_document_bytes = max_document_bytes
+        self.refresh_mode = refresh
+        self._embedder = AsyncEmbedder(index.embeddings) if index else None
+        self._dirty: set[Collection] = set()
+        self._ready = False
+
+    # -- lifecycle -----------------------------------------------------------
+
+    async def setup(self) -> None:
+        """Create or migrate the backend's indices/tables (idempotent)."""
+        await self.port.setup()
+        self._ready = True
+
+    async def _ensure_setup(self) -> None:
+        if not self._ready:
+            await self.setup()
+
+    async def close(self) -> None:
+        await self.port.close()
+
+    async def sweep_ttl(self) -> int:
+        """Delete every expired item; returns how many were removed."""
+        await self._ensure_setup()
+        now = datetime.now(timezone.utc)
+        flt = F.range_("expires_at", lte=B.D.iso(now))
+        removed = await self.port.delete_where(B.STORE_COLLECTIONS, flt)
+        self._dirty.difference_update(B.STORE_COLLECTIONS)
+        return removed
+
+    # -- batches -------------------------------------------------------------
+
+    async def _execute(self, ops: Iterable[Op]) -> list[Result]:
+        listen, deduped = B.dedupe_ops(ops)
+        for op in deduped:
+            B.validate_op(op)
+        await self._ensure_setup()
+        now = datetime.now(timezone.utc)
+        results: list[Result] = [None] * len(deduped)
+
+        # 1. prepare writes (pure: raises before any I/O)
+        prepared: list[B.PreparedPut] = []
+        deletes: dict[Collection, list[str]] = defaultdict(list)
+        for op in deduped:
+            if isinstance(op, PutOp):
+                if op.value is None:
+                    deletes[B.collection_for(op.namespace)].append(B.D.doc_id(op.namespace, op.key))
+                else:
+                    prepared.append(B.prepare_put(op, self.index, max_bytes=self.max_document_bytes))
+
+        # 2. embed
+        vectors = await self._embed_puts(prepared)
+        qvecs = await self._embed_queries([op for op in deduped if isinstance(op, SearchOp)])
+
+        # 3. read
+        wanted: dict[Collection, list[str]] = defaultdict(list)
+        for op in deduped:
+            if isinstance(op, GetOp):
+                wanted[B.collection_for(op.namespace)].append(B.D.doc_id(op.namespace, op.key))
+        for prep in prepared:
+            wanted[prep.collection].append(prep.id)
+        stored = await self._get_many(wanted)
+        touched: list[StoredDoc] = []  # read items whose TTL a read refreshes
+        for i, op in enumerate(deduped):
+            if isinstance(op, GetOp):
+                found = stored.get(B.D.doc_id(op.namespace, op.key))
+                if found is None or B.is_expired(found.doc, now):
+                    continue
+                results[i] = B.to_item(found.doc)
+                if op.refresh_ttl and found.doc.get("ttl"):
+                    touched.append(found)
+            elif isinstance(op, SearchOp):
+                results[i], refresh = await self._search(op, qvecs.get(op.query) if op.query else None, now)
+                touched.extend(refresh)
+            elif isinstance(op, ListNamespacesOp):
+                results[i] = await self._list_namespaces(op, now)
+
+        # 4. write
+        docs: dict[Collection, list[Doc]] = defaultdict(list)
+        for prep, vecs in zip(prepared, vectors):
+            current = stored.get(prep.id)
+            created = current.doc.get("created_at") if current and not B.is_expired(current.doc, now) else None
+            docs[prep.collection].append(B.build_document(prep, vecs, now=now, created_at=created))
+        write_refresh = self.refresh_mode == "always"
+        for collection, batch in docs.items():
+            await self.port.put(collection, batch, refresh=write_refresh)
+        for collection, ids in deletes.items():
+            await self.port.delete(collection, ids, refresh=write_refresh)
+        written = {p.id for p in prepared} | {i for ids in deletes.values() for i in ids}
+        for found in touched:
+            doc = B.ttl_refreshed(found.doc, now)
+            if doc is not None and doc["id"] not in written:
+                # optimistic: a concurrent write wins over a TTL refresh
+                await self.port.put_if(found.collection, doc, version=found.version, refresh=write_refresh)
+        if self.refresh_mode == "lazy":
+            self._dirty.update(docs)
+            self._dirty.update(deletes)
+        return [results[i] for i in listen]
+
+    # -- helpers -------------------------------------------------------------
+
+    async def _embed_puts(self, prepared: Sequence[B.PreparedPut]) -> list[list[list[float]]]:
+        texts = [t for p in prepared for _, t in p.texts]
+        flat: list[list[float]] = []
+        if texts and self._embedder is not None and self.index is not None:
+            flat = B.check_dims(await self._embedder.embed_texts(texts), self.index.dims, len(texts))
+        out: list[list[list[float]]] = []
+        pos = 0
+        for p in prepared:
+            out.append(flat[pos : pos + len(p.texts)])
+            pos += len(p.texts)
+        return out
+
+    async def _embed_queries(self, searches: Sequence[SearchOp]) -> dict[str, list[float]]:
+        if self._embedder is None or self.index is None:
+            return {}
+        out: dict[str, list[float]] = {}
+        for op in searches:
+            if op.query and op.query not in out:
+                vec = await self._embedder.embed_query_text(op.query)
+                out[op.query] = B.check_dims([vec], self.index.dims, 1)[0]
+        return out
+
+    async def _get_many(self, wanted: dict[Collection, list[str]]) -> dict[str, StoredDoc]:
+        found: dict[str, StoredDoc] = {}
+        for collection, ids in wanted.items():
+            unique = list(dict.fromkeys(ids))
+            for s in await self.port.get(collection, unique):
+                if s is not None:
+                    found[s.doc["id"]] = s
+        return found
+
+    async def _before_read(self, collections: Sequence[Collection]) -> None:
+        """Lazy read-your-writes: refresh collections written since the last read."""
+        dirty = [c for c in collections if c in self._dirty]
+        if dirty:
+            self._dirty.difference_update(dirty)
+            await self.port.refresh(dirty)
+
+    async def _search(
+        self, op: SearchOp, qvec: list[float] | None, now: datetime
+    ) -> tuple[list[Any], list[StoredDoc]]:
+        if op.limit <= 0:
+            return [], []
+        collections = B.collections_for_prefix(op.namespace_prefix)
+        flt = B.search_filter(op, now)
+        await self._before_read(collections)
+        if qvec is None:
+            page = await self.port.find(
+                collections, flt, size=op.limit, offset=op.offset, sort=(("updated_at", "desc"), ("id", "asc"))
+            )
+            refresh = [s for s in page if s.doc.get("ttl")] if op.refresh_ttl else []
+            if refresh:  # re-read: find results may lack vectors and versions
+                refresh = list((await self._get_grouped(refresh)).values())
+            return [B.to_search_item(s.doc) for s in page], refresh
+        size = max(B.HYBRID_CANDIDATES, op.offset + op.limit)
+        hybrid = await self.port.hybrid(collections, flt, text=op.query, vector=qvec, size=size)
+        ranked = B.fuse_hits(hybrid.text_hits, hybrid.vector_hits, k=B.RRF_K)
+        if len(ranked) < op.offset + op.limit:
+            # like InMemoryStore: fill with matching items that neither leg found (unscored)
+            seen = {r.doc["id"] for r in ranked}
+            more = await self.port.find(collections, flt, size=op.offset + op.limit + len(seen), offset=0)
+            ranked.extend(B.Ranked(s.collection, s.doc) for s in more if s.doc["id"] not in seen)
+        page_ranked = ranked[op.offset : op.offset + op.limit]
+        # exact cosine of each item's best path, from its stored float vectors
+        full = await self._get_grouped([StoredDoc(r.collection, r.doc) for r in page_ranked])
+        items = []
+        for r in page_ranked:
+            current = full.get(r.doc["id"])
+            doc = current.doc if current is not None else r.doc
+            score = B.best_cosine(qvec, doc.get("vectors"))
+            if score is None and r.vector_score is not None and current is None:
+                score = r.vector_score
+            items.append(B.to_search_item(r.doc, score))
+        refresh = [s for s in full.values() if s.doc.get("ttl")] if op.refresh_ttl else []
+        return items, refresh
+
+    async def _get_grouped(self, docs: Sequence[StoredDoc]) -> dict[str, StoredDoc]:
+        wanted: dict[Collection, list[str]] = defaultdict(list)
+        for s in docs:
+            wanted[s.collection].append(s.doc["id"])
+        return await self._get_many(wanted)
+
+    async def _list_namespaces(self, op: ListNamespacesOp, now: datetime) -> list[tuple[str, ...]]:
+        collections, flt = B.namespace_prefilter(op, now)
+        await self._before_read(collections)
+        return B.list_namespaces_result(await self.port.namespaces(collections, flt), op)

@@ -1,0 +1,513 @@
+"""Pure building blocks of the LangGraph store adapters (no I/O).
+
+The async core (``_async/store.py``) and its generated sync twin only execute what this
+module plans: op validation, batching (repeated reads merged, the last put per
+``(namespace, key)`` kept), the documents a put writes (see :mod:`langmem_es.documents`),
+the filters a read sends to the storage port, fusion of the hybrid legs, and the
+conversion of stored documents back into LangGraph ``Item`` / ``SearchItem``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal, TypedDict
+
+from langgraph.store.base import (
+    GetOp,
+    IndexConfig,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    SearchItem,
+    SearchOp,
+    get_text_at_path,
+    tokenize_path,
+    validate_op_namespace,
+)
+from langgraph.store.base import InvalidNamespaceError as _LangGraphInvalidNamespaceError
+from langchain_core.embeddings import Embeddings
+
+from .. import documents as D
+from .. import filters as F
+from ..errors import (
+    DimensionMismatchError,
+    DocumentTooLargeError,
+    InvalidNamespaceError,
+    NotSerializableError,
+)
+from ..fusion import rrf
+from ..model import ROOT, KINDS, collection_for
+from ..port import Collection, Doc, Hit, StoredDoc
+
+__all__ = [
+    "AsyncEmbedder",
+    "Embedder",
+    "DEFAULT_MAX_DOCUMENT_BYTES",
+    "HYBRID_CANDIDATES",
+    "RESERVED_ROOT",
+    "RRF_K",
+    "STORE_COLLECTIONS",
+    "PreparedPut",
+    "ResolvedIndex",
+    "StoreIndexConfig",
+    "best_cosine",
+    "build_document",
+    "check_dims",
+    "collections_for_prefix",
+    "dedupe_ops",
+    "fuse_hits",
+    "is_expired",
+    "list_namespaces_result",
+    "namespace_prefilter",
+    "not_expired",
+    "prepare_put",
+    "resolve_index",
+    "search_filter",
+    "to_item",
+    "to_search_item",
+    "ttl_refreshed",
+    "validate_op",
+]
+
+#: The collections LangGraph store items can live in (``audit`` belongs to the core).
+STORE_COLLECTIONS: tuple[Collection, ...] = ("items", "episodic", "semantic", "procedural")
+#: LangGraph reserves this namespace root for its own use.
+RESERVED_ROOT = "langgraph"
+#: Largest item (value JSON plus indexed text) a put accepts, in bytes.
+DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
+#: Hits each hybrid leg returns at least; more when ``offset + limit`` asks for more.
+HYBRID_CANDIDATES = 80
+#: Reciprocal rank fusion constant (Elasticsearch's default ``rank_constant``).
+RRF_K = 60
+
+
+class StoreIndexConfig(IndexConfig, total=False):
+    """LangGraph's ``IndexConfig`` (``dims``, ``embed``, ``fields``) as this store reads it.
+
+    ``embed`` may also be a ``"provider:model"`` string resolved by
+    :func:`langmem_es.embeddings.resolve_embeddings` (``"default"`` is the offline
+    MiniLM model, 384 dims).
+    """
+
+
+@dataclass(frozen=True)
+class ResolvedIndex:
+    """An index config with its embedder resolved and its paths tokenized."""
+
+    dims: int
+    embeddings: Embeddings
+    fields: tuple[str, ...]
+    tokenized: tuple[tuple[str, Any], ...]
+
+
+class AsyncEmbedder:
+    """The embedder as the async core calls it (the only I/O here, kept beside its twin)."""
+
+    def __init__(self, embeddings: Embeddings) -> None:
+        self.embeddings = embeddings
+
+    async def embed_texts(self, texts: list[str]) -> list[list[float]]:
+        return await self.embeddings.aembed_documents(texts)
+
+    async def embed_query_text(self, text: str) -> list[float]:
+        return await self.embeddings.aembed_query(text)
+
+
+class Embedder:
+    """The embedder as the generated sync core calls it."""
+
+    def __init__(self, embeddings: Embeddings) -> None:
+        self.embeddings = embeddings
+
+    def embed_texts(self, texts: list[str]) -> list[list[float]]:
+        return self.embeddings.embed_documents(texts)
+
+    def embed_query_text(self, text: str) -> list[float]:
+        return self.embeddings.embed_query(text)
+
+
+def _resolve_embeddings(spec: Any) -> Embeddings:
+    try:
+        from ..embeddings import resolve_embeddings
+    except ImportError:  # pragma: no cover - embeddings module absent
+        from langgraph.store.base import ensure_embeddings
+
+        return ensure_embeddings(spec)
+    return resolve_embeddings(spec)
+
+
+def _tokenize(path: str) -> tuple[str, Any]:
+    return (path, "$") if path == "$" else (path, tokenize_path(path))
+
+
+def resolve_index(index: IndexConfig | Mapping[str, Any] | None) -> ResolvedIndex | None:
+    """Check an index config and resolve its embedder (no I/O: models load lazily)."""
+    if index is None:
+        return None
+    if "dims" not in index or not isinstance(index["dims"], int) or index["dims"] <= 0:
+        raise ValueError("index config needs 'dims', the positive vector length of the embedder")
+    fields = tuple(index.get("fields") or ("$",))
+    return ResolvedIndex(
+        dims=index["dims"],
+        embeddings=_resolve_embeddings(index.get("embed")),
+        fields=fields,
+        tokenized=tuple(_tokenize(p) for p in fields),
+    )
+
+
+def check_dims(vectors: Sequence[Sequence[float]], dims: int, expected_count: int) -> list[list[float]]:
+    """Vectors as float lists; raise :class:`DimensionMismatchError` on any wrong length."""
+    if len(vectors) != expected_count:
+        raise DimensionMismatchError(
+            f"the embedder returned {len(vectors)} vectors for {expected_count} texts; "
+            "check that it embeds every input text"
+        )
+    out = []
+    for vec in vectors:
+        if len(vec) != dims:
+            raise DimensionMismatchError(
+                f"the embedder returns {len(vec)}-dimensional vectors but the index config says "
+                f"dims={dims}: set index={{'dims': {len(vec)}, ...}} or use a model with {dims} dimensions"
+            )
+        out.append([float(x) for x in vec])
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# validation and batching
+# --------------------------------------------------------------------------------------
+def validate_op(op: Op) -> None:
+    """Raise :class:`InvalidNamespaceError` (or ``ValueError``) for an op no store accepts."""
+    try:
+        validate_op_namespace(op)
+    except _LangGraphInvalidNamespaceError as exc:
+        raise InvalidNamespaceError(
+            f"{exc} Use non-empty string labels without '.' (use separate labels instead)."
+        ) from exc
+    if isinstance(op, PutOp):
+        if not op.namespace:
+            raise InvalidNamespaceError(
+                "a namespace cannot be empty; put items under at least one label, e.g. ('memories',)"
+            )
+        if op.namespace[0] == RESERVED_ROOT:
+            raise InvalidNamespaceError(
+                f'the root label "{RESERVED_ROOT}" is reserved by LangGraph; got {op.namespace}: '
+                "choose another first label"
+            )
+        if not isinstance(op.key, str):
+            raise ValueError(f"item keys are strings, got {type(op.key).__name__}: pass str(key)")
+        if op.value is not None and not isinstance(op.value, Mapping):
+            raise ValueError(f"an item value is a dict, got {type(op.value).__name__}")
+        if op.ttl is not None and (not isinstance(op.ttl, (int, float)) or op.ttl <= 0):
+            raise ValueError(f"ttl is a positive number of minutes, got {op.ttl!r}")
+    elif isinstance(op, ListNamespacesOp):
+        for cond in op.match_conditions or ():
+            if cond.match_type not in ("prefix", "suffix"):
+                raise ValueError(f"unsupported match type {cond.match_type!r}; use 'prefix' or 'suffix'")
+    elif not isinstance(op, (GetOp, SearchOp)):
+        raise ValueError(f"unknown operation type: {type(op).__name__}")
+
+
+def dedupe_ops(ops: Iterable[Op]) -> tuple[list[int], list[Op]]:
+    """Merge repeated reads and keep the last put per ``(namespace, key)``.
+
+    Returns ``(listen, deduped)``: the result of ``ops[i]`` is ``results[listen[i]]``
+    of running ``deduped``. Like LangGraph's batching: a put's slot is that key's first
+    put, holding its last value.
+    """
+    deduped: list[Op] = []
+    listen: list[int] = []
+    puts: dict[tuple[tuple[str, ...], str], int] = {}
+    reads: dict[Op, int] = {}
+    for op in ops:
+        if isinstance(op, PutOp):
+            putkey = (tuple(op.namespace), op.key)
+            if putkey in puts:
+                ix = puts[putkey]
+                deduped[ix] = op
+            else:
+                ix = puts[putkey] = len(deduped)
+                deduped.append(op)
+            listen.append(ix)
+            continue
+        try:
+            ix = reads.setdefault(op, len(deduped))
+        except TypeError:  # an op holding a dict or a list is unhashable
+            ix = next((j for j, d in enumerate(deduped) if d == op and type(d) is type(op)), len(deduped))
+        if ix == len(deduped):
+            deduped.append(op)
+        listen.append(ix)
+    return listen, deduped
+
+
+# --------------------------------------------------------------------------------------
+# puts → documents
+# --------------------------------------------------------------------------------------
+@dataclass
+class PreparedPut:
+    """A validated put: where it goes, its value as JSON, and the texts to embed."""
+
+    op: PutOp
+    id: str
+    collection: Collection
+    value: dict[str, Any]
+    texts: list[tuple[str, str]] = field(default_factory=list)  # (path label, text)
+
+
+def _unserialisable_path(value: Any, path: str) -> str | None:
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return f"{path}.{k!r}" if path else repr(k)
+            found = _unserialisable_path(v, f"{path}.{k}" if path else k)
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            found = _unserialisable_path(v, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    return path
+
+
+def _json_value(op: PutOp) -> tuple[dict[str, Any], str]:
+    try:
+        text = json.dumps(op.value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        where = _unserialisable_path(op.value, "") or "?"
+        raise NotSerializableError(
+            f"the value of item {op.key!r} in {op.namespace} is not JSON-serialisable at key "
+            f"{where!r} ({exc}); store plain dicts, lists, strings, finite numbers, booleans and None "
+            "(convert datetimes with .isoformat(), models with .model_dump(mode='json'))"
+        ) from exc
+    return json.loads(text), text
+
+
+def prepare_put(op: PutOp, index: ResolvedIndex | None, *, max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> PreparedPut:
+    """Validate a put's value and pick the texts its index paths select (no I/O)."""
+    value, text = _json_value(op)
+    size = len(text.encode("utf-8"))
+    prep = PreparedPut(op=op, id=D.doc_id(op.namespace, op.key), collection=collection_for(op.namespace), value=value)
+    if index is not None and op.index is not False:
+        paths = index.tokenized if op.index is None else tuple(_tokenize(p) for p in op.index)
+        for path, tokens in paths:
+            found = get_text_at_path(value, tokens)
+            if len(found) > 1:
+                prep.texts.extend((f"{path}.{i}", t) for i, t in enumerate(found))
+            elif found:
+                prep.texts.append((path, found[0]))
+    size += sum(len(t.encode("utf-8")) for _, t in prep.texts)
+    if size > max_bytes:
+        raise DocumentTooLargeError(
+            f"item {op.key!r} in {op.namespace} is {size} bytes (value JSON plus indexed text), over "
+            f"the {max_bytes}-byte limit: split it into several items, index fewer fields "
+            "(index=[...] or index=False), or raise max_document_bytes"
+        )
+    return prep
+
+
+def build_document(
+    prep: PreparedPut,
+    vectors: Sequence[Sequence[float]],
+    *,
+    now: datetime,
+    created_at: str | None = None,
+) -> Doc:
+    """The stored document of a put (see the schema in :mod:`langmem_es.documents`)."""
+    from ..model import memory_fields
+
+    op = prep.op
+    stamp = D.iso(now)
+    doc: Doc = {
+        "id": prep.id,
+        "key": op.key,
+        **D.namespace_fields(op.namespace),
+        "value": prep.value,
+        "text": "\n".join(t for _, t in prep.texts),
+        "vectors": [{"path": path, "vector": list(vec)} for (path, _), vec in zip(prep.texts, vectors)],
+        **D.value_fields(prep.value),
+        "created_at": created_at or stamp,
+        "updated_at": stamp,
+    }
+    if op.ttl is not None:
+        doc["ttl"] = float(op.ttl)
+        doc["expires_at"] = D.iso(now + timedelta(minutes=float(op.ttl)))
+    for name, v in memory_fields(op.namespace, prep.value).items():
+        if v is not None and name not in doc:
+            doc[name] = v
+    return doc
+
+
+def ttl_refreshed(doc: Doc, now: datetime) -> Doc | None:
+    """The document with its expiry moved to ``now + ttl``, or ``None`` without a TTL."""
+    ttl = doc.get("ttl")
+    if not ttl:
+        return None
+    return {**doc, "expires_at": D.iso(now + timedelta(minutes=float(ttl)))}
+
+
+# --------------------------------------------------------------------------------------
+# reads
+# --------------------------------------------------------------------------------------
+def not_expired(now: datetime) -> F.Filter:
+    """Documents without an expiry, or expiring after ``now``."""
+    return F.any_of(F.none_of(F.exists("expires_at")), F.range_("expires_at", gt=D.iso(now)))
+
+
+def is_expired(doc: Mapping[str, Any], now: datetime) -> bool:
+    exp = doc.get("expires_at")
+    return bool(exp) and str(exp) <= D.iso(now)
+
+
+def collections_for_prefix(prefix: Sequence[str]) -> tuple[Collection, ...]:
+    """The collections a namespace prefix can reach."""
+    if len(prefix) >= 2 and prefix[0] == ROOT and prefix[1] in KINDS:
+        return (prefix[1],)  # type: ignore[return-value]
+    if prefix and prefix[0] != ROOT:
+        return ("items",)
+    if len(prefix) >= 2:  # ("memories", <not a kind>, ...)
+        return ("items",)
+    return STORE_COLLECTIONS
+
+
+def search_filter(op: SearchOp, now: datetime) -> F.Filter:
+    """The port filter of a search: namespace prefix, value filter, not expired."""
+    ns = F.term("ns_prefixes", D.ns_join(op.namespace_prefix)) if op.namespace_prefix else None
+    return F.all_of(ns, D.value_filter(op.filter), not_expired(now))
+
+
+def _parse(ts: Any) -> datetime:
+    return ts if isinstance(ts, datetime) else D.parse_iso(str(ts))
+
+
+def to_item(doc: Mapping[str, Any]) -> Item:
+    return Item(
+        value=doc["value"],
+        key=doc["key"],
+        namespace=tuple(doc["ns"]),
+        created_at=_parse(doc["created_at"]),
+        updated_at=_parse(doc["updated_at"]),
+    )
+
+
+def to_search_item(doc: Mapping[str, Any], score: float | None = None) -> SearchItem:
+    return SearchItem(
+        namespace=tuple(doc["ns"]),
+        key=doc["key"],
+        value=doc["value"],
+        created_at=_parse(doc["created_at"]),
+        updated_at=_parse(doc["updated_at"]),
+        score=score,
+    )
+
+
+def best_cosine(query: Sequence[float], vectors: Sequence[Mapping[str, Any]] | None) -> float | None:
+    """The best cosine similarity between the query and any stored path vector."""
+    if not vectors:
+        return None
+    import numpy as np
+
+    q = np.asarray(query, dtype=np.float64)
+    m = np.asarray([v["vector"] for v in vectors], dtype=np.float64)
+    qn = float(np.linalg.norm(q))
+    norms = np.linalg.norm(m, axis=1)
+    if qn == 0.0:
+        return 0.0
+    sims = np.where(norms > 0, m @ q / np.where(norms > 0, norms, 1.0) / qn, 0.0)
+    return float(sims.max())
+
+
+@dataclass
+class Ranked:
+    """One fused search result: where it lives, its document, its vector-leg score."""
+
+    collection: Collection
+    doc: Doc
+    vector_score: float | None = None
+
+
+def fuse_hits(text_hits: Sequence[Hit], vector_hits: Sequence[Hit], *, k: int = RRF_K) -> list[Ranked]:
+    """Reciprocal rank fusion of the BM25 and vector legs, best first."""
+    by_id: dict[str, Ranked] = {}
+    for hit in vector_hits:
+        ranked = by_id.setdefault(hit.doc["id"], Ranked(hit.collection, hit.doc))
+        if ranked.vector_score is None or hit.score > ranked.vector_score:
+            ranked.vector_score = hit.score
+    for hit in text_hits:
+        by_id.setdefault(hit.doc["id"], Ranked(hit.collection, hit.doc))
+    fused = rrf([[h.doc["id"] for h in text_hits], [h.doc["id"] for h in vector_hits]], k=k)
+    return [by_id[i] for i, _ in fused]
+
+
+# --------------------------------------------------------------------------------------
+# list namespaces
+# --------------------------------------------------------------------------------------
+def _does_match(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
+    path = tuple(cond.path)
+    if len(ns) < len(path):
+        return False
+    pairs = zip(ns, path) if cond.match_type == "prefix" else zip(reversed(ns), reversed(path))
+    return all(p == "*" or k == p for k, p in pairs)
+
+
+def namespace_prefilter(op: ListNamespacesOp, now: datetime) -> tuple[tuple[Collection, ...], F.Filter]:
+    """Collections and port filter for a namespace listing: the wildcard-free leading
+    part of every prefix condition narrows the search; the rest is matched in Python."""
+    clauses: list[F.Filter] = [not_expired(now)]
+    lead: tuple[str, ...] = ()
+    for cond in op.match_conditions or ():
+        if cond.match_type != "prefix":
+            continue
+        fixed: list[str] = []
+        for label in cond.path:
+            if label == "*":
+                break
+            fixed.append(label)
+        if fixed:
+            clauses.append(F.term("ns_prefixes", D.ns_join(fixed)))
+            if len(fixed) > len(lead):
+                lead = tuple(fixed)
+        if len(cond.path) > len(fixed) or not fixed:
+            clauses.append(F.range_("ns_depth", gte=len(cond.path)))
+    return collections_for_prefix(lead), F.all_of(*clauses)
+
+
+def list_namespaces_result(namespaces: Iterable[Sequence[str]], op: ListNamespacesOp) -> list[tuple[str, ...]]:
+    """Match, truncate to ``max_depth``, dedupe, sort and page namespaces like InMemoryStore."""
+    found = {tuple(ns) for ns in namespaces}
+    if op.match_conditions:
+        found = {ns for ns in found if all(_does_match(c, ns) for c in op.match_conditions)}
+    if op.max_depth is not None:
+        found = {ns[: op.max_depth] for ns in found}
+    ordered = sorted(found)
+    return ordered[op.offset : op.offset + op.limit]
+
+
+def stored_ids(stored: Sequence[StoredDoc | None]) -> dict[str, StoredDoc]:
+    return {s.doc["id"]: s for s in stored if s is not None}
+
+
+SearchMode = Literal["hybrid", "filter"]
+
+
+class StoreOptions(TypedDict, total=False):
+    """Store-wide options shared by every store class."""
+
+    max_document_bytes: int
+    """Largest item accepted (value JSON plus indexed text), default 10 MB."""
+    refresh: Literal["lazy", "always", "never"]
+    """When writes become searchable: ``lazy`` (default) refreshes a written collection
+    once, before the next search in this process; ``always`` refreshes on every write;
+    ``never`` leaves it to the engine's refresh interval."""
