@@ -346,3 +346,34 @@ def test_resolve_errors() -> None:
         resolve_embeddings(42)  # type: ignore[arg-type]
     with pytest.raises(Exception):  # noqa: B017 - unknown provider: langchain's own error
         resolve_embeddings("no-such-provider-xyz:model")
+
+
+def test_public_api_pinned() -> None:
+    assert sorted(emb_mod.__all__) == [
+        "CallableEmbeddings",
+        "DEFAULT_EMBEDDINGS_SPEC",
+        "EmbeddingError",
+        "JINA_DEFAULT_BASE_URL",
+        "JinaEmbeddings",
+        "MissingDependencyError",
+        "OnnxMiniLMEmbeddings",
+        "RerankError",
+        "default_embeddings",
+        "embedding_dims",
+        "resolve_embeddings",
+    ]
+
+
+def test_errors_are_langmem_errors() -> None:
+    from langmem_es.errors import LangmemEsError
+
+    assert issubclass(EmbeddingError, LangmemEsError)
+    assert issubclass(MissingDependencyError, LangmemEsError)
+    assert issubclass(MissingDependencyError, ImportError)
+
+
+def test_module_doctests() -> None:
+    import doctest
+
+    failures, _ = doctest.testmod(emb_mod)
+    assert failures == 0

@@ -298,3 +298,17 @@ def test_resolve_reranker(tmp_path: Path) -> None:
 def test_module_doctests() -> None:
     failures, _ = doctest.testmod(rerank_mod)
     assert failures == 0
+
+
+def test_public_api_pinned() -> None:
+    assert sorted(rerank_mod.__all__) == [
+        "Candidate",
+        "CrossEncoderReranker",
+        "JinaReranker",
+        "MemoryAwareRescorer",
+        "NoReranker",
+        "Reranker",
+        "RescoreWeights",
+        "literal_tokens",
+        "resolve_reranker",
+    ]

@@ -119,3 +119,13 @@ def test_nothing_fits_and_edge_cases() -> None:
 def test_module_doctests() -> None:
     failures, _ = doctest.testmod(tokens)
     assert failures == 0
+
+
+def test_public_api_pinned() -> None:
+    assert sorted(tokens.__all__) == [
+        "count_tokens",
+        "format_memory_line",
+        "get_encoding",
+        "render_memories",
+        "truncate_to_tokens",
+    ]
