@@ -16,6 +16,7 @@ import hashlib
 import json
 import math
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -67,6 +68,7 @@ class JinaFakeServer:
     def __init__(self, *, default_dims: int = 1024, reverse_order: bool = True) -> None:
         self.default_dims = default_dims
         self.reverse_order = reverse_order  # return items out of order to test re-sorting
+        self.delay = 0.0  # seconds to sleep before answering (timeout tests)
         self.requests: list[Recorded] = []
         self._failures: dict[str, list[_Failure]] = {}
         self._lock = threading.Lock()
@@ -188,6 +190,8 @@ class JinaFakeServer:
                     owner.requests.append(
                         Recorded("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                     )
+                if owner.delay:
+                    time.sleep(owner.delay)
                 fail = owner._take_failure(self.path)
                 if fail is not None:
                     self._send(fail.status, fail.body.encode(), fail.headers)

@@ -276,7 +276,16 @@ def test_jina_client_error_not_retried() -> None:
     assert len(srv.requests) == 1
 
 
-def test_jina_timeout_and_connection_error() -> None:
+def test_jina_timeout_is_retried_then_reported() -> None:
+    with JinaFakeServer() as srv:
+        srv.delay = 0.6
+        e = JinaEmbeddings(base_url=srv.url, api_key=srv.api_key, timeout=0.15, max_retries=1, backoff=0.01)
+        with pytest.raises(EmbeddingError, match="Timeout"):
+            e.embed_query("x")
+        assert len(srv.requests) == 2
+
+
+def test_jina_connection_error() -> None:
     import socket
 
     s = socket.socket()
