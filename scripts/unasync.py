@@ -35,6 +35,9 @@ RENAMES = {
     "async_bulk": "bulk",
     "async_scan": "scan",
     "async_streaming_bulk": "streaming_bulk",
+    "aembed_query": "embed_query",
+    "aembed_documents": "embed_documents",
+    "arerank": "rerank",
 }
 ASYNC_NAME = re.compile(r"^Async([A-Z]\w*)$")
 TEXT_RENAMES = [("asyncio.sleep(", "time.sleep("), ("import asyncio\n", "import time\n")]

@@ -1,0 +1,1 @@
+# generated from the _async twin by scripts/unasync.py — do not edit

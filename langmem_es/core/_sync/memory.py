@@ -1,0 +1,656 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""The memory core (async source; ``_sync/memory.py`` is generated from it).
+
+One class holds the logic — writes with dedupe, supersession, denial and conflicts;
+hybrid recall with fusion, reranking and the scope choke point; forgetting with
+tombstones; decay; procedural outcomes; export and purge — over any storage port.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ... import documents as D
+from ... import filters as F
+from ...embeddings import resolve_embeddings
+from ...errors import InvalidMemoryError, ScopeViolationError
+from ...fusion import rrf
+from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope, content_hash
+from ...port import MEMORY_COLLECTIONS, Capabilities, Collection, Hit, StoredDoc
+from ...rerank import Candidate, NoReranker, resolve_reranker
+from .. import policy
+from ..config import MemoryConfig
+from ..records import AUDIT, audit_document, memory_document, memory_of, restamp
+from ..results import Conflict, DecayReport, RecalledMemory, RecallResult, WriteResult
+
+
+class MemoryCore:
+    """Episodic, semantic and procedural memory with scopes, over a storage port.
+
+    Every call takes the caller's :class:`~langmem_es.model.Identity`; what it may read
+    and write follows from it alone (never from model-supplied arguments).
+    """
+
+    def __init__(
+        self,
+        backend: Any,
+        *,
+        embeddings: Any = None,
+        reranker: Any = None,
+        config: MemoryConfig | None = None,
+        clock: Callable[[], datetime] = D.utcnow,
+    ) -> None:
+        self.backend = backend
+        self.embeddings = resolve_embeddings(embeddings)
+        self.reranker = resolve_reranker(reranker) if reranker is not None else NoReranker()
+        self.config = config or MemoryConfig()
+        self.clock = clock
+        self._pending_access: dict[tuple[Collection, str], int] = {}
+        self._recalls_since_flush = 0
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return self.backend.capabilities
+
+    def setup(self) -> Capabilities:
+        """Create indices/tables (idempotent) and detect what the engine offers."""
+        return self.backend.setup()
+
+    def close(self) -> None:
+        self.flush_access()
+        self.backend.close()
+
+    # ------------------------------------------------------------------ writes
+
+    def remember(
+        self,
+        identity: Identity,
+        content: str,
+        *,
+        kind: Kind = "semantic",
+        scope: Scope = "private",
+        reason: str | None = None,
+        subject_key: str | None = None,
+        confidence: float | None = None,
+        sources: Sequence[str] = (),
+        replaces: Sequence[str] = (),
+        steps: Sequence[str] = (),
+        event_time: datetime | None = None,
+        session_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        written_by: str | None = None,
+        polarity: str | None = None,
+        id: str | None = None,
+    ) -> WriteResult:
+        """Write one memory synchronously: visible to recall as soon as this returns.
+
+        Semantic facts are deduplicated (same content → reinforced), supersede the
+        active fact with the same ``subject_key`` in the same scope (or the ids in
+        ``replaces``), and a flat denial waits at reduced confidence until reinforced.
+        A fact that was forgotten is not written again (its tombstone suppresses it).
+        """
+        memory = self._new_memory(
+            identity, content, kind=kind, scope=scope, reason=reason, subject_key=subject_key,
+            confidence=confidence, sources=sources, steps=steps, event_time=event_time,
+            session_id=session_id, metadata=metadata, written_by=written_by, polarity=polarity, id=id,
+        )
+        if self._tombstoned(identity, memory):
+            return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
+        if kind == "semantic":
+            return self._write_semantic(identity, memory, replaces)
+        if replaces:
+            raise InvalidMemoryError("replaces= applies to semantic facts only")
+        [vector] = self.embeddings.embed_documents([memory.content])
+        self.backend.put(kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+        return WriteResult(memory.id, "created", memory)
+
+    def remember_many(
+        self,
+        identity: Identity,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        kind: Kind = "episodic",
+        scope: Scope = "private",
+        batch_size: int = 256,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[str]:
+        """Bulk-ingest raw events (no belief maintenance): one embedding batch and one bulk write per batch.
+
+        Each item is a mapping of :meth:`remember` arguments (``content`` required;
+        ``context``, text of neighbouring events, is indexed beside the content).
+        Returns the ids, in order. Retrying the same call is safe: ids are deterministic.
+        """
+        ids: list[str] = []
+        done = 0
+        for start in range(0, len(items), batch_size):
+            chunk = items[start : start + batch_size]
+            memories = []
+            contexts = []
+            for item in chunk:
+                args = dict(item)
+                contexts.append(args.pop("context", None))
+                memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
+                                                 scope=args.pop("scope", scope), **args))
+            vectors = self.embeddings.embed_documents([self._embed_text(m, c) for m, c in zip(memories, contexts)])
+            now = self.clock()
+            by_kind: dict[str, list[dict[str, Any]]] = {}
+            for m, c, v in zip(memories, contexts, vectors):
+                by_kind.setdefault(m.kind, []).append(memory_document(m, [("content", v)], now=now, context=c))
+            for k, docs in by_kind.items():
+                self.backend.put(k, docs, refresh=False)
+            ids.extend(m.id for m in memories)
+            done += len(chunk)
+            if progress:
+                progress(done, len(items))
+        self.backend.refresh(list(MEMORY_COLLECTIONS))
+        return ids
+
+    def _embed_text(self, memory: Memory, context: str | None) -> str:
+        if context and self.config.embed_context:
+            return f"{memory.content}\n{context}"
+        return memory.content
+
+    def _new_memory(self, identity: Identity, content: Any, *, kind: Kind, scope: Scope, reason: str | None = None,
+                    subject_key: str | None = None, confidence: float | None = None, sources: Sequence[str] = (),
+                    steps: Sequence[str] = (), event_time: datetime | None = None, session_id: str | None = None,
+                    metadata: Mapping[str, Any] | None = None, written_by: str | None = None,
+                    polarity: str | None = None, id: str | None = None) -> Memory:
+        [kind] = policy.check_kinds([kind])
+        [scope] = policy.check_scopes([scope])
+        text = policy.clean_text(content)
+        reason = policy.check_reason(kind, reason)
+        owner = _owner(identity, scope)
+        if confidence is not None and not (0.0 <= float(confidence) <= 1.0):
+            raise InvalidMemoryError(f"confidence must be between 0 and 1, got {confidence}")
+        if subject_key is not None:
+            subject_key = policy.clean_text(subject_key, "subject_key", limit=200)
+        polarity = polarity or (policy.classify_polarity(text) if kind == "semantic" else "assert")
+        if polarity not in ("assert", "deny"):
+            raise InvalidMemoryError("polarity must be 'assert' or 'deny'")
+        if confidence is None:
+            confidence = self.config.denial_confidence if polarity == "deny" else 1.0
+        now = self.clock()
+        writer = written_by or identity.agent_id or identity.user_id
+        mid = id or policy.memory_id(identity.tenant, scope, owner, kind, content_hash(text),
+                                     D.iso(event_time) if event_time else None, session_id,
+                                     ",".join(sources) if kind == "episodic" else None)
+        return Memory(
+            id=mid, kind=kind, scope=scope, tenant=identity.tenant, owner=owner, content=text, reason=reason,
+            subject_key=subject_key, confidence=float(confidence), sources=list(sources), written_at=now,
+            written_by=writer, polarity=polarity,  # type: ignore[arg-type]
+            steps=[policy.clean_text(s, "step", limit=2000) for s in steps], event_time=event_time,
+            session_id=session_id, metadata=dict(metadata or {}),
+        )
+
+    def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str]) -> WriteResult:
+        now = self.clock()
+        scope_filter = F.all_of(policy.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
+        # 1. exact duplicate in the same scope: reinforce it.
+        same = self.backend.find(["semantic"], F.all_of(scope_filter, F.term("content_hash", memory.content_hash),
+                                                              F.term("status", "active")), size=1)
+        if same:
+            return self._reinforce(same[0], memory, now)
+        [vector] = self.embeddings.embed_documents([memory.content])
+        # 2. a pending denial of the same claim, confirmed independently, gains confidence.
+        targets = list(replaces)
+        actives: list[StoredDoc] = []
+        if memory.subject_key:
+            actives = self.backend.find(
+                ["semantic"], F.all_of(scope_filter, F.term("subject_key", memory.subject_key), F.term("status", "active")),
+                size=50, sort=(("written_at", "asc"),))
+        for tid in targets:
+            found = self._get_visible(identity, tid)
+            if found is None:
+                raise ScopeViolationError(f"replaces={tid!r}: no such memory in your scopes")
+        if memory.polarity == "deny":
+            return self._write_denial(memory, vector, actives, now)
+        conflict_id = None
+        if memory.scope == "shared" and actives:
+            rivals = [s for s in actives if memory_of(s.doc).written_by not in (None, memory.written_by)]
+            if rivals:
+                conflict_id = self._open_conflict(memory, [memory_of(s.doc) for s in rivals], now)
+                memory = memory.model_copy(update={"conflict_id": conflict_id})
+        new_doc = memory_document(memory, [("content", vector)], now=now)
+        self.backend.put("semantic", [new_doc])
+        superseded = self._supersede([s.doc["key"] for s in actives] + targets, identity, memory, now)
+        if conflict_id:
+            return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
+                               note="another agent asserted a different value; the newest wins until resolved")
+        return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
+
+    def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
+        for _ in range(self.config.occ_retries):
+            old = memory_of(stored.doc)
+            independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
+            update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
+            if independent and not old.frozen:
+                update["confidence"] = min(1.0, old.confidence + self.config.reinforce_step)
+            new = old.model_copy(update=update)
+            if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
+                if new.polarity == "deny" and new.confidence >= self.config.apply_denial_at:
+                    self._apply_denial(new, now)
+                return WriteResult(new.id, "reinforced", new)
+            stored = (self.backend.get("semantic", [stored.doc["id"]]))[0] or stored
+        raise InvalidMemoryError("could not reinforce: too many concurrent writers; retry")
+
+    def _write_denial(self, memory: Memory, vector: Sequence[float], actives: list[StoredDoc], now: datetime) -> WriteResult:
+        """A flat denial is kept at reduced confidence; it applies once reinforced."""
+        denied = [s.doc["key"] for s in actives if s.doc["key"] != memory.id]
+        memory = memory.model_copy(update={"supersedes": denied})
+        self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        if memory.confidence >= self.config.apply_denial_at:
+            self._apply_denial(memory, now)
+            return WriteResult(memory.id, "superseded", memory, denied)
+        return WriteResult(memory.id, "pending_denial", memory,
+                           note=f"a denial is held at confidence {memory.confidence:.2f} until confirmed")
+
+    def _apply_denial(self, denial: Memory, now: datetime) -> None:
+        self._supersede(denial.supersedes, _identity_of(denial), denial, now)
+
+    def _supersede(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime) -> list[str]:
+        """Mark each id superseded by ``by`` (optimistic concurrency, retried)."""
+        done = []
+        for key in dict.fromkeys(i for i in ids if i != by.id):
+            for _ in range(self.config.occ_retries):
+                stored = self._get_visible(identity, key, collection="semantic")
+                if stored is None:
+                    break
+                old = memory_of(stored.doc)
+                if old.status != "active":
+                    break
+                frozen = old.frozen
+                new = old.model_copy(update={
+                    "status": "superseded", "superseded_by": by.id, "valid_to": now,
+                    "contradiction_count": old.contradiction_count + 1,
+                    "confidence": old.confidence if frozen else old.confidence * self.config.contradiction_factor,
+                })
+                if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
+                    done.append(key)
+                    break
+        if done:
+            self._link_supersedes(by, done, now)
+        return done
+
+    def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
+        identity = _identity_of(by)
+        for _ in range(self.config.occ_retries):
+            stored = self._get_visible(identity, by.id, collection="semantic")
+            if stored is None:
+                return
+            current = memory_of(stored.doc)
+            new = current.model_copy(update={"supersedes": sorted(set(current.supersedes) | set(ids))})
+            if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
+                return
+
+    # ------------------------------------------------------------------ conflicts
+
+    def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str:
+        members = [*rivals, memory]
+        cid = policy.memory_id("conflict", memory.tenant, memory.owner, memory.subject_key, *sorted(m.id for m in members))
+        body = Conflict(
+            id=cid, subject_key=memory.subject_key or "", memory_ids=[m.id for m in members],
+            writers=[m.written_by for m in members], contents=[m.content for m in members],
+            sources=[m.sources for m in members], opened_at=D.iso(now),
+        ).__dict__
+        self.backend.put(AUDIT, [audit_document("conflict", cid, memory.tenant, memory.owner, body, now=now,
+                                                      extra={"status": "open", "scope": memory.scope,
+                                                             "subject_key": memory.subject_key})])
+        return cid
+
+    def conflicts(self, identity: Identity, *, status: str = "open") -> list[Conflict]:
+        """Open (or resolved) conflicts in the shared scope of the caller's tenant."""
+        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("status", status))
+        found = self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
+        return [Conflict(**s.doc["value"]) for s in found if s.doc.get("tenant") == identity.tenant]
+
+    def resolve(self, identity: Identity, conflict_id: str, winner: str) -> Conflict:
+        """Close a conflict: ``winner`` becomes the active fact, the others superseded; audited."""
+        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("key", conflict_id))
+        found = self.backend.find([AUDIT], flt, size=1)
+        if not found:
+            raise InvalidMemoryError(f"no conflict {conflict_id!r} in your workspace")
+        stored = found[0]
+        conflict = Conflict(**stored.doc["value"])
+        if winner not in conflict.memory_ids:
+            raise InvalidMemoryError(f"winner must be one of {conflict.memory_ids}")
+        now = self.clock()
+        win = self._get_visible(identity, winner, collection="semantic")
+        if win is None:
+            raise ScopeViolationError(f"memory {winner!r} is not in your scopes")
+        restored = memory_of(win.doc).model_copy(update={"status": "active", "superseded_by": None, "valid_to": None,
+                                                         "conflict_id": None})
+        self.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version)
+        self._supersede([m for m in conflict.memory_ids if m != winner], identity, restored, now)
+        conflict.status, conflict.winner = "resolved", winner
+        conflict.resolved_by = identity.agent_id or identity.user_id
+        conflict.resolved_at = D.iso(now)
+        doc = {**stored.doc, "value": conflict.__dict__, "status": "resolved", "updated_at": D.iso(now)}
+        self.backend.put(AUDIT, [doc])
+        self._audit(identity, "resolve", {"conflict_id": conflict_id, "winner": winner}, now)
+        return conflict
+
+    def _audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
+        rid = policy.memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
+        actor = identity.agent_id or identity.user_id or ""
+        self.backend.put(AUDIT, [audit_document("audit", rid, identity.tenant, actor,
+                                                      {"action": action, "actor": actor, "at": D.iso(now), **body}, now=now)])
+
+    # ------------------------------------------------------------------ reads
+
+    def recall(
+        self,
+        identity: Identity,
+        query: str,
+        *,
+        kinds: Iterable[Kind] = KINDS,
+        scopes: Iterable[Scope] = SCOPES,
+        k: int = 10,
+        filters: F.Filter | None = None,
+        include_superseded: bool = False,
+        include_deleted: bool = False,
+        as_of: datetime | None = None,
+        candidates: int | None = None,
+    ) -> RecallResult:
+        """Hybrid recall: BM25 and kNN legs in one round trip, fused, reranked, scope-checked.
+
+        ``filters`` narrow further (same filter language); they can never widen what
+        the caller's identity may see. ``as_of`` answers with what was believed then.
+        """
+        started = time.perf_counter()
+        query = policy.clean_text(query, "query", limit=4000)
+        kinds = policy.check_kinds(kinds)
+        scopes = policy.check_scopes(scopes)
+        if not 1 <= k <= 1000:
+            raise InvalidMemoryError(f"k must be between 1 and 1000, got {k}")
+        size = candidates or self.config.candidates
+        if not 1 <= size <= 10_000:
+            raise InvalidMemoryError(f"candidates must be between 1 and 10000, got {size}")
+        visibility = policy.visibility_filter(identity, scopes)
+        flt = F.all_of(
+            visibility,
+            policy.status_filter(include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of),
+            filters,
+        )
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        vector = self.embeddings.embed_query(query)
+        timings["embed"] = _ms(t)
+        server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
+        t = time.perf_counter()
+        legs = self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
+                                         server_rrf=server, rrf_k=self.config.rrf_k)
+        timings["search"] = _ms(t)
+        t = time.perf_counter()
+        stages: dict[str, dict[str, float]] = {}
+        if legs.fused is not None:
+            fused = [(h.doc["id"], h.score) for h in legs.fused]
+            by_id = {h.doc["id"]: h for h in legs.fused}
+        else:
+            by_id = {h.doc["id"]: h for h in [*legs.vector_hits, *legs.text_hits]}
+            for name, hits in (("bm25", legs.text_hits), ("dense", legs.vector_hits)):
+                for rank, h in enumerate(hits, 1):
+                    stages.setdefault(h.doc["id"], {})[name] = h.score
+                    stages[h.doc["id"]][f"{name}_rank"] = rank
+            fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
+                        k=self.config.rrf_k, weights=self.config.leg_weights)
+        timings["fuse"] = _ms(t)
+        # the choke point: whatever the engine returned, only provably visible memories pass.
+        ranked = [(i, s) for i, s in fused if policy.visible(by_id[i].doc, identity, scopes) and F.matches(by_id[i].doc, flt)]
+        t = time.perf_counter()
+        reranked = self._rerank(query, ranked, by_id)
+        timings["rerank"] = _ms(t)
+        out = []
+        open_conflicts = {c.id for c in self.conflicts(identity)} if any(
+            by_id[i].doc.get("conflict_id") for i, _ in reranked[:k]) else set()
+        for i, score in reranked[:k]:
+            memory = memory_of(by_id[i].doc)
+            st = {**stages.get(i, {}), "fused": dict(fused).get(i, 0.0), "final": score}
+            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
+            self._pending_access[(by_id[i].collection, i)] = self._pending_access.get((by_id[i].collection, i), 0) + 1
+        self._recalls_since_flush += 1
+        if self._recalls_since_flush >= self.config.access_flush_every:
+            self.flush_access()
+        timings["total"] = _ms(started)
+        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused))
+
+    def _bm25_text(self, query: str) -> str:
+        return query
+
+    def _rerank(self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]) -> list[tuple[str, float]]:
+        if isinstance(self.reranker, NoReranker) or not ranked:
+            return ranked
+        window = ranked[: self.config.rerank_window]
+        cands: list[Candidate] = []
+        for i, s in window:
+            doc = by_id[i].doc
+            cands.append(Candidate(id=i, text=doc.get("text", ""), score=s, kind=doc.get("kind", ""),
+                                   written_at=doc.get("event_time") or doc.get("written_at") or "",
+                                   confidence=float(doc.get("confidence", 1.0)), access_count=int(doc.get("access_count", 0))))
+        scores = self.reranker.rerank(query, cands)
+        order = sorted(range(len(window)), key=lambda j: -scores[j])
+        return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window):]
+
+    def flush_access(self) -> int:
+        """Write batched access statistics (count, last access); called every N recalls and on close."""
+        pending, self._pending_access = self._pending_access, {}
+        self._recalls_since_flush = 0
+        now = self.clock()
+        by_collection: dict[Collection, list[str]] = {}
+        for (collection, did), _ in pending.items():
+            by_collection.setdefault(collection, []).append(did)
+        written = 0
+        for collection, ids in by_collection.items():
+            docs = []
+            for stored in self.backend.get(collection, ids):
+                if stored is None:
+                    continue
+                m = memory_of(stored.doc)
+                m = m.model_copy(update={"access_count": m.access_count + pending[(collection, stored.doc["id"])],
+                                         "last_accessed_at": now})
+                docs.append(restamp(stored.doc, m, now=now) | {"updated_at": stored.doc.get("updated_at")})
+            self.backend.put(collection, docs, refresh=False)
+            written += len(docs)
+        return written
+
+    def get(self, identity: Identity, memory_id: str) -> Memory | None:
+        stored = self._get_visible(identity, memory_id)
+        return memory_of(stored.doc) if stored else None
+
+    def _get_visible(self, identity: Identity, memory_id: str, *, collection: Collection | None = None) -> StoredDoc | None:
+        """A memory by id, only if the caller may see it (any status but forgotten)."""
+        flt = F.all_of(policy.visibility_filter(identity), F.term("key", memory_id))
+        found = self.backend.find([collection] if collection else list(MEMORY_COLLECTIONS), flt, size=2)
+        found = [s for s in found if policy.visible(s.doc, identity)]
+        if not found:
+            return None
+        exact = (self.backend.get(found[0].collection, [found[0].doc["id"]]))[0]  # real-time, with version
+        return exact if exact and policy.visible(exact.doc, identity) else None
+
+    def history(self, identity: Identity, key_or_id: str) -> list[Memory]:
+        """Every version of a fact, oldest first: by subject key, or the chain through an id."""
+        vis = policy.visibility_filter(identity)
+        flt = F.all_of(vis, F.any_of(F.term("subject_key", key_or_id), F.term("key", key_or_id)))
+        found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
+        memories = {s.doc["key"]: memory_of(s.doc) for s in found if policy.visible(s.doc, identity)}
+        frontier = [m for m in memories.values()]
+        while frontier:  # follow supersedes / superseded_by links
+            linked = {i for m in frontier for i in [*m.supersedes, m.superseded_by] if i and i not in memories}
+            frontier = []
+            for i in linked:
+                m = self.get(identity, i)
+                if m:
+                    memories[i] = m
+                    frontier.append(m)
+        return sorted(memories.values(), key=lambda m: m.written_at)
+
+    # ------------------------------------------------------------------ forgetting
+
+    def forget(
+        self,
+        identity: Identity,
+        *,
+        ids: Sequence[str] = (),
+        subject_key: str | None = None,
+        query: str | None = None,
+        source: str | None = None,
+        k: int = 1,
+    ) -> list[str]:
+        """Forget memories by id, subject key, query (best ``k`` matches) or source ref.
+
+        Each forgotten memory is deleted and leaves a tombstone (content fingerprint and
+        source refs), so re-ingesting the same evidence does not bring it back.
+        """
+        if not (ids or subject_key or query or source):
+            raise InvalidMemoryError("forget needs ids, subject_key, query or source")
+        targets: dict[str, StoredDoc] = {}
+        for i in ids:
+            stored = self._get_visible(identity, i)
+            if stored is None:
+                raise ScopeViolationError(f"no memory {i!r} in your scopes")
+            targets[i] = stored
+        vis = policy.visibility_filter(identity)
+        for clause in ([F.term("subject_key", subject_key)] if subject_key else []) + ([F.term("source_refs", source)] if source else []):
+            for s in self.backend.find(list(MEMORY_COLLECTIONS), F.all_of(vis, clause), size=10_000):
+                if policy.visible(s.doc, identity):
+                    targets[s.doc["key"]] = s
+        if query:
+            for r in (self.recall(identity, query, k=k)).memories:
+                stored = self._get_visible(identity, r.id)
+                if stored:
+                    targets[r.id] = stored
+        now = self.clock()
+        for key, stored in targets.items():
+            m = memory_of(stored.doc)
+            tomb = {"content_hash": m.content_hash, "sources": m.sources, "kind": m.kind, "scope": m.scope,
+                    "subject_key": m.subject_key, "forgotten_at": D.iso(now)}
+            self.backend.put(AUDIT, [audit_document("tombstone", m.id, m.tenant, m.owner, tomb, now=now,
+                                                          extra={"content_hash": m.content_hash, "source_refs": m.sources,
+                                                                 "scope": m.scope})])
+            self.backend.delete(stored.collection, [stored.doc["id"]])
+        if targets:
+            self._audit(identity, "forget", {"ids": ",".join(sorted(targets))}, now)
+        return sorted(targets)
+
+    def _tombstoned(self, identity: Identity, memory: Memory) -> bool:
+        by_evidence = [F.term("content_hash", memory.content_hash)]
+        if memory.sources and memory.kind != "episodic":
+            by_evidence.append(F.terms("source_refs", memory.sources))
+        flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
+                       F.term("owner", memory.owner), F.any_of(*by_evidence))
+        return self.backend.count([AUDIT], flt) > 0
+
+    def purge_user(self, identity: Identity, user_id: str) -> dict[str, int]:
+        """Delete everything of one user in the caller's tenant, across indices; returns counts left (all zero)."""
+        owner = f"user:{user_id}"
+        mine = F.all_of(F.term("tenant", identity.tenant), F.any_of(F.term("owner", owner), F.term("user_id", user_id)))
+        self.backend.delete_where([*MEMORY_COLLECTIONS, AUDIT], mine)
+        return {c: self.backend.count([c], mine) for c in [*MEMORY_COLLECTIONS, AUDIT]}
+
+    # ------------------------------------------------------------------ procedural
+
+    def record_outcome(self, identity: Identity, playbook_id: str, success: bool, note: str | None = None,
+                             problem: str | None = None) -> Memory:
+        """Count a playbook's success or failure atomically; a failure remembers the problem it failed on."""
+        for _ in range(self.config.occ_retries):
+            stored = self._get_visible(identity, playbook_id, collection="procedural")
+            if stored is None:
+                raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
+            m = memory_of(stored.doc)
+            meta = dict(m.metadata)
+            if not success and problem:
+                meta["failed_for"] = [*meta.get("failed_for", []), policy.clean_text(problem, "problem", limit=2000)]
+            if note:
+                meta["notes"] = [*meta.get("notes", []), policy.clean_text(note, "note", limit=2000)]
+            new = m.model_copy(update={"success_count": m.success_count + (1 if success else 0),
+                                       "failure_count": m.failure_count + (0 if success else 1), "metadata": meta})
+            if self.backend.put_if("procedural", restamp(stored.doc, new, now=self.clock()), version=stored.version):
+                return new
+        raise InvalidMemoryError("could not record the outcome: too many concurrent writers; retry")
+
+    # ------------------------------------------------------------------ decay
+
+    def decay(self, identity: Identity, *, now: datetime | None = None) -> DecayReport:
+        """Score memories on age, access and contradictions; soft-delete each kind's weakest.
+
+        Memories stable and unchallenged for ``freeze_after_days`` are frozen: their
+        confidence no longer changes.
+        """
+        now = now or self.clock()
+        report = DecayReport()
+        vis = F.all_of(policy.visibility_filter(identity), F.term("status", "active"))
+        for kind in KINDS:
+            docs = self.backend.find([kind], vis, size=10_000, sort=(("written_at", "asc"),))
+            docs = [s for s in docs if policy.visible(s.doc, identity)]
+            report.scored[kind] = len(docs)
+            scored = [(policy.decay_score(memory_of(s.doc), now, self.config.half_life_days), s) for s in docs]
+            cutoff = self.config.decay_threshold[kind]
+            weakest = {s.doc["id"] for score, s in scored if score < cutoff}
+            changed = []
+            frozen = 0
+            for score, s in scored:
+                m = memory_of(s.doc)
+                age_days = (now - m.written_at).total_seconds() / 86400
+                if s.doc["id"] in weakest:
+                    m = m.model_copy(update={"status": "soft_deleted"})
+                elif not m.frozen and m.contradiction_count == 0 and age_days >= self.config.freeze_after_days:
+                    m = m.model_copy(update={"frozen": True})
+                    frozen += 1
+                else:
+                    continue
+                changed.append(restamp(s.doc, m, now=now))
+            self.backend.put(kind, changed)
+            report.soft_deleted[kind] = len(weakest)
+            report.frozen[kind] = frozen
+        return report
+
+    # ------------------------------------------------------------------ transfer
+
+    def export(self, identity: Identity, *, scopes: Iterable[Scope] = ("private",)) -> list[dict[str, Any]]:
+        """Every memory the caller owns in ``scopes`` (any status), as JSON-ready dicts."""
+        flt = policy.visibility_filter(identity, policy.check_scopes(scopes))
+        found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=10_000, sort=(("written_at", "asc"),))
+        return [memory_of(s.doc).model_dump(mode="json") for s in found if policy.visible(s.doc, identity, scopes)]
+
+    def import_(self, identity: Identity, records: Iterable[Mapping[str, Any]], *, scope: Scope = "private") -> list[str]:
+        """Import exported memories as the caller's own (re-scoped, re-embedded; tombstones respected)."""
+        owner = _owner(identity, scope)
+        memories = []
+        for r in records:
+            m = Memory.model_validate({**r, "tenant": identity.tenant, "scope": scope, "owner": owner})
+            if not self._tombstoned(identity, m):
+                memories.append(m)
+        if not memories:
+            return []
+        vectors = self.embeddings.embed_documents([m.content for m in memories])
+        now = self.clock()
+        for kind in KINDS:
+            docs = [memory_document(m, [("content", v)], now=now) for m, v in zip(memories, vectors) if m.kind == kind]
+            self.backend.put(kind, docs)
+        return [m.id for m in memories]
+
+
+def _owner(identity: Identity, scope: Scope) -> str:
+    try:
+        return identity.owner_for(scope)
+    except ValueError as exc:
+        raise InvalidMemoryError(str(exc)) from None
+
+
+def _id_of(owner: str, prefix: str) -> str | None:
+    return owner.split(":", 1)[1] if owner.startswith(prefix + ":") else None
+
+
+def _identity_of(memory: Memory) -> Identity:
+    """The narrowest identity that owns ``memory`` (used for the core's own follow-up writes)."""
+    return Identity(tenant=memory.tenant, user_id=_id_of(memory.owner, "user"), agent_id=_id_of(memory.owner, "agent"),
+                    conversation_id=_id_of(memory.owner, "conversation"))
+
+
+def _ms(t: float) -> float:
+    return round((time.perf_counter() - t) * 1000, 3)
+
+
+__all__ = ["AsyncMemoryCore"]

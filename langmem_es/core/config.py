@@ -1,0 +1,40 @@
+"""Settings of the memory core, with the reason for each default."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    candidates: int = 80
+    """Candidates per retrieval leg: a reranker can only reorder what it is shown."""
+    rrf_k: int = 60
+    """RRF rank constant (Elasticsearch's default)."""
+    leg_weights: tuple[float, float] = (1.0, 1.0)
+    """RRF weights of the (BM25, dense) legs."""
+    fusion: Literal["auto", "client", "server"] = "auto"
+    """``auto``: server-side RRF when the cluster's licence and modules allow it."""
+    rerank_window: int = 80
+    """How many fused candidates the reranker sees."""
+    embed_context: bool = False
+    """Embed an event's neighbouring context with it (bulk ingest)."""
+    denial_confidence: float = 0.5
+    """Confidence of a flat denial when written; it does not supersede below ``apply_denial_at``."""
+    apply_denial_at: float = 0.75
+    reinforce_step: float = 0.25
+    """Confidence added by an independent confirmation (another source or writer)."""
+    contradiction_factor: float = 0.8
+    """A superseded or contradicted memory's confidence is multiplied by this (unless frozen)."""
+    occ_retries: int = 8
+    """Optimistic-concurrency retries before a write gives up with a retryable error."""
+    access_flush_every: int = 32
+    """Recalls between two batched writes of access statistics."""
+    freeze_after_days: float = 30.0
+    """A memory unchallenged this long is frozen: its confidence stops changing."""
+    half_life_days: Mapping[str, float] = field(default_factory=lambda: {"episodic": 14.0, "semantic": 180.0, "procedural": 90.0})
+    """Decay half-life per kind: episodic memories fade fastest."""
+    decay_threshold: Mapping[str, float] = field(default_factory=lambda: {"episodic": 0.15, "semantic": 0.08, "procedural": 0.08})
+    """Memories whose decay score falls below this are soft-deleted."""

@@ -1,0 +1,81 @@
+"""Memories ⇄ stored documents, and the other records the core keeps (pure)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from .. import documents as D
+from ..model import Memory, memory_fields
+from ..port import Collection, Doc
+
+
+def indexed_text(memory: Memory, context: str | None = None) -> str:
+    """What BM25 searches: the content, its reason and steps (searchable, as promised), and context."""
+    parts = [memory.content]
+    if memory.reason:
+        parts.append(memory.reason)
+    parts.extend(memory.steps)
+    if context:
+        parts.append(context)
+    return "\n".join(parts)
+
+
+def memory_document(memory: Memory, vectors: Sequence[tuple[str, Sequence[float]]], *, now: datetime,
+                    created_at: str | None = None, context: str | None = None) -> Doc:
+    """The stored document of a memory: a store item in the memory's namespace."""
+    value = memory.model_dump(mode="json")
+    if context:
+        value["metadata"] = {**value.get("metadata", {}), "context": context}
+    stamp = D.iso(now)
+    doc: Doc = {
+        "id": D.doc_id(memory.namespace, memory.id),
+        "key": memory.id,
+        **D.namespace_fields(memory.namespace),
+        "value": value,
+        "text": indexed_text(memory, context),
+        "vectors": [{"path": path, "vector": list(vec)} for path, vec in vectors],
+        **D.value_fields(value),
+        "created_at": created_at or stamp,
+        "updated_at": stamp,
+    }
+    for name, v in memory_fields(memory.namespace, value).items():
+        if v is not None:
+            doc[name] = v
+    return doc
+
+
+def memory_of(doc: Mapping[str, Any]) -> Memory:
+    return Memory.model_validate(doc["value"])
+
+
+def restamp(doc: Mapping[str, Any], memory: Memory, *, now: datetime) -> Doc:
+    """The same document with an updated memory value (vectors and text kept)."""
+    vectors = [(v["path"], v["vector"]) for v in doc.get("vectors") or ()]
+    context = (doc.get("value") or {}).get("metadata", {}).get("context")
+    return memory_document(memory, vectors, now=now, created_at=doc.get("created_at"), context=context)
+
+
+def audit_document(record: str, rid: str, tenant: str, owner: str, body: Mapping[str, Any], *, now: datetime,
+                   extra: Mapping[str, Any] | None = None) -> Doc:
+    """A conflict, tombstone or audit entry (collection ``audit``)."""
+    namespace = ("memories-audit", record, tenant, owner)
+    value = dict(body)
+    doc: Doc = {
+        "id": D.doc_id(namespace, rid),
+        "key": rid,
+        **D.namespace_fields(namespace),
+        "value": value,
+        **D.value_fields(value),
+        "record": record,
+        "tenant": tenant,
+        "owner": owner,
+        "created_at": D.iso(now),
+        "updated_at": D.iso(now),
+    }
+    doc.update({k: v for k, v in (extra or {}).items() if v is not None})
+    return doc
+
+
+AUDIT: Collection = "audit"

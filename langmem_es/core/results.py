@@ -1,0 +1,105 @@
+"""What the memory core returns (pure data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..model import Memory
+from ..tokens import render_memories
+
+WriteAction = Literal["created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated"]
+
+
+@dataclass
+class WriteResult:
+    """The outcome of one write: what happened and to which memories."""
+
+    id: str
+    action: WriteAction
+    memory: Memory | None = None
+    superseded: list[str] = field(default_factory=list)
+    conflict_id: str | None = None
+    note: str = ""
+
+
+@dataclass
+class RecalledMemory:
+    """A recalled memory with its score at every stage of the pipeline."""
+
+    memory: Memory
+    score: float
+    stages: dict[str, float] = field(default_factory=dict)
+    conflict: bool = False
+
+    # what tokens.render_memories reads
+    @property
+    def id(self) -> str:
+        return self.memory.id
+
+    @property
+    def kind(self) -> str:
+        return self.memory.kind
+
+    @property
+    def content(self) -> str:
+        return self.memory.content
+
+    @property
+    def written_at(self) -> Any:
+        return self.memory.event_time or self.memory.written_at
+
+    @property
+    def confidence(self) -> float:
+        return self.memory.confidence
+
+    @property
+    def status(self) -> str:
+        return self.memory.status
+
+
+@dataclass
+class RecallResult:
+    """Ranked memories, per-stage timings (ms), and how fusion ran."""
+
+    query: str
+    memories: list[RecalledMemory] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    fusion: Literal["client", "server", "none"] = "client"
+    candidates: int = 0
+
+    def render(self, budget_tokens: int = 800, *, header: str | None = "Relevant memories:") -> str:
+        """The memories as a prompt block within a token budget (best first)."""
+        return render_memories(self.memories, budget_tokens, header=header)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.memories)
+
+    def __len__(self) -> int:
+        return len(self.memories)
+
+
+@dataclass
+class Conflict:
+    """Two writers asserted different values for one subject key in a shared scope."""
+
+    id: str
+    subject_key: str
+    memory_ids: list[str]
+    writers: list[str | None]
+    contents: list[str]
+    sources: list[list[str]]
+    opened_at: str
+    status: Literal["open", "resolved"] = "open"
+    winner: str | None = None
+    resolved_by: str | None = None
+    resolved_at: str | None = None
+
+
+@dataclass
+class DecayReport:
+    """What one decay pass did, per kind."""
+
+    scored: dict[str, int] = field(default_factory=dict)
+    soft_deleted: dict[str, int] = field(default_factory=dict)
+    frozen: dict[str, int] = field(default_factory=dict)
