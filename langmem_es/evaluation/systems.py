@@ -136,8 +136,11 @@ class EvalContext:
     """Backend for our own pipeline: ``sqlite`` (embedded) or ``elasticsearch``."""
     embeddings_factory: Callable[[], Any] | None = None
     """Builds the embedder; default ``langmem_es.embeddings.default_embeddings``."""
+    es: Any = None
+    """A ready ``Elasticsearch`` client, shared: systems use it and never close it."""
     es_client_factory: Callable[[], Any] | None = None
-    """Builds an ``Elasticsearch`` client; default from the environment."""
+    """Builds an ``Elasticsearch`` client (owned and closed by the system that asked);
+    default: from the environment (:func:`es_client_from_env`)."""
     options: dict[str, Any] = field(default_factory=dict)
     """Free-form options for systems (e.g. ``candidates`` for hybrid legs)."""
     _embeddings: CachedEmbeddings | None = field(default=None, repr=False)
@@ -153,9 +156,12 @@ class EvalContext:
     def embeddings_loaded(self) -> bool:
         return self._embeddings is not None
 
-    def es_client(self) -> Any:
+    def es_client(self) -> tuple[Any, bool]:
+        """``(client, owned)``: the shared client (not owned), else a new one (owned)."""
+        if self.es is not None:
+            return self.es, False
         factory = self.es_client_factory or es_client_from_env
-        return factory()
+        return factory(), True
 
 
 def _default_embeddings() -> Any:
@@ -418,6 +424,31 @@ class LangGraphInMemorySystem:
         self._store = None
 
 
+def _server_version(client: Any) -> str:
+    """The cluster's version; minimal distributions may not serve ``GET /``."""
+    try:
+        return str(client.info()["version"]["number"])
+    except Exception:
+        pass
+    try:
+        nodes = client.nodes.info(filter_path="nodes.*.version")["nodes"]
+        return ",".join(sorted({n["version"] for n in nodes.values()}))
+    except Exception as exc:
+        raise SystemUnavailable(f"Elasticsearch not reachable: {exc}") from exc
+
+
+def _error_reason(exc: Exception) -> str:
+    """The server's own reason for a refused request, else the exception text."""
+    info = getattr(exc, "info", None) or getattr(exc, "body", None)
+    if isinstance(info, dict):
+        err = info.get("error")
+        if isinstance(err, dict):
+            reason = err.get("reason") or err.get("type")
+            if reason:
+                return f"{err.get('type', '')}: {reason}"[:300]
+    return f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+
+
 class LangChainElasticsearchSystem:
     """langchain-elasticsearch's ``ElasticsearchStore``, one index per conversation.
 
@@ -433,7 +464,9 @@ class LangChainElasticsearchSystem:
         self.context = context or EvalContext()
         self.want_hybrid = bool(self.context.options.get("langchain_es_hybrid", hybrid))
         self._client: Any = None
+        self._owns_client = False
         self._stores: dict[str, Any] = {}
+        self._indices: list[str] = []
         self._prefix = f"langmem-es-eval-{uuid.uuid4().hex[:8]}"
         self.hybrid: bool | None = None  # decided on the first conversation
         self.info: dict[str, Any] = {}
@@ -459,11 +492,8 @@ class LangChainElasticsearchSystem:
         except ImportError as exc:
             raise SystemUnavailable("pip install langchain-elasticsearch") from exc
         if self._client is None:
-            self._client = self.context.es_client()
-            try:
-                version = self._client.info()["version"]["number"]
-            except Exception as exc:
-                raise SystemUnavailable(f"Elasticsearch not reachable: {exc}") from exc
+            self._client, self._owns_client = self.context.es_client()
+            version = _server_version(self._client)
             self.info = {
                 "elasticsearch": version,
                 "embedder": describe_embeddings(self.context.embeddings),
@@ -471,6 +501,7 @@ class LangChainElasticsearchSystem:
         index_name = f"{self._prefix}-{re.sub(r'[^a-z0-9_-]', '-', conversation.conv_id.lower())}"
         hybrid = self.want_hybrid if self.hybrid is None else self.hybrid
         store = self._make_store(index_name, hybrid)
+        self._indices.append(index_name)
         store.add_texts(
             [t.memory_text for t in conversation.turns],
             metadatas=[dict(t.metadata) for t in conversation.turns],
@@ -489,7 +520,7 @@ class LangChainElasticsearchSystem:
             store.similarity_search("probe", k=1)
             return True
         except Exception as exc:  # the cluster refused RRF: licence or missing module
-            reason = str(exc).splitlines()[0][:300]
+            reason = _error_reason(exc)
             self.info["note"] = f"hybrid RRF refused by the cluster, fell back to dense: {reason}"
             return False
 
@@ -501,17 +532,17 @@ class LangChainElasticsearchSystem:
         if self._client is None:
             return
         try:
-            self._client.indices.delete(
-                index=f"{self._prefix}-*", ignore_unavailable=True, allow_no_indices=True
-            )
-        except Exception:
-            pass
-        finally:
-            try:
+            for index_name in self._indices:
+                try:
+                    self._client.indices.delete(index=index_name, ignore_unavailable=True)
+                except Exception:
+                    pass
+            if self._owns_client:
                 self._client.close()
-            finally:
-                self._client = None
-                self._stores.clear()
+        finally:
+            self._client = None
+            self._stores.clear()
+            self._indices.clear()
 
 
 #: name → factory(context). Our own pipeline is added here once the memory core lands:

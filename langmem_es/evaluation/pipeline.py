@@ -1,0 +1,118 @@
+"""Our own memory pipeline as an evaluation system, on either backend.
+
+Each conversation becomes its own tenant; every turn is ingested as one episodic memory
+through :meth:`MemoryCore.remember_many` (the bulk write path), with the session time as
+its event time and the turn id as its source. ``mode`` picks the recall variant, so the
+pure legs and plain fusion are measured by the same engine in the same run.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Literal
+
+from ..core import MemoryConfig, MemoryCore
+from ..model import Identity
+from .locomo import Conversation, Turn
+from .metrics import dedupe
+
+Mode = Literal["full", "bm25", "dense", "hybrid"]
+
+
+def _event_time(turn: Turn) -> datetime | None:
+    if not turn.timestamp:
+        return None
+    try:
+        return datetime.fromisoformat(turn.timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def neighbour_context(turns: list[Turn], i: int, window: int) -> str | None:
+    """Text of the turns around turn ``i`` in the same session (the conversational context)."""
+    if window <= 0:
+        return None
+    session = turns[i].session_id
+    around = [t.memory_text for t in turns[max(0, i - window) : i + window + 1]
+              if t.session_id == session and t.turn_id != turns[i].turn_id]
+    return "\n".join(around) or None
+
+
+class MemoryPipelineSystem:
+    """``langmem_es`` in the side-by-side evaluation."""
+
+    def __init__(self, context: Any, *, mode: Mode = "full", options: Mapping[str, Any] | None = None) -> None:
+        opts = {**getattr(context, "options", {}), **(options or {})}
+        self.mode = mode
+        self.name = "langmem_es" if mode == "full" else f"langmem_es_{mode}"
+        self.window = int(opts.get("context_window", 1)) if mode == "full" else 0
+        config = MemoryConfig(
+            candidates=int(opts.get("candidates", 80)),
+            embed_context=bool(opts.get("embed_context", False)) and mode == "full",
+            leg_weights=tuple(opts.get("leg_weights", (1.0, 1.0))),  # type: ignore[arg-type]
+        )
+        self._owned_client = None
+        backend = getattr(context, "backend", "sqlite")
+        if backend == "elasticsearch":
+            from ..backends.elasticsearch import ElasticsearchBackend
+
+            client, owned = context.es_client()
+            self._owned_client = client if owned else None
+            self.backend = ElasticsearchBackend(client, prefix=f"lmes-eval-{uuid.uuid4().hex[:10]}")
+        else:
+            from ..backends.sqlite import SQLiteBackend
+
+            self.backend = SQLiteBackend(":memory:")
+        self.core = MemoryCore(self.backend, embeddings=context.embeddings, config=config,
+                               reranker=opts.get("reranker") if mode == "full" else None)
+        self.core.setup()
+        self._turn_of: dict[str, dict[str, str]] = {}
+
+    @staticmethod
+    def _identity(conversation_id: str) -> Identity:
+        return Identity(tenant=f"eval-{conversation_id}", user_id="eval")
+
+    def index(self, conversation: Conversation) -> None:
+        turns = conversation.turns
+        items = [
+            {
+                "content": t.memory_text,
+                "event_time": _event_time(t),
+                "session_id": t.session_id,
+                "sources": [t.turn_id],
+                "metadata": {"speaker": t.speaker, "date_time": t.date_time},
+                "context": neighbour_context(turns, i, self.window),
+            }
+            for i, t in enumerate(turns)
+        ]
+        ids = self.core.remember_many(self._identity(conversation.conv_id), items)
+        self._turn_of[conversation.conv_id] = {mid: t.turn_id for mid, t in zip(ids, turns)}
+
+    def search(self, conversation_id: str, question: str, k: int) -> list[str]:
+        identity = self._identity(conversation_id)
+        if self.mode in ("bm25", "dense"):
+            legs = self.backend.hybrid(["episodic"], self._scope(identity),
+                                       text=question if self.mode == "bm25" else None,
+                                       vector=self.core.embeddings.embed_query(question) if self.mode == "dense" else None,
+                                       size=k)
+            hits = legs.text_hits if self.mode == "bm25" else legs.vector_hits
+            keys = [h.doc["key"] for h in hits]
+        else:
+            keys = [m.id for m in self.core.recall(identity, question, kinds=["episodic"], k=k)]
+        turn_of = self._turn_of[conversation_id]
+        return dedupe([turn_of[key] for key in keys if key in turn_of])[:k]
+
+    @staticmethod
+    def _scope(identity: Identity) -> Any:
+        from ..core import policy
+
+        return policy.visibility_filter(identity)
+
+    def close(self) -> None:
+        drop = getattr(self.backend, "drop", None)
+        if drop:
+            drop()
+        if self._owned_client is not None:
+            self._owned_client.close()
