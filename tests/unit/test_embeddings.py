@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
+from langchain_tests.integration_tests import EmbeddingsIntegrationTests
 
 from langmem_es import embeddings as emb_mod
 from langmem_es.embeddings import (
@@ -386,3 +387,36 @@ def test_module_doctests() -> None:
 
     failures, _ = doctest.testmod(emb_mod)
     assert failures == 0
+
+
+# ---------------------------------------------------------------------------- LangChain standard tests
+class TestOnnxStandard(EmbeddingsIntegrationTests):
+    @property
+    def embeddings_class(self) -> type[OnnxMiniLMEmbeddings]:
+        return OnnxMiniLMEmbeddings
+
+    @property
+    def embedding_model_params(self) -> dict:
+        return {"batch_size": 2}
+
+
+@pytest.fixture(scope="class")
+def _jina_server():  # type: ignore[no-untyped-def]
+    with JinaFakeServer(default_dims=16) as srv:
+        yield srv
+
+
+class TestJinaStandard(EmbeddingsIntegrationTests):
+    _url = ""
+
+    @pytest.fixture(autouse=True)
+    def _srv(self, _jina_server: JinaFakeServer) -> None:
+        type(self)._url = _jina_server.url
+
+    @property
+    def embeddings_class(self) -> type[JinaEmbeddings]:
+        return JinaEmbeddings
+
+    @property
+    def embedding_model_params(self) -> dict:
+        return {"base_url": self._url, "api_key": JinaFakeServer.api_key}
