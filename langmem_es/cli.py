@@ -1,0 +1,193 @@
+"""The ``langmem-es`` command line.
+
+Each command group is registered by one small function that receives the
+subparsers object and adds its parser(s), setting ``func`` to a handler
+``handler(args) -> int``. To add a group (``demo``, ``eval``, ``bench``, ``doctor``,
+``decay``, ``tenants`` ...), write such a function and decorate it with
+:func:`command_group`; import heavy modules inside the handler so that
+``langmem-es --help`` stays fast.
+
+Errors derived from :class:`~langmem_es.errors.LangmemEsError` are printed as one
+line ``langmem-es: error: TypeName: message`` and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+
+from .errors import LangmemEsError
+
+__all__ = ["build_parser", "command_group", "main"]
+
+CommandGroup = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+_GROUPS: list[CommandGroup] = []
+
+
+def command_group(fn: CommandGroup) -> CommandGroup:
+    """Register ``fn(subparsers)`` as a command group of ``langmem-es``."""
+    _GROUPS.append(fn)
+    return fn
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- es
+
+
+def _es_start(args: argparse.Namespace) -> int:
+    from .local_es import start_cluster
+
+    info = start_cluster(
+        args.name, port=args.port, nodes=args.nodes, license=args.license,
+        heap=args.heap, version=args.version, fresh=args.fresh, timeout=args.timeout,
+        progress=_progress,
+    )
+    if info.get("already_running"):
+        print(f"already running: {info['url']}  (user elastic, password {info['password']})")
+        return 0
+    print(f"Elasticsearch {info['version']} ({info['license']} licence, "
+          f"{info['nodes']} node(s), health {info['health']}) started in "
+          f"{info['startup_seconds']}s ({info['total_seconds']}s in all; "
+          f"distribution {'downloaded' if info['downloaded'] else 'cached'})")
+    print(f"  URL:      {info['url']}")
+    print("  user:     elastic")
+    print(f"  password: {info['password']}")
+    print(f"  credentials: {_info_path(args.name)}   (eval \"$(langmem-es es env"
+          f"{'' if args.name == 'default' else ' --name ' + args.name})\")")
+    return 0
+
+
+def _info_path(name: str) -> str:
+    from .settings import cluster_file
+
+    return str(cluster_file(name))
+
+
+def _es_stop(args: argparse.Namespace) -> int:
+    from .local_es import stop_cluster
+
+    pids = stop_cluster(args.name, grace=args.grace, progress=_progress)
+    print(f"stopped cluster {args.name!r} ({len(pids)} node(s))" if pids
+          else f"cluster {args.name!r}: not running")
+    return 0
+
+
+def _es_status(args: argparse.Namespace) -> int:
+    from .local_es import cluster_status
+
+    st = cluster_status(args.name)
+    if args.json:
+        print(json.dumps(st, indent=2))
+        return 0 if st["running"] else 1
+    if not st["running"]:
+        print(f"cluster {args.name!r}: not running")
+        return 1
+    print(f"cluster {args.name!r}: running")
+    print(f"  URL:      {st['url']}")
+    print(f"  version:  {st['version']}")
+    print(f"  licence:  {st['license']} ({st['license_status']})")
+    print(f"  nodes:    {st['nodes']}   health: {st['health']}")
+    return 0
+
+
+def _es_env(args: argparse.Namespace) -> int:
+    from .errors import ClusterUnavailableError
+    from .local_es import read_info
+    from .settings import cluster_file
+
+    info = read_info(args.name)
+    if info is None:
+        raise ClusterUnavailableError(
+            f"no local cluster {args.name!r} (no {cluster_file(args.name)}); "
+            f"run `langmem-es es start --name {args.name}`"
+        )
+    prefix = args.prefix
+    for key, value in (("URL", info["url"]), ("USER", info.get("user", "elastic")),
+                       ("PASSWORD", info["password"])):
+        print(f"export {prefix}_{key}={shlex.quote(str(value))}")
+    return 0
+
+
+@command_group
+def add_es_commands(sub: argparse._SubParsersAction) -> None:
+    """``langmem-es es start|stop|status|env``: a local Elasticsearch without Docker."""
+    es = sub.add_parser("es", help="run a local Elasticsearch (fetched from Maven Central)")
+    es_sub = es.add_subparsers(dest="es_command", metavar="{start,stop,status,env}")
+    es_sub.required = True
+
+    def name_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--name", default="default",
+                       help="cluster name (default: %(default)s)")
+
+    from .local_es._config import DEFAULT_HEAP, ES_VERSION
+
+    p = es_sub.add_parser("start", help="fetch (once), start and wait for health")
+    name_arg(p)
+    p.add_argument("--port", type=int, default=None,
+                   help="HTTP port of the first node (default: 9200 if free, else a free one)")
+    p.add_argument("--nodes", type=int, choices=(1, 3), default=1)
+    p.add_argument("--license", choices=("basic", "trial"), default="basic")
+    p.add_argument("--heap", default=DEFAULT_HEAP, help="JVM heap per node (default: %(default)s)")
+    p.add_argument("--version", default=ES_VERSION, help="Elasticsearch version (default: %(default)s)")
+    p.add_argument("--fresh", action="store_true", help="wipe this cluster's data first")
+    p.add_argument("--timeout", type=float, default=180.0,
+                   help="seconds to wait for health (default: %(default)s)")
+    p.set_defaults(func=_es_start)
+
+    p = es_sub.add_parser("stop", help="stop all nodes (SIGTERM, then SIGKILL)")
+    name_arg(p)
+    p.add_argument("--grace", type=float, default=60.0,
+                   help="seconds to wait after SIGTERM (default: %(default)s)")
+    p.set_defaults(func=_es_stop)
+
+    p = es_sub.add_parser("status", help="URL, version, licence, node count")
+    name_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_es_status)
+
+    p = es_sub.add_parser("env", help="print `export LANGMEM_ES_...` lines")
+    name_arg(p)
+    p.add_argument("--prefix", default="LANGMEM_ES",
+                   help="variable prefix (default: %(default)s; e.g. LANGMEM_ES_TRIAL)")
+    p.set_defaults(func=_es_env)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="langmem-es",
+        description="Persistent memory for LangGraph/LangChain agents on Elasticsearch.",
+    )
+    parser.add_argument("--version", action="version", version=f"langmem-es {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for register in _GROUPS:
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except LangmemEsError as exc:
+        print(f"langmem-es: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("langmem-es: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""The exceptions langmem-es raises.
+
+Every error the package raises on purpose derives from :class:`LangmemEsError`, so
+``except LangmemEsError`` catches them all; the CLI prints them as one line
+(``TypeName: message``) and exits with status 2.
+
+The tree::
+
+    LangmemEsError
+    ├── ClusterUnavailableError        no reachable Elasticsearch (nothing configured,
+    │                                  local cluster not running, connection refused)
+    └── ElasticsearchStartError        `langmem-es es start` could not bring a cluster up
+        ├── JavaNotFoundError          no JDK, or one older than Elasticsearch needs
+        ├── MavenNotFoundError         no `mvn` to fetch the distribution with
+        ├── DownloadError              `mvn dependency:copy` failed
+        ├── NotEnoughDiskError         too little free space to unpack / run
+        ├── PortInUseError             the requested HTTP/transport port is taken
+        └── HealthTimeoutError         nodes started but the cluster never got healthy
+                                       (message carries the last log lines)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ClusterUnavailableError",
+    "DownloadError",
+    "ElasticsearchStartError",
+    "HealthTimeoutError",
+    "JavaNotFoundError",
+    "LangmemEsError",
+    "MavenNotFoundError",
+    "NotEnoughDiskError",
+    "PortInUseError",
+]
+
+
+class LangmemEsError(Exception):
+    """Base class of every error raised on purpose by langmem-es."""
+
+
+class ClusterUnavailableError(LangmemEsError):
+    """No Elasticsearch cluster can be reached with the configured settings."""
+
+
+class ElasticsearchStartError(LangmemEsError):
+    """A local Elasticsearch cluster could not be started."""
+
+
+class JavaNotFoundError(ElasticsearchStartError):
+    """No Java runtime, or one too old for the Elasticsearch version."""
+
+
+class MavenNotFoundError(ElasticsearchStartError):
+    """`mvn` is needed to fetch the distribution from Maven Central and is missing."""
+
+
+class DownloadError(ElasticsearchStartError):
+    """Fetching the Elasticsearch distribution failed."""
+
+
+class NotEnoughDiskError(ElasticsearchStartError):
+    """Not enough free disk space to unpack or run Elasticsearch."""
+
+
+class PortInUseError(ElasticsearchStartError):
+    """A port the cluster needs is already taken."""
+
+
+class HealthTimeoutError(ElasticsearchStartError):
+    """The nodes did not reach yellow/green health in time."""
+
+
+# --- embeddings, rerankers, optional extras (appended by the embeddings/rerank owner) ---
+# Tree:  LangmemEsError ├── EmbeddingError ├── RerankError
+#                       └── MissingDependencyError (also an ImportError)
+
+
+class EmbeddingError(LangmemEsError):
+    """An embedding model could not be loaded or called (HTTP status and body included)."""
+
+
+class RerankError(LangmemEsError):
+    """A reranker could not be loaded or called (HTTP status and body included)."""
+
+
+class MissingDependencyError(LangmemEsError, ImportError):
+    """An optional dependency or model file is missing; the message is a one-line install hint."""
+
+
+__all__ += ["EmbeddingError", "MissingDependencyError", "RerankError"]
+
+
+# --- storage, store and memory errors ---
+# Tree:  LangmemEsError
+#        ├── ClusterUnavailableError ── OverloadedError (429: retry with backoff)
+#        ├── AuthenticationError, AuthorizationError
+#        ├── StoreError ┬─ InvalidNamespaceError (also langgraph's), NotSerializableError,
+#        │              ├─ DocumentTooLargeError, DimensionMismatchError, MappingConflictError
+#        │              └─ WriteError, QueryError
+#        └── MemoryError_ ┬─ InvalidMemoryError (bad input: empty content, missing reason, …)
+#                         ├─ IdentityError (identity keys missing from config)
+#                         └─ ScopeViolationError (a write or read outside the caller's scopes)
+
+from langgraph.store.base import InvalidNamespaceError as _LangGraphInvalidNamespace  # noqa: E402
+
+
+class OverloadedError(ClusterUnavailableError):
+    """Elasticsearch answered 429 (too many requests): retry with backoff."""
+
+
+class AuthenticationError(LangmemEsError):
+    """The cluster rejected the credentials."""
+
+
+class AuthorizationError(LangmemEsError):
+    """The credentials are valid but lack a privilege."""
+
+
+class StoreError(LangmemEsError):
+    """A store or storage backend operation failed."""
+
+
+class InvalidNamespaceError(StoreError, _LangGraphInvalidNamespace):
+    """A namespace is empty, has an empty label, a '.' in a label, or the reserved root."""
+
+
+class NotSerializableError(StoreError, TypeError):
+    """A value cannot be stored as JSON."""
+
+
+class DocumentTooLargeError(StoreError, ValueError):
+    """A document is larger than the configured limit."""
+
+
+class DimensionMismatchError(StoreError, ValueError):
+    """Vectors do not have the number of dimensions the index was created with."""
+
+
+class MappingConflictError(StoreError):
+    """A document does not fit the index mapping."""
+
+
+class WriteError(StoreError):
+    """Some documents of a bulk write failed; the message says which and whether a retry is safe."""
+
+
+class QueryError(StoreError):
+    """A search failed inside the engine."""
+
+
+class MemoryError_(LangmemEsError):
+    """A memory operation was refused (named with a trailing _ not to shadow the builtin)."""
+
+
+class InvalidMemoryError(MemoryError_, ValueError):
+    """Bad input to a memory operation; the message says what to change."""
+
+
+class IdentityError(MemoryError_, KeyError):
+    """The identity (tenant, user, agent, conversation) is missing from the config."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class ScopeViolationError(MemoryError_, PermissionError):
+    """An operation tried to touch memories outside the caller's scopes."""
+
+
+__all__ += [
+    "AuthenticationError",
+    "AuthorizationError",
+    "DimensionMismatchError",
+    "DocumentTooLargeError",
+    "IdentityError",
+    "InvalidMemoryError",
+    "InvalidNamespaceError",
+    "MappingConflictError",
+    "MemoryError_",
+    "NotSerializableError",
+    "OverloadedError",
+    "QueryError",
+    "ScopeViolationError",
+    "StoreError",
+    "WriteError",
+]

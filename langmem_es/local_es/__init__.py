@@ -1,0 +1,63 @@
+"""A real Elasticsearch on demand, without Docker.
+
+Fetches Elastic's runnable test distribution
+(``org.elasticsearch.distribution.integ-test-zip:elasticsearch:<version>:zip``) from
+Maven Central with ``mvn dependency:copy`` once into ``$LANGMEM_ES_HOME/downloads``,
+unpacks it, and runs one or three nodes on 127.0.0.1 with security on and a generated
+``elastic`` password. ``langmem-es es start|stop|status|env`` is the CLI over this.
+
+>>> from langmem_es.local_es import ES_VERSION, maven_coordinates
+>>> maven_coordinates(ES_VERSION)
+'org.elasticsearch.distribution.integ-test-zip:elasticsearch:8.19.8:zip'
+"""
+
+from ._cluster import (
+    Layout,
+    cluster_status,
+    layout,
+    list_clusters,
+    read_info,
+    start_cluster,
+    stop_cluster,
+)
+from ._config import (
+    DEFAULT_HEAP,
+    ES_SYSTEM_USER,
+    ES_VERSION,
+    MIN_JAVA,
+    ClusterSpec,
+    NodeSpec,
+    choose_ports,
+    maven_coordinates,
+    plan_cluster,
+    port_free,
+    render_elasticsearch_yml,
+)
+from ._fetch import check_disk, download_zip, find_java, find_maven, modules_in, unpack
+
+__all__ = [
+    "DEFAULT_HEAP",
+    "ES_SYSTEM_USER",
+    "ES_VERSION",
+    "MIN_JAVA",
+    "ClusterSpec",
+    "Layout",
+    "NodeSpec",
+    "check_disk",
+    "choose_ports",
+    "cluster_status",
+    "download_zip",
+    "find_java",
+    "find_maven",
+    "layout",
+    "list_clusters",
+    "maven_coordinates",
+    "modules_in",
+    "plan_cluster",
+    "port_free",
+    "read_info",
+    "render_elasticsearch_yml",
+    "start_cluster",
+    "stop_cluster",
+    "unpack",
+]

@@ -1,0 +1,596 @@
+"""Start, stop and inspect local Elasticsearch clusters (processes and HTTP)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import settings as _settings
+from ..errors import ClusterUnavailableError, ElasticsearchStartError, HealthTimeoutError
+from ._config import (
+    DEFAULT_HEAP,
+    DEFAULT_HTTP_PORT,
+    DEFAULT_TRANSPORT_PORT,
+    ES_SYSTEM_USER,
+    ES_VERSION,
+    ClusterSpec,
+    NodeSpec,
+    choose_ports,
+    java_opts,
+    plan_cluster,
+    render_elasticsearch_yml,
+)
+from ._fetch import Java, Progress, _say, download_zip, find_java, modules_in, unpack
+
+LOG_TAIL_LINES = 20
+
+
+# --------------------------------------------------------------------------- paths
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where things live.
+
+    ``home`` (``$LANGMEM_ES_HOME``) holds the downloaded zip and the credential files.
+    ``runtime`` holds the unpacked distribution and the node directories; it is
+    ``home`` itself unless we run as root and the Elasticsearch system user cannot
+    reach ``home`` (``/root`` is mode 700): then ``/var/lib/langmem-es/<hash>``.
+    """
+
+    home: Path
+    runtime: Path
+
+    @property
+    def downloads(self) -> Path:
+        return self.home / "downloads"
+
+    @property
+    def dist_root(self) -> Path:
+        return self.runtime / "dist"
+
+    def cluster_dir(self, name: str) -> Path:
+        return self.runtime / "clusters" / name
+
+    def info_file(self, name: str) -> Path:
+        return self.home / "clusters" / f"{name}.json"
+
+
+def _traversable_by_others(path: Path) -> bool:
+    for p in [path, *path.parents]:
+        if p.exists() and not (p.stat().st_mode & stat.S_IXOTH):
+            return False
+    return True
+
+
+def layout(environ: Mapping[str, str] | None = None) -> Layout:
+    home = _settings.home_dir(environ)
+    runtime = home
+    if os.geteuid() == 0 and not _traversable_by_others(home):
+        digest = hashlib.sha1(str(home).encode()).hexdigest()[:8]
+        runtime = Path("/var/lib/langmem-es") / f"runtime-{digest}"
+    return Layout(home=home, runtime=runtime)
+
+
+# --------------------------------------------------------------------------- users
+
+
+@dataclass(frozen=True)
+class RunAs:
+    """The account Elasticsearch runs as (``None`` uid: the current user)."""
+
+    user: str
+    uid: int | None = None
+    gid: int | None = None
+
+    def popen_kwargs(self) -> dict:
+        if self.uid is None:
+            return {}
+        return {"user": self.uid, "group": self.gid, "extra_groups": []}
+
+    def chown_tree(self, root: Path) -> None:
+        if self.uid is None:
+            return
+        for dirpath, dirnames, filenames in os.walk(root):
+            os.chown(dirpath, self.uid, self.gid)
+            for f in filenames:
+                os.chown(os.path.join(dirpath, f), self.uid, self.gid)
+
+
+def ensure_run_as(progress: Progress | None = None) -> RunAs:
+    """The current user, or (as root) the system user ``langmem-es``, created if needed."""
+    if os.geteuid() != 0:
+        return RunAs(user=pwd.getpwuid(os.geteuid()).pw_name)
+    try:
+        pw = pwd.getpwnam(ES_SYSTEM_USER)
+    except KeyError:
+        useradd = shutil.which("useradd") or "/usr/sbin/useradd"
+        _say(progress, f"running as root: creating system user {ES_SYSTEM_USER!r} "
+                       "(Elasticsearch refuses to run as root)")
+        r = subprocess.run(
+            [useradd, "--system", "--user-group", "--no-create-home",
+             "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", ES_SYSTEM_USER],
+            capture_output=True, text=True,
+        )
+        if r.returncode != 0:
+            raise ElasticsearchStartError(
+                f"cannot create system user {ES_SYSTEM_USER!r} to run Elasticsearch as "
+                f"(it refuses root): {r.stderr.strip() or r.returncode}"
+            )
+        pw = pwd.getpwnam(ES_SYSTEM_USER)
+    return RunAs(user=pw.pw_name, uid=pw.pw_uid, gid=pw.pw_gid)
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+def _auth_header(user: str, password: str) -> str:
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+def http_json(url: str, path: str, *, user: str = "elastic", password: str | None = None,
+              method: str = "GET", body: object = None, timeout: float = 10.0) -> tuple[int, object]:
+    """One JSON request with the standard library; ``(status, parsed body)``."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url.rstrip("/") + path, data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if password is not None:
+        req.add_header("Authorization", _auth_header(user, password))
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            raw = resp.read()
+            status = resp.status
+    except urllib.error.HTTPError as exc:
+        raw = exc.read()
+        status = exc.code
+    try:
+        return status, json.loads(raw or b"null")
+    except ValueError:
+        return status, raw.decode(errors="replace")
+
+
+def node_version(url: str, password: str) -> str | None:
+    """The version the node at ``url`` runs.
+
+    Not from ``GET /``: its handler lives in the ``rest-root`` module, which the
+    integ-test-zip does not ship (``GET /`` answers 405 there).
+    """
+    status, body = http_json(url, "/_nodes/_local?filter_path=nodes.*.version",
+                             password=password, timeout=5)
+    if status != 200 or not isinstance(body, dict):
+        return None
+    for node in (body.get("nodes") or {}).values():
+        return node.get("version")
+    return None
+
+
+# --------------------------------------------------------------------------- state
+
+
+def _pid_is_es(pid: int) -> bool:
+    if not _settings.pid_alive(pid):
+        return False
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True  # no /proc: trust the pid
+    return b"elasticsearch" in cmd
+
+
+def read_info(name: str, environ: Mapping[str, str] | None = None) -> dict | None:
+    """The credential/state file of cluster ``name`` (``None`` if never started)."""
+    try:
+        return json.loads(layout(environ).info_file(name).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _write_info(path: Path, info: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        json.dump(info, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def running_pids(info: dict | None) -> list[int]:
+    if not info:
+        return []
+    return [int(p) for p in info.get("pids") or [] if _pid_is_es(int(p))]
+
+
+def is_running(info: dict | None) -> bool:
+    return bool(info and info.get("pids") and len(running_pids(info)) == len(info["pids"]))
+
+
+# --------------------------------------------------------------------------- start
+
+
+def _tail(path: Path, n: int = LOG_TAIL_LINES) -> list[str]:
+    try:
+        return path.read_text(errors="replace").splitlines()[-n:]
+    except OSError:
+        return []
+
+
+def node_log_tail(spec: ClusterSpec, node: NodeSpec, n: int = LOG_TAIL_LINES) -> list[str]:
+    """Last lines of the node's main log, else of its captured stdout."""
+    return _tail(node.logs_dir / f"{spec.cluster_name}.log", n) or _tail(node.stdout_file, n)
+
+
+def _es_env(java: Java, node: NodeSpec, heap: str, environ: Mapping[str, str]) -> dict:
+    env = {k: v for k, v in environ.items() if not k.startswith(("ES_", "JAVA_TOOL"))}
+    env.update(
+        ES_JAVA_HOME=str(java.home),
+        ES_PATH_CONF=str(node.config_dir),
+        ES_TMPDIR=str(node.tmp_dir),
+        ES_JAVA_OPTS=java_opts(heap),
+        HOME=str(node.dir),
+    )
+    env.pop("JAVA_HOME", None)
+    return env
+
+
+def _prepare_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_as: RunAs,
+                  password: str, environ: Mapping[str, str]) -> None:
+    for d in (node.config_dir, node.data_dir, node.logs_dir, node.tmp_dir):
+        d.mkdir(parents=True, exist_ok=True)
+    keystore = node.config_dir / "elasticsearch.keystore"
+    fresh = not keystore.exists()
+    if fresh:
+        for item in (dist / "config").iterdir():
+            target = node.config_dir / item.name
+            if item.is_dir():
+                shutil.copytree(item, target, dirs_exist_ok=True)
+            else:
+                shutil.copy2(item, target)
+    bootstrap = len(spec.nodes) > 1 and not (node.data_dir / "_state").exists()
+    (node.config_dir / "elasticsearch.yml").write_text(
+        render_elasticsearch_yml(spec, node, bootstrap=bootstrap)
+    )
+    run_as.chown_tree(node.dir)
+    if fresh:
+        env = _es_env(java, node, spec.heap, environ)
+        tool = str(dist / "bin" / "elasticsearch-keystore")
+        for args, stdin in (([tool, "create"], None), ([tool, "add", "-x", "bootstrap.password"], password)):
+            r = subprocess.run(args, input=stdin, capture_output=True, text=True, env=env,
+                               cwd=node.dir, **run_as.popen_kwargs())
+            if r.returncode != 0:
+                raise ElasticsearchStartError(
+                    f"elasticsearch-keystore {args[1]} failed for {node.name}: "
+                    f"{(r.stderr or r.stdout).strip().splitlines()[-1:]}"
+                )
+
+
+def _launch(spec: ClusterSpec, dist: Path, java: Java, run_as: RunAs,
+            environ: Mapping[str, str], progress: Progress | None, timeout: float) -> list[int]:
+    procs = []
+    for node in spec.nodes:
+        node.pid_file.unlink(missing_ok=True)
+        out = open(node.stdout_file, "ab")
+        procs.append((node, out, subprocess.Popen(
+            [str(dist / "bin" / "elasticsearch"), "-d", "-p", str(node.pid_file)],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            env=_es_env(java, node, spec.heap, environ), cwd=node.logs_dir,
+            start_new_session=True, **run_as.popen_kwargs(),
+        )))
+    deadline = time.monotonic() + timeout
+    failed: list[tuple[NodeSpec, int | None]] = []
+    for node, out, proc in procs:
+        try:
+            rc = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = None
+        out.close()
+        if rc != 0:
+            failed.append((node, rc))
+        else:
+            _say(progress, f"  node {node.name} up (http {node.http_port}, "
+                           f"transport {node.transport_port})")
+    pids = []
+    for node in spec.nodes:
+        try:
+            pids.append(int(node.pid_file.read_text().strip()))
+        except (OSError, ValueError):
+            pass
+    if failed:
+        for pid in pids:
+            _kill(pid, 10)
+        node, rc = failed[0]
+        tail = node_log_tail(spec, node)
+        what = "timed out" if rc is None else f"exited {rc}"
+        raise ElasticsearchStartError(
+            f"node {node.name} failed to start ({what}); last log lines:\n" + "\n".join(tail)
+        )
+    return pids
+
+
+def _wait_health(spec: ClusterSpec, password: str, pids: list[int], timeout: float,
+                 progress: Progress | None) -> dict:
+    t0 = time.monotonic()
+    last_report = 0.0
+    health: dict = {}
+    n = len(spec.nodes)
+    tty = sys.stderr.isatty() and progress is not None
+    while True:
+        elapsed = time.monotonic() - t0
+        try:
+            status, body = http_json(
+                spec.url,
+                f"/_cluster/health?wait_for_status=yellow&wait_for_nodes={n}&timeout=2s",
+                password=password, timeout=10,
+            )
+            if isinstance(body, dict):
+                health = body
+            if status == 200 and health.get("status") in ("yellow", "green") \
+                    and health.get("number_of_nodes") == n:
+                if tty:
+                    sys.stderr.write("\n")
+                return health
+        except (OSError, urllib.error.URLError):
+            pass
+        dead = [p for p in pids if not _pid_is_es(p)]
+        if dead or elapsed > timeout:
+            if tty:
+                sys.stderr.write("\n")
+            for pid in pids:
+                _kill(pid, 10)
+            tail = node_log_tail(spec, spec.nodes[0])
+            why = (f"process {dead[0]} died" if dead
+                   else f"no yellow/green health with {n} node(s) after {timeout:.0f}s "
+                        f"(last: {health.get('status', 'no answer')}, "
+                        f"{health.get('number_of_nodes', 0)} node(s))")
+            raise HealthTimeoutError(
+                f"cluster {spec.name!r}: {why}; last {len(tail)} log lines of "
+                f"{spec.nodes[0].name}:\n" + "\n".join(tail)
+            )
+        line = (f"  waiting for health: {elapsed:4.0f}s  status={health.get('status', '-')} "
+                f"nodes={health.get('number_of_nodes', 0)}/{n}")
+        if tty:
+            sys.stderr.write("\r" + line)
+            sys.stderr.flush()
+        elif progress is not None and elapsed - last_report >= 10:
+            progress(line)
+            last_report = elapsed
+        time.sleep(0.5)
+
+
+def _apply_license(url: str, password: str, want: str) -> dict:
+    _, body = http_json(url, "/_license", password=password)
+    lic = body.get("license", {}) if isinstance(body, dict) else {}
+    if want == "trial" and lic.get("type") != "trial":
+        status, resp = http_json(url, "/_license/start_trial?acknowledge=true",
+                                 password=password, method="POST")
+        if status != 200 or not (isinstance(resp, dict) and resp.get("trial_was_started")):
+            raise ElasticsearchStartError(f"could not start the trial licence: {resp}")
+    elif want == "basic" and lic.get("type") not in ("basic", None):
+        status, resp = http_json(url, "/_license/start_basic?acknowledge=true",
+                                 password=password, method="POST")
+        if status != 200:
+            raise ElasticsearchStartError(f"could not switch to the basic licence: {resp}")
+    _, body = http_json(url, "/_license", password=password)
+    return body.get("license", {}) if isinstance(body, dict) else {}
+
+
+def start_cluster(
+    name: str = "default",
+    *,
+    port: int | None = None,
+    nodes: int = 1,
+    license: str = "basic",
+    heap: str = DEFAULT_HEAP,
+    version: str = ES_VERSION,
+    fresh: bool = False,
+    timeout: float = 180.0,
+    progress: Progress | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> dict:
+    """Start (or find running) local cluster ``name``; return its info dict.
+
+    The info (URL, user, password, version, licence, pids, paths) is also written to
+    ``$LANGMEM_ES_HOME/clusters/<name>.json``, mode 600.
+    """
+    env = os.environ if environ is None else environ
+    t0 = time.monotonic()
+    lay = layout(env)
+    info_path = lay.info_file(name)
+    old = read_info(name, env)
+    if is_running(old):
+        _say(progress, f"cluster {name!r} already running at {old['url']}")
+        return {**old, "already_running": True}
+
+    # cheap checks first: ports, Java; then download and unpack
+    others = [p for n in _all_infos(lay) if n.get("name") != name and is_running(n)
+              for p in (n.get("http_ports", []) + n.get("transport_ports", []))]
+    http_ports = choose_ports(nodes, requested=port, prefer=DEFAULT_HTTP_PORT, avoid=others)
+    transport_ports = choose_ports(
+        nodes, requested=None, prefer=DEFAULT_TRANSPORT_PORT, avoid=others + http_ports
+    )
+    java = find_java(env)
+    _say(progress, f"java: {java.home} ({java.version})")
+    zip_path, cached = download_zip(lay.downloads, version, progress=progress, environ=env)
+    run_as = ensure_run_as(progress)
+    dist = unpack(zip_path, lay.dist_root, version, progress=progress)
+    if run_as.uid is not None:
+        for p in (lay.runtime, lay.runtime / "clusters"):
+            p.mkdir(parents=True, exist_ok=True)
+            os.chmod(p, 0o755)
+
+    cluster_dir = lay.cluster_dir(name)
+    reuse = (not fresh and old is not None and cluster_dir.is_dir()
+             and old.get("version") == version)
+    if reuse and old.get("nodes") != nodes:
+        raise ElasticsearchStartError(
+            f"cluster {name!r} exists with {old.get('nodes')} node(s), not {nodes}: "
+            f"add --fresh to wipe it, or pick another --name"
+        )
+    if not reuse and cluster_dir.exists():
+        _say(progress, f"wiping old data of cluster {name!r} ({cluster_dir})")
+        shutil.rmtree(cluster_dir)
+    password = old["password"] if reuse else secrets.token_urlsafe(18)
+
+    spec = plan_cluster(name, cluster_dir, http_ports, transport_ports,
+                        version=version, license=license, heap=heap)
+    _say(progress, f"starting {nodes} node(s) of {version} as user {run_as.user!r} "
+                   f"(heap {heap}) ...")
+    for node in spec.nodes:
+        _prepare_node(spec, node, dist, java, run_as, password, env)
+    t_launch = time.monotonic()
+    pids = _launch(spec, dist, java, run_as, env, progress, timeout)
+    health = _wait_health(spec, password, pids, timeout, progress)
+    lic = _apply_license(spec.url, password, license)
+    version_seen = node_version(spec.url, password) or version
+    info = {
+        "name": name,
+        "url": spec.url,
+        "user": "elastic",
+        "password": password,
+        "version": version_seen,
+        "license": lic.get("type", license),
+        "license_status": lic.get("status"),
+        "nodes": nodes,
+        "pids": pids,
+        "http_ports": http_ports,
+        "transport_ports": transport_ports,
+        "heap": heap,
+        "run_as": run_as.user,
+        "java_home": str(java.home),
+        "modules": modules_in(dist),
+        "health": health.get("status"),
+        "downloaded": not cached,
+        "startup_seconds": round(time.monotonic() - t_launch, 1),
+        "total_seconds": round(time.monotonic() - t0, 1),
+        "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "paths": {
+            "home": str(lay.home),
+            "zip": str(zip_path),
+            "dist": str(dist),
+            "cluster": str(cluster_dir),
+            "nodes": [str(n.dir) for n in spec.nodes],
+            "logs": [str(n.logs_dir) for n in spec.nodes],
+            "pid_files": [str(n.pid_file) for n in spec.nodes],
+        },
+    }
+    _write_info(info_path, info)
+    return info
+
+
+def _all_infos(lay: Layout) -> list[dict]:
+    out = []
+    for f in sorted((lay.home / "clusters").glob("*.json")):
+        try:
+            out.append(json.loads(f.read_text()))
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def list_clusters(environ: Mapping[str, str] | None = None) -> list[dict]:
+    """Every cluster that has a credential file, with ``running`` filled in."""
+    return [{**i, "running": is_running(i)} for i in _all_infos(layout(environ))]
+
+
+# --------------------------------------------------------------------------- stop
+
+
+def _kill(pid: int, grace: float) -> bool:
+    """SIGTERM, wait ``grace`` seconds, then SIGKILL. True if it had to SIGKILL."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return False
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        if not _settings.pid_alive(pid) or _zombie(pid):
+            return False
+        time.sleep(0.2)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
+    except (OSError, IndexError):
+        return False
+
+
+def stop_cluster(name: str = "default", *, grace: float = 60.0,
+                 progress: Progress | None = None,
+                 environ: Mapping[str, str] | None = None) -> list[int]:
+    """Stop every node of cluster ``name``; return the pids that were stopped."""
+    lay = layout(environ)
+    info = read_info(name, environ)
+    if info is None:
+        return []
+    pids = running_pids(info)
+    # all nodes get SIGTERM at once, then we wait for each
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    for pid in pids:
+        killed = _kill(pid, grace)
+        _say(progress, f"  stopped pid {pid}" + (" (SIGKILL after timeout)" if killed else ""))
+    for pf in info.get("paths", {}).get("pid_files", []):
+        Path(pf).unlink(missing_ok=True)
+    info["pids"] = []
+    info["stopped_at"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    _write_info(lay.info_file(name), info)
+    return pids
+
+
+# --------------------------------------------------------------------------- status
+
+
+def cluster_status(name: str = "default",
+                   environ: Mapping[str, str] | None = None) -> dict:
+    """``{"running": bool, url, version, license, license_status, nodes, health}``."""
+    info = read_info(name, environ)
+    if not is_running(info):
+        return {"name": name, "running": False}
+    assert info is not None
+    url, pw = info["url"], info["password"]
+    try:
+        version = node_version(url, pw)
+        _, lic = http_json(url, "/_license", password=pw, timeout=5)
+        _, health = http_json(url, "/_cluster/health", password=pw, timeout=5)
+    except (OSError, urllib.error.URLError) as exc:
+        raise ClusterUnavailableError(
+            f"cluster {name!r} has live processes but {url} does not answer: {exc}"
+        ) from exc
+    lic = lic.get("license", {}) if isinstance(lic, dict) else {}
+    return {
+        "name": name,
+        "running": True,
+        "url": url,
+        "user": info.get("user", "elastic"),
+        "version": version,
+        "license": lic.get("type"),
+        "license_status": lic.get("status"),
+        "nodes": health.get("number_of_nodes") if isinstance(health, dict) else None,
+        "health": health.get("status") if isinstance(health, dict) else None,
+        "pids": info.get("pids", []),
+    }

@@ -1,0 +1,221 @@
+"""Pure parts of the local cluster: versions, layout, ports, elasticsearch.yml.
+
+Nothing here starts a process or touches the network, so it is unit-tested directly.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import PortInUseError
+
+ES_VERSION = "8.19.8"
+"""The Elasticsearch version fetched by default (and used by docker-compose.yml).
+
+8.19 because langchain-elasticsearch 1.x needs the 8.19 Python client, and 8.19 runs
+on JDK 17 (9.x needs JDK 21+)."""
+
+MAVEN_GROUP = "org.elasticsearch.distribution.integ-test-zip"
+MAVEN_ARTIFACT = "elasticsearch"
+MIN_JAVA = 17
+DEFAULT_HTTP_PORT = 9200
+DEFAULT_TRANSPORT_PORT = 9300
+DEFAULT_HEAP = "512m"
+ES_SYSTEM_USER = "langmem-es"
+LICENSES = ("basic", "trial")
+
+
+def maven_coordinates(version: str = ES_VERSION) -> str:
+    """``group:artifact:version:zip`` as ``mvn dependency:copy -Dartifact=`` wants it."""
+    return f"{MAVEN_GROUP}:{MAVEN_ARTIFACT}:{version}:zip"
+
+
+def zip_name(version: str = ES_VERSION) -> str:
+    return f"{MAVEN_ARTIFACT}-{version}.zip"
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """One node of a local cluster."""
+
+    index: int
+    name: str
+    http_port: int
+    transport_port: int
+    dir: Path
+
+    @property
+    def config_dir(self) -> Path:
+        return self.dir / "config"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.dir / "data"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.dir / "logs"
+
+    @property
+    def tmp_dir(self) -> Path:
+        return self.dir / "tmp"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.dir / "es.pid"
+
+    @property
+    def stdout_file(self) -> Path:
+        return self.logs_dir / "stdout.log"
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """What `langmem-es es start` was asked to run."""
+
+    name: str
+    cluster_dir: Path
+    nodes: tuple[NodeSpec, ...]
+    version: str = ES_VERSION
+    license: str = "basic"
+    heap: str = DEFAULT_HEAP
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.nodes[0].http_port}"
+
+    @property
+    def seed_hosts(self) -> list[str]:
+        return [f"127.0.0.1:{n.transport_port}" for n in self.nodes]
+
+    @property
+    def cluster_name(self) -> str:
+        return f"langmem-es-{self.name}"
+
+
+def plan_cluster(
+    name: str,
+    cluster_dir: Path,
+    http_ports: Sequence[int],
+    transport_ports: Sequence[int],
+    *,
+    version: str = ES_VERSION,
+    license: str = "basic",
+    heap: str = DEFAULT_HEAP,
+) -> ClusterSpec:
+    """Lay out the nodes of cluster ``name`` under ``cluster_dir``."""
+    if len(http_ports) != len(transport_ports):
+        raise ValueError("one HTTP and one transport port per node")
+    if len(http_ports) not in (1, 3):
+        raise ValueError("a local cluster has 1 or 3 nodes")
+    if license not in LICENSES:
+        raise ValueError(f"license must be one of {LICENSES}, not {license!r}")
+    nodes = tuple(
+        NodeSpec(
+            index=i,
+            name=f"{name}-{i}",
+            http_port=h,
+            transport_port=t,
+            dir=cluster_dir / f"node-{i}",
+        )
+        for i, (h, t) in enumerate(zip(http_ports, transport_ports))
+    )
+    return ClusterSpec(
+        name=name, cluster_dir=cluster_dir, nodes=nodes, version=version,
+        license=license, heap=heap,
+    )
+
+
+def render_elasticsearch_yml(spec: ClusterSpec, node: NodeSpec, *, bootstrap: bool) -> str:
+    """The ``elasticsearch.yml`` of ``node``.
+
+    ``bootstrap`` is True the first time a multi-node cluster starts: only then is
+    ``cluster.initial_master_nodes`` written (Elasticsearch warns if it stays set).
+
+    Security is on with TLS off on HTTP and transport. That is accepted because every
+    node binds to 127.0.0.1: a loopback-bound node is in *development mode*, where
+    the bootstrap check that asks for transport TLS with security on is only a
+    warning. It is a developer/test cluster; never bind it to another address.
+    """
+    lines = [
+        "# written by `langmem-es es start` - rewritten on every start",
+        f"cluster.name: {spec.cluster_name}",
+        f"node.name: {node.name}",
+        f"path.data: {node.data_dir}",
+        f"path.logs: {node.logs_dir}",
+        "network.host: 127.0.0.1",
+        f"http.port: {node.http_port}",
+        f"transport.port: {node.transport_port}",
+    ]
+    if len(spec.nodes) == 1:
+        lines.append("discovery.type: single-node")
+    else:
+        lines.append("discovery.seed_hosts:")
+        lines += [f"  - {h}" for h in spec.seed_hosts]
+        if bootstrap:
+            lines.append("cluster.initial_master_nodes:")
+            lines += [f"  - {n.name}" for n in spec.nodes]
+    lines += [
+        "xpack.security.enabled: true",
+        "xpack.security.http.ssl.enabled: false",
+        "xpack.security.transport.ssl.enabled: false",
+        # a dev cluster on a developer's disk: never go read-only at 95 % full
+        "cluster.routing.allocation.disk.threshold_enabled: false",
+        "action.destructive_requires_name: false",
+    ]
+    for key, value in spec.settings.items():
+        lines.append(f"{key}: {value}")
+    return "\n".join(lines) + "\n"
+
+
+def java_opts(heap: str) -> str:
+    """``ES_JAVA_OPTS`` for a fixed heap."""
+    return f"-Xms{heap} -Xmx{heap}"
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    """True when ``host:port`` can be bound right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def choose_ports(
+    count: int,
+    *,
+    requested: int | None,
+    prefer: int,
+    avoid: Iterable[int] = (),
+    search_to: int = 400,
+) -> list[int]:
+    """``count`` consecutive free ports.
+
+    With ``requested``, exactly ``requested..requested+count-1`` or
+    :class:`PortInUseError`. Otherwise ``prefer..`` when free, else the next free
+    run of ``count`` ports above it.
+    """
+    avoid = set(avoid)
+    if requested is not None:
+        ports = list(range(requested, requested + count))
+        taken = [p for p in ports if p in avoid or not port_free(p)]
+        if taken:
+            raise PortInUseError(
+                f"port {taken[0]} on 127.0.0.1 is already in use "
+                f"(choose another with --port, or stop what listens there)"
+            )
+        return ports
+    start = prefer
+    while start < prefer + search_to:
+        ports = list(range(start, start + count))
+        if all(p not in avoid and port_free(p) for p in ports):
+            return ports
+        start += 1
+    raise PortInUseError(f"no {count} free consecutive ports in {prefer}..{prefer + search_to}")

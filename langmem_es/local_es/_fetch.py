@@ -1,0 +1,234 @@
+"""Find a JDK, fetch the integ-test-zip with Maven, unpack it into the cache."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DownloadError, JavaNotFoundError, MavenNotFoundError, NotEnoughDiskError
+from ._config import ES_VERSION, MIN_JAVA, maven_coordinates, zip_name
+
+Progress = Callable[[str], None]
+
+JVM_DIRS = ("/usr/lib/jvm",)
+# room for the data/logs of a small dev cluster besides the unpacked files
+RUN_HEADROOM = 512 * 1024 * 1024
+
+
+def _say(progress: Progress | None, msg: str) -> None:
+    if progress is not None:
+        progress(msg)
+
+
+@dataclass(frozen=True)
+class Java:
+    home: Path
+    major: int
+    version: str
+
+
+_VERSION_RE = re.compile(r'version "([^"]+)"')
+
+
+def java_major(version: str) -> int:
+    """``"17.0.15"`` → 17, ``"1.8.0_392"`` → 8, ``"25"`` → 25."""
+    parts = re.split(r"[._+-]", version)
+    if parts[0] == "1" and len(parts) > 1:
+        return int(parts[1])
+    return int(parts[0])
+
+
+def _probe_java(java_bin: Path) -> Java | None:
+    try:
+        out = subprocess.run(
+            [str(java_bin), "-version"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = _VERSION_RE.search(out.stderr + out.stdout)
+    if not m:
+        return None
+    try:
+        major = java_major(m.group(1))
+    except ValueError:
+        return None
+    return Java(home=java_bin.resolve().parent.parent, major=major, version=m.group(1))
+
+
+def _java_candidates(environ: Mapping[str, str], jvm_dirs: Iterable[str]) -> list[Path]:
+    cands: list[Path] = []
+    for var in ("LANGMEM_ES_JAVA_HOME", "ES_JAVA_HOME", "JAVA_HOME"):
+        if environ.get(var):
+            cands.append(Path(environ[var]) / "bin" / "java")
+    on_path = shutil.which("java", path=environ.get("PATH", ""))
+    if on_path:
+        cands.append(Path(on_path))
+    for d in jvm_dirs:
+        root = Path(d)
+        if root.is_dir():
+            cands += sorted(p / "bin" / "java" for p in root.iterdir() if not p.is_symlink())
+    return cands
+
+
+def find_java(
+    environ: Mapping[str, str] | None = None,
+    *,
+    jvm_dirs: Iterable[str] | None = None,
+    min_major: int = MIN_JAVA,
+    max_major: int = 24,
+) -> Java:
+    """The first JDK with ``min_major <= major <= max_major``.
+
+    Order: ``$LANGMEM_ES_JAVA_HOME``, ``$ES_JAVA_HOME``, ``$JAVA_HOME``, ``java`` on
+    ``PATH``, then ``/usr/lib/jvm/*``. Raises :class:`JavaNotFoundError`.
+    (Elasticsearch 8.19 supports JDK 17 to 24.)
+    """
+    env = os.environ if environ is None else environ
+    seen: list[str] = []
+    for cand in _java_candidates(env, JVM_DIRS if jvm_dirs is None else jvm_dirs):
+        if not cand.is_file():
+            continue
+        java = _probe_java(cand)
+        if java is None:
+            continue
+        if min_major <= java.major <= max_major:
+            return java
+        seen.append(f"{java.home} ({java.version})")
+    if seen:
+        raise JavaNotFoundError(
+            f"no suitable JDK: Elasticsearch {ES_VERSION} needs Java {min_major}-{max_major}, "
+            f"found only {', '.join(seen)}; set LANGMEM_ES_JAVA_HOME "
+            f"(e.g. apt-get install openjdk-17-jre-headless)"
+        )
+    raise JavaNotFoundError(
+        f"no Java found: Elasticsearch needs a JDK {min_major}+; install one "
+        f"(e.g. apt-get install openjdk-17-jre-headless) or set LANGMEM_ES_JAVA_HOME"
+    )
+
+
+def find_maven(environ: Mapping[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    mvn = shutil.which("mvn", path=env.get("PATH", ""))
+    if not mvn:
+        raise MavenNotFoundError(
+            "`mvn` not found on PATH: it fetches the Elasticsearch distribution from "
+            "Maven Central (apt-get install maven), or put "
+            f"{zip_name()} into $LANGMEM_ES_HOME/downloads/ yourself"
+        )
+    return mvn
+
+
+def check_disk(path: Path, needed: int, what: str) -> None:
+    """Raise :class:`NotEnoughDiskError` unless ``needed`` bytes are free at ``path``."""
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    free = shutil.disk_usage(probe).free
+    if free < needed:
+        raise NotEnoughDiskError(
+            f"not enough disk space to {what}: {needed / 2**20:.0f} MiB needed, "
+            f"{free / 2**20:.0f} MiB free at {probe}"
+        )
+
+
+def download_zip(
+    downloads: Path,
+    version: str = ES_VERSION,
+    *,
+    progress: Progress | None = None,
+    environ: Mapping[str, str] | None = None,
+    mvn_args: Sequence[str] = (),
+) -> tuple[Path, bool]:
+    """The distribution zip in ``downloads``; returns ``(path, was_cached)``.
+
+    Fetches it with ``mvn dependency:copy`` only when it is not there yet.
+    """
+    target = downloads / zip_name(version)
+    if target.is_file() and zipfile.is_zipfile(target):
+        _say(progress, f"distribution {version}: cached ({target})")
+        return target, True
+    mvn = find_maven(environ)
+    downloads.mkdir(parents=True, exist_ok=True)
+    check_disk(downloads, 2 * 110 * 2**20, "download the distribution")
+    coords = maven_coordinates(version)
+    _say(progress, f"distribution {version}: downloading {coords} with Maven ...")
+    cmd = [
+        mvn, "-B", "--no-transfer-progress", *mvn_args,
+        "dependency:copy",
+        f"-Dartifact={coords}", f"-DoutputDirectory={downloads}",
+    ]
+    t0 = time.monotonic()
+    env = dict(os.environ if environ is None else environ)
+    try:
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+    except OSError as exc:
+        raise DownloadError(f"could not run {mvn}: {exc}") from exc
+    tail: list[str] = []
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        line = line.rstrip()
+        tail = (tail + [line])[-15:]
+        if "Download" in line or "Copying" in line:
+            _say(progress, "  " + line.removeprefix("[INFO] "))
+    rc = proc.wait()
+    if rc != 0 or not target.is_file():
+        errors = [ln for ln in tail if "ERROR" in ln] or tail
+        raise DownloadError(
+            f"mvn dependency:copy of {coords} failed (exit {rc}): "
+            + " | ".join(ln.strip() for ln in errors[:3])
+        )
+    _say(progress, f"  downloaded {target.stat().st_size / 2**20:.0f} MiB "
+                   f"in {time.monotonic() - t0:.1f}s")
+    return target, False
+
+
+def unpack(zip_path: Path, dist_root: Path, version: str = ES_VERSION,
+           *, progress: Progress | None = None) -> Path:
+    """Unpack into ``dist_root/elasticsearch-<version>`` once; return that directory."""
+    dest = dist_root / f"elasticsearch-{version}"
+    if (dest / "bin" / "elasticsearch").is_file():
+        return dest
+    with zipfile.ZipFile(zip_path) as zf:
+        infos = zf.infolist()
+        size = sum(i.file_size for i in infos)
+        dist_root.mkdir(parents=True, exist_ok=True)
+        check_disk(dist_root, size + RUN_HEADROOM, "unpack Elasticsearch")
+        _say(progress, f"unpacking {len(infos)} files ({size / 2**20:.0f} MiB) ...")
+        tmp = dist_root / f".unpack-{version}-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        for info in infos:
+            out = Path(zf.extract(info, tmp))
+            mode = (info.external_attr >> 16) & 0o7777
+            if mode:
+                os.chmod(out, mode)
+            elif info.is_dir():
+                os.chmod(out, 0o755)
+    top = tmp / f"elasticsearch-{version}"
+    if not top.is_dir():
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise DownloadError(f"{zip_path} does not contain elasticsearch-{version}/")
+    os.chmod(top, 0o755)
+    os.replace(top, dest)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def modules_in(dist: Path) -> list[str]:
+    """The module directory names of an unpacked distribution."""
+    mod = dist / "modules"
+    return sorted(p.name for p in mod.iterdir()) if mod.is_dir() else []
+
+
+def stderr_progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
