@@ -641,13 +641,15 @@ def test_async_elasticsearch_store(request: pytest.FixtureRequest) -> None:
 
     from langmem_es.store import AsyncElasticsearchMemoryStore
 
-    sync_client = _es_client(request)
-    node = sync_client.transport.node_pool.get()
-    url = f"{node.config.scheme}://{node.config.host}:{node.config.port}"
-    headers = dict(sync_client._headers) if getattr(sync_client, "_headers", None) else {}
+    try:
+        conn = request.getfixturevalue("es_basic_conn")
+    except pytest.FixtureLookupError:
+        from langmem_es.settings import require_connection
+
+        conn = require_connection()
 
     async def scenario() -> None:
-        client = AsyncElasticsearch(hosts=[url], headers=headers)
+        client = AsyncElasticsearch(**conn.client_kwargs())
         store = AsyncElasticsearchMemoryStore(client, index=index_config(), prefix=f"test_{uuid.uuid4().hex[:12]}")
         try:
             with pytest.raises(asyncio.InvalidStateError):
