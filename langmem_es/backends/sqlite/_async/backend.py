@@ -1,0 +1,484 @@
+"""The embedded storage backend: SQLite tables, FTS5 BM25 and numpy cosine vectors.
+
+Implements :class:`langmem_es.port.StoragePort` on one SQLite connection, for the
+quickstart and for tests: no server, one file (or memory). The SQL is built by the pure
+:mod:`..schema`; this module only executes it, under one lock, so the backend can be
+shared by threads. The async class runs each call in a worker thread; the generated
+sync twin runs it inline.
+
+Reads of :meth:`get` return the stored document with its ``vectors`` (float32, as
+stored), so a read-modify-write keeps them; :meth:`find` and :meth:`hybrid` return the
+document without vectors.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import numpy as np
+
+from ....filters import MATCH_ALL
+from ....port import COLLECTIONS, Capabilities, Collection, Doc, Filter, Hit, HybridResult, StoredDoc, Version
+from .. import schema as S
+from .._runner import AsyncRunner
+
+T = TypeVar("T")
+
+#: SQLite's bound-parameter limit is 32766; stay well below it per statement.
+_CHUNK = 500
+#: above this many filtered documents the vector leg builds (or reuses) an in-memory
+#: matrix of the whole collection instead of reading the filtered rows' blobs
+DIRECT_VECTOR_MAX = 20_000
+
+
+@dataclass
+class _Matrix:
+    """Every vector of one collection with one dimension, rows L2-normalised, by doc rid."""
+
+    stamp: tuple[int, int]
+    rids: np.ndarray  # int64, sorted
+    matrix: np.ndarray  # float32 (n, dim)
+
+
+def _normalised(blobs: list[bytes], dim: int) -> np.ndarray:
+    m = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim).copy()
+    norms = np.linalg.norm(m, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    m /= norms
+    return m
+
+
+def _chunks(seq: Sequence[T], n: int = _CHUNK) -> Iterator[Sequence[T]]:
+    for i in range(0, len(seq), n):
+        yield seq[i : i + n]
+
+
+def _unique(collections: Sequence[Collection]) -> list[Collection]:
+    out = list(dict.fromkeys(collections))
+    for c in out:
+        if c not in COLLECTIONS:
+            raise ValueError(f"unknown collection {c!r}; expected one of {COLLECTIONS}")
+    return out
+
+
+class AsyncSQLiteBackend:
+    """SQLite + FTS5 + numpy implementation of the storage port.
+
+    ``path`` is a file (created on :meth:`setup`, WAL mode) or ``":memory:"``. Nothing
+    touches the disk before the first call; any call runs :meth:`setup` first if needed.
+    """
+
+    def __init__(self, path: str = ":memory:", *, prefix: str = "langmem") -> None:
+        self.path = str(path)
+        self.names = S.Names(prefix)
+        self.capabilities = Capabilities(engine="sqlite", version=sqlite3.sqlite_version, license="none", server_rrf=False)
+        self._runner = AsyncRunner()
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        self._ready = False
+        self._closed = False
+        self._writes: dict[str, int] = {}  # table -> local write generation
+        self._matrices: dict[tuple[str, int], _Matrix] = {}
+
+    async def __aenter__(self) -> AsyncSQLiteBackend:
+        await self.setup()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ----------------------------------------------------------------- plumbing
+
+    def _memory(self) -> bool:
+        return self.path in ("", ":memory:") or "mode=memory" in self.path
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._closed:
+            raise RuntimeError("this SQLite backend is closed")
+        if self._conn is None:
+            if not self._memory() and not self.path.startswith("file:"):
+                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None, uri=self.path.startswith("file:")
+            )
+            conn.execute("PRAGMA busy_timeout = 10000")
+            if not self._memory():
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn = conn
+        return self._conn
+
+    @contextmanager
+    def _tx(self, conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[None]:
+        conn.execute(f"BEGIN {mode}")
+        try:
+            yield
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _locked(self, fn: Callable[..., T], *args: Any) -> T:
+        with self._lock:
+            conn = self._connect()
+            if not self._ready:
+                self._setup_tx(conn)
+            return fn(conn, *args)
+
+    def _touch(self, table: str) -> None:
+        self._writes[table] = self._writes.get(table, 0) + 1
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def setup(self) -> Capabilities:
+        """Create the tables (idempotent), apply migrations, return the capabilities."""
+        await self._runner.run(self._locked, lambda conn: None)
+        return self.capabilities
+
+    def _setup_tx(self, conn: sqlite3.Connection) -> None:
+        n = self.names
+        with self._tx(conn):
+            for stmt in S.shared_ddl(n):
+                conn.execute(stmt)
+            (current,) = conn.execute(f"SELECT max(version) FROM {S.q(n.schema_version)}").fetchone()
+            if current is not None and current > S.SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"the database schema is version {current}, newer than this langmem-es "
+                    f"({S.SCHEMA_VERSION}); upgrade langmem-es"
+                )
+            for c in COLLECTIONS:
+                for stmt in S.collection_ddl(n, c):
+                    conn.execute(stmt)
+                have = {r[1] for r in conn.execute(f"PRAGMA table_info({S.q(n.table(c))})")}
+                for column in S.SCALAR_FIELDS:
+                    if column not in have:  # a field added to FIELD_TYPES since this file was made
+                        alter, backfill = S.add_column_ddl(n, c, column)
+                        conn.execute(alter)
+                        conn.execute(backfill, (column,))
+            if current is None:
+                conn.execute(f"INSERT INTO {S.q(n.schema_version)} (version) VALUES (?)", (S.SCHEMA_VERSION,))
+        self._ready = True
+
+    async def close(self) -> None:
+        await self._runner.run(self._close)
+
+    def _close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = None
+            self._closed = True
+            self._matrices.clear()
+
+    async def refresh(self, collections: Sequence[Collection] = ()) -> None:
+        """Nothing to do: every write is visible at once."""
+
+    # ------------------------------------------------------------------- writes
+
+    async def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
+        """Upsert documents in one transaction (the last one wins if an id repeats)."""
+        rows = [S.to_row(d) for d in docs]
+        if rows:
+            await self._runner.run(self._locked, self._put_tx, collection, rows)
+
+    def _put_tx(self, conn: sqlite3.Connection, collection: Collection, rows: list[S.Row]) -> None:
+        rows = list({r.id: r for r in rows}.values())
+        with self._tx(conn):
+            self._write_rows(conn, collection, rows)
+
+    def _write_rows(self, conn: sqlite3.Connection, collection: Collection, rows: list[S.Row]) -> None:
+        n, table = self.names, self.names.table(collection)
+        (end,) = conn.execute(
+            f"UPDATE {S.q(n.seq)} SET seq = seq + ? WHERE tbl = ? RETURNING seq", (len(rows), table)
+        ).fetchone()
+        first = end - len(rows) + 1
+        conn.executemany(
+            S.upsert_sql(n, collection), [(r.id, first + i, r.doc_json, *r.columns) for i, r in enumerate(rows)]
+        )
+        keys = [(table, r.id) for r in rows]
+        for side in (n.arrays, n.nums, n.vectors):
+            conn.executemany(f"DELETE FROM {S.q(side)} WHERE tbl = ? AND id = ?", keys)
+        conn.executemany(
+            f"INSERT INTO {S.q(n.arrays)} (tbl, id, field, value) VALUES (?, ?, ?, ?)",
+            [(table, r.id, f, v) for r in rows for f, v in r.arrays],
+        )
+        conn.executemany(
+            f"INSERT INTO {S.q(n.nums)} (tbl, id, p, v) VALUES (?, ?, ?, ?)",
+            [(table, r.id, p, v) for r in rows for p, v in r.nums],
+        )
+        conn.executemany(
+            f"INSERT INTO {S.q(n.vectors)} (tbl, id, path, vec) VALUES (?, ?, ?, ?)",
+            [(table, r.id, p, b) for r in rows for p, b in r.vectors],
+        )
+        self._touch(table)
+
+    async def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
+        """Write only if the stored version is still ``version`` (``None``: only if absent)."""
+        row = S.to_row(doc)
+        return await self._runner.run(self._locked, self._put_if_tx, collection, row, version)
+
+    def _put_if_tx(self, conn: sqlite3.Connection, collection: Collection, row: S.Row, version: Version | None) -> bool:
+        table = self.names.table(collection)
+        with self._tx(conn):  # BEGIN IMMEDIATE: no other writer between the check and the write
+            found = conn.execute(f"SELECT seq_no FROM {S.q(table)} WHERE id = ?", (row.id,)).fetchone()
+            if version is None:
+                ok = found is None
+            else:
+                ok = found is not None and (found[0], 1) == (version.seq_no, version.primary_term)
+            if ok:
+                self._write_rows(conn, collection, [row])
+        return ok
+
+    async def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """Stored per-path vectors of some documents (to score hits that only BM25 found)."""
+        found = await self.get(collection, ids)
+        return {s.doc["id"]: s.doc.get("vectors") or [] for s in found if s is not None}
+
+    async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
+        """Delete by id; returns how many existed."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return 0
+        return await self._runner.run(self._locked, self._delete_tx, collection, ids)
+
+    def _delete_tx(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> int:
+        with self._tx(conn):
+            return self._delete_ids(conn, collection, ids)
+
+    def _delete_ids(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> int:
+        n, table = self.names, self.names.table(collection)
+        cur = conn.executemany(f"DELETE FROM {S.q(table)} WHERE id = ?", [(i,) for i in ids])
+        removed = max(cur.rowcount, 0)
+        keys = [(table, i) for i in ids]
+        for side in (n.arrays, n.nums, n.vectors):
+            conn.executemany(f"DELETE FROM {S.q(side)} WHERE tbl = ? AND id = ?", keys)
+        if removed:
+            self._touch(table)
+        return removed
+
+    async def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
+        """Delete every document the filter matches; returns the count removed."""
+        return await self._runner.run(self._locked, self._delete_where_tx, _unique(collections), filter)
+
+    def _delete_where_tx(self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter) -> int:
+        removed = 0
+        with self._tx(conn):
+            for c in collections:
+                w, params = S.where(self.names, c, flt)
+                ids = [r[0] for r in conn.execute(f"SELECT t.id FROM {S.q(self.names.table(c))} t WHERE {w}", params)]
+                if ids:
+                    removed += self._delete_ids(conn, c, ids)
+        return removed
+
+    # -------------------------------------------------------------------- reads
+
+    async def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
+        """By id, in the order asked; ``None`` where an id is missing."""
+        return await self._runner.run(self._locked, self._get, collection, list(ids))
+
+    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> list[StoredDoc | None]:
+        n, table = self.names, self.names.table(collection)
+        found: dict[str, StoredDoc] = {}
+        with self._tx(conn, "DEFERRED"):
+            for part in _chunks(list(dict.fromkeys(ids))):
+                marks = ", ".join("?" * len(part))
+                for id_, seq_no, doc in conn.execute(
+                    f"SELECT id, seq_no, doc FROM {S.q(table)} WHERE id IN ({marks})", list(part)
+                ):
+                    found[id_] = StoredDoc(collection, json.loads(doc), Version(seq_no, 1, table))
+                for id_, path, blob in conn.execute(
+                    f"SELECT id, path, vec FROM {S.q(n.vectors)} WHERE tbl = ? AND id IN ({marks}) ORDER BY rowid",
+                    [table, *part],
+                ):
+                    vector = np.frombuffer(blob, dtype=np.float32).tolist()
+                    found[id_].doc.setdefault("vectors", []).append({"path": path, "vector": vector})
+        return [found.get(i) for i in ids]
+
+    async def find(
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        size: int = 10,
+        offset: int = 0,
+        sort: Sequence[tuple[str, Literal["asc", "desc"]]] = (("updated_at", "desc"),),
+    ) -> list[StoredDoc]:
+        """Filter-only search; missing sort values come last, ties break by id."""
+        spec = S.sort_spec(sort)
+        if size <= 0:
+            return []
+        return await self._runner.run(self._locked, self._find, _unique(collections), filter, size, max(offset, 0), spec)
+
+    def _find(
+        self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter, size: int, offset: int,
+        spec: list[tuple[str, str]],
+    ) -> list[StoredDoc]:
+        if not collections:
+            return []
+        selects: list[str] = []
+        params: dict[str, Any] = {"size": size, "offset": offset}
+        keys = "".join(f", t.{col} AS s{i}" for i, (col, _) in enumerate(spec))
+        for c in collections:
+            w, _ = S.where(self.names, c, flt, params=params)
+            selects.append(f"SELECT '{c}' AS coll, t.id AS id, t.seq_no AS seq_no, t.doc AS doc{keys} "
+                           f"FROM {S.q(self.names.table(c))} t WHERE {w}")
+        order = "".join(f"s{i} IS NULL, s{i} {d}, " for i, (_, d) in enumerate(spec)) + "id ASC"
+        sql = f"SELECT coll, seq_no, doc FROM ({' UNION ALL '.join(selects)}) ORDER BY {order} LIMIT :size OFFSET :offset"
+        rows = conn.execute(sql, params).fetchall()
+        return [StoredDoc(c, json.loads(doc), Version(seq_no, 1, self.names.table(c))) for c, seq_no, doc in rows]
+
+    async def count(self, collections: Sequence[Collection], filter: Filter) -> int:
+        return await self._runner.run(self._locked, self._count, _unique(collections), filter)
+
+    def _count(self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter) -> int:
+        total = 0
+        with self._tx(conn, "DEFERRED"):
+            for c in collections:
+                w, p = S.where(self.names, c, flt)
+                total += conn.execute(f"SELECT count(*) FROM {S.q(self.names.table(c))} t WHERE {w}", p).fetchone()[0]
+        return total
+
+    async def namespaces(self, collections: Sequence[Collection], filter: Filter) -> list[tuple[str, ...]]:
+        """Distinct namespaces of the matching documents, sorted."""
+        return await self._runner.run(self._locked, self._namespaces, _unique(collections), filter)
+
+    def _namespaces(self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter) -> list[tuple[str, ...]]:
+        seen: set[tuple[str, ...]] = set()
+        with self._tx(conn, "DEFERRED"):
+            for c in collections:
+                table = S.q(self.names.table(c))
+                w, p = S.where(self.names, c, flt)
+                sql = (f"SELECT json_extract(doc, '$.ns') FROM {table} WHERE rid IN "
+                       f"(SELECT min(t.rid) FROM {table} t WHERE t.ns_key IS NOT NULL AND {w} GROUP BY t.ns_key)")
+                for (ns,) in conn.execute(sql, p):
+                    labels = json.loads(ns) if ns else None
+                    if isinstance(labels, list):
+                        seen.add(tuple(labels))
+        return sorted(seen)
+
+    # ------------------------------------------------------------------- hybrid
+
+    async def hybrid(
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        text: str | None,
+        vector: Sequence[float] | None,
+        size: int = 80,
+        server_rrf: bool = False,
+        rrf_k: int = 60,
+    ) -> HybridResult:
+        """BM25 (FTS5, score ``-bm25()``) and cosine legs, both under ``filter``.
+
+        Each document scores once per leg: its best vector (a document may carry one
+        vector per indexed path). Fusion is the caller's: ``server_rrf`` raises.
+        """
+        if server_rrf:
+            raise ValueError("the SQLite backend cannot fuse server-side (capabilities.server_rrf is False)")
+        query = None
+        if vector is not None:
+            query = np.asarray(vector, dtype=np.float32)
+            if query.ndim != 1 or not query.size or not np.isfinite(query).all():
+                raise ValueError("the query vector must be a non-empty list of finite numbers")
+        match = S.fts_query(text)
+        if size <= 0 or (match is None and query is None):
+            return HybridResult()
+        return await self._runner.run(self._locked, self._hybrid, _unique(collections), filter, match, query, size)
+
+    def _hybrid(
+        self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter, match: str | None,
+        query: np.ndarray | None, size: int,
+    ) -> HybridResult:
+        started = time.perf_counter()
+        text_hits: list[Hit] = []
+        vector_hits: list[Hit] = []
+        with self._tx(conn, "DEFERRED"):  # one snapshot for both legs
+            for c in collections:
+                if match is not None:
+                    text_hits += self._bm25(conn, c, flt, match, size)
+                if query is not None:
+                    vector_hits += self._knn(conn, c, flt, query, size)
+        text_hits.sort(key=lambda h: -h.score)
+        vector_hits.sort(key=lambda h: -h.score)
+        took = (time.perf_counter() - started) * 1000
+        return HybridResult(text_hits=text_hits[:size], vector_hits=vector_hits[:size], took_ms=took)
+
+    def _bm25(self, conn: sqlite3.Connection, c: Collection, flt: Filter, match: str, size: int) -> list[Hit]:
+        table, fts = S.q(self.names.table(c)), S.q(self.names.fts(c))
+        w, p = S.where(self.names, c, flt)
+        sql = (f"SELECT t.doc, -bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rid = {fts}.rowid "
+               f"WHERE {fts} MATCH :match AND {w} ORDER BY score DESC, t.id LIMIT :size")
+        return [Hit(c, json.loads(doc), float(score)) for doc, score in conn.execute(sql, {**p, "match": match, "size": size})]
+
+    def _knn(self, conn: sqlite3.Connection, c: Collection, flt: Filter, query: np.ndarray, size: int) -> list[Hit]:
+        n, table = self.names, self.names.table(c)
+        dim = int(query.size)
+        qn = query / (np.linalg.norm(query) or 1.0)
+        w, p = S.where(n, c, flt)
+        wanted: np.ndarray | None = None
+        if flt != MATCH_ALL:
+            wanted = np.fromiter(
+                (r[0] for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w}", p)), dtype=np.int64
+            )
+            if not wanted.size:
+                return []
+        cached = self._matrix(conn, table, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX)
+        if cached is not None:
+            rids, matrix = cached.rids, cached.matrix
+            if wanted is not None:
+                keep = np.isin(rids, wanted)
+                rids, matrix = rids[keep], matrix[keep]
+        else:  # few documents pass the filter: read just their vectors
+            rows = conn.execute(
+                f"SELECT t.rid, v.vec FROM {S.q(table)} t JOIN {S.q(n.vectors)} v ON v.tbl = :tbl AND v.id = t.id "
+                f"WHERE {w} AND length(v.vec) = :nbytes ORDER BY t.rid",
+                {**p, "tbl": table, "nbytes": 4 * dim},
+            ).fetchall()
+            if not rows:
+                return []
+            rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            matrix = _normalised([r[1] for r in rows], dim)
+        if not rids.size:
+            return []
+        scores = np.clip(matrix @ qn, -1.0, 1.0)
+        doc_rids, starts = np.unique(rids, return_index=True)  # rids are sorted
+        best = np.maximum.reduceat(scores, starts)
+        top = np.argsort(-best, kind="stable") if best.size <= size else np.argpartition(-best, size)[:size]
+        top = top[np.argsort(-best[top], kind="stable")]
+        chosen = {int(doc_rids[i]): float(best[i]) for i in top}
+        docs: dict[int, str] = {}
+        keys = list(chosen)
+        for part in _chunks(keys):
+            marks = ", ".join("?" * len(part))
+            docs.update(conn.execute(f"SELECT rid, doc FROM {S.q(table)} WHERE rid IN ({marks})", list(part)).fetchall())
+        return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
+
+    def _matrix(self, conn: sqlite3.Connection, table: str, dim: int, *, build: bool) -> _Matrix | None:
+        """The cached matrix of ``table`` if still current; built when ``build`` is set."""
+        (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
+        stamp = (self._writes.get(table, 0), data_version)
+        cached = self._matrices.get((table, dim))
+        if cached is not None and cached.stamp == stamp:
+            return cached
+        self._matrices.pop((table, dim), None)
+        if not build:
+            return None
+        rows = conn.execute(
+            f"SELECT t.rid, v.vec FROM {S.q(self.names.vectors)} v JOIN {S.q(table)} t ON t.id = v.id "
+            f"WHERE v.tbl = ? AND length(v.vec) = ? ORDER BY t.rid",
+            (table, 4 * dim),
+        ).fetchall()
+        rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        matrix = _normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
+        cached = _Matrix(stamp, rids, matrix)
+        self._matrices[(table, dim)] = cached
+        return cached
