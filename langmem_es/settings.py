@@ -128,7 +128,7 @@ class Connection:
 
 
 def pid_alive(pid: int) -> bool:
-    """True when process ``pid`` exists (any owner)."""
+    """True when process ``pid`` runs (any owner); a zombie does not count."""
     if pid <= 0:
         return False
     try:
@@ -136,8 +136,12 @@ def pid_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(") ", 1)[1][:1] != "Z"
+    except (OSError, IndexError):
         return True
-    return True
 
 
 def _local_connection(name: str, environ: Mapping[str, str] | None) -> Connection | None:

@@ -105,6 +105,12 @@ def _es(kind: str):
 
 
 @pytest.fixture(scope="session")
+def es_unavailable() -> Callable[[str], None]:
+    """``es_unavailable(reason)``: skip locally, fail in CI / with LANGMEM_ES_REQUIRED=1."""
+    return _unavailable
+
+
+@pytest.fixture(scope="session")
 def es_basic_conn() -> Connection:
     """The :class:`Connection` of the Basic-licence cluster (for async clients etc.)."""
     _es("basic")

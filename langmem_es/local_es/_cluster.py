@@ -519,7 +519,7 @@ def _kill(pid: int, grace: float) -> bool:
         return False
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
-        if not _settings.pid_alive(pid) or _zombie(pid):
+        if not _settings.pid_alive(pid):
             return False
         time.sleep(0.2)
     try:
@@ -527,13 +527,6 @@ def _kill(pid: int, grace: float) -> bool:
     except ProcessLookupError:
         return False
     return True
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
-    except (OSError, IndexError):
-        return False
 
 
 def stop_cluster(name: str = "default", *, grace: float = 60.0,
