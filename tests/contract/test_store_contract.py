@@ -601,18 +601,19 @@ def test_default_ttl_and_refresh_on_read(make_our_store: StoreFactory) -> None:
 
 
 def test_ttl_sweeper_thread(make_our_store: StoreFactory) -> None:
-    store = make_our_store(ttl={"sweep_interval_minutes": 0.01})
+    store = make_our_store(ttl={"sweep_interval_minutes": 0.005})  # every 0.3 s
     store.put(("sw",), "k", {"v": 1}, ttl=0.005)
+    store.put(("sw",), "kept", {"v": 2})
     future = store.start_ttl_sweeper()
     assert store.start_ttl_sweeper() is future
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if store.sweep_ttl() == 0 and store.get(("sw",), "k") is None:
-            break
+    port = store._core.port
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and port.count(["items"], {"match_all": {}}) != 1:
         time.sleep(0.2)
     assert store.stop_ttl_sweeper(timeout=5)
     assert future.done()
-    assert store.search(("sw",)) == []
+    assert port.count(["items"], {"match_all": {}}) == 1  # the sweeper thread deleted it
+    assert keys(store.search(("sw",))) == ["kept"]
 
 
 # --------------------------------------------------------------------------------------
