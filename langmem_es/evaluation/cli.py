@@ -74,12 +74,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dump-misses", type=Path, default=None, metavar="FILE",
                         help="write per-question JSONL (question, category, evidence, each "
                              "system's top 10); keep it outside the repository")
+    parser.add_argument("--bm25-tokenizer", choices=("simple", "standard"), default="simple",
+                        help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
+                             "non-alphanumerics; 'standard' also keeps word-internal ' and . "
+                             "like Elasticsearch's standard tokenizer")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def run_command(args: argparse.Namespace) -> int:
     """Run the evaluation from parsed arguments; return the exit code."""
     from langmem_es.evaluation.runner import run_eval
+    from langmem_es.evaluation.systems import EvalContext
 
     dataset = args.dataset or default_dataset()
     if dataset is None or not Path(dataset).is_file():
@@ -98,6 +103,10 @@ def run_command(args: argparse.Namespace) -> int:
         limit_conversations=args.limit_conversations,
         progress=not args.no_progress,
         backend=args.backend,
+        context=EvalContext(
+            backend=args.backend,
+            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple")},
+        ),
         dump_misses=args.dump_misses,
     )
     print(f"wrote {Path(args.out) / 'results.json'} and "

@@ -286,6 +286,7 @@ def _metadata_block(
         "protocol": "../shared/data/README.md: one memory per turn '{speaker}: {text}' "
         "[+ ' [shares image: {caption}]'], question text as query, top 10 turn ids",
         "headline_categories": list(HEADLINE_CATEGORIES),
+        "options": dict(context.options),
         "timing_note": "embeddings (documents and queries) are computed once per text and "
         "shared by every system; the first system that embeds pays for them in its "
         "index_s and search ms/q",

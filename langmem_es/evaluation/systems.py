@@ -6,7 +6,10 @@ questions with turn ids best first (``search``) and releases what it holds (``cl
 Baselines:
 
 - ``bm25``: BM25 Okapi (k1=1.2, b=0.75) in numpy, in-process; tokens are lowercased runs
-  of letters and digits (standard-analyzer-like, no stemming, no stopwords).
+  of letters and digits (no stemming, no stopwords). ``options["bm25_tokenizer"] =
+  "standard"`` also keeps word-internal ``'`` and ``.`` as Elasticsearch's standard
+  tokenizer does (on the LoCoMo dev split: recall@10 0.534 vs 0.532 "simple", and
+  0.535 for Elasticsearch's own BM25 on the same turns).
 - ``dense``: cosine over the offline embedder.
 - ``hybrid_rrf``: BM25 top 80 and dense top 80 fused by reciprocal rank (k=60).
 - ``langgraph_inmemory``: LangGraph's ``InMemoryStore`` with the same embedder, one
@@ -48,9 +51,11 @@ __all__ = [
     "RetrievalSystem",
     "SYSTEMS",
     "SystemUnavailable",
+    "TOKENIZERS",
     "make_system",
     "rrf_fuse",
     "tokenize",
+    "tokenize_standard",
 ]
 
 
@@ -207,6 +212,27 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+# Letters/digits joined by word-internal apostrophes or dots, as UAX#29 (Elasticsearch's
+# standard tokenizer) keeps "caroline's" and "3.5" whole.
+_STANDARD_TOKEN = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*", re.UNICODE)
+
+
+def tokenize_standard(text: str) -> list[str]:
+    """Closer to Elasticsearch's standard analyzer: keeps word-internal ``'`` and ``.``.
+
+    >>> tokenize_standard("Caroline's 3.5 km, e.g. here")
+    ["caroline's", '3.5', 'km', 'e.g', 'here']
+    """
+    return _STANDARD_TOKEN.findall(text.lower())
+
+
+#: Tokenisers for BM25 by name (``EvalContext.options["bm25_tokenizer"]``).
+TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
+    "simple": tokenize,
+    "standard": tokenize_standard,
+}
+
+
 def rrf_fuse(rankings: Sequence[Sequence[str]], k: int = 60) -> list[str]:
     """Reciprocal rank fusion (``langmem_es.fusion.rrf``), ids only, best first.
 
@@ -232,9 +258,16 @@ class BM25Index:
     [0, 2]
     """
 
-    def __init__(self, texts: Sequence[str], k1: float = 1.2, b: float = 0.75) -> None:
+    def __init__(
+        self,
+        texts: Sequence[str],
+        k1: float = 1.2,
+        b: float = 0.75,
+        tokenizer: Callable[[str], list[str]] = tokenize,
+    ) -> None:
         self.k1, self.b = k1, b
-        docs = [Counter(tokenize(t)) for t in texts]
+        self.tokenizer = tokenizer
+        docs = [Counter(tokenizer(t)) for t in texts]
         self.vocab: dict[str, int] = {}
         rows, cols, vals = [], [], []
         for i, counts in enumerate(docs):
@@ -258,7 +291,7 @@ class BM25Index:
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every document; repeated query terms count again (as Lucene)."""
         total = np.zeros(self.weights.shape[0], dtype=np.float64)
-        for term, qtf in Counter(tokenize(query)).items():
+        for term, qtf in Counter(self.tokenizer(query)).items():
             j = self.vocab.get(term)
             if j is not None:
                 total += qtf * self.idf[j] * self.weights[:, j]
@@ -296,12 +329,16 @@ class BM25System(_PerConversation):
     def __init__(self, context: EvalContext | None = None) -> None:
         super().__init__(context)
         self._indices: dict[str, BM25Index] = {}
-        self.info = {"k1": 1.2, "b": 0.75, "tokeniser": "lowercase, split on non-alphanumerics"}
+        name = str(self.context.options.get("bm25_tokenizer", "simple"))
+        if name not in TOKENIZERS:
+            raise ValueError(f"unknown bm25_tokenizer {name!r}; known: {', '.join(TOKENIZERS)}")
+        self.tokenizer = TOKENIZERS[name]
+        self.info = {"k1": 1.2, "b": 0.75, "tokenizer": name}
 
     def index(self, conversation: Conversation) -> None:
         self._turn_ids[conversation.conv_id] = [t.turn_id for t in conversation.turns]
         self._indices[conversation.conv_id] = BM25Index(
-            [t.memory_text for t in conversation.turns]
+            [t.memory_text for t in conversation.turns], tokenizer=self.tokenizer
         )
 
     def ranked(self, conversation_id: str, question: str, n: int) -> list[str]:

@@ -154,6 +154,16 @@ def test_tokenize_and_bm25():
     assert s[0] == s[2] == 0
 
 
+def test_standard_tokenizer_option():
+    from langmem_es.evaluation.systems import BM25System, tokenize_standard
+
+    assert tokenize_standard("Caroline's 3.5 km") == ["caroline's", "3.5", "km"]
+    ctx = EvalContext(options={"bm25_tokenizer": "standard"})
+    assert BM25System(ctx).info["tokenizer"] == "standard"
+    with pytest.raises(ValueError, match="bm25_tokenizer"):
+        BM25System(EvalContext(options={"bm25_tokenizer": "nope"}))
+
+
 def test_rrf_fuse():
     assert rrf_fuse([["a", "b"], ["b", "c"]], k=60) == ["b", "a", "c"]
 
@@ -281,10 +291,11 @@ def test_cli_runs_and_reports_missing_dataset(dataset, tmp_path, monkeypatch, ca
     )
     out = tmp_path / "cli-out"
     code = eval_cli.main(["--dataset", str(dataset), "--systems", "bm25,hybrid_rrf",
-                          "--out", str(out), "--no-progress"])
+                          "--out", str(out), "--no-progress", "--bm25-tokenizer", "standard"])
     assert code == 0
-    assert set(json.loads((out / "results.json").read_text())["systems"]) == {
-        "bm25", "hybrid_rrf"}
+    saved = json.loads((out / "results.json").read_text())
+    assert set(saved["systems"]) == {"bm25", "hybrid_rrf"}
+    assert saved["systems"]["bm25"]["info"]["tokenizer"] == "standard"
     assert eval_cli.main(["--dataset", str(tmp_path / "none.jsonl"), "--out", str(out)]) == 2
     assert "dataset not found" in capsys.readouterr().err
     with pytest.raises(SystemExit):
