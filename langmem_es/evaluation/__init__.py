@@ -21,7 +21,7 @@ from langmem_es.evaluation.metrics import (
     question_metrics,
     recall_at_k,
 )
-from langmem_es.evaluation.runner import DEFAULT_SYSTEMS, plot_recall_by_category, run_eval
+from langmem_es.evaluation.runner import default_systems, plot_recall_by_category, run_eval
 from langmem_es.evaluation.systems import (
     SYSTEMS,
     EvalContext,
@@ -32,7 +32,6 @@ from langmem_es.evaluation.systems import (
 
 __all__ = [
     "CATEGORY_NAMES",
-    "DEFAULT_SYSTEMS",
     "HEADLINE_CATEGORIES",
     "METRIC_NAMES",
     "SYSTEMS",
@@ -42,6 +41,7 @@ __all__ = [
     "RetrievalSystem",
     "SystemUnavailable",
     "Turn",
+    "default_systems",
     "hit_at_k",
     "load_dataset",
     "make_system",

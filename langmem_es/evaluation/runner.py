@@ -43,7 +43,7 @@ from langmem_es.evaluation.systems import (
 
 __all__ = [
     "CLUSTER_SYSTEMS",
-    "DEFAULT_SYSTEMS",
+    "OPT_IN_SYSTEMS",
     "aggregate",
     "default_systems",
     "format_report",
@@ -51,15 +51,18 @@ __all__ = [
     "run_eval",
 ]
 
-#: Systems that need no cluster; :func:`default_systems` adds the others when they can run.
-DEFAULT_SYSTEMS: tuple[str, ...] = ("bm25", "dense", "hybrid_rrf", "langgraph_inmemory")
-
 #: Systems that need a configured Elasticsearch cluster.
 CLUSTER_SYSTEMS: frozenset[str] = frozenset({"langchain_es"})
 
+#: Registered systems that run only when named (variants of our pipeline).
+OPT_IN_SYSTEMS: frozenset[str] = frozenset(
+    {"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"}
+)
+
 
 def default_systems() -> list[str]:
-    """Every registered system, minus those needing a cluster when none is configured."""
+    """Every registered system but the opt-in ones, minus those needing a cluster when
+    none is configured."""
     from langmem_es.evaluation.systems import SYSTEMS
 
     try:
@@ -68,7 +71,10 @@ def default_systems() -> list[str]:
         have_cluster = connection_from_env() is not None
     except Exception:
         have_cluster = False
-    return [n for n in SYSTEMS if have_cluster or n not in CLUSTER_SYSTEMS]
+    return [
+        n for n in SYSTEMS
+        if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)
+    ]
 
 _PACKAGES = (
     "langmem-es",

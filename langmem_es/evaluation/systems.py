@@ -582,14 +582,30 @@ class LangChainElasticsearchSystem:
             self._indices.clear()
 
 
-#: name → factory(context). Our own pipeline is added here once the memory core lands:
-#: ``SYSTEMS["langmem_es"] = LangmemEsSystem``.
+def _pipeline(mode: str) -> Callable[[EvalContext], RetrievalSystem]:
+    """Factory for our own pipeline (``evaluation/pipeline.py``), imported on use."""
+
+    def factory(context: EvalContext) -> RetrievalSystem:
+        from langmem_es.evaluation.pipeline import MemoryPipelineSystem
+
+        return MemoryPipelineSystem(context, mode=mode)  # type: ignore[arg-type]
+
+    factory.__name__ = f"langmem_es_{mode}"
+    return factory
+
+
+#: name → factory(context). Adding a system is one line here.
 SYSTEMS: dict[str, Callable[[EvalContext], RetrievalSystem]] = {
+    "langmem_es": _pipeline("full"),
     "bm25": BM25System,
     "dense": DenseSystem,
     "hybrid_rrf": HybridRRFSystem,
     "langgraph_inmemory": LangGraphInMemorySystem,
     "langchain_es": LangChainElasticsearchSystem,
+    # our engine with a single recall leg or plain fusion (opt-in: name them)
+    "langmem_es_bm25": _pipeline("bm25"),
+    "langmem_es_dense": _pipeline("dense"),
+    "langmem_es_hybrid": _pipeline("hybrid"),
 }
 
 

@@ -169,13 +169,26 @@ def test_rrf_fuse():
 
 
 def test_registry_and_protocol(context):
-    assert {"bm25", "dense", "hybrid_rrf", "langgraph_inmemory", "langchain_es"} <= set(SYSTEMS)
+    assert {"langmem_es", "bm25", "dense", "hybrid_rrf", "langgraph_inmemory",
+            "langchain_es"} <= set(SYSTEMS)
     for name in ("bm25", "dense", "hybrid_rrf", "langgraph_inmemory"):
         system = make_system(name, context)
         assert isinstance(system, RetrievalSystem)
         assert system.name == name
-    with pytest.raises(ValueError, match="known: bm25"):
+    with pytest.raises(ValueError, match="known: .*bm25"):
         make_system("nope", context)
+
+
+def test_default_systems_need_a_cluster_only_when_configured(monkeypatch):
+    from langmem_es import settings
+    from langmem_es.evaluation.runner import OPT_IN_SYSTEMS, default_systems
+
+    monkeypatch.setattr(settings, "connection_from_env", lambda *a, **k: None)
+    names = default_systems()
+    assert "langchain_es" not in names and "bm25" in names and "langmem_es" in names
+    assert not OPT_IN_SYSTEMS & set(names)
+    monkeypatch.setattr(settings, "connection_from_env", lambda *a, **k: object())
+    assert "langchain_es" in default_systems()
 
 
 def test_inmemory_store_ranks_like_dense(dataset, context):
