@@ -28,8 +28,14 @@ class MemoryConfig:
     """Confidence added by an independent confirmation (another source or writer)."""
     contradiction_factor: float = 0.8
     """A superseded or contradicted memory's confidence is multiplied by this (unless frozen)."""
-    occ_retries: int = 8
+    occ_retries: int = 30
     """Optimistic-concurrency retries before a write gives up with a retryable error."""
+    occ_backoff_ms: float = 4.0
+    """Base of the jittered, growing pause between two optimistic-concurrency retries."""
+    contradiction_similarity: float = 0.75
+    """A keyless fact this close (cosine) to a keyed active fact, and about that key, supersedes it."""
+    denial_similarity: float = 0.7
+    """A keyless denial this close (cosine) to an active claim, with its content words, targets it."""
     access_flush_every: int = 32
     """Recalls between two batched writes of access statistics."""
     freeze_after_days: float = 30.0

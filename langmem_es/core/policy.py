@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from .. import filters as F
 from ..documents import iso
@@ -116,11 +116,47 @@ def memory_id(*parts: Any) -> str:
 
 
 _DENY = re.compile(
-    r"\b(never|not true|wasn'?t|isn'?t|didn'?t|did not|was not|is not|don'?t|do not|haven'?t|have not|hasn'?t|"
-    r"no,|nope|that'?s wrong|incorrect|false that)\b",
+    r"\b(never|not true|not correct|not right|isn'?t true|isn'?t right|is not|was not|wasn'?t|isn'?t|aren'?t|"
+    r"weren'?t|didn'?t|did not|don'?t|do not|doesn'?t|does not|haven'?t|have not|hasn'?t|has not|hadn'?t|"
+    r"had not|can'?t|cannot|won'?t|no,|nope|that'?s wrong|that is wrong|wrong|incorrect|untrue|false|"
+    r"mistaken|a mistake|not)\b",
     re.IGNORECASE,
 )
-_CHANGE = re.compile(r"\b(no longer|any ?more|moved|now|switched|changed|since|started|became|new)\b", re.IGNORECASE)
+_CHANGE = re.compile(
+    r"\b(no longer|not any ?more|any ?more|moved|move|relocated|now|nowadays|these days|switched|changed|"
+    r"since|started|stopped|quit|became|become|new|instead|from now on|going forward|used to|"
+    r"left|joined|upgraded|downgraded|replaced|renamed|got married|divorced|retired)\b",
+    re.IGNORECASE,
+)
+_CORRECTION_WITH_VALUE = re.compile(
+    r"\b(it'?s|it is|actually|rather|but)\b.*\b(not|isn'?t|wasn'?t)\b|\b(not|isn'?t|wasn'?t)\b[^.]*\b(but|rather|it'?s)\b",
+    re.IGNORECASE,
+)
+Statement = Literal["assert", "update", "deny"]
+
+
+def classify_statement(content: str) -> Statement:
+    """Rule-based: ``update``, ``deny`` or ``assert``.
+
+    * ``update`` — a statement of change: "I moved to Edinburgh", "I no longer live in
+      Bristol", "From now on call me Sam". It asserts the new state and supersedes.
+    * ``deny`` — a flat denial with no replacement value: "I never lived in Bristol",
+      "That's wrong, Alice isn't vegetarian". Held at reduced confidence until confirmed.
+    * ``assert`` — a plain statement: "Alice lives in Bristol", "I don't eat meat"
+      would be a denial by words, so a negative *habit* is only a denial when it negates
+      a claim ("that's not true", "never lived", "wasn't"); see the table in the tests.
+
+    A correction that names the right value ("It's not Bristol, it's Leeds") is an
+    update: it asserts Leeds.
+    """
+    text = " ".join(content.split())
+    if _CHANGE.search(text):
+        return "update"
+    if _CORRECTION_WITH_VALUE.search(text):
+        return "update"
+    if _DENY.search(text):
+        return "deny"
+    return "assert"
 
 
 def classify_polarity(content: str) -> str:
@@ -129,9 +165,100 @@ def classify_polarity(content: str) -> str:
     A statement of change ("I moved to Edinburgh", "I no longer live in Bristol") is an
     update, not a denial: it asserts the new state.
     """
-    if _DENY.search(content) and not _CHANGE.search(content):
-        return "deny"
-    return "assert"
+    return "deny" if classify_statement(content) == "deny" else "assert"
+
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_STOP = frozenset(
+    "a an the is are was were be been being am i me my mine you your we our they their he she his her it its "
+    "of in on at to for from by with and or but that this these those there here as do does did has have had "
+    "not no never n't s t user users".split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    """Folded content words (no stop words, no negations) for lexical comparisons."""
+    folded = unicodedata.normalize("NFKD", text).casefold()
+    folded = "".join(c for c in folded if not unicodedata.combining(c))
+    return {w for w in _WORD.findall(folded) if w not in _STOP and len(w) > 1}
+
+
+def key_terms(subject_key: str) -> set[str]:
+    """The words of a subject key: ``user.favourite_colour`` → ``{"favourite", "colour"}``."""
+    return {w for w in re.split(r"[._\-:/\s]+", subject_key.casefold()) if len(w) > 2 and w not in _STOP}
+
+
+def likely_contradiction(old_content: str, old_key: str | None, new_content: str, similarity: float,
+                         threshold: float) -> bool:
+    """Is ``new_content`` (written without a subject key) a new value for ``old_key``?
+
+    Similarity plus key: the two claims must be close in embedding space (``similarity``
+    ≥ ``threshold``) *and* the new one must be about the key — it names the key's words
+    ("favourite colour") or has the same frame as the old claim with only the value
+    swapped ("Alice lives in Bristol" → "Alice lives in Leeds"). Without a key on the
+    old fact nothing is inferred: "likes cats" and "likes dogs" can both be true.
+    """
+    if not old_key or similarity < threshold:
+        return False
+    new_words = content_words(new_content)
+    old_words = content_words(old_content)
+    if key_terms(old_key) & new_words and key_terms(old_key) & old_words:
+        return True
+    shared = old_words & new_words
+    return len(shared) >= 2 and len(old_words - new_words) <= 2 and len(new_words - old_words) <= 2
+
+
+def denies(old_content: str, denial: str, similarity: float, threshold: float) -> bool:
+    """Does the flat denial ``denial`` negate the claim ``old_content``?
+
+    Close in embedding space and the old claim's content words are (almost) all in the
+    denial: "Alice never lived in Bristol" denies "Alice lives in Bristol" (after
+    folding "lived"/"lives" to a shared stem).
+    """
+    if similarity < threshold:
+        return False
+    old = {_stem(w) for w in content_words(old_content)}
+    new = {_stem(w) for w in content_words(denial)}
+    return bool(old) and len(old - new) <= max(0, len(old) // 4)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s", "d"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def failed_for_query(memory: Memory | Mapping[str, Any], query: str, *, overlap: float = 0.6) -> bool:
+    """Post-filter for recall: did this playbook already fail for the problem in ``query``?
+
+    ``record_outcome(..., success=False, problem=...)`` appends the problem to
+    ``metadata["failed_for"]``. A playbook is withheld when one of those problems is the
+    query (same fingerprint) or ``overlap`` of its content words are in the query.
+    Works on a :class:`Memory` or a stored document (its ``value``).
+    """
+    meta = memory.metadata if isinstance(memory, Memory) else (memory.get("value", memory) or {}).get("metadata") or {}
+    failed = meta.get("failed_for") or []
+    if not failed:
+        return False
+    from ..model import content_hash
+
+    qhash = content_hash(query)
+    qwords = {_stem(w) for w in content_words(query)}
+    for problem in failed:
+        if not isinstance(problem, str):
+            continue
+        if content_hash(problem) == qhash:
+            return True
+        pwords = {_stem(w) for w in content_words(problem)}
+        if pwords and len(pwords & qwords) / len(pwords) >= overlap:
+            return True
+    return False
+
+
+def outcome_weight(success_count: int, failure_count: int) -> float:
+    """Laplace-smoothed success rate in (0, 1): an untried playbook scores 0.5."""
+    return (success_count + 1) / (success_count + failure_count + 2)
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -142,10 +269,16 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def decay_score(memory: Memory, now: datetime, half_life_days: Mapping[str, float]) -> float:
-    """Decay score in 0..1: recency (half-life per kind), access, confidence, contradictions."""
+    """Decay score in 0..1: recency (half-life per kind), access, confidence, contradictions.
+
+    ``(0.7·recency + 0.3·access) · (0.5 + 0.5·confidence) − 0.25·contradictions``:
+    recency halves every ``half_life_days[kind]`` since the last access (or the write),
+    access saturates at 50 recalls, a low-confidence memory fades twice as fast, and
+    each contradiction costs a quarter. A fresh, confident memory scores 0.7.
+    """
     ref = memory.last_accessed_at or memory.written_at
     age_days = max(0.0, (now - ref).total_seconds() / 86400)
     recency = math.exp(-math.log(2) * age_days / half_life_days[memory.kind])
     access = min(1.0, math.log1p(memory.access_count) / math.log1p(50))
     penalty = min(1.0, 0.25 * memory.contradiction_count)
-    return max(0.0, 0.6 * recency + 0.2 * access + 0.2 * memory.confidence - penalty)
+    return max(0.0, (0.7 * recency + 0.3 * access) * (0.5 + 0.5 * memory.confidence) - penalty)

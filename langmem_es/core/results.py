@@ -94,6 +94,8 @@ class Conflict:
     winner: str | None = None
     resolved_by: str | None = None
     resolved_at: str | None = None
+    written_at: list[str] = field(default_factory=list)
+    """When each member assertion was written (same order as ``memory_ids``)."""
 
 
 @dataclass
@@ -103,3 +105,4 @@ class DecayReport:
     scored: dict[str, int] = field(default_factory=dict)
     soft_deleted: dict[str, int] = field(default_factory=dict)
     frozen: dict[str, int] = field(default_factory=dict)
+    soft_deleted_ids: dict[str, list[str]] = field(default_factory=dict)

@@ -9,6 +9,8 @@ tombstones; decay; procedural outcomes; export and purge — over any storage po
 from __future__ import annotations
 
 import time
+import random
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -16,7 +18,7 @@ from typing import Any
 from ... import documents as D
 from ... import filters as F
 from ...embeddings import resolve_embeddings
-from ...errors import InvalidMemoryError, ScopeViolationError
+from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope, content_hash
 from ...port import MEMORY_COLLECTIONS, Capabilities, Collection, Hit, StoredDoc
@@ -188,155 +190,311 @@ class MemoryCore:
     def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str]) -> WriteResult:
         now = self.clock()
         scope_filter = F.all_of(policy.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
-        # 1. exact duplicate in the same scope: reinforce it.
+        active = F.term("status", "active")
+        # 1. the same claim, still active in the same scope: reinforce it (an independent
+        #    confirmation raises its confidence; a confirmed denial then applies).
         same = self.backend.find(["semantic"], F.all_of(scope_filter, F.term("content_hash", memory.content_hash),
-                                                              F.term("status", "active")), size=1)
+                                                              active), size=1)
         if same:
             return self._reinforce(same[0], memory, now)
+        for tid in replaces:
+            if self._get_visible(identity, tid, collection="semantic") is None:
+                raise ScopeViolationError(f"replaces={tid!r}: no such semantic memory in your scopes")
         [vector] = self.embeddings.embed_documents([memory.content])
-        # 2. a pending denial of the same claim, confirmed independently, gains confidence.
-        targets = list(replaces)
-        actives: list[StoredDoc] = []
-        if memory.subject_key:
-            actives = self.backend.find(
-                ["semantic"], F.all_of(scope_filter, F.term("subject_key", memory.subject_key), F.term("status", "active")),
-                size=50, sort=(("written_at", "asc"),))
-        for tid in targets:
-            found = self._get_visible(identity, tid)
-            if found is None:
-                raise ScopeViolationError(f"replaces={tid!r}: no such memory in your scopes")
+        if (self.backend.get("semantic", [memory_document(memory, [], now=now)["id"]]))[0] is not None:
+            # an older, no longer active version of this very sentence keeps its id and its history
+            memory = memory.model_copy(update={"id": policy.memory_id(memory.id, D.iso(now))})
+        # 2. a keyless claim that is a new value of a keyed fact (similarity plus key) takes its key.
+        if not memory.subject_key and memory.polarity == "assert" and not replaces:
+            memory = self._infer_key(scope_filter, memory, vector)
         if memory.polarity == "deny":
-            return self._write_denial(memory, vector, actives, now)
+            return self._write_denial(scope_filter, memory, vector, replaces, now)
+        actives = self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
         conflict_id = None
-        if memory.scope == "shared" and actives:
-            rivals = [s for s in actives if memory_of(s.doc).written_by not in (None, memory.written_by)]
+        if memory.scope == "shared":
+            rivals = [m for m in map(lambda s: memory_of(s.doc), actives)
+                      if m.polarity == "assert" and m.written_by not in (None, memory.written_by)]
             if rivals:
-                conflict_id = self._open_conflict(memory, [memory_of(s.doc) for s in rivals], now)
+                conflict_id = self._open_conflict(memory, rivals, now)
                 memory = memory.model_copy(update={"conflict_id": conflict_id})
-        new_doc = memory_document(memory, [("content", vector)], now=now)
-        self.backend.put("semantic", [new_doc])
-        superseded = self._supersede([s.doc["key"] for s in actives] + targets, identity, memory, now)
+        self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        targets = list(replaces)
+        if memory.subject_key:
+            had_head, previous = self._claim_head(memory, now)
+            if had_head:
+                targets += [previous] if previous else []
+            else:  # first write through the head: whatever was active under the key is older
+                targets += [s.doc["key"] for s in actives]
+        superseded = self._supersede(targets, identity, memory, now)
         if conflict_id:
             return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
                                note="another agent asserted a different value; the newest wins until resolved")
         return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
 
+    def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]:
+        """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
+        flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
+        return self.backend.find(["semantic"], flt, size=100, sort=(("written_at", "asc"),))
+
+    def _similar(self, scope_filter: F.Filter, vector: Sequence[float], size: int = 5) -> list[Hit]:
+        """The active semantic facts nearest to ``vector`` in one scope and owner (cosine scores)."""
+        legs = self.backend.hybrid(["semantic"], F.all_of(scope_filter, F.term("status", "active")),
+                                         text=None, vector=vector, size=size)
+        return legs.vector_hits
+
+    def _infer_key(self, scope_filter: F.Filter, memory: Memory, vector: Sequence[float]) -> Memory:
+        for hit in self._similar(scope_filter, vector):
+            old = memory_of(hit.doc)
+            if old.polarity == "assert" and policy.likely_contradiction(
+                    old.content, old.subject_key, memory.content, hit.score, self.config.contradiction_similarity):
+                return memory.model_copy(update={"subject_key": old.subject_key})
+        return memory
+
+    def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
+        """Make ``memory`` the head of its subject key (compare-and-swap, retried).
+
+        One small record per (tenant, scope, owner, subject key) names the active fact.
+        Writers race on it with optimistic concurrency, so concurrent supersessions of
+        one fact are serialised: each winner supersedes exactly the previous head, and
+        the history stays a line. Returns (whether a head existed, the previous head).
+        """
+        rid = policy.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
+        body = {"active": memory.id, "subject_key": memory.subject_key, "scope": memory.scope}
+        doc = audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
+                             extra={"scope": memory.scope, "subject_key": memory.subject_key})
+        for attempt in range(self.config.occ_retries):
+            [head] = self.backend.get(AUDIT, [doc["id"]])
+            previous = head.doc["value"].get("active") if head else None
+            if previous == memory.id:
+                return True, None
+            if self.backend.put_if(AUDIT, doc, version=head.version if head else None):
+                return head is not None, previous
+            self._pause(attempt)
+        if withdraw:  # never leave a second active fact behind
+            self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
+        raise WriteError(f"could not supersede {memory.subject_key!r}: too many concurrent writers; retry")
+
+    def _pause(self, attempt: int) -> None:
+        """Jittered, growing back-off between optimistic-concurrency retries."""
+        time.sleep(random.uniform(0.5, 1.5) * self.config.occ_backoff_ms * min(attempt + 1, 10) / 1000)
+
     def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
-        for _ in range(self.config.occ_retries):
-            old = memory_of(stored.doc)
+        """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
+
+        Independent means another source or another writer. A denial whose confidence
+        reaches ``apply_denial_at`` this way is applied (supersedes what it denies).
+        """
+        did = stored.doc["id"]
+        for attempt in range(self.config.occ_retries):
+            [exact] = self.backend.get("semantic", [did])
+            if exact is None:
+                break
+            old = memory_of(exact.doc)
             independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
             update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
             if independent and not old.frozen:
-                update["confidence"] = min(1.0, old.confidence + self.config.reinforce_step)
+                update["confidence"] = round(min(1.0, old.confidence + self.config.reinforce_step), 6)
             new = old.model_copy(update=update)
-            if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
-                if new.polarity == "deny" and new.confidence >= self.config.apply_denial_at:
-                    self._apply_denial(new, now)
-                return WriteResult(new.id, "reinforced", new)
-            stored = (self.backend.get("semantic", [stored.doc["id"]]))[0] or stored
-        raise InvalidMemoryError("could not reinforce: too many concurrent writers; retry")
+            if self.backend.put_if("semantic", restamp(exact.doc, new, now=now), version=exact.version):
+                if new.polarity == "deny" and old.confidence < self.config.apply_denial_at <= new.confidence:
+                    superseded = self._apply_denial(new, now)
+                    return WriteResult(new.id, "reinforced", new, superseded,
+                                       note="the denial is confirmed and now supersedes what it denies")
+                return WriteResult(new.id, "reinforced", new,
+                                   note="" if independent else "same source and writer: confidence unchanged")
+            self._pause(attempt)
+        raise WriteError("could not reinforce: too many concurrent writers; retry")
 
-    def _write_denial(self, memory: Memory, vector: Sequence[float], actives: list[StoredDoc], now: datetime) -> WriteResult:
-        """A flat denial is kept at reduced confidence; it applies once reinforced."""
-        denied = [s.doc["key"] for s in actives if s.doc["key"] != memory.id]
-        memory = memory.model_copy(update={"supersedes": denied})
+    def _write_denial(self, scope_filter: F.Filter, memory: Memory, vector: Sequence[float],
+                            replaces: Sequence[str], now: datetime) -> WriteResult:
+        """A flat denial is kept at reduced confidence, naming what it denies; it applies once reinforced.
+
+        It denies the ids in ``replaces``, the active claims under its subject key, or —
+        without either — the active claims it negates (close in meaning, same content
+        words). A second denial of the same claim from another source or writer is an
+        independent confirmation: it reinforces the pending denial instead of adding one.
+        """
+        denied = list(replaces)
+        if memory.subject_key:
+            denied += [s.doc["key"] for s in self._actives(scope_filter, memory.subject_key)
+                       if memory_of(s.doc).polarity == "assert"]
+        pending: list[Hit] = []
+        for hit in self._similar(scope_filter, vector, size=10):
+            old = memory_of(hit.doc)
+            if old.polarity == "deny":
+                pending.append(hit)
+            elif not replaces and not memory.subject_key and policy.denies(
+                    old.content, memory.content, hit.score, self.config.denial_similarity):
+                denied.append(old.id)
+        denied = [d for d in dict.fromkeys(denied) if d != memory.id]
+        for hit in pending:  # the same claim already denied and waiting: this confirms it
+            if denied and set(memory_of(hit.doc).supersedes) & set(denied):
+                return self._reinforce(StoredDoc("semantic", hit.doc), memory, now)
+        memory = memory.model_copy(update={"supersedes": denied,
+                                           "subject_key": memory.subject_key or _first_key(self._memories(denied))})
         self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
         if memory.confidence >= self.config.apply_denial_at:
-            self._apply_denial(memory, now)
-            return WriteResult(memory.id, "superseded", memory, denied)
+            superseded = self._apply_denial(memory, now)
+            return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
         return WriteResult(memory.id, "pending_denial", memory,
-                           note=f"a denial is held at confidence {memory.confidence:.2f} until confirmed")
+                           note=f"a denial is held at confidence {memory.confidence:.2f} until an independent "
+                                "confirmation; it supersedes nothing yet")
 
-    def _apply_denial(self, denial: Memory, now: datetime) -> None:
-        self._supersede(denial.supersedes, _identity_of(denial), denial, now)
+    def _memories(self, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        found = self.backend.find(["semantic"], F.terms("key", list(ids)), size=len(ids) * 2)
+        return [memory_of(s.doc) for s in found]
 
-    def _supersede(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime) -> list[str]:
-        """Mark each id superseded by ``by`` (optimistic concurrency, retried)."""
+    def _apply_denial(self, denial: Memory, now: datetime) -> list[str]:
+        """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing."""
+        return self._supersede(denial.supersedes, _identity_of(denial), denial, now, spare_frozen=True)
+
+    def _supersede(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime, *,
+                         spare_frozen: bool = False) -> list[str]:
+        """Mark each active id superseded by ``by`` (optimistic concurrency, retried).
+
+        With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
+        contradiction. A frozen fact's confidence never changes.
+        """
         done = []
-        for key in dict.fromkeys(i for i in ids if i != by.id):
-            for _ in range(self.config.occ_retries):
+        for key in dict.fromkeys(i for i in ids if i and i != by.id):
+            for attempt in range(self.config.occ_retries):
                 stored = self._get_visible(identity, key, collection="semantic")
                 if stored is None:
                     break
                 old = memory_of(stored.doc)
                 if old.status != "active":
                     break
-                frozen = old.frozen
-                new = old.model_copy(update={
-                    "status": "superseded", "superseded_by": by.id, "valid_to": now,
-                    "contradiction_count": old.contradiction_count + 1,
-                    "confidence": old.confidence if frozen else old.confidence * self.config.contradiction_factor,
-                })
+                if spare_frozen and old.frozen:
+                    new = old.model_copy(update={"contradiction_count": old.contradiction_count + 1})
+                else:
+                    new = old.model_copy(update={
+                        "status": "superseded", "superseded_by": by.id, "valid_to": now,
+                        "contradiction_count": old.contradiction_count + 1,
+                        "confidence": old.confidence if old.frozen else round(old.confidence * self.config.contradiction_factor, 6),
+                    })
                 if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
-                    done.append(key)
+                    if new.status == "superseded":
+                        done.append(key)
                     break
+                self._pause(attempt)
         if done:
             self._link_supersedes(by, done, now)
         return done
 
     def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
         identity = _identity_of(by)
-        for _ in range(self.config.occ_retries):
+        for attempt in range(self.config.occ_retries):
             stored = self._get_visible(identity, by.id, collection="semantic")
             if stored is None:
                 return
             current = memory_of(stored.doc)
-            new = current.model_copy(update={"supersedes": sorted(set(current.supersedes) | set(ids))})
+            new = current.model_copy(update={"supersedes": list(dict.fromkeys([*current.supersedes, *ids]))})
+            if new.supersedes == current.supersedes:
+                return
             if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
                 return
+            self._pause(attempt)
 
     # ------------------------------------------------------------------ conflicts
 
     def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str:
+        """Record who asserted what, when and from which sources, for one subject key."""
         members = [*rivals, memory]
         cid = policy.memory_id("conflict", memory.tenant, memory.owner, memory.subject_key, *sorted(m.id for m in members))
         body = Conflict(
             id=cid, subject_key=memory.subject_key or "", memory_ids=[m.id for m in members],
             writers=[m.written_by for m in members], contents=[m.content for m in members],
             sources=[m.sources for m in members], opened_at=D.iso(now),
+            written_at=[D.iso(m.written_at) for m in members],
         ).__dict__
         self.backend.put(AUDIT, [audit_document("conflict", cid, memory.tenant, memory.owner, body, now=now,
                                                       extra={"status": "open", "scope": memory.scope,
                                                              "subject_key": memory.subject_key})])
         return cid
 
-    def conflicts(self, identity: Identity, *, status: str = "open") -> list[Conflict]:
-        """Open (or resolved) conflicts in the shared scope of the caller's tenant."""
-        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("status", status))
+    def conflicts(self, identity: Identity, *, status: str = "open", subject_key: str | None = None) -> list[Conflict]:
+        """Open (or resolved) conflicts in the shared scope of the caller's tenant, oldest first."""
+        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("owner", identity.tenant),
+                       F.term("status", status), F.term("subject_key", subject_key) if subject_key else None)
         found = self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
-        return [Conflict(**s.doc["value"]) for s in found if s.doc.get("tenant") == identity.tenant]
+        return [_conflict(s.doc["value"]) for s in found if s.doc.get("tenant") == identity.tenant]
 
     def resolve(self, identity: Identity, conflict_id: str, winner: str) -> Conflict:
         """Close a conflict: ``winner`` becomes the active fact, the others superseded; audited."""
-        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("key", conflict_id))
+        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("owner", identity.tenant),
+                       F.term("key", conflict_id))
         found = self.backend.find([AUDIT], flt, size=1)
         if not found:
             raise InvalidMemoryError(f"no conflict {conflict_id!r} in your workspace")
         stored = found[0]
-        conflict = Conflict(**stored.doc["value"])
+        conflict = _conflict(stored.doc["value"])
+        if conflict.status != "open":
+            raise InvalidMemoryError(f"conflict {conflict_id!r} is already resolved (winner {conflict.winner!r})")
         if winner not in conflict.memory_ids:
             raise InvalidMemoryError(f"winner must be one of {conflict.memory_ids}")
         now = self.clock()
         win = self._get_visible(identity, winner, collection="semantic")
         if win is None:
             raise ScopeViolationError(f"memory {winner!r} is not in your scopes")
+        # every fact that is still active under the key loses to the winner, not only the members
+        losers = [m for m in conflict.memory_ids if m != winner]
+        if conflict.subject_key:
+            scope_filter = F.all_of(policy.visibility_filter(identity, ["shared"]), F.term("owner", identity.tenant))
+            losers += [s.doc["key"] for s in self._actives(scope_filter, conflict.subject_key)]
         restored = memory_of(win.doc).model_copy(update={"status": "active", "superseded_by": None, "valid_to": None,
                                                          "conflict_id": None})
-        self.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version)
-        self._supersede([m for m in conflict.memory_ids if m != winner], identity, restored, now)
+        if not self.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version):
+            raise WriteError("the winning memory changed while resolving; retry")
+        if restored.subject_key:
+            self._claim_head(restored, now, withdraw=False)
+        self._supersede_any(losers, identity, restored, now)
         conflict.status, conflict.winner = "resolved", winner
         conflict.resolved_by = identity.agent_id or identity.user_id
         conflict.resolved_at = D.iso(now)
-        doc = {**stored.doc, "value": conflict.__dict__, "status": "resolved", "updated_at": D.iso(now)}
+        doc = {**stored.doc, "value": conflict.__dict__, **D.value_fields(conflict.__dict__), "status": "resolved",
+               "updated_at": D.iso(now)}
         self.backend.put(AUDIT, [doc])
-        self._audit(identity, "resolve", {"conflict_id": conflict_id, "winner": winner}, now)
+        self._audit(identity, "resolve", {"conflict_id": conflict_id, "winner": winner,
+                                                "losers": ",".join(sorted(set(losers) - {winner}))}, now)
         return conflict
+
+    def _supersede_any(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime) -> list[str]:
+        """Like :meth:`_supersede` but also re-points already superseded ids at ``by`` (resolution)."""
+        done = []
+        for key in dict.fromkeys(i for i in ids if i != by.id):
+            for attempt in range(self.config.occ_retries):
+                stored = self._get_visible(identity, key, collection="semantic")
+                if stored is None:
+                    break
+                old = memory_of(stored.doc)
+                new = old.model_copy(update={
+                    "status": "superseded", "superseded_by": by.id, "valid_to": old.valid_to or now, "conflict_id": None,
+                    "confidence": old.confidence if old.frozen or old.status != "active"
+                    else round(old.confidence * self.config.contradiction_factor, 6),
+                })
+                if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
+                    done.append(key)
+                    break
+                self._pause(attempt)
+        if done:
+            self._link_supersedes(by, done, now)
+        return done
+
+    def audit_log(self, identity: Identity, *, action: str | None = None) -> list[dict[str, Any]]:
+        """Audit entries of the caller's tenant (resolutions, forgetting), oldest first."""
+        flt = F.all_of(F.term("record", "audit"), F.term("tenant", identity.tenant),
+                       D.value_filter({"action": action}) if action else None)
+        found = self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
+        return [dict(s.doc["value"]) for s in found]
 
     def _audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
         rid = policy.memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
         actor = identity.agent_id or identity.user_id or ""
         self.backend.put(AUDIT, [audit_document("audit", rid, identity.tenant, actor,
-                                                      {"action": action, "actor": actor, "at": D.iso(now), **body}, now=now)])
+                                                      {"action": action, "actor": actor, "at": D.iso(now), **body},
+                                                      now=now, extra={"user_id": identity.user_id})])
 
     # ------------------------------------------------------------------ reads
 
@@ -475,16 +633,16 @@ class MemoryCore:
         flt = F.all_of(vis, F.any_of(F.term("subject_key", key_or_id), F.term("key", key_or_id)))
         found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
         memories = {s.doc["key"]: memory_of(s.doc) for s in found if policy.visible(s.doc, identity)}
-        frontier = [m for m in memories.values()]
+        frontier = list(memories.values())
         while frontier:  # follow supersedes / superseded_by links
             linked = {i for m in frontier for i in [*m.supersedes, m.superseded_by] if i and i not in memories}
             frontier = []
-            for i in linked:
+            for i in sorted(linked):
                 m = self.get(identity, i)
                 if m:
                     memories[i] = m
                     frontier.append(m)
-        return sorted(memories.values(), key=lambda m: m.written_at)
+        return sorted(memories.values(), key=lambda m: (m.written_at, m.id))
 
     # ------------------------------------------------------------------ forgetting
 
@@ -498,10 +656,13 @@ class MemoryCore:
         source: str | None = None,
         k: int = 1,
     ) -> list[str]:
-        """Forget memories by id, subject key, query (best ``k`` matches) or source ref.
+        """Forget memories by id, subject key (every version), query (best ``k`` matches) or source ref.
 
-        Each forgotten memory is deleted and leaves a tombstone (content fingerprint and
-        source refs), so re-ingesting the same evidence does not bring it back.
+        Each forgotten memory is deleted and leaves a tombstone on its evidence (content
+        fingerprint, source refs, subject key), so re-ingesting the same evidence or
+        re-extracting the same fact does not bring it back: such a write returns
+        ``action="suppressed"``. Forgetting by source suppresses anything later derived
+        from that source. Returns the forgotten ids.
         """
         if not (ids or subject_key or query or source):
             raise InvalidMemoryError("forget needs ids, subject_key, query or source")
@@ -517,119 +678,272 @@ class MemoryCore:
                 if policy.visible(s.doc, identity):
                     targets[s.doc["key"]] = s
         if query:
-            for r in (self.recall(identity, query, k=k)).memories:
+            for r in (self.recall(identity, query, k=k, include_superseded=True, include_deleted=True)).memories:
                 stored = self._get_visible(identity, r.id)
                 if stored:
                     targets[r.id] = stored
         now = self.clock()
+        by = "source" if source else "key" if subject_key else "query" if query else "id"
+        tombs = []
         for key, stored in targets.items():
             m = memory_of(stored.doc)
-            tomb = {"content_hash": m.content_hash, "sources": m.sources, "kind": m.kind, "scope": m.scope,
-                    "subject_key": m.subject_key, "forgotten_at": D.iso(now)}
-            self.backend.put(AUDIT, [audit_document("tombstone", m.id, m.tenant, m.owner, tomb, now=now,
-                                                          extra={"content_hash": m.content_hash, "source_refs": m.sources,
-                                                                 "scope": m.scope})])
+            tombs.append(_tombstone(m, by, now))
+        self.backend.put(AUDIT, tombs)  # the tombstones first: a crash in between never resurrects
+        for stored in targets.values():
             self.backend.delete(stored.collection, [stored.doc["id"]])
         if targets:
-            self._audit(identity, "forget", {"ids": ",".join(sorted(targets))}, now)
+            self._audit(identity, "forget", {"by": by, "ids": ",".join(sorted(targets))}, now)
         return sorted(targets)
 
     def _tombstoned(self, identity: Identity, memory: Memory) -> bool:
-        by_evidence = [F.term("content_hash", memory.content_hash)]
-        if memory.sources and memory.kind != "episodic":
-            by_evidence.append(F.terms("source_refs", memory.sources))
+        """Does a tombstone of the memory's owner suppress this memory's evidence?
+
+        Semantic and procedural: the same content (fingerprint), anything from a source
+        that was forgotten as a whole, or the same subject key from the same source (the
+        same fact re-extracted in other words). Episodic: the same event (id) or a
+        forgotten source — a common phrase said again another day is a new event.
+        """
+        from_source = [F.all_of(F.terms("source_refs", memory.sources), D.value_filter({"by": "source"}))] if memory.sources else []
+        if memory.kind == "episodic":
+            evidence = [D.value_filter({"memory_id": memory.id}), *from_source]
+        else:
+            evidence = [F.term("content_hash", memory.content_hash), *from_source]
+            if memory.sources and memory.subject_key:
+                evidence.append(F.all_of(F.terms("source_refs", memory.sources), F.term("subject_key", memory.subject_key)))
         flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
-                       F.term("owner", memory.owner), F.any_of(*by_evidence))
+                       F.term("owner", memory.owner), F.any_of(*evidence))
         return self.backend.count([AUDIT], flt) > 0
 
+    def tombstones(self, identity: Identity) -> list[dict[str, Any]]:
+        """The caller's tombstones (what was forgotten and how; never the forgotten content)."""
+        owners = [o for per in identity.owners().values() for o in per]
+        flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant), F.terms("owner", owners))
+        found = self.backend.find([AUDIT], flt, size=10_000, sort=(("created_at", "asc"),))
+        return [dict(s.doc["value"]) for s in found]
+
     def purge_user(self, identity: Identity, user_id: str) -> dict[str, int]:
-        """Delete everything of one user in the caller's tenant, across indices; returns counts left (all zero)."""
+        """Delete everything of one user in the caller's tenant, across indices; returns what is left (all zero).
+
+        Removes the user's private memories of every kind, their heads, tombstones,
+        audit entries and anything else stamped with the user (owner ``user:<id>``,
+        ``user_id`` or a namespace label), then counts again with the same filter.
+        """
+        user_id = policy.clean_text(user_id, "user_id", limit=256)
         owner = f"user:{user_id}"
-        mine = F.all_of(F.term("tenant", identity.tenant), F.any_of(F.term("owner", owner), F.term("user_id", user_id)))
-        self.backend.delete_where([*MEMORY_COLLECTIONS, AUDIT], mine)
-        return {c: self.backend.count([c], mine) for c in [*MEMORY_COLLECTIONS, AUDIT]}
+        mine = F.all_of(F.term("tenant", identity.tenant),
+                        F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
+        collections: list[Collection] = [*MEMORY_COLLECTIONS, AUDIT]
+        self.backend.delete_where(collections, mine)
+        self.backend.refresh(collections)
+        self._pending_access = {k: v for k, v in self._pending_access.items() if k[0] not in collections}
+        return {c: self.backend.count([c], mine) for c in collections}
 
     # ------------------------------------------------------------------ procedural
 
     def record_outcome(self, identity: Identity, playbook_id: str, success: bool, note: str | None = None,
                              problem: str | None = None) -> Memory:
-        """Count a playbook's success or failure atomically; a failure remembers the problem it failed on."""
-        for _ in range(self.config.occ_retries):
+        """Count a playbook's success or failure atomically; a failure remembers the problem it failed on.
+
+        Concurrent calls never lose a count (optimistic concurrency, retried with
+        back-off). A playbook that failed for a problem is not offered again for it by
+        :meth:`playbooks` (see :func:`~langmem_es.core.policy.failed_for_query`).
+        """
+        note = policy.clean_text(note, "note", limit=2000) if note else None
+        problem = policy.clean_text(problem, "problem", limit=2000) if problem else None
+        for attempt in range(self.config.occ_retries):
             stored = self._get_visible(identity, playbook_id, collection="procedural")
             if stored is None:
                 raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
             m = memory_of(stored.doc)
             meta = dict(m.metadata)
-            if not success and problem:
-                meta["failed_for"] = [*meta.get("failed_for", []), policy.clean_text(problem, "problem", limit=2000)]
+            if not success and problem and problem not in meta.get("failed_for", []):
+                meta["failed_for"] = [*meta.get("failed_for", []), problem]
+            if success and problem:
+                meta["succeeded_for"] = [*meta.get("succeeded_for", []), problem][-20:]
             if note:
-                meta["notes"] = [*meta.get("notes", []), policy.clean_text(note, "note", limit=2000)]
+                meta["notes"] = [*meta.get("notes", []), note][-20:]
             new = m.model_copy(update={"success_count": m.success_count + (1 if success else 0),
                                        "failure_count": m.failure_count + (0 if success else 1), "metadata": meta})
             if self.backend.put_if("procedural", restamp(stored.doc, new, now=self.clock()), version=stored.version):
                 return new
-        raise InvalidMemoryError("could not record the outcome: too many concurrent writers; retry")
+            self._pause(attempt)
+        raise WriteError("could not record the outcome: too many concurrent writers; retry")
+
+    def playbooks(self, identity: Identity, problem: str, *, k: int = 3,
+                        scopes: Iterable[Scope] = SCOPES) -> list[RecalledMemory]:
+        """Playbooks for ``problem``, ranked by relevance × success rate; ones that failed for it are withheld.
+
+        Relevance is the cosine of problem and playbook; the success rate is Laplace
+        smoothed (:func:`~langmem_es.core.policy.outcome_weight`), so an untried
+        playbook counts as 0.5. ``stages`` carries ``relevance``, ``success_rate`` and ``final``.
+        """
+        found = self.recall(identity, problem, kinds=["procedural"], scopes=scopes, k=max(4 * k, 20))
+        kept = [r for r in found.memories if not policy.failed_for_query(r.memory, problem)]
+        if not kept:
+            return []
+        query = self.embeddings.embed_query(problem)
+        vectors = self.embeddings.embed_documents([r.memory.content for r in kept])
+        ranked = []
+        for r, v in zip(kept, vectors):
+            relevance = max(0.0, policy.cosine(query, v))
+            rate = policy.outcome_weight(r.memory.success_count, r.memory.failure_count)
+            score = relevance * rate
+            ranked.append(RecalledMemory(r.memory, score, {**r.stages, "relevance": relevance, "success_rate": rate,
+                                                           "final": score}, r.conflict))
+        ranked.sort(key=lambda r: -r.score)
+        return ranked[:k]
 
     # ------------------------------------------------------------------ decay
 
-    def decay(self, identity: Identity, *, now: datetime | None = None) -> DecayReport:
-        """Score memories on age, access and contradictions; soft-delete each kind's weakest.
+    def decay(self, identity: Identity, *, now: datetime | None = None, tenant_wide: bool = False,
+                    dry_run: bool = False) -> DecayReport:
+        """Score active memories on age, access and contradictions; soft-delete each kind's weakest.
 
-        Memories stable and unchallenged for ``freeze_after_days`` are frozen: their
-        confidence no longer changes.
+        Per kind, memories scoring below ``decay_threshold[kind]`` (see
+        :func:`~langmem_es.core.policy.decay_score`; episodic memories have the shortest
+        half-life) become ``soft_deleted``: no longer recalled unless asked with
+        ``include_deleted=True``. Memories stable and unchallenged for
+        ``freeze_after_days`` are frozen: their confidence no longer changes.
+        ``tenant_wide`` (operators, ``langmem-es decay --tenant``) covers every owner of
+        the tenant; otherwise only what the identity can see. ``dry_run`` changes nothing.
         """
         now = now or self.clock()
         report = DecayReport()
-        vis = F.all_of(policy.visibility_filter(identity), F.term("status", "active"))
+        if tenant_wide:
+            flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.term("status", "active"))
+        else:
+            flt = F.all_of(policy.visibility_filter(identity), F.term("status", "active"))
         for kind in KINDS:
-            docs = self.backend.find([kind], vis, size=10_000, sort=(("written_at", "asc"),))
-            docs = [s for s in docs if policy.visible(s.doc, identity)]
+            docs: list[StoredDoc] = []
+            while True:  # read every page first: the writes below change what the filter matches
+                page = self.backend.find([kind], flt, size=1000, offset=len(docs), sort=(("written_at", "asc"),))
+                docs.extend(page)
+                if len(page) < 1000:
+                    break
+            docs = [s for s in docs if tenant_wide or policy.visible(s.doc, identity)]
             report.scored[kind] = len(docs)
-            scored = [(policy.decay_score(memory_of(s.doc), now, self.config.half_life_days), s) for s in docs]
-            cutoff = self.config.decay_threshold[kind]
-            weakest = {s.doc["id"] for score, s in scored if score < cutoff}
-            changed = []
+            deleted: list[str] = []
             frozen = 0
-            for score, s in scored:
+            for s in docs:
                 m = memory_of(s.doc)
+                score = policy.decay_score(m, now, self.config.half_life_days)
                 age_days = (now - m.written_at).total_seconds() / 86400
-                if s.doc["id"] in weakest:
-                    m = m.model_copy(update={"status": "soft_deleted"})
+                if score < self.config.decay_threshold[kind]:
+                    update: dict[str, Any] = {"status": "soft_deleted", "valid_to": now}
                 elif not m.frozen and m.contradiction_count == 0 and age_days >= self.config.freeze_after_days:
-                    m = m.model_copy(update={"frozen": True})
-                    frozen += 1
+                    update = {"frozen": True}
                 else:
                     continue
-                changed.append(restamp(s.doc, m, now=now))
-            self.backend.put(kind, changed)
-            report.soft_deleted[kind] = len(weakest)
+                if dry_run or self._update(kind, s.doc["id"], update, now, only_if_active=True):
+                    if update.get("status"):
+                        deleted.append(m.id)
+                    else:
+                        frozen += 1
+            report.soft_deleted[kind] = len(deleted)
             report.frozen[kind] = frozen
+            report.soft_deleted_ids[kind] = deleted
         return report
+
+    def _update(self, collection: Collection, did: str, update: Mapping[str, Any], now: datetime, *,
+                      only_if_active: bool = False) -> bool:
+        """Apply ``update`` to one memory under optimistic concurrency; ``False`` if it vanished or changed status."""
+        for attempt in range(self.config.occ_retries):
+            [stored] = self.backend.get(collection, [did])
+            if stored is None:
+                return False
+            m = memory_of(stored.doc)
+            if only_if_active and m.status != "active":
+                return False
+            new = m.model_copy(update=dict(update))
+            if self.backend.put_if(collection, restamp(stored.doc, new, now=now), version=stored.version):
+                return True
+            self._pause(attempt)
+        return False
 
     # ------------------------------------------------------------------ transfer
 
-    def export(self, identity: Identity, *, scopes: Iterable[Scope] = ("private",)) -> list[dict[str, Any]]:
-        """Every memory the caller owns in ``scopes`` (any status), as JSON-ready dicts."""
-        flt = policy.visibility_filter(identity, policy.check_scopes(scopes))
-        found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=10_000, sort=(("written_at", "asc"),))
-        return [memory_of(s.doc).model_dump(mode="json") for s in found if policy.visible(s.doc, identity, scopes)]
+    def export(self, identity: Identity, *, scopes: Iterable[Scope] = ("private",),
+                     include_tombstones: bool = True) -> list[dict[str, Any]]:
+        """Every memory the caller owns in ``scopes`` (any status), as JSON-ready dicts, oldest first.
+
+        With ``include_tombstones`` the caller's tombstones come along (as
+        ``{"record": "tombstone", ...}`` entries), so what was forgotten stays forgotten
+        in the deployment that imports them.
+        """
+        scopes = policy.check_scopes(scopes)
+        flt = policy.visibility_filter(identity, scopes)
+        out: list[dict[str, Any]] = []
+        while True:
+            page = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, offset=len(out),
+                                           sort=(("written_at", "asc"),))
+            out.extend(memory_of(s.doc).model_dump(mode="json") for s in page if policy.visible(s.doc, identity, scopes))
+            if len(page) < 1000:
+                break
+        if include_tombstones:
+            owners = [o for sc in scopes for o in identity.owners()[sc]]
+            tflt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant), F.terms("owner", owners))
+            for s in self.backend.find([AUDIT], tflt, size=10_000, sort=(("created_at", "asc"),)):
+                out.append({"record": "tombstone", **s.doc["value"]})
+        return out
 
     def import_(self, identity: Identity, records: Iterable[Mapping[str, Any]], *, scope: Scope = "private") -> list[str]:
-        """Import exported memories as the caller's own (re-scoped, re-embedded; tombstones respected)."""
+        """Import exported memories as the caller's own (re-scoped, re-embedded; tombstones respected).
+
+        Moves a user's or an agent's memories between deployments, or onto a newly added
+        agent: statuses and supersession links are kept, conflicts are not (they belong
+        to the source team). Tombstones in ``records`` are written for the new owner
+        first, and any memory a tombstone covers is skipped. Returns the imported ids.
+        """
+        [scope] = policy.check_scopes([scope])
         owner = _owner(identity, scope)
+        now = self.clock()
+        records = list(records)
+        tombs = []
+        for r in records:
+            if r.get("record") == "tombstone":
+                body = {k: v for k, v in r.items() if k != "record"}
+                tombs.append(_tombstone_doc(body, identity.tenant, owner, scope, now))
+        self.backend.put(AUDIT, tombs)
         memories = []
         for r in records:
-            m = Memory.model_validate({**r, "tenant": identity.tenant, "scope": scope, "owner": owner})
+            if r.get("record") == "tombstone":
+                continue
+            m = Memory.model_validate({**r, "tenant": identity.tenant, "scope": scope, "owner": owner, "conflict_id": None})
             if not self._tombstoned(identity, m):
                 memories.append(m)
         if not memories:
             return []
         vectors = self.embeddings.embed_documents([m.content for m in memories])
-        now = self.clock()
         for kind in KINDS:
             docs = [memory_document(m, [("content", v)], now=now) for m, v in zip(memories, vectors) if m.kind == kind]
             self.backend.put(kind, docs)
+        for m in memories:  # the imported active fact becomes the head of its key
+            if m.kind == "semantic" and m.status == "active" and m.subject_key and m.polarity == "assert":
+                self._claim_head(m, now, withdraw=False)
         return [m.id for m in memories]
+
+
+def _first_key(memories: Iterable[Memory]) -> str | None:
+    return next((m.subject_key for m in memories if m.subject_key), None)
+
+
+def _conflict(value: Mapping[str, Any]) -> Conflict:
+    known = set(Conflict.__dataclass_fields__)
+    return Conflict(**{k: v for k, v in value.items() if k in known})
+
+
+def _tombstone(m: Memory, by: str, now: datetime) -> dict[str, Any]:
+    """The tombstone of a forgotten memory: its evidence, never its content."""
+    body = {"memory_id": m.id, "content_hash": m.content_hash, "sources": list(m.sources), "kind": m.kind,
+            "scope": m.scope, "subject_key": m.subject_key, "by": by, "forgotten_at": D.iso(now)}
+    return _tombstone_doc(body, m.tenant, m.owner, m.scope, now)
+
+
+def _tombstone_doc(body: Mapping[str, Any], tenant: str, owner: str, scope: str, now: datetime) -> dict[str, Any]:
+    rid = policy.memory_id("tombstone", tenant, owner, body.get("memory_id"), body.get("content_hash"), body.get("by"))
+    return audit_document("tombstone", rid, tenant, owner, body, now=now,
+                          extra={"content_hash": body.get("content_hash"), "source_refs": list(body.get("sources") or []),
+                                 "scope": scope, "subject_key": body.get("subject_key")})
 
 
 def _owner(identity: Identity, scope: Scope) -> str:
