@@ -158,6 +158,11 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_es_env)
 
 
+from .demo import register as add_demo_command  # noqa: E402 - stdlib-only at import time
+
+command_group(add_demo_command)
+
+
 # --------------------------------------------------------------------------- main
 
 

@@ -1,0 +1,204 @@
+"""One call to give an agent memory.
+
+:func:`create_memory_agent` builds ``episodic_write → [extract_facts] → pre_recall →
+agent``, where the agent is LangChain's ``create_agent`` (the successor of LangGraph's
+deprecated ``create_react_agent``, used when ``langchain`` ≥ 1 is not installed) with the
+memory tools added. :func:`add_memory` wires the same nodes into a ``StateGraph`` you
+already have.
+
+>>> from langmem_es.agent import create_memory_agent
+>>> from langmem_es.store import SQLiteMemoryStore
+>>> graph = create_memory_agent("openai:gpt-4o-mini", store=SQLiteMemoryStore())  # doctest: +SKIP
+>>> graph.invoke({"messages": [("user", "I moved to Edinburgh")]},                  # doctest: +SKIP
+...              config={"configurable": {"tenant_id": "acme", "user_id": "sam", "thread_id": "t1"}})
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from langchain_core.messages import SystemMessage
+from langgraph.graph import END, START, StateGraph
+from typing_extensions import NotRequired
+
+from .model import KINDS, SCOPES, Kind, Scope
+from .nodes import MemoryState, episodic_write, extract_facts, pre_recall
+from .tools import create_memory_tools
+
+__all__ = ["DEFAULT_SYSTEM_PROMPT", "add_memory", "create_memory_agent"]
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a helpful assistant with long-term memory across conversations. Memories recalled for the user's "
+    "latest message are listed below when there are any; rely on them and cite their ids. When the user tells "
+    "you a durable fact (where they live, what they own, preferences), save it with `remember` (with a one-"
+    "sentence reason and a subject_key such as 'user.home_city'); use `recall` to look things up, including "
+    "facts stated earlier in this very message; after trying a fix from a playbook, use `record_outcome`. "
+    "Never suggest a fix again for a problem it already failed for."
+)
+
+Engine = Literal["auto", "langchain", "langgraph"]
+
+
+def _compose_prompt(system_prompt: str, memories: str | None) -> str:
+    return f"{system_prompt}\n\n{memories}" if memories else system_prompt
+
+
+def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: Engine, mode: str, name: str) -> Any:
+    """The prebuilt tool-calling agent, as a compiled subgraph whose prompt carries the memory block."""
+    if engine in ("auto", "langchain"):
+        try:
+            from langchain.agents import AgentState, create_agent
+            from langchain.agents.middleware import ModelRequest, dynamic_prompt
+        except ImportError:
+            if engine == "langchain":
+                raise
+        else:
+            class LangchainMemoryAgentState(AgentState):
+                memories: NotRequired[str]
+                memories_for: NotRequired[str]
+
+            @dynamic_prompt
+            def memory_prompt(request: ModelRequest) -> str:
+                memories = request.state.get("memories") if mode == "state_key" else None
+                return _compose_prompt(system_prompt, memories)
+
+            return create_agent(model, list(tools), middleware=[memory_prompt],
+                                state_schema=LangchainMemoryAgentState, name=name)
+    with warnings.catch_warnings():  # deprecated in LangGraph 1.0, still the agent without langchain
+        warnings.simplefilter("ignore")
+        from langgraph.prebuilt import create_react_agent
+        from langgraph.prebuilt.chat_agent_executor import AgentState as GraphAgentState
+
+        class LanggraphMemoryAgentState(GraphAgentState):
+            memories: NotRequired[str]
+            memories_for: NotRequired[str]
+
+        def prompt(state: Any) -> list[Any]:
+            memories = state.get("memories") if mode == "state_key" else None
+            return [SystemMessage(_compose_prompt(system_prompt, memories)), *state["messages"]]
+
+        return create_react_agent(model, list(tools), prompt=prompt, state_schema=LanggraphMemoryAgentState,
+                                  name=name)
+
+
+def _resolve_model(model: Any) -> Any:
+    if isinstance(model, str):
+        from langchain.chat_models import init_chat_model
+
+        return init_chat_model(model)
+    return model
+
+
+def create_memory_agent(
+    model: Any,
+    tools: Sequence[Any] = (),
+    *,
+    store: Any,
+    checkpointer: Any = None,
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+    kinds: Sequence[Kind] = KINDS,
+    scopes: Sequence[Scope] = SCOPES,
+    default_scope: Scope = "private",
+    recall_k: int = 8,
+    budget_tokens: int = 800,
+    memory_mode: Literal["state_key", "system_message"] = "state_key",
+    episodic: bool = True,
+    extract_model: Any = None,
+    engine: Engine = "auto",
+    name: str = "memory_agent",
+) -> Any:
+    """A compiled graph: ``episodic_write → [extract_facts] → pre_recall → agent``.
+
+    Args:
+        model: a chat model that supports ``bind_tools``, or an ``init_chat_model`` spec
+            such as ``"openai:gpt-4o-mini"``.
+        tools: your tools; the memory tools (``remember``, ``recall``, ``forget``,
+            ``record_outcome``) are added.
+        store: a langmem_es store (or a ``MemoryCore``); the graph is compiled with it.
+        memory_mode: ``"state_key"`` (default) puts the recalled block in the system
+            prompt of every model call of the turn (safe with every provider);
+            ``"system_message"`` adds it to ``messages`` as one ``SystemMessage`` with a
+            stable id.
+        episodic: write each user message as an episodic memory before the agent runs.
+        extract_model: a chat model for :func:`~langmem_es.nodes.extract_facts` (facts
+            proposed from the user message, applied before recall); ``None``: no extraction.
+        engine: ``"langchain"`` (``langchain.agents.create_agent``), ``"langgraph"``
+            (``langgraph.prebuilt.create_react_agent``) or ``"auto"`` (the first available).
+
+    The identity comes from ``config["configurable"]`` at invoke time (``tenant_id``,
+    ``user_id``, ``agent_id``, ``thread_id``).
+    """
+    model = _resolve_model(model)
+    memory_tools = create_memory_tools(store, kinds=kinds, scopes=scopes, default_scope=default_scope)
+    taken = {getattr(t, "name", None) for t in tools}
+    clash = [t.name for t in memory_tools if t.name in taken]
+    if clash:
+        raise ValueError(f"tool name(s) {clash} clash with the memory tools; rename yours")
+    agent = _react_agent(model, [*tools, *memory_tools], system_prompt, engine, memory_mode, name)
+    builder = StateGraph(MemoryState)
+    builder.add_node("agent", agent)
+    builder.add_edge(START, "agent")
+    builder.add_edge("agent", END)
+    add_memory(builder, "agent", store=store, mode=memory_mode, kinds=kinds, scopes=scopes, k=recall_k,
+               budget_tokens=budget_tokens, episodic=episodic, extract_model=extract_model, scope=default_scope)
+    return builder.compile(checkpointer=checkpointer, store=store if _is_base_store(store) else None, name=name)
+
+
+def _is_base_store(store: Any) -> bool:
+    from langgraph.store.base import BaseStore
+
+    return isinstance(store, BaseStore)
+
+
+def add_memory(
+    builder: StateGraph,
+    agent_node_name: str,
+    *,
+    store: Any = None,
+    mode: Literal["system_message", "state_key"] = "system_message",
+    kinds: Sequence[Kind] = KINDS,
+    scopes: Sequence[Scope] = SCOPES,
+    k: int = 8,
+    budget_tokens: int = 800,
+    episodic: bool = True,
+    extract_model: Any = None,
+    scope: Scope = "private",
+    prefix: str = "memory_",
+) -> StateGraph:
+    """Wire memory in front of ``agent_node_name``: ``START → [episodic_write] → [extract_facts] → pre_recall → agent``.
+
+    The graph must enter at the agent (``builder.add_edge(START, agent_node_name)``); that
+    edge is replaced by the chain. Nodes are named ``memory_episodic_write``,
+    ``memory_extract_facts``, ``memory_pre_recall``. ``mode="state_key"`` needs
+    ``memories`` and ``memories_for`` in the state schema (use
+    :class:`~langmem_es.nodes.MemoryState`). Give your agent the tools of
+    :func:`~langmem_es.tools.create_memory_tools` for writes during the turn. ``store=None``
+    uses the store the graph is compiled with.
+    """
+    if agent_node_name not in builder.nodes:
+        raise ValueError(f"no node {agent_node_name!r} in the graph (nodes: {sorted(builder.nodes)})")
+    if (START, agent_node_name) not in builder.edges:
+        raise ValueError(
+            f"add_memory puts memory between START and {agent_node_name!r}, but the graph does not start there: "
+            f"add builder.add_edge(START, {agent_node_name!r}) first, or wire the nodes of langmem_es.nodes yourself"
+        )
+    channels = set(builder.channels)
+    needed = {"messages"} | ({"memories", "memories_for"} if mode == "state_key" else set())
+    if needed - channels:
+        raise ValueError(f"the state schema lacks {sorted(needed - channels)}; extend langmem_es.nodes.MemoryState")
+    chain: list[str] = []
+    if episodic:
+        builder.add_node(f"{prefix}episodic_write", episodic_write(store, scope=scope))
+        chain.append(f"{prefix}episodic_write")
+    if extract_model is not None:
+        builder.add_node(f"{prefix}extract_facts", extract_facts(extract_model, store, scope=scope))
+        chain.append(f"{prefix}extract_facts")
+    builder.add_node(f"{prefix}pre_recall", pre_recall(store, mode=mode, kinds=kinds, scopes=scopes, k=k,
+                                                       budget_tokens=budget_tokens))
+    chain.append(f"{prefix}pre_recall")
+    builder.edges.discard((START, agent_node_name))
+    for a, b in zip([START, *chain], [*chain, agent_node_name]):
+        builder.add_edge(a, b)
+    return builder

@@ -1,0 +1,169 @@
+"""Find the memory core behind whatever the caller holds: a core, or a LangGraph store.
+
+Tools and nodes speak to the memory API only. :func:`memory_for` turns what they are
+given (or what ``langgraph.config.get_store()`` returns) into a
+:class:`~langmem_es.core.MemoryCore` / :class:`~langmem_es.core.AsyncMemoryCore`:
+
+1. a core is returned as is;
+2. a store with a ``memory`` attribute (the stores of :mod:`langmem_es.store`) gives it;
+3. a store over a storage port (``._backend``, ``.backend`` or ``._core.port``) gets a
+   core built once over the same backend, with the store's embeddings, and cached on it.
+
+Anything else is a :class:`TypeError` naming what is accepted.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+from typing import Any
+
+from ..core import AsyncMemoryCore, MemoryCore
+
+__all__ = ["acall", "aready", "async_core", "is_async_core", "memory_for", "ready", "store_from_config", "sync_core"]
+
+_CACHE_ATTR = "_langmem_es_memory"
+_lock = threading.Lock()
+
+ACCEPTED = (
+    "a MemoryCore or AsyncMemoryCore, or a langmem_es store (SQLiteMemoryStore, "
+    "ElasticsearchMemoryStore, AsyncElasticsearchMemoryStore) or any store exposing "
+    "`.memory` or its storage backend as `._backend` / `.backend`"
+)
+
+
+def is_async_core(core: Any) -> bool:
+    return isinstance(core, AsyncMemoryCore)
+
+
+def _backend_of(store: Any) -> Any:
+    for attr in ("_backend", "backend"):
+        backend = getattr(store, attr, None)
+        if backend is not None:
+            return backend
+    inner = getattr(store, "_core", None)  # the langmem_es stores keep the port on their op runner
+    return getattr(inner, "port", None) if inner is not None else None
+
+
+def _embeddings_of(store: Any) -> Any:
+    index = getattr(store, "_index", None)
+    if index is not None and getattr(index, "embeddings", None) is not None:
+        return index.embeddings
+    return getattr(store, "embeddings", None)
+
+
+def memory_for(store_or_core: Any) -> MemoryCore | AsyncMemoryCore:
+    """The memory core for ``store_or_core`` (see the module docstring for the rules).
+
+    >>> from langmem_es.backends.sqlite import SQLiteBackend
+    >>> core = MemoryCore(SQLiteBackend(":memory:"))
+    >>> memory_for(core) is core
+    True
+    >>> memory_for(object())
+    Traceback (most recent call last):
+    ...
+    TypeError: memory_for() needs a MemoryCore or AsyncMemoryCore, ...
+    """
+    if isinstance(store_or_core, (MemoryCore, AsyncMemoryCore)):
+        return store_or_core
+    if store_or_core is None:
+        raise TypeError(f"memory_for() got None: pass {ACCEPTED}, or run inside a graph compiled with a store")
+    cached = getattr(store_or_core, _CACHE_ATTR, None)
+    if cached is not None:
+        return cached
+    memory = _memory_attr(store_or_core)
+    if isinstance(memory, (MemoryCore, AsyncMemoryCore)):
+        return memory
+    backend = _backend_of(store_or_core)
+    if backend is None:
+        raise TypeError(
+            f"memory_for() needs {ACCEPTED}; got {type(store_or_core).__module__}.{type(store_or_core).__qualname__}"
+        )
+    with _lock:
+        cached = getattr(store_or_core, _CACHE_ATTR, None)
+        if cached is not None:
+            return cached
+        cls = AsyncMemoryCore if inspect.iscoroutinefunction(getattr(backend, "put", None)) else MemoryCore
+        core = cls(backend, embeddings=_embeddings_of(store_or_core))
+        try:
+            setattr(store_or_core, _CACHE_ATTR, core)
+        except AttributeError:  # slotted or frozen object: do without the cache
+            pass
+        return core
+
+
+def _memory_attr(store: Any) -> Any:
+    try:
+        return getattr(store, "memory", None)
+    except Exception:  # a property that cannot build its core: fall back to the backend
+        return None
+
+
+def store_from_config(store: Any = None) -> Any:
+    """``store`` if given, else the store of the running graph (``get_store()``)."""
+    if store is not None:
+        return store
+    try:
+        from langgraph.config import get_store
+
+        found = get_store()
+    except RuntimeError:
+        found = None
+    if found is None:
+        raise TypeError(
+            "no memory store: pass store= (" + ACCEPTED + ") or compile the graph with one "
+            "(builder.compile(store=...))"
+        )
+    return found
+
+
+_READY_ATTR = "_langmem_es_ready"
+
+
+def ready(core: MemoryCore) -> MemoryCore:
+    """``core`` after its one ``setup()`` (indices/tables, capabilities); idempotent."""
+    if not getattr(core, _READY_ATTR, False):
+        with _lock:
+            if not getattr(core, _READY_ATTR, False):
+                core.setup()
+                setattr(core, _READY_ATTR, True)
+    return core
+
+
+async def aready(core: AsyncMemoryCore) -> AsyncMemoryCore:
+    """Async twin of :func:`ready`."""
+    if not getattr(core, _READY_ATTR, False):
+        await core.setup()
+        setattr(core, _READY_ATTR, True)
+    return core
+
+
+def sync_core(store: Any = None) -> MemoryCore:
+    """The ready sync core for ``store`` (else the graph's store); a clear error for an async-only one."""
+    core = memory_for(store_from_config(store))
+    if is_async_core(core):
+        raise TypeError("this memory store is async-only (AsyncElasticsearchMemoryStore / AsyncMemoryCore): use "
+                        "`await ...ainvoke(...)` (graph.ainvoke, tool.ainvoke), or ElasticsearchMemoryStore")
+    return ready(core)
+
+
+async def async_core(store: Any = None) -> tuple[Any, bool]:
+    """``(core, native)``: the ready core for ``store``; ``native`` is False for a sync core
+    (call it with ``asyncio.to_thread``)."""
+    import asyncio
+
+    core = memory_for(store_from_config(store))
+    if is_async_core(core):
+        return await aready(core), True
+    await asyncio.to_thread(ready, core)
+    return core, False
+
+
+async def acall(store: Any, fn: Any) -> Any:
+    """``fn(core)`` on the store's core, awaited for an async core, in a worker thread for a sync one."""
+    import asyncio
+
+    core, native = await async_core(store)
+    if native:
+        return await fn(core)
+    return await asyncio.to_thread(fn, core)
