@@ -276,7 +276,7 @@ class MemoryCore:
 
     def _pause(self, attempt: int) -> None:
         """Jittered, growing back-off between optimistic-concurrency retries."""
-        time.sleep(random.uniform(0.5, 1.5) * self.config.occ_backoff_ms * min(attempt + 1, 10) / 1000)
+        time.sleep(random.uniform(0.5, 1.5) * self.config.occ_backoff_ms * 2 ** min(attempt, 6) / 1000)
 
     def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
         """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
@@ -750,10 +750,13 @@ class MemoryCore:
         """
         note = policy.clean_text(note, "note", limit=2000) if note else None
         problem = policy.clean_text(problem, "problem", limit=2000) if problem else None
+        visible = self._get_visible(identity, playbook_id, collection="procedural")
+        if visible is None:
+            raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
         for attempt in range(self.config.occ_retries):
-            stored = self._get_visible(identity, playbook_id, collection="procedural")
+            [stored] = self.backend.get("procedural", [visible.doc["id"]])  # real-time, versioned
             if stored is None:
-                raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
+                raise ScopeViolationError(f"playbook {playbook_id!r} was forgotten")
             m = memory_of(stored.doc)
             meta = dict(m.metadata)
             if not success and problem and problem not in meta.get("failed_for", []):
