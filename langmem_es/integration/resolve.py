@@ -107,7 +107,7 @@ def store_from_config(store: Any = None) -> Any:
         from langgraph.config import get_store
 
         found = get_store()
-    except RuntimeError:
+    except (RuntimeError, KeyError):  # outside a graph (KeyError: inside a runnable but not a graph)
         found = None
     if found is None:
         raise TypeError(
