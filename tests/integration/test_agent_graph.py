@@ -1,0 +1,136 @@
+"""On a real Elasticsearch: within ONE invoke, a fact stated in the user message is recalled by a
+tool call later in that turn (the episodic write runs before the agent; a `remember` made by the
+agent is visible to its next tool call). The model is scripted (no remote LLM here); the graph,
+the prebuilt agent, ToolNode, the tools, the memory core and Elasticsearch are real.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from langmem_es.agent import create_memory_agent
+from langmem_es.integration import memory_for
+from langmem_es.integration.scripted import ScriptedChatModel
+from langmem_es.store import AsyncElasticsearchMemoryStore, ElasticsearchMemoryStore
+
+
+def _prefix() -> str:
+    return f"test-agent-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def es_store(es_basic: Any) -> Iterator[ElasticsearchMemoryStore]:
+    store = ElasticsearchMemoryStore(es_basic, prefix=_prefix())
+    try:
+        yield store
+    finally:
+        store._core.port.drop()
+
+
+def turn_script(*moves: Any) -> ScriptedChatModel:
+    """Each model call after the latest user message plays the next move."""
+
+    def policy(messages: list[Any]) -> AIMessage:
+        last_human = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
+        n = sum(isinstance(m, AIMessage) for m in messages[last_human + 1:])
+        tools_so_far = [m for m in messages[last_human + 1:] if isinstance(m, ToolMessage)]
+        move = moves[min(n, len(moves) - 1)]
+        out = move(tools_so_far) if callable(move) else move
+        if isinstance(out, list):
+            return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"c{n}_{i}", "type": "tool_call"}
+                                             for i, (name, args) in enumerate(out)])
+        return AIMessage(out)
+
+    return ScriptedChatModel(policy=policy)
+
+
+def cfg(thread: str = "t1") -> dict:
+    return {"configurable": {"tenant_id": f"acme-{uuid.uuid4().hex[:6]}", "user_id": "sam", "agent_id": "helpdesk",
+                             "thread_id": thread}}
+
+
+def tool_results(state: dict, name: str) -> list[str]:
+    return [str(m.content) for m in state["messages"] if isinstance(m, ToolMessage) and m.name == name]
+
+
+@pytest.mark.parametrize("engine", ["langchain", "langgraph"])
+def test_fact_in_user_message_recalled_by_a_tool_later_in_the_same_invoke(es_store: Any, engine: str) -> None:
+    model = turn_script(
+        [("recall", {"query": "what colour is the user's bike?", "kinds": ["episodic"]})],
+        lambda tools: f"From memory: {tools[-1].content.splitlines()[1]}",
+    )
+    graph = create_memory_agent(model, store=es_store, engine=engine)
+    state = graph.invoke({"messages": [HumanMessage("My bike is a green Brompton. What colour is my bike?")]}, cfg())
+    [recalled] = tool_results(state, "recall")
+    assert "My bike is a green Brompton." in recalled  # the user's own words, stored before the agent ran
+    assert "green Brompton" in state["messages"][-1].content
+
+
+def test_remember_then_recall_in_one_turn(es_store: Any) -> None:
+    model = turn_script(
+        [("remember", {"content": "The user has a Philips Hue bridge.", "reason": "Device support needs it.",
+                       "subject_key": "user.devices.hue_bridge"})],
+        [("recall", {"query": "which devices does the user have", "kinds": ["semantic"]})],
+        "done",
+    )
+    graph = create_memory_agent(model, store=es_store, checkpointer=InMemorySaver())
+    c = cfg()
+    state = graph.invoke({"messages": [HumanMessage("I just plugged in a Philips Hue bridge. Which devices do I have?")]},
+                         c)
+    [written] = tool_results(state, "remember")
+    [recalled] = tool_results(state, "recall")
+    mid = written.split("[semantic ")[1].split("]")[0]
+    assert mid in recalled and "Philips Hue bridge" in recalled
+    # and the next turn starts with it pre-recalled
+    model2_state = graph.invoke({"messages": [HumanMessage("Remind me about my Hue bridge")]}, c)
+    assert "Philips Hue bridge" in model2_state["memories"]
+
+
+def test_supersession_and_history_through_the_graph(es_store: Any) -> None:
+    model = turn_script(
+        [("remember", {"content": "The user lives in Bristol.", "reason": "Local advice.",
+                       "subject_key": "user.home_city"})],
+        [("remember", {"content": "The user lives in Edinburgh.", "reason": "Local advice.",
+                       "subject_key": "user.home_city"})],
+        [("recall", {"query": "where does the user live", "kinds": ["semantic"], "include_history": True})],
+        "done",
+    )
+    c = cfg()
+    state = create_memory_agent(model, store=es_store).invoke({"messages": [HumanMessage("I moved")]}, c)
+    second = tool_results(state, "remember")[1]
+    assert "replaces" in second
+    [hist] = tool_results(state, "recall")
+    assert "Bristol" in hist and "superseded" in hist and "Edinburgh" in hist
+    from langmem_es.integration import identity_from_config
+
+    core = memory_for(es_store)
+    assert [m.status for m in core.history(identity_from_config(c), "user.home_city")] == ["superseded", "active"]
+
+
+async def test_async_store_and_ainvoke(es_basic_conn: Any) -> None:
+    from elasticsearch import AsyncElasticsearch
+
+    client = AsyncElasticsearch(**es_basic_conn.client_kwargs())
+    store = AsyncElasticsearchMemoryStore(client, prefix=_prefix())
+    try:
+        model = turn_script(
+            [("remember", {"content": "The user's router is a Fritz!Box 7590.", "reason": "Network support.",
+                           "subject_key": "user.devices.router"})],
+            [("recall", {"query": "which router does the user have"})],
+            "done",
+        )
+        graph = create_memory_agent(model, store=store)
+        state = await graph.ainvoke({"messages": [HumanMessage("My router is a Fritz!Box 7590. Which router?")]}, cfg())
+        [recalled] = tool_results(state, "recall")
+        assert "Fritz!Box 7590" in recalled
+        with pytest.raises(TypeError, match="async-only"):
+            graph.invoke({"messages": [HumanMessage("sync call on an async store")]}, cfg())
+    finally:
+        await store._core.port.drop()
+        await client.close()
