@@ -682,3 +682,87 @@ def test_async_elasticsearch_store(request: pytest.FixtureRequest) -> None:
             await store.aclose()
 
     asyncio.run(scenario())
+
+
+# --------------------------------------------------------------------------------------
+# langchain-tests' standard key-value store tests, through a thin adapter
+# --------------------------------------------------------------------------------------
+# langchain-tests has no suite for LangGraph's BaseStore; its BaseStoreSyncTests /
+# BaseStoreAsyncTests target langchain_core's key-value BaseStore. The adapter below maps
+# mget/mset/mdelete/yield_keys onto one namespace of a LangGraph store, so the standard
+# put/get/overwrite/delete/idempotence checks run on all three stores.
+from langchain_core.stores import BaseStore as KVBaseStore  # noqa: E402
+from langchain_tests.integration_tests import BaseStoreAsyncTests, BaseStoreSyncTests  # noqa: E402
+
+KV_NS = ("kv",)
+
+
+class LangGraphKV(KVBaseStore[str, dict]):
+    def __init__(self, store: BaseStore) -> None:
+        self.store = store
+
+    def mget(self, keys: Any) -> list[dict | None]:
+        items = self.store.batch([GetOp(KV_NS, k) for k in keys])
+        return [it.value if it is not None else None for it in items]
+
+    async def amget(self, keys: Any) -> list[dict | None]:
+        items = await self.store.abatch([GetOp(KV_NS, k) for k in keys])
+        return [it.value if it is not None else None for it in items]
+
+    def mset(self, pairs: Any) -> None:
+        self.store.batch([PutOp(KV_NS, k, v) for k, v in pairs])
+
+    async def amset(self, pairs: Any) -> None:
+        await self.store.abatch([PutOp(KV_NS, k, v) for k, v in pairs])
+
+    def mdelete(self, keys: Any) -> None:
+        self.store.batch([PutOp(KV_NS, k, None) for k in keys])
+
+    async def amdelete(self, keys: Any) -> None:
+        await self.store.abatch([PutOp(KV_NS, k, None) for k in keys])
+
+    def yield_keys(self, *, prefix: str | None = None) -> Iterator[str]:
+        offset = 0
+        while page := self.store.search(KV_NS, limit=100, offset=offset):
+            for item in page:
+                if prefix is None or item.key.startswith(prefix):
+                    yield item.key
+            offset += len(page)
+
+    async def ayield_keys(self, *, prefix: str | None = None) -> Any:
+        offset = 0
+        while page := await self.store.asearch(KV_NS, limit=100, offset=offset):
+            for item in page:
+                if prefix is None or item.key.startswith(prefix):
+                    yield item.key
+            offset += len(page)
+
+
+def _kv(request: pytest.FixtureRequest) -> Iterator[LangGraphKV]:
+    factory = _factory(request, request.param)
+    make = next(factory)
+    yield LangGraphKV(make())
+    next(factory, None)
+
+
+THREE_VALUES = ({"v": "foo"}, {"v": 2, "nested": {"x": [1, 2]}}, {"v": None, "u": "ünï"})
+
+
+class TestStandardKVSync(BaseStoreSyncTests[dict]):
+    @pytest.fixture(params=["memory", "sqlite", "elasticsearch"])
+    def kv_store(self, request: pytest.FixtureRequest) -> Iterator[LangGraphKV]:  # type: ignore[override]
+        yield from _kv(request)
+
+    @pytest.fixture
+    def three_values(self) -> tuple[dict, dict, dict]:  # type: ignore[override]
+        return THREE_VALUES
+
+
+class TestStandardKVAsync(BaseStoreAsyncTests[dict]):
+    @pytest.fixture(params=["memory", "sqlite", "elasticsearch"])
+    def kv_store(self, request: pytest.FixtureRequest) -> Iterator[LangGraphKV]:  # type: ignore[override]
+        yield from _kv(request)
+
+    @pytest.fixture
+    def three_values(self) -> tuple[dict, dict, dict]:  # type: ignore[override]
+        return THREE_VALUES
