@@ -206,15 +206,20 @@ class AsyncStoreCore:
             more = await self.port.find(collections, flt, size=op.offset + op.limit + len(seen), offset=0)
             ranked.extend(B.Ranked(s.collection, s.doc) for s in more if s.doc["id"] not in seen)
         page_ranked = ranked[op.offset : op.offset + op.limit]
-        # exact cosine of each item's best path, from its stored float vectors
-        full = await self._get_grouped([StoredDoc(r.collection, r.doc) for r in page_ranked])
+        # the vector leg's score is the exact cosine of the best path; items only BM25 (or
+        # the fill) found are scored from their stored vectors, read by id
+        need = [
+            StoredDoc(r.collection, r.doc)
+            for r in page_ranked
+            if (r.vector_score is None and "vectors" not in r.doc) or (op.refresh_ttl and r.doc.get("ttl"))
+        ]
+        full = await self._get_grouped(need) if need else {}
         items = []
         for r in page_ranked:
-            current = full.get(r.doc["id"])
-            doc = current.doc if current is not None else r.doc
-            score = B.best_cosine(qvec, doc.get("vectors"))
-            if score is None and r.vector_score is not None and current is None:
-                score = r.vector_score
+            score = r.vector_score
+            if score is None:
+                current = full.get(r.doc["id"])
+                score = B.best_cosine(qvec, (current.doc if current is not None else r.doc).get("vectors"))
             items.append(B.to_search_item(r.doc, score))
         refresh = [s for s in full.values() if s.doc.get("ttl")] if op.refresh_ttl else []
         return items, refresh
