@@ -34,7 +34,7 @@ class MemoryConfig:
     """Base of the jittered, growing pause between two optimistic-concurrency retries."""
     contradiction_similarity: float = 0.75
     """A keyless fact this close (cosine) to a keyed active fact, and about that key, supersedes it."""
-    denial_similarity: float = 0.7
+    denial_similarity: float = 0.6
     """A keyless denial this close (cosine) to an active claim, with its content words, targets it."""
     access_flush_every: int = 32
     """Recalls between two batched writes of access statistics."""

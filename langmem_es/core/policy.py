@@ -115,21 +115,24 @@ def memory_id(*parts: Any) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
 
 
+# Present-tense "don't / doesn't" is left out on purpose: it states a habit or preference
+# ("I don't eat meat") — an assertion — unless the sentence also rejects a claim ("no,").
 _DENY = re.compile(
-    r"\b(never|not true|not correct|not right|isn'?t true|isn'?t right|is not|was not|wasn'?t|isn'?t|aren'?t|"
-    r"weren'?t|didn'?t|did not|don'?t|do not|doesn'?t|does not|haven'?t|have not|hasn'?t|has not|hadn'?t|"
-    r"had not|can'?t|cannot|won'?t|no,|nope|that'?s wrong|that is wrong|wrong|incorrect|untrue|false|"
+    r"\b(never|not true|not correct|not right|is not|was not|are not|were not|isn'?t|wasn'?t|aren'?t|weren'?t|"
+    r"didn'?t|did not|haven'?t|have not|hasn'?t|has not|hadn'?t|had not|no|nope|wrong|incorrect|untrue|false|"
     r"mistaken|a mistake|not)\b",
     re.IGNORECASE,
 )
 _CHANGE = re.compile(
-    r"\b(no longer|not any ?more|any ?more|moved|move|relocated|now|nowadays|these days|switched|changed|"
-    r"since|started|stopped|quit|became|become|new|instead|from now on|going forward|used to|"
-    r"left|joined|upgraded|downgraded|replaced|renamed|got married|divorced|retired)\b",
+    r"\b(no longer|not any ?more|any ?more|moved|move|moving|relocated|now|nowadays|these days|switched|changed|"
+    r"started|stopped|quit|became|become|instead|from now on|going forward|used to|joined|upgraded|"
+    r"downgraded|replaced|renamed|got married|got divorced|retired)\b|\b(my|our|his|her|their|the|a) new\b",
     re.IGNORECASE,
 )
 _CORRECTION_WITH_VALUE = re.compile(
-    r"\b(it'?s|it is|actually|rather|but)\b.*\b(not|isn'?t|wasn'?t)\b|\b(not|isn'?t|wasn'?t)\b[^.]*\b(but|rather|it'?s)\b",
+    r"\b(it'?s|it is|actually|rather|but)\b.*\b(not|isn'?t|wasn'?t)\b"
+    r"|\b(not|isn'?t|wasn'?t|never)\b[^.;]*[,;:]\s*(but|rather|it'?s|it is|i'?m|i am|we'?re|we are|he'?s|she'?s|"
+    r"they'?re|it was|i was)\b(?![^.]*\b(not|never|n'?t)\b)",
     re.IGNORECASE,
 )
 Statement = Literal["assert", "update", "deny"]
@@ -142,9 +145,9 @@ def classify_statement(content: str) -> Statement:
       Bristol", "From now on call me Sam". It asserts the new state and supersedes.
     * ``deny`` — a flat denial with no replacement value: "I never lived in Bristol",
       "That's wrong, Alice isn't vegetarian". Held at reduced confidence until confirmed.
-    * ``assert`` — a plain statement: "Alice lives in Bristol", "I don't eat meat"
-      would be a denial by words, so a negative *habit* is only a denial when it negates
-      a claim ("that's not true", "never lived", "wasn't"); see the table in the tests.
+    * ``assert`` — a plain statement: "Alice lives in Bristol". Present-tense
+      "don't/doesn't" states a habit or preference ("I don't eat meat") and is an
+      assertion too, unless the sentence also rejects a claim ("No, I don't have kids").
 
     A correction that names the right value ("It's not Bristol, it's Leeds") is an
     update: it asserts Leeds.
