@@ -1,0 +1,119 @@
+"""Conflicts between agents writing to a shared scope."""
+
+from __future__ import annotations
+
+import pytest
+
+from langmem_es.errors import InvalidMemoryError
+from langmem_es.model import Identity
+
+from .conftest import contents
+
+KEY = "customer.acme.renewal_date"
+WHY = "Account managers plan outreach around the renewal date."
+
+
+def _assert_both(core, planner, researcher, clock):
+    a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY,
+                      sources=["crm:acme"])
+    clock.advance(minutes=5)
+    b = core.remember(researcher, "ACME renews on 1 April.", subject_key=KEY, scope="shared", reason=WHY,
+                      sources=["email:4411"])
+    return a, b
+
+
+def test_two_agents_disagree_a_conflict_is_recorded(core, planner, researcher, clock):
+    """As a team lead running a planner and a researcher agent, I want it recorded when
+    they disagree about a fact: who said what, when, and from which sources."""
+    a, b = _assert_both(core, planner, researcher, clock)
+    assert b.action == "conflict" and b.conflict_id
+    [c] = core.conflicts(planner)
+    assert c.id == b.conflict_id and c.status == "open" and c.subject_key == KEY
+    assert c.memory_ids == [a.id, b.id]
+    assert c.writers == ["planner", "researcher"]
+    assert c.contents == ["ACME renews on 1 March.", "ACME renews on 1 April."]
+    assert c.sources == [["crm:acme"], ["email:4411"]]
+    assert len(c.written_at) == 2 and c.written_at[0] < c.written_at[1] and c.opened_at
+    assert [x.id for x in core.conflicts(researcher)] == [c.id]  # the whole team sees it
+
+
+def test_newest_wins_until_resolved_and_recall_flags_it(core, planner, researcher, clock):
+    """As an agent recalling a disputed fact, I want the newest assertion, flagged as disputed."""
+    a, b = _assert_both(core, planner, researcher, clock)
+    found = core.recall(planner, "When does ACME renew?", kinds=["semantic"], scopes=["shared"])
+    assert contents(found) == ["ACME renews on 1 April."]
+    assert found.memories[0].conflict is True
+    assert core.get(planner, a.id).status == "superseded"
+
+
+def test_resolve_closes_the_conflict_with_an_audit_entry(core, planner, researcher, clock, tenant):
+    """As a team lead, I want to settle a dispute and have the decision on record."""
+    a, b = _assert_both(core, planner, researcher, clock)
+    lead = Identity(tenant=tenant, user_id="dana")
+    resolved = core.resolve(lead, b.conflict_id, winner=a.id)
+    assert resolved.status == "resolved" and resolved.winner == a.id and resolved.resolved_by == "dana"
+    assert core.conflicts(lead) == []
+    assert [c.id for c in core.conflicts(lead, status="resolved")] == [b.conflict_id]
+
+    found = core.recall(planner, "When does ACME renew?", kinds=["semantic"], scopes=["shared"])
+    assert contents(found) == ["ACME renews on 1 March."] and found.memories[0].conflict is False
+    loser = core.get(planner, b.id)
+    assert loser.status == "superseded" and loser.superseded_by == a.id
+
+    [entry] = core.audit_log(lead, action="resolve")
+    assert entry["conflict_id"] == b.conflict_id and entry["winner"] == a.id and entry["actor"] == "dana"
+    assert entry["losers"] == b.id
+
+    with pytest.raises(InvalidMemoryError, match="already resolved"):
+        core.resolve(lead, b.conflict_id, winner=b.id)
+
+
+def test_after_resolution_the_next_update_supersedes_the_winner(core, planner, researcher, clock):
+    a, b = _assert_both(core, planner, researcher, clock)
+    core.resolve(planner, b.conflict_id, winner=a.id)
+    w = core.remember(planner, "ACME renews on 15 March.", subject_key=KEY, scope="shared", reason=WHY)
+    assert w.action == "superseded" and w.superseded == [a.id]
+    assert [m.status for m in core.history(planner, KEY)].count("active") == 1
+
+
+def test_resolve_checks_the_winner(core, planner, researcher, clock):
+    a, b = _assert_both(core, planner, researcher, clock)
+    with pytest.raises(InvalidMemoryError, match="winner must be one of"):
+        core.resolve(planner, b.conflict_id, winner="not-a-member")
+    with pytest.raises(InvalidMemoryError, match="no conflict"):
+        core.resolve(planner, "no-such-conflict", winner=a.id)
+
+
+def test_other_tenants_do_not_see_or_resolve_conflicts(core, planner, researcher, clock):
+    """As a customer of a multi-tenant deployment, other tenants never see our disputes."""
+    a, b = _assert_both(core, planner, researcher, clock)
+    outsider = Identity(tenant="another-tenant", agent_id="planner")
+    assert core.conflicts(outsider) == []
+    with pytest.raises(InvalidMemoryError):
+        core.resolve(outsider, b.conflict_id, winner=b.id)
+
+
+def test_agreement_is_reinforcement_not_conflict(core, planner, researcher):
+    """As a team, when two agents say the same thing, I want more confidence, not a dispute."""
+    a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY,
+                      confidence=0.6)
+    b = core.remember(researcher, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY)
+    assert b.action == "reinforced" and b.id == a.id
+    assert core.get(planner, a.id).confidence == pytest.approx(0.85)
+    assert core.conflicts(planner) == []
+
+
+def test_one_agent_updating_itself_is_not_a_conflict(core, planner):
+    core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY)
+    w = core.remember(planner, "ACME renews on 1 April.", subject_key=KEY, scope="shared", reason=WHY)
+    assert w.action == "superseded" and core.conflicts(planner) == []
+
+
+def test_private_memories_of_two_users_never_conflict(core, tenant):
+    """As two users of one assistant, our private facts are ours alone."""
+    ann = Identity(tenant=tenant, user_id="ann")
+    ben = Identity(tenant=tenant, user_id="ben")
+    core.remember(ann, "My home city is Bristol.", subject_key="user.home_city", reason="Local advice.")
+    w = core.remember(ben, "My home city is Leeds.", subject_key="user.home_city", reason="Local advice.")
+    assert w.action == "created" and core.conflicts(ann) == []
+    assert contents(core.recall(ann, "home city", kinds=["semantic"])) == ["My home city is Bristol."]
