@@ -68,6 +68,8 @@ class RetrievalSystem(Protocol):
     """What the runner needs from a system under evaluation."""
 
     name: str
+    # Optional: ``needs_embeddings = False`` spares the runner's embedding warm-up;
+    # ``info`` (a dict) is copied into the results (strategy, notes, parameters).
 
     def index(self, conversation: Conversation) -> None:
         """Ingest every turn of ``conversation`` into a fresh, isolated space."""
@@ -325,6 +327,7 @@ class BM25System(_PerConversation):
     """Pure BM25 in numpy."""
 
     name = "bm25"
+    needs_embeddings = False
 
     def __init__(self, context: EvalContext | None = None) -> None:
         super().__init__(context)

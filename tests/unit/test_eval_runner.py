@@ -233,6 +233,8 @@ def test_run_eval_end_to_end(dataset, context, tmp_path, capsys):
     assert {"langmem-es", "elasticsearch", "langgraph"} <= set(meta["versions"])
     assert meta["embedder"].startswith("HashEmbeddings")
     assert meta["date"] and meta["runtime_s"] >= 0
+    assert meta["embedding_warmup"]["documents"] == 10
+    assert meta["embedding_warmup"]["queries"] == 7
 
     saved = json.loads((out / "results.json").read_text())
     assert saved["systems"]["bm25"]["overall"] == bm25["overall"]
@@ -258,6 +260,7 @@ def test_limit_conversations(dataset, context):
     res = run_eval(dataset, ["bm25"], progress=False, context=context,
                    limit_conversations=1, print_report=False)
     assert res["metadata"]["dataset"]["conversations"] == ["conv-a"]
+    assert res["metadata"]["embedding_warmup"] is None  # BM25 alone embeds nothing
     assert res["systems"]["bm25"]["overall"]["n"] == 4
 
 
