@@ -463,24 +463,32 @@ def _does_match(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
 
 
 def namespace_prefilter(op: ListNamespacesOp, now: datetime) -> tuple[tuple[Collection, ...], F.Filter]:
-    """Collections and port filter for a namespace listing: the wildcard-free leading
-    part of every prefix condition narrows the search; the rest is matched in Python."""
+    """Collections and port filter that narrow a namespace listing inside the engine.
+
+    The wildcard-free leading labels of a prefix condition become a ``term`` on
+    ``ns_prefixes``; every fixed label of a suffix condition must be among ``ns``; a
+    namespace is at least as deep as the longest condition. The exact match (wildcards,
+    suffix positions) then runs in Python on the few namespaces left.
+    """
     clauses: list[F.Filter] = [not_expired(now)]
     lead: tuple[str, ...] = ()
-    for cond in op.match_conditions or ():
-        if cond.match_type != "prefix":
-            continue
-        fixed: list[str] = []
-        for label in cond.path:
-            if label == "*":
-                break
-            fixed.append(label)
-        if fixed:
-            clauses.append(F.term("ns_prefixes", D.ns_join(fixed)))
-            if len(fixed) > len(lead):
-                lead = tuple(fixed)
-        if len(cond.path) > len(fixed) or not fixed:
-            clauses.append(F.range_("ns_depth", gte=len(cond.path)))
+    conditions = op.match_conditions or ()
+    for cond in conditions:
+        if cond.match_type == "prefix":
+            fixed: list[str] = []
+            for label in cond.path:
+                if label == "*":
+                    break
+                fixed.append(label)
+            if fixed:
+                clauses.append(F.term("ns_prefixes", D.ns_join(fixed)))
+                if len(fixed) > len(lead):
+                    lead = tuple(fixed)
+        else:
+            clauses.extend(F.term("ns", label) for label in cond.path if label != "*")
+    depth = max((len(c.path) for c in conditions), default=0)
+    if depth > 1:
+        clauses.append(F.range_("ns_depth", gte=depth))
     return collections_for_prefix(lead), F.all_of(*clauses)
 
 

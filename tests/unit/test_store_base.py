@@ -336,3 +336,57 @@ def test_core_ttl_refresh_on_read() -> None:
     run(core._execute([GetOp(("a",), "k", refresh_ttl=True)]))
     assert "put_if" in port.calls
     assert port.data["items"][D.doc_id(("a",), "k")]["expires_at"] >= before
+
+
+def test_namespace_prefilter_suffix_and_depth() -> None:
+    op = ListNamespacesOp((MatchCondition("suffix", ("*", "c")),))
+    _, flt = B.namespace_prefilter(op, NOW)
+    docs = {ns: B.build_document(B.prepare_put(PutOp(ns, "k", {}), None), [], now=NOW) for ns in NS + [("c",)]}
+    assert {ns for ns, d in docs.items() if F.matches(d, flt)} == {("a", "b", "c"), ("a", "x", "c")}
+
+
+def test_public_api_is_pinned() -> None:
+    import langmem_es.store as store
+
+    assert sorted(store.__all__) == [
+        "AsyncElasticsearchMemoryStore",
+        "ElasticsearchMemoryStore",
+        "SQLiteMemoryStore",
+        "StoreIndexConfig",
+    ]
+
+
+def test_no_network_in_constructors_and_clear_errors() -> None:
+    from langmem_es.errors import ClusterUnavailableError
+    from langmem_es.store import AsyncElasticsearchMemoryStore, ElasticsearchMemoryStore
+
+    url = "http://127.0.0.1:9"  # discard port: nothing listens
+    with ElasticsearchMemoryStore.from_conn_string(url, password="x", client_kwargs={"max_retries": 0}) as store:
+        assert store.supports_ttl and store.index_config is None  # built without I/O
+        with pytest.raises(ClusterUnavailableError, match="langmem-es es start"):
+            store.setup()
+
+    async def scenario() -> None:
+        async with AsyncElasticsearchMemoryStore.from_conn_string(url, api_key="k", client_kwargs={"max_retries": 0}) as s:
+            with pytest.raises(asyncio.InvalidStateError, match="async API"):
+                s.get(("a",), "k")  # a sync call on the loop's own thread
+            with pytest.raises(ClusterUnavailableError):
+                await s.aget(("a",), "k")
+
+    run(scenario())
+    # sync calls before any event loop ran the store: a clear error, not a hang
+    store2 = AsyncElasticsearchMemoryStore.__new__(AsyncElasticsearchMemoryStore)
+    store2._loop = None
+    with pytest.raises(asyncio.InvalidStateError, match="none is running"):
+        store2.batch([GetOp(("a",), "k")])
+
+
+def test_index_config_validation() -> None:
+    from langmem_es.store import SQLiteMemoryStore
+
+    with pytest.raises(ValueError, match="dims"):
+        SQLiteMemoryStore(index={"embed": fake_embed})  # type: ignore[typeddict-item]
+    with pytest.raises(ValueError, match="default_ttl"):
+        SQLiteMemoryStore(ttl={"default_ttl": -5})
+    s = SQLiteMemoryStore(index={"dims": 3, "embed": fake_embed, "fields": ["t"]}, ttl={"default_ttl": 0.5})
+    assert s.index_config["fields"] == ["t"] and s.ttl_config == {"default_ttl": 0.5}
