@@ -2,54 +2,79 @@
 
 >>> from langmem_es.evaluation import run_eval
 >>> # run_eval("../shared/data/locomo-dev.jsonl", ["bm25", "dense"], out_dir="/tmp/eval")
+
+Names are imported on first use, so ``langmem-es --help`` (which registers the ``eval``
+subcommand from :mod:`langmem_es.evaluation.cli`) does not load numpy or LangChain.
 """
 
-from langmem_es.evaluation.locomo import (
-    CATEGORY_NAMES,
-    HEADLINE_CATEGORIES,
-    Conversation,
-    Question,
-    Turn,
-    load_dataset,
-    memory_text,
-)
-from langmem_es.evaluation.metrics import (
-    METRIC_NAMES,
-    hit_at_k,
-    mrr_at_k,
-    ndcg_at_k,
-    question_metrics,
-    recall_at_k,
-)
-from langmem_es.evaluation.runner import default_systems, plot_recall_by_category, run_eval
-from langmem_es.evaluation.systems import (
-    SYSTEMS,
-    EvalContext,
-    RetrievalSystem,
-    SystemUnavailable,
-    make_system,
-)
+from __future__ import annotations
 
-__all__ = [
-    "CATEGORY_NAMES",
-    "HEADLINE_CATEGORIES",
-    "METRIC_NAMES",
-    "SYSTEMS",
-    "Conversation",
-    "EvalContext",
-    "Question",
-    "RetrievalSystem",
-    "SystemUnavailable",
-    "Turn",
-    "default_systems",
-    "hit_at_k",
-    "load_dataset",
-    "make_system",
-    "memory_text",
-    "mrr_at_k",
-    "ndcg_at_k",
-    "plot_recall_by_category",
-    "question_metrics",
-    "recall_at_k",
-    "run_eval",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS: dict[str, str] = {
+    "CATEGORY_NAMES": "locomo",
+    "HEADLINE_CATEGORIES": "locomo",
+    "Conversation": "locomo",
+    "Question": "locomo",
+    "Turn": "locomo",
+    "load_dataset": "locomo",
+    "memory_text": "locomo",
+    "METRIC_NAMES": "metrics",
+    "hit_at_k": "metrics",
+    "mrr_at_k": "metrics",
+    "ndcg_at_k": "metrics",
+    "question_metrics": "metrics",
+    "recall_at_k": "metrics",
+    "default_systems": "runner",
+    "plot_recall_by_category": "runner",
+    "run_eval": "runner",
+    "SYSTEMS": "systems",
+    "EvalContext": "systems",
+    "RetrievalSystem": "systems",
+    "SystemUnavailable": "systems",
+    "make_system": "systems",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from langmem_es.evaluation.locomo import (
+        CATEGORY_NAMES,
+        HEADLINE_CATEGORIES,
+        Conversation,
+        Question,
+        Turn,
+        load_dataset,
+        memory_text,
+    )
+    from langmem_es.evaluation.metrics import (
+        METRIC_NAMES,
+        hit_at_k,
+        mrr_at_k,
+        ndcg_at_k,
+        question_metrics,
+        recall_at_k,
+    )
+    from langmem_es.evaluation.runner import default_systems, plot_recall_by_category, run_eval
+    from langmem_es.evaluation.systems import (
+        SYSTEMS,
+        EvalContext,
+        RetrievalSystem,
+        SystemUnavailable,
+        make_system,
+    )

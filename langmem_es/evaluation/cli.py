@@ -41,28 +41,34 @@ def default_dataset(cwd: Path | None = None) -> Path | None:
 
 
 def _systems_arg(value: str) -> list[str]:
+    """Split ``--systems``; names are checked against the registry when the command runs."""
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _resolve_systems(names: list[str] | None) -> list[str] | None:
     from langmem_es.evaluation.systems import SYSTEMS
 
-    names = [v.strip() for v in value.split(",") if v.strip()]
+    if names is None:
+        return None
     if names == ["all"]:
         return list(SYSTEMS)
     unknown = [n for n in names if n not in SYSTEMS]
     if unknown:
-        raise argparse.ArgumentTypeError(
+        raise ValueError(
             f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'"
         )
     return names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from langmem_es.evaluation.systems import SYSTEMS
-
     parser.add_argument("--dataset", type=Path, default=None,
                         help=f"LoCoMo JSONL file (default: {_RELATIVE} when present)")
     parser.add_argument("--systems", type=_systems_arg, default=None,
-                        help=f"comma-separated, or 'all' (known: {', '.join(SYSTEMS)}; "
-                             "default: all, minus those needing a cluster when none is "
-                             "configured)")
+                        help="comma-separated names, or 'all' (see --list-systems; default: "
+                             "every system but the opt-in variants, langchain_es only when "
+                             "a cluster is configured)")
+    parser.add_argument("--list-systems", action="store_true",
+                        help="print the registered systems and exit")
     parser.add_argument("--out", type=Path, default=Path("eval-results"),
                         help="directory for results.json and recall_by_category.png "
                              "(default: ./eval-results)")
@@ -83,9 +89,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run the evaluation from parsed arguments; return the exit code."""
-    from langmem_es.evaluation.runner import run_eval
-    from langmem_es.evaluation.systems import EvalContext
+    from langmem_es.evaluation.runner import OPT_IN_SYSTEMS, run_eval
+    from langmem_es.evaluation.systems import SYSTEMS, EvalContext
 
+    if getattr(args, "list_systems", False):
+        for name in SYSTEMS:
+            print(f"{name}{'  (opt-in)' if name in OPT_IN_SYSTEMS else ''}")
+        return 0
+    try:
+        systems = _resolve_systems(args.systems)
+    except ValueError as exc:
+        print(f"langmem-es eval: {exc}", file=sys.stderr)
+        return 2
     dataset = args.dataset or default_dataset()
     if dataset is None or not Path(dataset).is_file():
         where = dataset or f"{_RELATIVE} (from {Path.cwd()} or {_repo_root()})"
@@ -97,7 +112,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     results: dict[str, Any] = run_eval(
         dataset,
-        systems=args.systems,
+        systems=systems,
         k=args.k,
         out_dir=args.out,
         limit_conversations=args.limit_conversations,

@@ -314,8 +314,11 @@ def test_cli_runs_and_reports_missing_dataset(dataset, tmp_path, monkeypatch, ca
     assert saved["systems"]["bm25"]["info"]["tokenizer"] == "standard"
     assert eval_cli.main(["--dataset", str(tmp_path / "none.jsonl"), "--out", str(out)]) == 2
     assert "dataset not found" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        eval_cli.main(["--dataset", str(dataset), "--systems", "bm25,nope"])
+    assert eval_cli.main(["--dataset", str(dataset), "--systems", "bm25,nope"]) == 2
+    assert "unknown system(s) nope" in capsys.readouterr().err
+    assert eval_cli.main(["--list-systems"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert "langchain_es" in listed and "(opt-in)" in listed
 
 
 def test_cli_register_adds_eval_subcommand(dataset):
