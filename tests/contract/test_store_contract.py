@@ -533,6 +533,50 @@ def test_failed_batch_writes_nothing(make_our_store: StoreFactory) -> None:
     assert broken.search(("c",)) == []
 
 
+def test_setup_is_idempotent(make_our_store: StoreFactory) -> None:
+    store = make_our_store()
+    store.put(("s",), "k", {"v": 1})
+    store.setup()
+    store.setup()
+    assert store.get(("s",), "k").value == {"v": 1}
+
+
+def test_memory_namespaces_route_to_their_collections(make_store: StoreFactory) -> None:
+    store = make_store(index=index_config(["content"]))
+    ns_sem = ("memories", "semantic", "acme", "private", "user:1")
+    ns_epi = ("memories", "episodic", "acme", "conversation", "conversation:9")
+    store.put(ns_sem, "m1", {"content": "the user likes green tea", "confidence": 0.9})
+    store.put(ns_epi, "m2", {"content": "we talked about tea yesterday"})
+    store.put(("memories", "notes"), "m3", {"content": "a plain note about tea"})
+    assert sorted(keys(store.search(("memories",), query="tea"))) == ["m1", "m2", "m3"]
+    assert keys(store.search(("memories", "semantic"), query="tea")) == ["m1"]
+    assert keys(store.search(("memories", "semantic"), filter={"confidence": {"$gte": 0.5}})) == ["m1"]
+    assert store.list_namespaces(prefix=("memories",), max_depth=2) == [
+        ("memories", "episodic"), ("memories", "notes"), ("memories", "semantic")
+    ]
+    if getattr(make_store, "kind", "") != "memory":
+        from langmem_es.documents import doc_id
+
+        port = store._core.port
+        assert port.get("semantic", [doc_id(ns_sem, "m1")])[0].doc["owner"] == "user:1"
+        assert port.get("episodic", [doc_id(ns_epi, "m2")])[0] is not None
+
+
+def test_elasticsearch_bad_credentials(request: pytest.FixtureRequest) -> None:
+    from langmem_es.errors import AuthenticationError
+    from langmem_es.store import ElasticsearchMemoryStore
+
+    try:
+        conn = request.getfixturevalue("es_basic_conn")
+    except pytest.FixtureLookupError:
+        from langmem_es.settings import require_connection
+
+        conn = require_connection()
+    with ElasticsearchMemoryStore.from_conn_string(conn.url, user="elastic", password="wrong-password") as store:
+        with pytest.raises(AuthenticationError, match="credentials"):
+            store.setup()
+
+
 # --------------------------------------------------------------------------------------
 # timestamps and TTL
 # --------------------------------------------------------------------------------------
