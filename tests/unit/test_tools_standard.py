@@ -31,7 +31,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "remember": {"content": "The user prefers metric units.", "reason": "Answers should use them.",
                  "subject_key": "user.units"},
     "recall": {"query": "which units does the user prefer?", "k": 3},
-    "forget": {"query": "an old note about fax machines"},
+    "forget": {"subject_key": "user.fax_machine"},
     "record_outcome": {"playbook_id": _PLAYBOOK, "success": True, "note": "Worked first time."},
 }
 
