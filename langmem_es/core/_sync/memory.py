@@ -827,41 +827,55 @@ class MemoryCore:
             report.scored[kind] = len(docs)
             deleted: list[str] = []
             frozen = 0
-            for s in docs:
-                m = memory_of(s.doc)
-                score = policy.decay_score(m, now, self.config.half_life_days)
+
+            def decide(m: Memory) -> dict[str, Any] | None:
+                if m.status != "active":
+                    return None
+                if policy.decay_score(m, now, self.config.half_life_days) < self.config.decay_threshold[kind]:
+                    return {"status": "soft_deleted", "valid_to": now}
                 age_days = (now - m.written_at).total_seconds() / 86400
-                if score < self.config.decay_threshold[kind]:
-                    update: dict[str, Any] = {"status": "soft_deleted", "valid_to": now}
-                elif not m.frozen and m.contradiction_count == 0 and age_days >= self.config.freeze_after_days:
-                    update = {"frozen": True}
+                if not m.frozen and m.contradiction_count == 0 and age_days >= self.config.freeze_after_days:
+                    return {"frozen": True}
+                return None
+
+            for s in docs:
+                # decide on the real-time document: search results may predate batched access stats
+                if dry_run:
+                    [exact] = self.backend.get(kind, [s.doc["id"]])
+                    update = decide(memory_of(exact.doc)) if exact else None
                 else:
+                    update = self._update(kind, s.doc["id"], decide, now)
+                if update is None:
                     continue
-                if dry_run or self._update(kind, s.doc["id"], update, now, only_if_active=True):
-                    if update.get("status"):
-                        deleted.append(m.id)
-                    else:
-                        frozen += 1
+                if update.get("status"):
+                    deleted.append(s.doc["key"])
+                else:
+                    frozen += 1
             report.soft_deleted[kind] = len(deleted)
             report.frozen[kind] = frozen
             report.soft_deleted_ids[kind] = deleted
         return report
 
-    def _update(self, collection: Collection, did: str, update: Mapping[str, Any], now: datetime, *,
-                      only_if_active: bool = False) -> bool:
-        """Apply ``update`` to one memory under optimistic concurrency; ``False`` if it vanished or changed status."""
+    def _update(self, collection: Collection, did: str, decide: Callable[[Memory], Mapping[str, Any] | None],
+                      now: datetime) -> Mapping[str, Any] | None:
+        """Apply ``decide(memory)``'s update to one memory under optimistic concurrency.
+
+        ``decide`` runs on each fresh read; returns the update applied, or ``None`` when
+        the memory vanished or ``decide`` had nothing to change.
+        """
         for attempt in range(self.config.occ_retries):
             [stored] = self.backend.get(collection, [did])
             if stored is None:
-                return False
+                return None
             m = memory_of(stored.doc)
-            if only_if_active and m.status != "active":
-                return False
-            new = m.model_copy(update=dict(update))
-            if self.backend.put_if(collection, restamp(stored.doc, new, now=now), version=stored.version):
-                return True
+            update = decide(m)
+            if not update:
+                return None
+            if self.backend.put_if(collection, restamp(stored.doc, m.model_copy(update=dict(update)), now=now),
+                                         version=stored.version):
+                return update
             self._pause(attempt)
-        return False
+        return None
 
     # ------------------------------------------------------------------ transfer
 

@@ -1,0 +1,208 @@
+"""Decay and reminders: faded memories are soft-deleted (episodic fastest), stable ones frozen."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import timedelta
+
+import pytest
+
+from langmem_es import decay_cli
+from langmem_es.core import policy
+from langmem_es.model import Identity, Memory
+
+from .conftest import START, contents
+
+
+def _three_kinds(core, who):
+    e = core.remember(who, "Alice asked about train times to Leeds.", kind="episodic", session_id="s1")
+    s = core.remember(who, "Alice is allergic to peanuts.", reason="Safety when suggesting food.")
+    p = core.remember(who, "Book trains with the rail API, then email the ticket.", kind="procedural",
+                      reason="How to book travel for Alice.", steps=["search the rail API", "email the ticket"])
+    return e.id, s.id, p.id
+
+
+def test_episodic_memories_fade_fastest(core, alice, clock):
+    """As a user, I want yesterday's small talk to fade long before my allergies do."""
+    e, s, p = _three_kinds(core, alice)
+    report = core.decay(alice)
+    assert report.soft_deleted == {"episodic": 0, "semantic": 0, "procedural": 0}
+
+    clock.advance(days=60)
+    report = core.decay(alice)
+    assert report.soft_deleted == {"episodic": 1, "semantic": 0, "procedural": 0}
+    assert report.soft_deleted_ids["episodic"] == [e]
+    assert core.get(alice, e).status == "soft_deleted"
+    assert core.get(alice, s).status == "active" and core.get(alice, p).status == "active"
+
+    clock.advance(days=3 * 365)
+    report = core.decay(alice)
+    assert report.soft_deleted["semantic"] == 1 and report.soft_deleted["procedural"] == 1
+
+
+def test_soft_deleted_memories_are_recalled_only_when_asked(core, alice, clock):
+    """As a user asking "what did you know about my trip to Leeds?", I want faded
+    memories back when I ask explicitly, and out of the way otherwise."""
+    e, _, _ = _three_kinds(core, alice)
+    clock.advance(days=60)
+    core.decay(alice)
+    assert contents(core.recall(alice, "train times to Leeds", kinds=["episodic"])) == []
+    found = core.recall(alice, "train times to Leeds", kinds=["episodic"], include_deleted=True)
+    assert [r.memory.id for r in found.memories] == [e]
+    assert found.memories[0].memory.status == "soft_deleted"
+
+
+def test_recalled_memories_stay_alive(core, alice, clock):
+    """As a user, the things I keep coming back to should not fade."""
+    used = core.remember(alice, "Alice's gate code is 4521.", kind="episodic", session_id="s1")
+    unused = core.remember(alice, "Alice mentioned the weather was grey.", kind="episodic", session_id="s1")
+    for _ in range(10):
+        core.recall(alice, "gate code", kinds=["episodic"], k=1)
+    core.flush_access()
+    clock.advance(days=40)
+    report = core.decay(alice)
+    assert report.soft_deleted_ids["episodic"] == [unused.id]
+    assert core.get(alice, used.id).status == "active"
+
+
+def test_access_statistics_are_batched(core, alice, clock):
+    """As an operator, I want recall to stay a read: access counts are written in batches."""
+    w = core.remember(alice, "Alice's gate code is 4521.", kind="episodic", session_id="s1")
+    writes = []
+    real_put = core.backend.put
+
+    def counting_put(collection, docs, **kw):
+        writes.append((collection, len(docs)))
+        return real_put(collection, docs, **kw)
+
+    core.backend.put = counting_put
+    try:
+        for _ in range(3):
+            assert contents(core.recall(alice, "gate code", kinds=["episodic"], k=1)) == ["Alice's gate code is 4521."]
+        assert writes == [] and core.get(alice, w.id).access_count == 0
+        assert core.flush_access() == 1
+        assert writes == [("episodic", 1)]
+    finally:
+        core.backend.put = real_put
+    m = core.get(alice, w.id)
+    assert m.access_count == 3 and m.last_accessed_at is not None
+
+
+def test_access_flushes_every_n_recalls(request, clock, alice):
+    from langmem_es.core import MemoryConfig
+
+    from .conftest import make_core
+
+    core, teardown = make_core("sqlite", request, clock, MemoryConfig(access_flush_every=2))
+    try:
+        w = core.remember(alice, "Alice's gate code is 4521.", kind="episodic", session_id="s1")
+        core.recall(alice, "gate code", k=1)
+        assert core.get(alice, w.id).access_count == 0
+        core.recall(alice, "gate code", k=1)
+        assert core.get(alice, w.id).access_count == 2
+    finally:
+        teardown()
+
+
+def test_contradictions_speed_up_decay():
+    m = Memory(id="x", kind="semantic", scope="private", tenant="t", owner="user:a", content="c",
+               written_at=START, confidence=1.0)
+    now = START + timedelta(days=30)
+    halves = {"episodic": 14.0, "semantic": 180.0, "procedural": 90.0}
+    assert policy.decay_score(m.model_copy(update={"contradiction_count": 2}), now, halves) < \
+        policy.decay_score(m, now, halves) - 0.4
+    assert policy.decay_score(m.model_copy(update={"confidence": 0.2}), now, halves) < policy.decay_score(m, now, halves)
+    assert policy.decay_score(m, START, halves) == pytest.approx(0.7)
+
+
+def test_confidence_freezes_after_n_stable_days(core, alice, clock):
+    """As a user whose allergy has been on record for months, I want it to keep its
+    confidence even if a later, weaker claim disputes it."""
+    fact = core.remember(alice, "Alice is allergic to peanuts.", subject_key="health.allergy",
+                         reason="Safety when suggesting food.", sources=["intake-form"])
+    clock.advance(days=29)
+    assert core.decay(alice).frozen["semantic"] == 0
+    clock.advance(days=2)
+    assert core.decay(alice).frozen["semantic"] == 1
+    assert core.get(alice, fact.id).frozen
+
+    # a denial, even confirmed by a second source, does not unseat or weaken it
+    core.remember(alice, "Alice is not allergic to peanuts.", subject_key="health.allergy",
+                  reason="Safety when suggesting food.", sources=["chat:12"])
+    core.remember(alice, "Alice is not allergic to peanuts.", subject_key="health.allergy",
+                  reason="Safety when suggesting food.", sources=["chat:13"])
+    m = core.get(alice, fact.id)
+    assert m.status == "active" and m.confidence == 1.0 and m.contradiction_count == 1
+    # a reinforcement does not move it either
+    core.remember(alice, "Alice is allergic to peanuts.", reason="Safety.", sources=["doctor-letter"])
+    assert core.get(alice, fact.id).confidence == 1.0
+    # an explicit update still replaces it, and its confidence stays what it was
+    core.remember(alice, "Alice outgrew her peanut allergy in 2026.", subject_key="health.allergy",
+                  reason="Safety when suggesting food.")
+    m = core.get(alice, fact.id)
+    assert m.status == "superseded" and m.confidence == 1.0
+
+
+def test_a_disputed_fact_does_not_freeze(core, planner, researcher, clock):
+    key = "customer.acme.tier"
+    a = core.remember(planner, "ACME is on the gold tier.", subject_key=key, scope="shared", reason="Support SLAs.")
+    b = core.remember(researcher, "ACME is on the silver tier.", subject_key=key, scope="shared", reason="Support SLAs.")
+    core.resolve(planner, b.conflict_id, winner=a.id)
+    assert core.get(planner, a.id).contradiction_count == 1
+    clock.advance(days=40)
+    core.decay(planner)
+    assert core.get(planner, a.id).frozen is False
+
+
+def test_dry_run_changes_nothing(core, alice, clock):
+    e, _, _ = _three_kinds(core, alice)
+    clock.advance(days=60)
+    report = core.decay(alice, dry_run=True)
+    assert report.soft_deleted_ids["episodic"] == [e] and report.frozen["semantic"] == 1
+    assert core.get(alice, e).status == "active" and core.get(alice, e).frozen is False
+
+
+def test_tenant_wide_decay_covers_every_owner(core, tenant, clock):
+    ann, ben = Identity(tenant=tenant, user_id="ann"), Identity(tenant=tenant, user_id="ben")
+    a = core.remember(ann, "Ann said hello.", kind="episodic")
+    b = core.remember(ben, "Ben said hello.", kind="episodic")
+    other = core.remember(Identity(tenant="other", user_id="ann"), "Ann said hello.", kind="episodic")
+    clock.advance(days=60)
+    assert core.decay(ann).soft_deleted_ids["episodic"] == [a.id]
+    assert core.get(ben, b.id).status == "active"
+    report = decay_cli.run_decay(core.backend, tenant=tenant)
+    assert report["soft_deleted_ids"]["episodic"] == [b.id]
+    assert core.get(Identity(tenant="other", user_id="ann"), other.id).status == "active"
+
+
+def test_decay_command(tmp_path, capsys):
+    """As an operator, I want a command I can schedule."""
+    from langmem_es.backends.sqlite import SQLiteBackend
+    from langmem_es.core import MemoryCore
+    from langmem_es.documents import utcnow
+
+    from .conftest import Clock
+
+    path = str(tmp_path / "memory.db")
+    backend = SQLiteBackend(path)
+    backend.setup()
+    alice = Identity(tenant="acme", user_id="alice")
+    core = MemoryCore(backend, clock=Clock(utcnow() - timedelta(days=60)))
+    e, s, p = _three_kinds(core, alice)
+    backend.close()
+
+    parser = argparse.ArgumentParser(prog="langmem-es")
+    decay_cli.register(parser.add_subparsers())
+
+    def run(*argv: str) -> str:
+        args = parser.parse_args(["decay", *argv])
+        assert args.func(args) == 0
+        return capsys.readouterr().out
+
+    out = json.loads(run("--tenant", "acme", "--sqlite", path, "--dry-run", "--json"))
+    assert out["soft_deleted_ids"]["episodic"] == [e] and out["dry_run"] is True
+    text = run("--tenant", "acme", "--user", "alice", "--sqlite", path)
+    assert "episodic" in text and "soft-deleted      1" in text
+    out = json.loads(run("--tenant", "acme", "--sqlite", path, "--json"))
+    assert out["soft_deleted"]["episodic"] == 0  # already done
