@@ -390,3 +390,15 @@ def test_index_config_validation() -> None:
         SQLiteMemoryStore(ttl={"default_ttl": -5})
     s = SQLiteMemoryStore(index={"dims": 3, "embed": fake_embed, "fields": ["t"]}, ttl={"default_ttl": 0.5})
     assert s.index_config["fields"] == ["t"] and s.ttl_config == {"default_ttl": 0.5}
+
+
+def test_core_embeds_each_distinct_text_once() -> None:
+    seen: list[list[str]] = []
+
+    def recording(texts: list[str]) -> list[list[float]]:
+        seen.append(list(texts))
+        return fake_embed(texts)
+
+    core = AsyncStoreCore(DictPort(), index=B.resolve_index({"dims": 3, "embed": recording, "fields": ["t"]}))
+    run(core._execute([PutOp(("a",), f"k{i}", {"t": "same"}) for i in range(5)] + [PutOp(("a",), "x", {"t": "other"})]))
+    assert seen == [["same", "other"]]

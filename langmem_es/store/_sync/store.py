@@ -148,7 +148,10 @@ class StoreCore:
         texts = [t for p in prepared for _, t in p.texts]
         flat: list[list[float]] = []
         if texts and self._embedder is not None and self.index is not None:
-            flat = B.check_dims(self._embedder.embed_texts(texts), self.index.dims, len(texts))
+            unique = list(dict.fromkeys(texts))  # each distinct text is embedded once
+            vecs = B.check_dims(self._embedder.embed_texts(unique), self.index.dims, len(unique))
+            by_text = dict(zip(unique, vecs))
+            flat = [by_text[t] for t in texts]
         out: list[list[list[float]]] = []
         pos = 0
         for p in prepared:
