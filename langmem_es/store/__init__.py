@@ -142,17 +142,13 @@ class _SyncStore(_Common):
 
 
 def _es_client_kwargs(url: str | None, user: str | None, password: str | None, api_key: str | None) -> dict[str, Any]:
-    """One small factory for sync and async clients: explicit URL + credentials, else env."""
-    if url is None:
-        from ..settings import require_connection
+    """Client arguments for sync and async clients: explicit URL + credentials, else the
+    environment / the running local cluster (:mod:`langmem_es.settings`). No I/O."""
+    from ..settings import DEFAULT_USER, Connection, require_connection
 
+    if url is None:
         return require_connection().client_kwargs()
-    kwargs: dict[str, Any] = {"hosts": [url]}
-    if api_key:
-        kwargs["api_key"] = api_key
-    elif password is not None:
-        kwargs["basic_auth"] = (user or "elastic", password)
-    return kwargs
+    return Connection(url=url, user=user or DEFAULT_USER, password=password, api_key=api_key).client_kwargs()
 
 
 class ElasticsearchMemoryStore(_SyncStore):
