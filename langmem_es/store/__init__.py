@@ -5,10 +5,14 @@ over ``GetOp``, ``PutOp``, ``SearchOp``, ``ListNamespacesOp`` — so a graph com
 ``builder.compile(store=...)`` and LangMem's tools use it like ``InMemoryStore``:
 
 >>> from langmem_es.store import SQLiteMemoryStore
->>> store = SQLiteMemoryStore()            # doctest: +SKIP
->>> store.put(("users", "u1"), "prefs", {"theme": "dark"})   # doctest: +SKIP
->>> store.get(("users", "u1"), "prefs").value                 # doctest: +SKIP
-{'theme': 'dark'}
+>>> store = SQLiteMemoryStore()
+>>> store.put(("users", "u1"), "prefs", {"theme": "dark", "size": 14})
+>>> store.get(("users", "u1"), "prefs").value
+{'theme': 'dark', 'size': 14}
+>>> [item.key for item in store.search(("users",), filter={"size": {"$gte": 12}})]
+['prefs']
+>>> store.list_namespaces()
+[('users', 'u1')]
 
 Search with a natural-language ``query`` is hybrid (BM25 + vectors, fused by
 reciprocal rank); each result's ``score`` is the cosine similarity of its best-matching

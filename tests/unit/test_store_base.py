@@ -402,3 +402,12 @@ def test_core_embeds_each_distinct_text_once() -> None:
     core = AsyncStoreCore(DictPort(), index=B.resolve_index({"dims": 3, "embed": recording, "fields": ["t"]}))
     run(core._execute([PutOp(("a",), f"k{i}", {"t": "same"}) for i in range(5)] + [PutOp(("a",), "x", {"t": "other"})]))
     assert seen == [["same", "other"]]
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    import langmem_es.store as store
+
+    result = doctest.testmod(store, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
