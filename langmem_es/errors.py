@@ -4,19 +4,37 @@ Every error the package raises on purpose derives from :class:`LangmemEsError`, 
 ``except LangmemEsError`` catches them all; the CLI prints them as one line
 (``TypeName: message``) and exits with status 2.
 
-The tree::
+The whole tree (each section below adds its part and says who owns it)::
 
     LangmemEsError
     ├── ClusterUnavailableError        no reachable Elasticsearch (nothing configured,
-    │                                  local cluster not running, connection refused)
-    └── ElasticsearchStartError        `langmem-es es start` could not bring a cluster up
-        ├── JavaNotFoundError          no JDK, or one older than Elasticsearch needs
-        ├── MavenNotFoundError         no `mvn` to fetch the distribution with
-        ├── DownloadError              `mvn dependency:copy` failed
-        ├── NotEnoughDiskError         too little free space to unpack / run
-        ├── PortInUseError             the requested HTTP/transport port is taken
-        └── HealthTimeoutError         nodes started but the cluster never got healthy
-                                       (message carries the last log lines)
+    │   │                              local cluster not running, connection refused)
+    │   └── OverloadedError            429: retry with backoff
+    ├── ElasticsearchStartError        `langmem-es es start` could not bring a cluster up
+    │   ├── JavaNotFoundError          no JDK, or one older than Elasticsearch needs
+    │   ├── MavenNotFoundError         no `mvn` to fetch the distribution with
+    │   ├── DownloadError              `mvn dependency:copy` failed
+    │   ├── NotEnoughDiskError         too little free space to unpack / run
+    │   ├── PortInUseError             the requested HTTP/transport port is taken
+    │   └── HealthTimeoutError         nodes started but the cluster never got healthy
+    │                                  (message carries the last log lines)
+    ├── EmbeddingError                 an embedding model failed to load or answer
+    ├── RerankError                    a reranker failed to load or answer
+    ├── MissingDependencyError         (also ImportError) optional extra missing: install hint
+    ├── AuthenticationError            credentials rejected
+    ├── AuthorizationError             credentials valid, privilege missing
+    ├── StoreError                     a store / backend operation failed
+    │   ├── InvalidNamespaceError      (also langgraph's InvalidNamespaceError)
+    │   ├── NotSerializableError       (also TypeError)
+    │   ├── DocumentTooLargeError      (also ValueError)
+    │   ├── DimensionMismatchError     (also ValueError)
+    │   ├── MappingConflictError
+    │   ├── WriteError                 partial bulk failure; says whether a retry is safe
+    │   └── QueryError
+    └── MemoryError_                   a memory operation was refused
+        ├── InvalidMemoryError         (also ValueError) bad input
+        ├── IdentityError              (also KeyError) identity keys missing from config
+        └── ScopeViolationError        (also PermissionError) outside the caller's scopes
 """
 
 from __future__ import annotations

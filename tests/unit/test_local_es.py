@@ -377,3 +377,33 @@ def test_env_prefix():
     assert settings.env_prefix() == "LANGMEM_ES"
     assert settings.env_prefix("trial") == "LANGMEM_ES_TRIAL"
     assert settings.env_prefix("my-es") == "LANGMEM_ES_MY_ES"
+
+
+# --------------------------------------------------------------------------- health
+
+
+def test_health_timeout_carries_log_tail(tmp_path):
+    from langmem_es.errors import HealthTimeoutError
+    from langmem_es.local_es._cluster import _wait_health
+
+    port = choose_ports(1, requested=None, prefer=29200)[0]  # nothing listens there
+    spec = plan_cluster("slow", tmp_path, [port], [port + 1])
+    node = spec.nodes[0]
+    node.logs_dir.mkdir(parents=True)
+    (node.logs_dir / f"{spec.cluster_name}.log").write_text(
+        "\n".join(f"log line {i}" for i in range(30)) + "\n")
+    with pytest.raises(HealthTimeoutError) as err:
+        _wait_health(spec, "pw", pids=[], timeout=1.0, progress=None)
+    msg = str(err.value)
+    assert "after 1s" in msg
+    assert "log line 29" in msg and "log line 10" in msg and "log line 9\n" not in msg
+
+
+def test_health_dead_process_fails_fast(tmp_path):
+    from langmem_es.errors import HealthTimeoutError
+    from langmem_es.local_es._cluster import _wait_health
+
+    port = choose_ports(1, requested=None, prefer=29300)[0]
+    spec = plan_cluster("dead", tmp_path, [port], [port + 1])
+    with pytest.raises(HealthTimeoutError, match="died"):
+        _wait_health(spec, "pw", pids=[2**22 + 12345], timeout=60.0, progress=None)
