@@ -34,8 +34,9 @@ DEFAULT_SYSTEM_PROMPT = (
     "latest message are listed below when there are any; rely on them and cite their ids. When the user tells "
     "you a durable fact (where they live, what they own, preferences), save it with `remember` (with a one-"
     "sentence reason and a subject_key such as 'user.home_city'); use `recall` to look things up, including "
-    "facts stated earlier in this very message; after trying a fix from a playbook, use `record_outcome`. "
-    "Never suggest a fix again for a problem it already failed for."
+    "facts stated earlier in this very message. To find a fix, call `recall` with `problem` set (playbooks that "
+    "already failed for that problem are withheld); after the user tries a playbook, use `record_outcome` with "
+    "the problem. Never suggest a fix again for a problem it already failed for."
 )
 
 Engine = Literal["auto", "langchain", "langgraph"]

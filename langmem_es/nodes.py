@@ -36,6 +36,7 @@ from langgraph.graph import MessagesState
 from pydantic import BaseModel, Field
 
 from .core import policy
+from .errors import InvalidMemoryError
 from .integration.identity import identity_from_config
 from .integration.render import render_block
 from .integration.resolve import acall, sync_core
@@ -220,7 +221,7 @@ def pre_recall(
 
     def done(result: Any, mid: str) -> dict[str, Any]:
         own = f"message:{mid}"
-        kept = [r for r in result.memories if own not in r.memory.sources]
+        kept = [r for r in result.memories if own not in r.memory.sources][:k]
         block = render_block(kept, budget_tokens, header=header) if kept else ""
         _emit("pre_recall", query=result.query, ids=[r.memory.id for r in kept], block=block,
               timings_ms=result.timings_ms)
@@ -326,7 +327,7 @@ def extract_facts(
         for f in facts:
             try:
                 results.append(core.remember(identity, f.content, **call(f, mid)))
-            except policy.InvalidMemoryError as exc:  # one bad proposal does not lose the others
+            except InvalidMemoryError as exc:  # one bad proposal does not lose the others
                 logger.warning("extracted fact rejected: %s", exc)
         return report(results)
 
@@ -340,7 +341,7 @@ def extract_facts(
         for f in facts:
             try:
                 results.append(await acall(store, lambda core, f=f: core.remember(identity, f.content, **call(f, mid))))
-            except policy.InvalidMemoryError as exc:
+            except InvalidMemoryError as exc:
                 logger.warning("extracted fact rejected: %s", exc)
         return report(results)
 

@@ -134,3 +134,20 @@ async def test_async_store_and_ainvoke(es_basic_conn: Any) -> None:
     finally:
         await store._core.port.drop()
         await client.close()
+
+
+def test_demo_on_elasticsearch(es_basic: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from langmem_es.demo import run_demo
+
+    monkeypatch.delenv("LANGMEM_ES_DEMO_MODEL", raising=False)
+    buf = io.StringIO()
+    report = run_demo(backend="elasticsearch", console=Console(file=buf, width=200))
+    out = buf.getvalue()
+    assert report.ok, out
+    assert "Memory: Elasticsearch at" in out and out.count("PASS") == 3
+    prefix = out.split("(indices ")[1].split("-*")[0]
+    assert not es_basic.indices.get(index=f"{prefix}-*", allow_no_indices=True)  # dropped afterwards

@@ -70,3 +70,17 @@ def test_choose_fix_prefers_offered_and_skips_failed() -> None:
     assert best is not None and best["id"] == "b" * 24
     assert {p["id"] for p in failed} == {"a" * 24, "c" * 24}
     assert parse_memory_lines(text)[0]["worked"] == 5
+
+
+def test_a_real_model_path_runs_without_the_script() -> None:
+    from langchain_core.messages import AIMessage
+
+    from langmem_es.integration.scripted import ScriptedChatModel
+
+    buf = io.StringIO()
+    lazy = ScriptedChatModel(policy=lambda messages: AIMessage("Noted."))  # a "real" model that never uses tools
+    report = run_demo(model=lazy, console=Console(file=buf, width=200))
+    out = buf.getvalue()
+    assert not report.scripted and "SCRIPTED" not in out and "a real model (ScriptedChatModel)" in out
+    assert report.outcomes["Bristol → Edinburgh superseded, old fact in history"] is False  # nothing was remembered
+    assert out.count("Agent: Noted.") == 7

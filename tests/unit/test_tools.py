@@ -202,3 +202,20 @@ def test_memory_for_rules(store: SQLiteMemoryStore) -> None:
 def test_module_doctests(module: object) -> None:
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert failures == 0
+
+
+def test_public_api_pinned() -> None:
+    import langmem_es.agent as agent_mod
+    import langmem_es.demo as demo_mod
+    import langmem_es.integration as integration_mod
+    import langmem_es.nodes as nodes_mod
+
+    assert tools_mod.__all__ == ["create_memory_tools"]
+    assert agent_mod.__all__ == ["DEFAULT_SYSTEM_PROMPT", "add_memory", "create_memory_agent"]
+    assert nodes_mod.__all__ == ["MEMORY_MESSAGE_ID", "ExtractedFact", "ExtractedFacts", "MemoryState",
+                                 "episodic_write", "extract_facts", "latest_human", "pre_recall"]
+    assert demo_mod.__all__ == ["DEMO_MODEL_ENV", "DemoReport", "register", "run_demo"]
+    assert integration_mod.__all__ == ["IDENTITY_KEYS", "aready", "identity_from_config", "memory_for", "ready",
+                                       "store_from_config"]
+    for mod in (tools_mod, agent_mod, nodes_mod, demo_mod, integration_mod):
+        assert all(hasattr(mod, name) for name in mod.__all__)
