@@ -354,6 +354,8 @@ def _dump_questions(
                     "answer": q.answer,
                     "evidence": list(q.evidence),
                     "evidence_text": {e: texts.get(e) for e in q.evidence},
+                    "missed_by": [name for name, r in by_q.get(q.qid, {}).items()
+                                  if r["recall@10"] < 1.0],
                     "systems": by_q.get(q.qid, {}),
                 }, ensure_ascii=False) + "\n")
 

@@ -248,6 +248,9 @@ def test_run_eval_end_to_end(dataset, context, tmp_path, capsys):
     assert first["evidence_text"]["D1:1"].startswith("Ann: I adopted a beagle")
     assert set(first["systems"]) == set(res["systems"])
     assert first["systems"]["bm25"]["top10"][0] == "D1:1"
+    assert first["missed_by"] == []
+    multi_hop = next(r for r in rows if r["qid"] == "a:q2")
+    assert "bm25" in multi_hop["missed_by"]
     assert len(first["systems"]["bm25"]["top10"]) <= 10
 
     printed = capsys.readouterr().out
