@@ -87,6 +87,7 @@ class SQLiteBackend:
         self._ready = False
         self._closed = False
         self._writes: dict[str, int] = {}  # table -> local write generation
+        self._unanalysed: dict[str, int] = {}  # table -> rows written since the last ANALYZE
         self._matrices: dict[tuple[str, int], _Matrix] = {}
 
     def __enter__(self) -> SQLiteBackend:
@@ -111,6 +112,7 @@ class SQLiteBackend:
                 self.path, check_same_thread=False, isolation_level=None, uri=self.path.startswith("file:")
             )
             conn.execute("PRAGMA busy_timeout = 10000")
+            conn.execute("PRAGMA analysis_limit = 1000")  # ANALYZE samples: milliseconds, not seconds
             if not self._memory():
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
@@ -134,8 +136,25 @@ class SQLiteBackend:
                 self._setup_tx(conn)
             return fn(conn, *args)
 
-    def _touch(self, table: str) -> None:
+    def _touch(self, table: str, rows: int = 1) -> None:
         self._writes[table] = self._writes.get(table, 0) + 1
+        self._unanalysed[table] = self._unanalysed.get(table, 0) + rows
+
+    def _analyse_if_grown(self, conn: sqlite3.Connection, collection: Collection) -> None:
+        """Refresh planner statistics once a table changed a lot since the last ANALYZE.
+
+        Without them SQLite cannot tell a selective index (tenant) from a useless one
+        (status), and a 1k-document filter over 100k rows becomes a full scan.
+        """
+        table = self.names.table(collection)
+        changed = self._unanalysed.get(table, 0)
+        if changed < 1000:
+            return
+        (rows,) = conn.execute(f"SELECT max(rid) FROM {S.q(table)}").fetchone()
+        if changed * 10 >= (rows or 0):
+            for name in (table, *self.names.side_tables(collection)):
+                conn.execute(f"ANALYZE {S.q(name)}")
+            self._unanalysed[table] = 0
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -166,6 +185,7 @@ class SQLiteBackend:
                         conn.execute(backfill, (column,))
             if current is None:
                 conn.execute(f"INSERT INTO {S.q(n.schema_version)} (version) VALUES (?)", (S.SCHEMA_VERSION,))
+            conn.execute("ANALYZE")
         self._ready = True
 
     def close(self) -> None:
@@ -194,6 +214,26 @@ class SQLiteBackend:
         rows = list({r.id: r for r in rows}.values())
         with self._tx(conn):
             self._write_rows(conn, collection, rows)
+        self._analyse_if_grown(conn, collection)
+
+    def _existing(self, conn: sqlite3.Connection, table: str, ids: Sequence[str]) -> list[tuple[str, int, str | None]]:
+        """``(id, rid, text)`` of the stored documents among ``ids``."""
+        found: list[tuple[str, int, str | None]] = []
+        for part in _chunks(ids):
+            marks = ", ".join("?" * len(part))
+            found += conn.execute(f'SELECT id, rid, "text" FROM {S.q(table)} WHERE id IN ({marks})', list(part)).fetchall()
+        return found
+
+    def _unindex(self, conn: sqlite3.Connection, collection: Collection, old: list[tuple[str, int, str | None]]) -> None:
+        """Drop documents' text from FTS (external content: 'delete' needs the indexed text)."""
+        fts = S.q(self.names.fts(collection))
+        conn.executemany(
+            f'INSERT INTO {fts} ({fts}, rowid, "text") VALUES (\'delete\', ?, ?)',
+            [(rid, text) for _, rid, text in old if text is not None],
+        )
+        rids = [(rid,) for _, rid, _ in old]
+        for side in self.names.side_tables(collection):
+            conn.executemany(f"DELETE FROM {S.q(side)} WHERE rid = ?", rids)
 
     def _write_rows(self, conn: sqlite3.Connection, collection: Collection, rows: list[S.Row]) -> None:
         n, table = self.names, self.names.table(collection)
@@ -201,25 +241,28 @@ class SQLiteBackend:
             f"UPDATE {S.q(n.seq)} SET seq = seq + ? WHERE tbl = ? RETURNING seq", (len(rows), table)
         ).fetchone()
         first = end - len(rows) + 1
+        self._unindex(conn, collection, self._existing(conn, table, [r.id for r in rows]))
         conn.executemany(
             S.upsert_sql(n, collection), [(r.id, first + i, r.doc_json, *r.columns) for i, r in enumerate(rows)]
         )
-        keys = [(table, r.id) for r in rows]
-        for side in (n.arrays, n.nums, n.vectors):
-            conn.executemany(f"DELETE FROM {S.q(side)} WHERE tbl = ? AND id = ?", keys)
+        rid = {id_: rid for id_, rid, _ in self._existing(conn, table, [r.id for r in rows])}
+        fts = S.q(n.fts(collection))
         conn.executemany(
-            f"INSERT INTO {S.q(n.arrays)} (tbl, id, field, value) VALUES (?, ?, ?, ?)",
-            [(table, r.id, f, v) for r in rows for f, v in r.arrays],
+            f'INSERT INTO {fts} (rowid, "text") VALUES (?, ?)', [(rid[r.id], r.text) for r in rows if r.text is not None]
         )
         conn.executemany(
-            f"INSERT INTO {S.q(n.nums)} (tbl, id, p, v) VALUES (?, ?, ?, ?)",
-            [(table, r.id, p, v) for r in rows for p, v in r.nums],
+            f"INSERT INTO {S.q(n.arrays(collection))} (rid, field, value) VALUES (?, ?, ?)",
+            [(rid[r.id], f, v) for r in rows for f, v in r.arrays],
         )
         conn.executemany(
-            f"INSERT INTO {S.q(n.vectors)} (tbl, id, path, vec) VALUES (?, ?, ?, ?)",
-            [(table, r.id, p, b) for r in rows for p, b in r.vectors],
+            f"INSERT INTO {S.q(n.nums(collection))} (rid, p, v) VALUES (?, ?, ?)",
+            [(rid[r.id], p, v) for r in rows for p, v in r.nums],
         )
-        self._touch(table)
+        conn.executemany(
+            f"INSERT INTO {S.q(n.vectors(collection))} (rid, path, vec) VALUES (?, ?, ?)",
+            [(rid[r.id], p, b) for r in rows for p, b in r.vectors],
+        )
+        self._touch(table, len(rows))
 
     def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
         """Write only if the stored version is still ``version`` (``None``: only if absent)."""
@@ -252,18 +295,19 @@ class SQLiteBackend:
 
     def _delete_tx(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> int:
         with self._tx(conn):
-            return self._delete_ids(conn, collection, ids)
+            removed = self._delete_ids(conn, collection, ids)
+        self._analyse_if_grown(conn, collection)
+        return removed
 
     def _delete_ids(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> int:
-        n, table = self.names, self.names.table(collection)
-        cur = conn.executemany(f"DELETE FROM {S.q(table)} WHERE id = ?", [(i,) for i in ids])
-        removed = max(cur.rowcount, 0)
-        keys = [(table, i) for i in ids]
-        for side in (n.arrays, n.nums, n.vectors):
-            conn.executemany(f"DELETE FROM {S.q(side)} WHERE tbl = ? AND id = ?", keys)
-        if removed:
-            self._touch(table)
-        return removed
+        table = self.names.table(collection)
+        old = self._existing(conn, table, ids)
+        if not old:
+            return 0
+        self._unindex(conn, collection, old)
+        conn.executemany(f"DELETE FROM {S.q(table)} WHERE rid = ?", [(rid,) for _, rid, _ in old])
+        self._touch(table, len(old))
+        return len(old)
 
     def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
         """Delete every document the filter matches; returns the count removed."""
@@ -277,6 +321,8 @@ class SQLiteBackend:
                 ids = [r[0] for r in conn.execute(f"SELECT t.id FROM {S.q(self.names.table(c))} t WHERE {w}", params)]
                 if ids:
                     removed += self._delete_ids(conn, c, ids)
+        for c in collections:
+            self._analyse_if_grown(conn, c)
         return removed
 
     # -------------------------------------------------------------------- reads
@@ -286,7 +332,7 @@ class SQLiteBackend:
         return self._runner.run(self._locked, self._get, collection, list(ids))
 
     def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> list[StoredDoc | None]:
-        n, table = self.names, self.names.table(collection)
+        table, vectors = self.names.table(collection), self.names.vectors(collection)
         found: dict[str, StoredDoc] = {}
         with self._tx(conn, "DEFERRED"):
             for part in _chunks(list(dict.fromkeys(ids))):
@@ -296,8 +342,9 @@ class SQLiteBackend:
                 ):
                     found[id_] = StoredDoc(collection, json.loads(doc), Version(seq_no, 1, table))
                 for id_, path, blob in conn.execute(
-                    f"SELECT id, path, vec FROM {S.q(n.vectors)} WHERE tbl = ? AND id IN ({marks}) ORDER BY rowid",
-                    [table, *part],
+                    f"SELECT t.id, v.path, v.vec FROM {S.q(table)} t CROSS JOIN {S.q(vectors)} v ON v.rid = t.rid "
+                    f"WHERE t.id IN ({marks}) ORDER BY v.rowid",
+                    list(part),
                 ):
                     vector = np.frombuffer(blob, dtype=np.float32).tolist()
                     found[id_].doc.setdefault("vectors", []).append({"path": path, "vector": vector})
@@ -432,17 +479,17 @@ class SQLiteBackend:
             )
             if not wanted.size:
                 return []
-        cached = self._matrix(conn, table, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX)
+        cached = self._matrix(conn, c, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX)
         if cached is not None:
             rids, matrix = cached.rids, cached.matrix
             if wanted is not None:
                 keep = np.isin(rids, wanted)
                 rids, matrix = rids[keep], matrix[keep]
         else:  # few documents pass the filter: read just their vectors
-            rows = conn.execute(
-                f"SELECT t.rid, v.vec FROM {S.q(table)} t JOIN {S.q(n.vectors)} v ON v.tbl = :tbl AND v.id = t.id "
+            rows = conn.execute(  # CROSS JOIN: filter the documents first, then fetch their vectors
+                f"SELECT t.rid, v.vec FROM {S.q(table)} t CROSS JOIN {S.q(n.vectors(c))} v ON v.rid = t.rid "
                 f"WHERE {w} AND length(v.vec) = :nbytes ORDER BY t.rid",
-                {**p, "tbl": table, "nbytes": 4 * dim},
+                {**p, "nbytes": 4 * dim},
             ).fetchall()
             if not rows:
                 return []
@@ -463,8 +510,9 @@ class SQLiteBackend:
             docs.update(conn.execute(f"SELECT rid, doc FROM {S.q(table)} WHERE rid IN ({marks})", list(part)).fetchall())
         return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
 
-    def _matrix(self, conn: sqlite3.Connection, table: str, dim: int, *, build: bool) -> _Matrix | None:
-        """The cached matrix of ``table`` if still current; built when ``build`` is set."""
+    def _matrix(self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool) -> _Matrix | None:
+        """The cached matrix of collection ``c`` if still current; built when ``build`` is set."""
+        table = self.names.table(c)
         (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
         stamp = (self._writes.get(table, 0), data_version)
         cached = self._matrices.get((table, dim))
@@ -474,9 +522,7 @@ class SQLiteBackend:
         if not build:
             return None
         rows = conn.execute(
-            f"SELECT t.rid, v.vec FROM {S.q(self.names.vectors)} v JOIN {S.q(table)} t ON t.id = v.id "
-            f"WHERE v.tbl = ? AND length(v.vec) = ? ORDER BY t.rid",
-            (table, 4 * dim),
+            f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? ORDER BY rid", (4 * dim,)
         ).fetchall()
         rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         matrix = _normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
