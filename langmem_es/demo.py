@@ -281,6 +281,21 @@ class _Clock:
         return self.base + timedelta(seconds=time.perf_counter() - self.started)
 
 
+def _init_model(spec: str) -> Any:
+    from .errors import LangmemEsError
+
+    try:
+        from langchain.chat_models import init_chat_model
+
+        return init_chat_model(spec)
+    except ImportError as exc:
+        raise LangmemEsError(f"{DEMO_MODEL_ENV}={spec!r} needs langchain and the provider's package "
+                             f"(e.g. pip install langchain langchain-openai): {exc}") from exc
+    except Exception as exc:  # unknown provider, missing API key ...
+        raise LangmemEsError(f"could not create the chat model {spec!r} ({DEMO_MODEL_ENV}): "
+                             f"{type(exc).__name__}: {exc}") from exc
+
+
 def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], None]]:
     if kind == "sqlite":
         from .backends.sqlite import SQLiteBackend
@@ -340,9 +355,7 @@ def run_demo(
     if scripted:
         chat = _scripted_model(turns)
     elif isinstance(model, str):
-        from langchain.chat_models import init_chat_model
-
-        chat = init_chat_model(model)
+        chat = _init_model(model)
     else:
         chat = model
     store_backend, where, cleanup = _open_backend(backend, path)

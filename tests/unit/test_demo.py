@@ -84,3 +84,10 @@ def test_a_real_model_path_runs_without_the_script() -> None:
     assert not report.scripted and "SCRIPTED" not in out and "a real model (ScriptedChatModel)" in out
     assert report.outcomes["Bristol → Edinburgh superseded, old fact in history"] is False  # nothing was remembered
     assert out.count("Agent: Noted.") == 7
+
+
+def test_a_bad_model_spec_is_one_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGMEM_ES_DEMO_MODEL", "no-such-provider:model")
+    assert cli.main(["demo"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("langmem-es: error: LangmemEsError: could not create the chat model 'no-such-provider:model'")
