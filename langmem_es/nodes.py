@@ -107,7 +107,7 @@ def _seen_id(state: Any, messages: Sequence[AnyMessage], mode: str, memories_for
         return _get(state, memories_for_key)
     for m in messages:
         if m.id == MEMORY_MESSAGE_ID:
-            return m.additional_kwargs.get(_SEEN)
+            return (m.response_metadata or {}).get(_SEEN)
     return None
 
 
@@ -228,7 +228,8 @@ def pre_recall(
         if mode == "state_key":
             return {memories_key: block, memories_for_key: mid}
         content = block or "No relevant memories for this message."
-        return {messages_key: [SystemMessage(content=content, id=MEMORY_MESSAGE_ID, additional_kwargs={_SEEN: mid})]}
+        return {messages_key: [SystemMessage(content=content, id=MEMORY_MESSAGE_ID,
+                                               response_metadata={_SEEN: mid})]}
 
     def node(state: Any, config: RunnableConfig) -> dict[str, Any]:
         planned = plan(state, config)

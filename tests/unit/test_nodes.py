@@ -63,6 +63,8 @@ def test_system_message_is_replaced_not_duplicated(store: SQLiteMemoryStore) -> 
     [m2] = memory_messages(s2)
     assert "Nest thermostat" in m2.content and m2.content != m1.content
     assert len(s2["messages"]) == 5  # human, memory, ai, human, ai: one memory message across turns
+    s3 = g.invoke({"messages": []}, c)  # resumed with no new user message: the seen id survived the checkpoint
+    assert memory_messages(s3) == [m2] and len(s3["messages"]) == 6
 
 
 def test_no_new_human_message_does_nothing(store: SQLiteMemoryStore) -> None:
