@@ -483,7 +483,7 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     for i, name in enumerate(names):
         vals = [value(systems[name], g) for g, _ in groups]
         bars = ax.bar(x - 0.4 + width * (i + 0.5), vals, width, label=name, color=cmap(i % 10))
-        ax.bar_label(bars, labels=[f"{v:.2f}" for v in vals], fontsize=7, padding=1,
+        ax.bar_label(bars, labels=[f"{v:.3f}" for v in vals], fontsize=7, padding=1,
                      rotation=90 if len(names) > 3 else 0)
     ax.set_xticks(x, [label for _, label in groups], fontsize=9)
     ax.set_ylabel("recall@10")
@@ -494,7 +494,9 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     meta = results.get("metadata", {})
     ds = meta.get("dataset", {})
     ax.set_title(f"LoCoMo retrieval recall@10 by category — {Path(str(ds.get('path', ''))).name}"
-                 f", {len(ds.get('conversations', []))} conversations", fontsize=11)
+                 f", {len(ds.get('conversations', []))} conversations"
+                 + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
+                 fontsize=11)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6),
