@@ -124,8 +124,8 @@ def run_command(args: argparse.Namespace) -> int:
         ),
         dump_misses=args.dump_misses,
     )
-    print(f"wrote {Path(args.out) / 'results.json'} and "
-          f"{Path(args.out) / 'recall_by_category.png'}")
+    written = [Path(args.out) / n for n in ("results.json", "recall_by_category.png")]
+    print("wrote " + " and ".join(str(p) for p in written if p.is_file()))
     if args.dump_misses:
         print(f"wrote {args.dump_misses}")
     return 1 if results["errors"] and not results["systems"] else 0

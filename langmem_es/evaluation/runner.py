@@ -157,8 +157,9 @@ def run_eval(
     """Run ``systems`` on the LoCoMo file at ``dataset_path`` and return the results.
 
     ``systems`` are names from ``SYSTEMS`` or ready objects (default:
-    :func:`default_systems`). Each system indexes each conversation into a fresh space, then answers its questions
-    with the top ``max(k, 10)`` turn ids. A system that cannot start (no cluster, missing
+    :func:`default_systems`). Each system indexes each conversation into a fresh space,
+    then answers its questions with the top ``max(k, 10)`` turn ids. ``backend`` (or
+    ``context.backend`` when a context is given) picks where our pipeline stores. A system that cannot start (no cluster, missing
     extra) or fails is reported under ``errors`` and the others go on.
     ``out_dir`` receives ``results.json`` and ``recall_by_category.png``;
     ``dump_misses`` a JSONL file with, per question, its evidence and each system's top
@@ -218,7 +219,8 @@ def run_eval(
             bar.close()
 
     results: dict[str, Any] = {
-        "metadata": _metadata_block(path, conversations, context, k, limit_conversations, backend),
+        "metadata": _metadata_block(path, conversations, context, k, limit_conversations,
+                                    context.backend),
         "systems": per_system,
         "errors": errors,
     }
@@ -232,7 +234,11 @@ def run_eval(
         out.mkdir(parents=True, exist_ok=True)
         (out / "results.json").write_text(json.dumps(results, indent=2, sort_keys=False) + "\n")
         if per_system:
-            plot_recall_by_category(results, out / "recall_by_category.png")
+            try:
+                plot_recall_by_category(results, out / "recall_by_category.png")
+            except ImportError:
+                print("langmem-es eval: no plot: pip install 'langmem-es[eval]' (matplotlib)",
+                      file=sys.stderr)
     if print_report:
         print_results(results, stream=stream)
     return results
