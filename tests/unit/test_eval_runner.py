@@ -346,3 +346,15 @@ def test_default_dataset_lookup(tmp_path, monkeypatch):
     assert eval_cli.default_dataset(cwd=work) == (data / "locomo-dev.jsonl").resolve()
     monkeypatch.setenv("LANGMEM_ES_EVAL_DATASET", "/x/y.jsonl")
     assert eval_cli.default_dataset(cwd=work) == Path("/x/y.jsonl")
+
+
+def test_smoke_with_the_offline_embedder(dataset, tmp_path):
+    """The default path end to end: real MiniLM embeddings, every in-process baseline."""
+    pytest.importorskip("onnxruntime")
+    res = run_eval(dataset, ["bm25", "dense", "hybrid_rrf", "langgraph_inmemory"],
+                   out_dir=tmp_path / "smoke", progress=False, print_report=False)
+    assert res["errors"] == {}
+    assert res["metadata"]["embedder"].startswith("OnnxMiniLMEmbeddings")
+    for name, r in res["systems"].items():
+        assert r["overall"]["hit@10"] == 1.0, name  # six turns: everything is in the top 10
+    assert res["systems"]["dense"]["overall"] == res["systems"]["langgraph_inmemory"]["overall"]
