@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -161,7 +162,7 @@ def download_zip(
     coords = maven_coordinates(version)
     _say(progress, f"distribution {version}: downloading {coords} with Maven ...")
     cmd = [
-        mvn, "-B", "--no-transfer-progress", *mvn_args,
+        mvn, "-B", *mvn_args,
         "dependency:copy",
         f"-Dartifact={coords}", f"-DoutputDirectory={downloads}",
     ]
@@ -175,12 +176,29 @@ def download_zip(
         raise DownloadError(f"could not run {mvn}: {exc}") from exc
     tail: list[str] = []
     assert proc.stdout is not None
-    for line in proc.stdout:
-        line = line.rstrip()
-        tail = (tail + [line])[-15:]
-        if "Download" in line or "Copying" in line:
-            _say(progress, "  " + line.removeprefix("[INFO] "))
-    rc = proc.wait()
+    done = threading.Event()
+
+    fetched = [0]  # files Maven downloaded (its plugins on a fresh ~/.m2, then the zip)
+
+    def heartbeat() -> None:  # Maven in batch mode is silent during a long transfer
+        while not done.wait(10.0):
+            _say(progress, f"  ... still fetching ({time.monotonic() - t0:.0f}s, "
+                           f"{fetched[0]} file(s) so far)")
+
+    beat = threading.Thread(target=heartbeat, daemon=True)
+    beat.start()
+    try:
+        for line in proc.stdout:
+            line = line.rstrip()
+            tail = (tail + [line])[-15:]
+            if line.startswith("[INFO] Downloaded from"):
+                fetched[0] += 1
+            if (line.startswith("[INFO] Download") and zip_name(version) in line) \
+                    or line.startswith("[INFO] Copying"):
+                _say(progress, "  " + line.removeprefix("[INFO] "))
+        rc = proc.wait()
+    finally:
+        done.set()
     if rc != 0 or not target.is_file():
         errors = [ln for ln in tail if "ERROR" in ln] or tail
         raise DownloadError(
