@@ -62,7 +62,8 @@ def _chunks(seq: Sequence[T], n: int = _CHUNK) -> Iterator[Sequence[T]]:
 
 
 def _unique(collections: Sequence[Collection]) -> list[Collection]:
-    out = list(dict.fromkeys(collections))
+    """Distinct collections, validated; none given means all (as on Elasticsearch)."""
+    out = list(dict.fromkeys(collections or COLLECTIONS))
     for c in out:
         if c not in COLLECTIONS:
             raise ValueError(f"unknown collection {c!r}; expected one of {COLLECTIONS}")
@@ -205,12 +206,15 @@ class AsyncSQLiteBackend:
 
     async def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
         """Upsert documents in one transaction (the last one wins if an id repeats)."""
-        rows = [S.to_row(d) for d in docs]
-        if rows:
-            await self._runner.run(self._locked, self._put_tx, collection, rows)
+        if docs:
+            await self._runner.run(self._put_rows, collection, docs)
+
+    def _put_rows(self, collection: Collection, docs: Sequence[Doc]) -> None:
+        self.names.table(collection)
+        rows = [S.to_row(d) for d in docs]  # validate every document before taking the lock
+        self._locked(self._put_tx, collection, list({r.id: r for r in rows}.values()))
 
     def _put_tx(self, conn: sqlite3.Connection, collection: Collection, rows: list[S.Row]) -> None:
-        rows = list({r.id: r for r in rows}.values())
         with self._tx(conn):
             self._write_rows(conn, collection, rows)
         self._analyse_if_grown(conn, collection)
@@ -368,8 +372,6 @@ class AsyncSQLiteBackend:
         self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter, size: int, offset: int,
         spec: list[tuple[str, str]],
     ) -> list[StoredDoc]:
-        if not collections:
-            return []
         selects: list[str] = []
         params: dict[str, Any] = {"size": size, "offset": offset}
         keys = "".join(f", t.{col} AS s{i}" for i, (col, _) in enumerate(spec))
@@ -393,7 +395,7 @@ class AsyncSQLiteBackend:
                 total += conn.execute(f"SELECT count(*) FROM {S.q(self.names.table(c))} t WHERE {w}", p).fetchone()[0]
         return total
 
-    async def namespaces(self, collections: Sequence[Collection], filter: Filter) -> list[tuple[str, ...]]:
+    async def namespaces(self, collections: Sequence[Collection], filter: Filter = MATCH_ALL) -> list[tuple[str, ...]]:
         """Distinct namespaces of the matching documents, sorted."""
         return await self._runner.run(self._locked, self._namespaces, _unique(collections), filter)
 
