@@ -130,3 +130,24 @@ def test_duplicate_reinforces_instead_of_duplicating(core, alice):
 def test_replaces_rejected_for_episodic(core, alice):
     with pytest.raises(InvalidMemoryError):
         core.remember(alice, "Alice said hi.", kind="episodic", replaces=["x"])
+
+
+async def test_the_async_core_supersedes_too(clock):
+    """The async source (the sync core is generated from it) behaves the same."""
+    from langmem_es.backends.sqlite import AsyncSQLiteBackend
+    from langmem_es.core import AsyncMemoryCore
+    from langmem_es.model import Identity
+
+    backend = AsyncSQLiteBackend(":memory:", prefix="scn_async")
+    await backend.setup()
+    core = AsyncMemoryCore(backend, clock=clock)
+    me = Identity(tenant="t", user_id="alice")
+    try:
+        old = await core.remember(me, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY)
+        new = await core.remember(me, "Alice moved to Edinburgh.", subject_key="user.home_city", reason=WHY)
+        assert new.superseded == [old.id]
+        assert [m.status for m in await core.history(me, "user.home_city")] == ["superseded", "active"]
+        pb = await core.remember(me, "Restart the worker", kind="procedural", reason="Stuck jobs.")
+        assert (await core.record_outcome(me, pb.id, success=True)).success_count == 1
+    finally:
+        await core.close()
