@@ -384,8 +384,55 @@ def test_vector_cache_is_invalidated_by_writes(monkeypatch):
         b.put("items", [_doc(2, vectors=[{"path": "p", "vector": [0, 1]}])])
         hits = b.hybrid(["items"], F.term("id", "d2"), text=None, vector=[0, 1]).vector_hits
         assert [(h.doc["id"], round(h.score, 6)) for h in hits] == [("d2", 1.0)]
+        b.put("items", [_doc(1, vectors=[{"path": "p", "vector": [-1, 0]}, {"path": "q", "vector": [0.8, 0.6]}])])
+        hits = b.hybrid(["items"], F.MATCH_ALL, text=None, vector=[1, 0]).vector_hits
+        assert [(h.doc["id"], round(h.score, 4)) for h in hits] == [("d1", 0.8), ("d2", 0.0)]
         b.delete("items", ["d1"])
         assert [h.doc["id"] for h in b.hybrid(["items"], F.MATCH_ALL, text=None, vector=[1, 0]).vector_hits] == ["d2"]
+        b.put("items", [_doc(i, vectors=[{"path": "p", "vector": [1, i]}]) for i in range(3, 40)])  # many: rebuilt
+        assert b.hybrid(["items"], F.MATCH_ALL, text=None, vector=[1, 3], size=1).vector_hits[0].doc["id"] == "d3"
+        assert b.count(["items"], F.exists("vectors")) == 38
+
+
+@pytest.mark.parametrize("direct_max", [0, 10**9])
+def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct_max):
+    """Cached matrix (patched in place, appended, rebuilt) or direct reads: same hits."""
+    import random
+
+    import numpy as np
+
+    from langmem_es.backends.sqlite._sync import backend as mod
+
+    monkeypatch.setattr(mod, "DIRECT_VECTOR_MAX", direct_max)
+    rnd = random.Random(7)
+    live: dict[str, dict] = {}
+    with SQLiteBackend() as b:
+        for step in range(120):
+            action = rnd.random()
+            if action < 0.6 or not live:
+                i = rnd.randrange(60)
+                vecs = [{"path": f"p{k}", "vector": [rnd.uniform(-1, 1) for _ in range(3)]} for k in range(rnd.randrange(3))]
+                doc = _doc(i, tenant=rnd.choice(["a", "b"]), vectors=vecs)
+                b.put("items", [doc])
+                live[doc["id"]] = doc
+            elif action < 0.8:
+                victim = rnd.choice(sorted(live))
+                b.delete("items", [victim])
+                del live[victim]
+            else:
+                b.delete_where(["items"], F.term("tenant", rnd.choice(["a", "b"])) if rnd.random() < 0.1 else
+                               F.term("id", rnd.choice(sorted(live))))
+                live = {k: d for k, d in live.items() if b.get("items", [k])[0] is not None}
+            q = np.array([rnd.uniform(-1, 1) for _ in range(3)], np.float32)
+            flt = rnd.choice([F.MATCH_ALL, F.term("tenant", "a")])
+            want = {}
+            for d in live.values():
+                if F.matches(d, flt) and d["vectors"]:
+                    m = np.array([v["vector"] for v in d["vectors"]], np.float32)
+                    want[d["id"]] = float(np.max(m @ q / np.linalg.norm(m, axis=1) / np.linalg.norm(q)))
+            got = {h.doc["id"]: h.score for h in b.hybrid(["items"], flt, text=None, vector=q.tolist(), size=100).vector_hits}
+            assert got.keys() == want.keys(), step
+            assert all(abs(got[k] - want[k]) < 1e-5 for k in want), step
 
 
 def test_vector_leg_skips_other_dimensions_and_zero_vectors():

@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -39,13 +38,38 @@ _CHUNK = 500
 DIRECT_VECTOR_MAX = 20_000
 
 
-@dataclass
 class _Matrix:
-    """Every vector of one collection with one dimension, rows L2-normalised, by doc rid."""
+    """Every vector of one collection with one dimension, rows L2-normalised, by doc rid.
 
-    stamp: tuple[int, int]
-    rids: np.ndarray  # int64, sorted
-    matrix: np.ndarray  # float32 (n, dim)
+    Writes through this backend mark their rids ``stale``; the next use re-reads just
+    those. A commit by another connection (``PRAGMA data_version``) means a rebuild.
+    ``rids`` and ``matrix`` are views of buffers with spare room for appends.
+    """
+
+    def __init__(self, data_version: int, rids: np.ndarray, matrix: np.ndarray) -> None:
+        self.data_version = data_version
+        self.stale: set[int] = set()
+        self._rids, self._buf, self.size = rids, matrix, rids.size
+
+    @property
+    def rids(self) -> np.ndarray:  # int64, sorted
+        return self._rids[: self.size]
+
+    @property
+    def matrix(self) -> np.ndarray:  # float32 (n, dim)
+        return self._buf[: self.size]
+
+    def append(self, rids: np.ndarray, rows: np.ndarray) -> None:
+        """Add rows for documents whose rids are all above the current ones."""
+        end = self.size + rids.size
+        if end > self._rids.size:
+            capacity = max(end, int(self._rids.size * 1.25) + 1024)
+            grown_rids = np.empty(capacity, np.int64)
+            grown = np.empty((capacity, self._buf.shape[1]), np.float32)
+            grown_rids[: self.size], grown[: self.size] = self.rids, self.matrix
+            self._rids, self._buf = grown_rids, grown
+        self._rids[self.size : end], self._buf[self.size : end] = rids, rows
+        self.size = end
 
 
 def _normalised(blobs: list[bytes], dim: int) -> np.ndarray:
@@ -86,7 +110,6 @@ class AsyncSQLiteBackend:
         self._conn: sqlite3.Connection | None = None
         self._ready = False
         self._closed = False
-        self._writes: dict[str, int] = {}  # table -> local write generation
         self._unanalysed: dict[str, int] = {}  # table -> rows written since the last ANALYZE
         self._matrices: dict[tuple[str, int], _Matrix] = {}
 
@@ -136,9 +159,12 @@ class AsyncSQLiteBackend:
                 self._setup_tx(conn)
             return fn(conn, *args)
 
-    def _touch(self, table: str, rows: int = 1) -> None:
-        self._writes[table] = self._writes.get(table, 0) + 1
-        self._unanalysed[table] = self._unanalysed.get(table, 0) + rows
+    def _touch(self, table: str, rids: Sequence[int]) -> None:
+        """Note written or deleted documents (planner statistics, cached vector matrices)."""
+        self._unanalysed[table] = self._unanalysed.get(table, 0) + len(rids)
+        for (t, _), cached in self._matrices.items():
+            if t == table:
+                cached.stale.update(rids)
 
     def _analyse_if_grown(self, conn: sqlite3.Connection, collection: Collection) -> None:
         """Refresh planner statistics once a table changed a lot since the last ANALYZE.
@@ -265,7 +291,7 @@ class AsyncSQLiteBackend:
             f"INSERT INTO {S.q(n.vectors(collection))} (rid, path, vec) VALUES (?, ?, ?)",
             [(rid[r.id], p, b) for r in rows for p, b in r.vectors],
         )
-        self._touch(table, len(rows))
+        self._touch(table, list(rid.values()))
 
     async def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
         """Write only if the stored version is still ``version`` (``None``: only if absent)."""
@@ -309,7 +335,7 @@ class AsyncSQLiteBackend:
             return 0
         self._unindex(conn, collection, old)
         conn.executemany(f"DELETE FROM {S.q(table)} WHERE rid = ?", [(rid,) for _, rid, _ in old])
-        self._touch(table, len(old))
+        self._touch(table, [r for _, r, _ in old])
         return len(old)
 
     async def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
@@ -512,21 +538,63 @@ class AsyncSQLiteBackend:
         return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
 
     def _matrix(self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool) -> _Matrix | None:
-        """The cached matrix of collection ``c`` if still current; built when ``build`` is set."""
-        table = self.names.table(c)
+        """The cached matrix of collection ``c``, brought up to date; built when ``build`` is set."""
+        table, key = self.names.table(c), (self.names.table(c), dim)
         (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
-        stamp = (self._writes.get(table, 0), data_version)
-        cached = self._matrices.get((table, dim))
-        if cached is not None and cached.stamp == stamp:
-            return cached
-        self._matrices.pop((table, dim), None)
-        if not build:
-            return None
-        rows = conn.execute(
-            f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? ORDER BY rid", (4 * dim,)
-        ).fetchall()
-        rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        matrix = _normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
-        cached = _Matrix(stamp, rids, matrix)
-        self._matrices[(table, dim)] = cached
+        cached = self._matrices.get(key)
+        if cached is not None and (cached.data_version != data_version or len(cached.stale) * 5 > max(cached.rids.size, 5000)):
+            cached = None  # written elsewhere, or too much changed: rebuild
+        if cached is not None and cached.stale:
+            cached = self._patched(conn, c, cached, dim)
+        if cached is None:
+            self._matrices.pop(key, None)
+            if not build:
+                return None
+            rows = conn.execute(
+                f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? ORDER BY rid", (4 * dim,)
+            ).fetchall()
+            rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+            matrix = _normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
+            cached = _Matrix(data_version, rids, matrix)
+        self._matrices[key] = cached
         return cached
+
+    def _patched(self, conn: sqlite3.Connection, c: Collection, cached: _Matrix, dim: int) -> _Matrix:
+        """``cached`` with the rows of its stale documents re-read from the database.
+
+        Re-written documents with as many vectors as before are overwritten in place and
+        new documents (higher rids) appended into spare capacity, so one write does not
+        copy a 100k-row matrix; anything else (deletes, changed vector counts) rebuilds
+        the arrays once.
+        """
+        stale = np.asarray(sorted(cached.stale), dtype=np.int64)
+        rows: list[tuple[int, bytes]] = []
+        for part in _chunks(stale.tolist()):
+            marks = ", ".join("?" * len(part))
+            rows += conn.execute(
+                f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? AND rid IN ({marks}) "
+                "ORDER BY rid",
+                [4 * dim, *part],
+            ).fetchall()
+        new_rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        new = _normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
+        lo = np.searchsorted(cached.rids, stale, "left")
+        hi = np.searchsorted(cached.rids, stale, "right")
+        have = hi - lo
+        want = np.searchsorted(new_rids, stale, "right") - np.searchsorted(new_rids, stale, "left")
+        last = cached.rids[-1] if cached.rids.size else -1
+        appended = (have == 0) & (want > 0) & (stale > last)
+        if np.array_equal(have[~appended], want[~appended]):
+            same = np.isin(new_rids, stale[~appended])
+            if same.any():  # same documents, same number of vectors: overwrite rows in place
+                positions = np.concatenate([np.arange(a, b) for a, b in zip(lo[~appended], hi[~appended]) if b > a])
+                cached.matrix[positions] = new[same]
+            if (~same).any():
+                cached.append(new_rids[~same], new[~same])
+            cached.stale.clear()
+            return cached
+        keep = ~np.isin(cached.rids, stale)
+        rids = np.concatenate([cached.rids[keep], new_rids])
+        matrix = np.concatenate([cached.matrix[keep], new])
+        order = np.argsort(rids, kind="stable")
+        return _Matrix(cached.data_version, rids[order], matrix[order])
