@@ -253,10 +253,20 @@ def _dims_kwarg(cls: type, dims: int) -> dict[str, int]:
     return {"dims": dims} if "dims" in params else {}
 
 
+def _settle(future: asyncio.Future[Any], result: Any = None, *, exc: BaseException | None = None) -> None:
+    if future.done():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
+
+
 class AsyncElasticsearchMemoryStore(_Common):
     """A LangGraph store on Elasticsearch over an ``AsyncElasticsearch`` client.
 
-    Same arguments as :class:`ElasticsearchMemoryStore`. The sync methods work from
+    Same arguments as :class:`ElasticsearchMemoryStore`, plus ``coalesce``: concurrent
+    calls in one event-loop tick share one round trip (on by default). The sync methods work from
     other threads while the event loop that runs this store is alive (LangGraph runs
     sync nodes in worker threads); calling them on the loop's own thread raises.
     """
@@ -271,6 +281,7 @@ class AsyncElasticsearchMemoryStore(_Common):
         refresh: RefreshMode = "lazy",
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
         replicas: int = 0,
+        coalesce: bool = True,
     ) -> None:
         from ..backends.elasticsearch import AsyncElasticsearchBackend
 
@@ -284,6 +295,10 @@ class AsyncElasticsearchMemoryStore(_Common):
         self._core = AsyncStoreCore(backend, index=self._index, max_document_bytes=max_document_bytes, refresh=refresh)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._sweeper_task: asyncio.Task[None] | None = None
+        self.coalesce = coalesce
+        self._pending: list[tuple[asyncio.Future[list[Result]], list[Op]]] = []
+        self._flush_scheduled = False
+        self._inflight: set[asyncio.Task[None]] = set()
 
     @classmethod
     @asynccontextmanager
@@ -308,8 +323,49 @@ class AsyncElasticsearchMemoryStore(_Common):
             await store.aclose()
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        self._loop = asyncio.get_running_loop()
-        return await self._core._execute(list(ops))
+        """Run ops; with ``coalesce`` (default), batches issued in the same event-loop tick
+        by concurrent tasks run as one (one ``get`` and one bulk write per collection),
+        like LangGraph's ``AsyncBatchedBaseStore``."""
+        loop = self._loop = asyncio.get_running_loop()
+        ops = list(ops)
+        if not self.coalesce:
+            return await self._core._execute(ops)
+        future: asyncio.Future[list[Result]] = loop.create_future()
+        self._pending.append((future, ops))
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(self._flush)
+        return await future
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        pending, self._pending = self._pending, []
+        task = asyncio.ensure_future(self._run_pending(pending))
+        self._inflight.add(task)  # keep a reference until it ends
+        task.add_done_callback(self._inflight.discard)
+
+    async def _run_pending(self, pending: list[tuple[asyncio.Future[list[Result]], list[Op]]]) -> None:
+        live = [(f, ops) for f, ops in pending if not f.done()]  # skip cancelled callers
+        if not live:
+            return
+        try:
+            merged = await self._core._execute([op for _, ops in live for op in ops])
+        except Exception as exc:
+            if len(live) == 1:
+                _settle(live[0][0], exc=exc)
+                return
+            # a failed batch wrote nothing: rerun each caller alone, so only the caller
+            # whose ops are at fault gets the error
+            for future, ops in live:
+                try:
+                    _settle(future, await self._core._execute(ops))
+                except Exception as one:  # noqa: BLE001 - handed to that caller
+                    _settle(future, exc=one)
+            return
+        start = 0
+        for future, ops in live:
+            _settle(future, merged[start : start + len(ops)])
+            start += len(ops)
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
@@ -329,7 +385,7 @@ class AsyncElasticsearchMemoryStore(_Common):
                 "and none is running: await an async method (e.g. await store.setup()) on your loop "
                 "first, or use ElasticsearchMemoryStore from synchronous code"
             )
-        return asyncio.run_coroutine_threadsafe(self._core._execute(ops), self._loop).result()
+        return asyncio.run_coroutine_threadsafe(self.abatch(ops), self._loop).result()
 
     async def setup(self) -> None:
         """Create or migrate the indices (idempotent, versioned)."""

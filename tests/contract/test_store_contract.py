@@ -717,6 +717,18 @@ def test_async_elasticsearch_store(request: pytest.FixtureRequest) -> None:
 
             await asyncio.get_running_loop().run_in_executor(None, worker)
             assert out["item"].value == {"text": "from a thread"} and out["ns"] == [("ae",)]
+            # concurrent calls coalesce into one batch; an error reaches only its caller
+            from langmem_es.errors import NotSerializableError
+
+            outcomes = await asyncio.gather(
+                *[store.aput(("co",), f"k{i}", {"i": i}) for i in range(20)],
+                store.aput(("co",), "bad", {"v": object()}),
+                store.aget(("ae",), "k1"),
+                return_exceptions=True,
+            )
+            assert outcomes[:20] == [None] * 20 and isinstance(outcomes[20], NotSerializableError)
+            assert outcomes[21].key == "k1"
+            assert len(await store.asearch(("co",), limit=50)) == 20
             assert await store.sweep_ttl() == 0
             task = await store.start_ttl_sweeper(0.001)
             await asyncio.sleep(0.2)
