@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal, TypedDict
+from typing import Any
 
 from langgraph.store.base import (
     GetOp,
@@ -43,7 +43,7 @@ from ..errors import (
 )
 from ..fusion import rrf
 from ..model import ROOT, KINDS, collection_for
-from ..port import Collection, Doc, Hit, StoredDoc
+from ..port import Collection, Doc, Hit
 
 __all__ = [
     "AsyncEmbedder",
@@ -54,6 +54,7 @@ __all__ = [
     "RRF_K",
     "STORE_COLLECTIONS",
     "PreparedPut",
+    "Ranked",
     "ResolvedIndex",
     "StoreIndexConfig",
     "best_cosine",
@@ -501,21 +502,3 @@ def list_namespaces_result(namespaces: Iterable[Sequence[str]], op: ListNamespac
         found = {ns[: op.max_depth] for ns in found}
     ordered = sorted(found)
     return ordered[op.offset : op.offset + op.limit]
-
-
-def stored_ids(stored: Sequence[StoredDoc | None]) -> dict[str, StoredDoc]:
-    return {s.doc["id"]: s for s in stored if s is not None}
-
-
-SearchMode = Literal["hybrid", "filter"]
-
-
-class StoreOptions(TypedDict, total=False):
-    """Store-wide options shared by every store class."""
-
-    max_document_bytes: int
-    """Largest item accepted (value JSON plus indexed text), default 10 MB."""
-    refresh: Literal["lazy", "always", "never"]
-    """When writes become searchable: ``lazy`` (default) refreshes a written collection
-    once, before the next search in this process; ``always`` refreshes on every write;
-    ``never`` leaves it to the engine's refresh interval."""

@@ -16,7 +16,6 @@ import asyncio
 import hashlib
 import math
 import re
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
