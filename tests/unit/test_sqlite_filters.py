@@ -444,6 +444,18 @@ def test_vector_leg_skips_other_dimensions_and_zero_vectors():
         assert [(h.doc["id"], round(h.score, 4)) for h in hits] == [("d3", 0.6), ("d2", 0.0)]
 
 
+@pytest.mark.parametrize("vector", [[], [0, 0], [1, math.nan], [[1, 0]]])
+def test_bad_query_vectors_are_rejected(vector):
+    with SQLiteBackend() as b, pytest.raises(ValueError, match="query vector"):
+        b.hybrid(["items"], F.MATCH_ALL, text=None, vector=vector)
+
+
+def test_huge_integers_are_stored_as_doubles():
+    with SQLiteBackend() as b:
+        b.put("items", [{"id": "d", "access_count": 2**70}])
+        assert b.count(["items"], F.range_("access_count", gt=2**69)) == 1
+
+
 def test_two_prefixes_share_a_file_without_seeing_each_other(tmp_path):
     path = str(tmp_path / "m.db")
     with SQLiteBackend(path, prefix="one") as a, SQLiteBackend(path, prefix=f"two_{uuid.uuid4().hex[:6]}") as b:

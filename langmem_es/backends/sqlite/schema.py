@@ -201,6 +201,8 @@ def to_row(doc: Mapping[str, Any]) -> Row:
                 isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
             ):
                 raise _bad(doc_id, name, f"a finite number ({kind})", value)
+            if isinstance(value, int) and not -(2**63) <= value < 2**63:
+                value = float(value)  # beyond SQLite's int64
         columns.append(value)
     row = Row(id=doc_id, doc_json="", columns=columns)
     for name in ARRAY_FIELDS:

@@ -463,8 +463,8 @@ class SQLiteBackend:
         query = None
         if vector is not None:
             query = np.asarray(vector, dtype=np.float32)
-            if query.ndim != 1 or not query.size or not np.isfinite(query).all():
-                raise ValueError("the query vector must be a non-empty list of finite numbers")
+            if query.ndim != 1 or not query.size or not np.isfinite(query).all() or not query.any():
+                raise ValueError("the query vector must be a non-empty, non-zero list of finite numbers")
         match = S.fts_query(text)
         if size <= 0 or (match is None and query is None):
             return HybridResult()
@@ -498,7 +498,7 @@ class SQLiteBackend:
     def _knn(self, conn: sqlite3.Connection, c: Collection, flt: Filter, query: np.ndarray, size: int) -> list[Hit]:
         n, table = self.names, self.names.table(c)
         dim = int(query.size)
-        qn = query / (np.linalg.norm(query) or 1.0)
+        qn = query / np.linalg.norm(query)
         w, p = S.where(n, c, flt)
         wanted: np.ndarray | None = None
         if flt != MATCH_ALL:
