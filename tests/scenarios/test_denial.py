@@ -259,3 +259,14 @@ def test_denial_confidence_is_configurable(request, clock, alice):
         assert w3.memory.confidence == pytest.approx(0.7) and len(w3.superseded) == 1
     finally:
         teardown()
+
+
+def test_keyed_denial_confirmed_in_other_words(core, alice):
+    """As a user, a confirmation in different words still counts as a confirmation."""
+    fact = core.remember(alice, "Alice's flight is on Friday.", subject_key="trip.flight_day", reason="Travel.",
+                         sources=["email:1"])
+    core.remember(alice, "Alice's flight is not on Friday.", subject_key="trip.flight_day", reason="Travel.",
+                  sources=["chat:1"])
+    w = core.remember(alice, "That's wrong, there is no Friday flight.", subject_key="trip.flight_day",
+                      reason="Travel.", sources=["airline:pnr"])
+    assert w.action == "reinforced" and w.superseded == [fact.id]

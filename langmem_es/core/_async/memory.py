@@ -22,6 +22,7 @@ from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope, content_hash
 from ...port import MEMORY_COLLECTIONS, Capabilities, Collection, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker, resolve_reranker
+from .. import context as ctx
 from .. import policy
 from ..config import MemoryConfig
 from ..records import AUDIT, audit_document, memory_document, memory_of, restamp
@@ -118,41 +119,44 @@ class AsyncMemoryCore:
         batch_size: int = 256,
         progress: Callable[[int, int], None] | None = None,
     ) -> list[str]:
-        """Bulk-ingest raw events (no belief maintenance): one embedding batch and one bulk write per batch.
+        """Bulk-ingest raw events in order (no belief maintenance), one bulk write per batch.
 
-        Each item is a mapping of :meth:`remember` arguments (``content`` required;
-        ``context``, text of neighbouring events, is indexed beside the content).
+        Each item is a mapping of :meth:`remember` arguments (``content`` required).
+        Events of one ``session_id`` are indexed with their neighbours as context (see
+        :mod:`langmem_es.core.context`); an item's own ``context`` text replaces that.
         Returns the ids, in order. Retrying the same call is safe: ids are deterministic.
         """
+        memories: list[Memory] = []
+        explicit: list[str | None] = []
+        for item in items:
+            args = dict(item)
+            explicit.append(args.pop("context", None))
+            memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
+                                             scope=args.pop("scope", scope), **args))
+        text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
+        vec_nb = ctx.session_neighbours(memories, self.config.context_window_vector)
         ids: list[str] = []
-        done = 0
-        for start in range(0, len(items), batch_size):
-            chunk = items[start : start + batch_size]
-            memories = []
-            contexts = []
-            for item in chunk:
-                args = dict(item)
-                contexts.append(args.pop("context", None))
-                memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
-                                                 scope=args.pop("scope", scope), **args))
-            vectors = await self.embeddings.aembed_documents([self._embed_text(m, c) for m, c in zip(memories, contexts)])
+        for start in range(0, len(memories), batch_size):
+            batch = range(start, min(start + batch_size, len(memories)))
+            texts = [memories[i].content for i in batch]
+            with_ctx = [i for i in batch if vec_nb[i]]
+            texts += ["\n".join([memories[i].content, *vec_nb[i]]) for i in with_ctx]
+            vectors = await self.embeddings.aembed_documents(texts)
+            contextual = dict(zip(with_ctx, vectors[len(batch):]))
             now = self.clock()
             by_kind: dict[str, list[dict[str, Any]]] = {}
-            for m, c, v in zip(memories, contexts, vectors):
-                by_kind.setdefault(m.kind, []).append(memory_document(m, [("content", v)], now=now, context=c))
+            for j, i in enumerate(batch):
+                m = memories[i]
+                context = explicit[i] or ctx.text_context(text_nb[i], m.event_time if self.config.time_in_text else None)
+                vector = ctx.combine(vectors[j], contextual.get(i))
+                by_kind.setdefault(m.kind, []).append(memory_document(m, [("content", vector)], now=now, context=context))
             for k, docs in by_kind.items():
                 await self.backend.put(k, docs, refresh=False)
-            ids.extend(m.id for m in memories)
-            done += len(chunk)
+            ids.extend(memories[i].id for i in batch)
             if progress:
-                progress(done, len(items))
+                progress(batch.stop, len(memories))
         await self.backend.refresh(list(MEMORY_COLLECTIONS))
         return ids
-
-    def _embed_text(self, memory: Memory, context: str | None) -> str:
-        if context and self.config.embed_context:
-            return f"{memory.content}\n{context}"
-        return memory.content
 
     def _new_memory(self, identity: Identity, content: Any, *, kind: Kind, scope: Scope, reason: str | None = None,
                     subject_key: str | None = None, confidence: float | None = None, sources: Sequence[str] = (),
@@ -314,10 +318,13 @@ class AsyncMemoryCore:
         independent confirmation: it reinforces the pending denial instead of adding one.
         """
         denied = list(replaces)
-        if memory.subject_key:
-            denied += [s.doc["key"] for s in await self._actives(scope_filter, memory.subject_key)
-                       if memory_of(s.doc).polarity == "assert"]
         pending: list[Hit] = []
+        if memory.subject_key:
+            for s in await self._actives(scope_filter, memory.subject_key):
+                if memory_of(s.doc).polarity == "assert":
+                    denied.append(s.doc["key"])
+                else:
+                    pending.append(Hit(s.collection, s.doc, 1.0))
         for hit in await self._similar(scope_filter, vector, size=10):
             old = memory_of(hit.doc)
             if old.polarity == "deny":
