@@ -57,7 +57,10 @@ INDEXED_FIELDS: tuple[str, ...] = (
 )
 _TEXT_KINDS = frozenset({"keyword", "text", "date"})
 _NUMBER_KINDS = frozenset({"integer", "long", "double", "float"})
-_SQL_TYPES = {"keyword": "TEXT", "text": "TEXT", "date": "TEXT", "integer": "INTEGER", "long": "INTEGER", "double": "REAL", "float": "REAL"}
+_SQL_TYPES = {
+    "keyword": "TEXT", "text": "TEXT", "date": "TEXT", "integer": "INTEGER", "long": "INTEGER", "double": "REAL",
+    "float": "REAL",
+}
 _PREFIX = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,40}$")
 _TOKEN = re.compile(r"[^\W_]+")
 #: the most distinct terms one BM25 query ORs together (Elasticsearch's default
