@@ -172,3 +172,23 @@ def test_import_onto_a_new_agent(core, tenant):
     assert len(core.export(old, include_tombstones=False)) == 2  # the first agent keeps its own
     assert core.import_(new, core.export(old)) == ids  # idempotent: same ids, no duplicates
     assert len(core.recall(new, "refund approval", kinds=["semantic"])) == 1
+
+
+def test_forgetting_a_source_does_not_block_its_siblings(core, alice):
+    """As a user who retracts one document, facts also backed by another message can
+    come back from that message."""
+    core.remember(alice, "Alice's salary is 52k.", reason="Budgeting.", sources=["doc:payslip", "msg:7"])
+    core.forget(alice, source="doc:payslip")
+    assert core.remember(alice, "Alice is saving for a flat.", reason="Budgeting.", sources=["msg:7"]).action == "created"
+    assert core.remember(alice, "Alice's salary is 52k.", reason="Budgeting.", sources=["msg:7"]).action == "suppressed"
+
+
+def test_bulk_check_of_tombstones(core, alice):
+    """The batched check the bulk-ingest path uses: one query for many memories."""
+    w = core.remember(alice, "Alice said the code is 1234.", kind="episodic", session_id="s1", sources=["msg:1"])
+    core.forget(alice, ids=[w.id])
+    again = core._new_memory(alice, "Alice said the code is 1234.", kind="episodic", scope="private",
+                             session_id="s1", sources=["msg:1"])
+    other = core._new_memory(alice, "Alice said thanks.", kind="episodic", scope="private", session_id="s1",
+                             sources=["msg:2"])
+    assert core._tombstoned_ids(alice, [again, other]) == {again.id}

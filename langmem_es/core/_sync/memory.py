@@ -694,7 +694,7 @@ class MemoryCore:
         tombs = []
         for key, stored in targets.items():
             m = memory_of(stored.doc)
-            tombs.append(_tombstone(m, by, now))
+            tombs.append(_tombstone(m, by, now, source if by == "source" else None))
         self.backend.put(AUDIT, tombs)  # the tombstones first: a crash in between never resurrects
         for stored in targets.values():
             self.backend.delete(stored.collection, [stored.doc["id"]])
@@ -703,23 +703,26 @@ class MemoryCore:
         return sorted(targets)
 
     def _tombstoned(self, identity: Identity, memory: Memory) -> bool:
-        """Does a tombstone of the memory's owner suppress this memory's evidence?
+        """Does a tombstone of the memory's owner suppress this memory's evidence?"""
+        return bool(self._tombstoned_ids(identity, [memory]))
+
+    def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]:
+        """The ids among ``memories`` that a tombstone suppresses — one query for a whole batch.
 
         Semantic and procedural: the same content (fingerprint), anything from a source
         that was forgotten as a whole, or the same subject key from the same source (the
         same fact re-extracted in other words). Episodic: the same event (id) or a
         forgotten source — a common phrase said again another day is a new event.
         """
-        from_source = [F.all_of(F.terms("source_refs", memory.sources), D.value_filter({"by": "source"}))] if memory.sources else []
-        if memory.kind == "episodic":
-            evidence = [D.value_filter({"memory_id": memory.id}), *from_source]
-        else:
-            evidence = [F.term("content_hash", memory.content_hash), *from_source]
-            if memory.sources and memory.subject_key:
-                evidence.append(F.all_of(F.terms("source_refs", memory.sources), F.term("subject_key", memory.subject_key)))
+        if not memories:
+            return set()
+        hashes = sorted({m.content_hash for m in memories})
+        sources = sorted({s for m in memories for s in m.sources})
+        evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
         flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
-                       F.term("owner", memory.owner), F.any_of(*evidence))
-        return self.backend.count([AUDIT], flt) > 0
+                       F.terms("owner", sorted({m.owner for m in memories})), F.any_of(*evidence))
+        tombs = [(s.doc.get("owner"), s.doc["value"]) for s in self.backend.find([AUDIT], flt, size=10_000)]
+        return {m.id for m in memories if any(owner == m.owner and _buries(t, m) for owner, t in tombs)}
 
     def tombstones(self, identity: Identity) -> list[dict[str, Any]]:
         """The caller's tombstones (what was forgotten and how; never the forgotten content)."""
@@ -956,10 +959,23 @@ def _conflict(value: Mapping[str, Any]) -> Conflict:
     return Conflict(**{k: v for k, v in value.items() if k in known})
 
 
-def _tombstone(m: Memory, by: str, now: datetime) -> dict[str, Any]:
-    """The tombstone of a forgotten memory: its evidence, never its content."""
+def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:
+    """Does tombstone ``tomb`` (its body) cover memory ``m``'s evidence? See ``_tombstoned_ids``."""
+    shared_source = bool(set(tomb.get("sources") or ()) & set(m.sources))
+    if tomb.get("by") == "source" and tomb.get("source", "") in m.sources:
+        return True
+    if m.kind == "episodic":
+        return tomb.get("memory_id") == m.id
+    if tomb.get("content_hash") == m.content_hash:
+        return True
+    return shared_source and bool(m.subject_key) and tomb.get("subject_key") == m.subject_key
+
+def _tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> dict[str, Any]:
+    """The tombstone of a forgotten memory: its evidence, never its content (``source``: the one forgotten)."""
     body = {"memory_id": m.id, "content_hash": m.content_hash, "sources": list(m.sources), "kind": m.kind,
             "scope": m.scope, "subject_key": m.subject_key, "by": by, "forgotten_at": D.iso(now)}
+    if source:
+        body["source"] = source
     return _tombstone_doc(body, m.tenant, m.owner, m.scope, now)
 
 
