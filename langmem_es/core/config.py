@@ -11,16 +11,21 @@ from typing import Literal
 class MemoryConfig:
     candidates: int = 80
     """Candidates per retrieval leg: a reranker can only reorder what it is shown."""
-    rrf_k: int = 60
-    """RRF rank constant (Elasticsearch's default)."""
+    rrf_k: int = 30
+    """RRF rank constant. Elasticsearch's default is 60; 30 favours the legs' top ranks and
+    gave +0.02 recall@10 on the LoCoMo dev split (the only value tuned there besides the windows)."""
     leg_weights: tuple[float, float] = (1.0, 1.0)
     """RRF weights of the (BM25, dense) legs."""
     fusion: Literal["auto", "client", "server"] = "auto"
     """``auto``: server-side RRF when the cluster's licence and modules allow it."""
     rerank_window: int = 80
     """How many fused candidates the reranker sees."""
-    embed_context: bool = False
-    """Embed an event's neighbouring context with it (bulk ingest)."""
+    context_window_text: int = 2
+    """Bulk ingest: neighbouring events (each side, same session) indexed for BM25 with an event."""
+    context_window_vector: int = 1
+    """Bulk ingest: neighbouring events embedded with an event (its vector is own + in-context, normalised)."""
+    time_in_text: bool = True
+    """Index an event's date as words ("8 May 2023") beside it, for questions that name the date."""
     denial_confidence: float = 0.5
     """Confidence of a flat denial when written; it does not supersede below ``apply_denial_at``."""
     apply_denial_at: float = 0.75

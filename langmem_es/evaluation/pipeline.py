@@ -30,16 +30,6 @@ def _event_time(turn: Turn) -> datetime | None:
         return None
 
 
-def neighbour_context(turns: list[Turn], i: int, window: int) -> str | None:
-    """Text of the turns around turn ``i`` in the same session (the conversational context)."""
-    if window <= 0:
-        return None
-    session = turns[i].session_id
-    around = [t.memory_text for t in turns[max(0, i - window) : i + window + 1]
-              if t.session_id == session and t.turn_id != turns[i].turn_id]
-    return "\n".join(around) or None
-
-
 class MemoryPipelineSystem:
     """``langmem_es`` in the side-by-side evaluation."""
 
@@ -47,11 +37,14 @@ class MemoryPipelineSystem:
         opts = {**getattr(context, "options", {}), **(options or {})}
         self.mode = mode
         self.name = "langmem_es" if mode == "full" else f"langmem_es_{mode}"
-        self.window = int(opts.get("context_window", 1)) if mode == "full" else 0
+        full = mode == "full"
+        defaults = MemoryConfig()
         config = MemoryConfig(
-            candidates=int(opts.get("candidates", 80)),
-            embed_context=bool(opts.get("embed_context", False)) and mode == "full",
-            leg_weights=tuple(opts.get("leg_weights", (1.0, 1.0))),  # type: ignore[arg-type]
+            candidates=int(opts.get("candidates", defaults.candidates)),
+            rrf_k=int(opts.get("rrf_k", defaults.rrf_k if full else 60)),
+            context_window_text=int(opts.get("context_window_text", defaults.context_window_text)) if full else 0,
+            context_window_vector=int(opts.get("context_window_vector", defaults.context_window_vector)) if full else 0,
+            time_in_text=bool(opts.get("time_in_text", defaults.time_in_text)) and full,
         )
         self._owned_client = None
         backend = getattr(context, "backend", "sqlite")
@@ -83,9 +76,8 @@ class MemoryPipelineSystem:
                 "session_id": t.session_id,
                 "sources": [t.turn_id],
                 "metadata": {"speaker": t.speaker, "date_time": t.date_time},
-                "context": neighbour_context(turns, i, self.window),
             }
-            for i, t in enumerate(turns)
+            for t in turns
         ]
         ids = self.core.remember_many(self._identity(conversation.conv_id), items)
         self._turn_of[conversation.conv_id] = {mid: t.turn_id for mid, t in zip(ids, turns)}

@@ -841,7 +841,7 @@ class AsyncMemoryCore:
                 if m.status != "active":
                     return None
                 if policy.decay_score(m, now, self.config.half_life_days) < self.config.decay_threshold[kind]:
-                    return {"status": "soft_deleted", "valid_to": now}
+                    return {"status": "soft_deleted"}
                 age_days = (now - m.written_at).total_seconds() / 86400
                 if not m.frozen and m.contradiction_count == 0 and age_days >= self.config.freeze_after_days:
                     return {"frozen": True}
