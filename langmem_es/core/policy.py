@@ -285,3 +285,25 @@ def decay_score(memory: Memory, now: datetime, half_life_days: Mapping[str, floa
     access = min(1.0, math.log1p(memory.access_count) / math.log1p(50))
     penalty = min(1.0, 0.25 * memory.contradiction_count)
     return max(0.0, (0.7 * recency + 0.3 * access) * (0.5 + 0.5 * memory.confidence) - penalty)
+
+
+def adjust_playbooks(ranked: Sequence[tuple[str, float]], docs: Mapping[str, Mapping[str, Any]],
+                     query: str) -> list[tuple[str, float]]:
+    """Recall post-step for procedural memories (pure; the recall path calls it after reranking).
+
+    Withholds every playbook that already failed for the problem in ``query``
+    (:func:`failed_for_query`), and reorders the remaining playbooks among the slots
+    playbooks held, by score × 2·success rate (:func:`outcome_weight`; untried: × 1).
+    Other kinds keep their positions and scores, so scales of different rerankers never mix.
+    """
+    kept = [(i, s) for i, s in ranked if not (docs[i].get("kind") == "procedural" and failed_for_query(docs[i], query))]
+    slots = [n for n, (i, _) in enumerate(kept) if docs[i].get("kind") == "procedural"]
+    playbooks = sorted(
+        ((i, s * 2 * outcome_weight(int(docs[i].get("success_count") or 0), int(docs[i].get("failure_count") or 0)))
+         for i, s in (kept[n] for n in slots)),
+        key=lambda x: -x[1],
+    )
+    out = list(kept)
+    for n, item in zip(slots, playbooks):
+        out[n] = item
+    return out

@@ -105,3 +105,18 @@ def test_shared_playbooks_learn_from_the_whole_team(core, planner, researcher):
     core.record_outcome(researcher, pb.id, success=False, problem=PROBLEM)
     assert pb.id not in [r.memory.id for r in core.playbooks(planner, PROBLEM)]
     assert core.get(planner, pb.id).failure_count == 1
+
+
+def test_adjust_playbooks_for_the_recall_path():
+    """The pure post-step recall applies: failed fixes withheld, playbooks reordered by
+    success among their own slots, other kinds untouched."""
+    docs = {
+        "fact": {"kind": "semantic"},
+        "bad": {"kind": "procedural", "success_count": 0, "failure_count": 4},
+        "good": {"kind": "procedural", "success_count": 4, "failure_count": 0},
+        "failed": {"kind": "procedural", "value": {"metadata": {"failed_for": [PROBLEM]}}},
+    }
+    ranked = [("bad", 0.9), ("fact", 0.8), ("failed", 0.7), ("good", 0.6)]
+    out = policy.adjust_playbooks(ranked, docs, PROBLEM)
+    assert [i for i, _ in out] == ["good", "fact", "bad"]
+    assert dict(out)["fact"] == 0.8 and dict(out)["good"] == pytest.approx(0.6 * 2 * 5 / 6)

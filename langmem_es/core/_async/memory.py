@@ -125,6 +125,8 @@ class AsyncMemoryCore:
         Events of one ``session_id`` are indexed with their neighbours as context (see
         :mod:`langmem_es.core.context`); an item's own ``context`` text replaces that.
         Returns the ids, in order. Retrying the same call is safe: ids are deterministic.
+        Events that were forgotten (a tombstone covers them) are skipped: their ids are
+        returned but nothing is written.
         """
         memories: list[Memory] = []
         explicit: list[str | None] = []
@@ -133,6 +135,7 @@ class AsyncMemoryCore:
             explicit.append(args.pop("context", None))
             memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
                                              scope=args.pop("scope", scope), **args))
+        buried = await self._tombstoned_ids(identity, memories)
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
         vec_nb = ctx.session_neighbours(memories, self.config.context_window_vector)
         ids: list[str] = []
@@ -147,6 +150,8 @@ class AsyncMemoryCore:
             by_kind: dict[str, list[dict[str, Any]]] = {}
             for j, i in enumerate(batch):
                 m = memories[i]
+                if m.id in buried:
+                    continue
                 context = explicit[i] or ctx.text_context(text_nb[i], m.event_time if self.config.time_in_text else None)
                 vector = ctx.combine(vectors[j], contextual.get(i))
                 by_kind.setdefault(m.kind, []).append(memory_document(m, [("content", vector)], now=now, context=context))
