@@ -570,13 +570,15 @@ class AsyncMemoryCore:
         ranked = [(i, s) for i, s in fused if policy.visible(by_id[i].doc, identity, scopes) and F.matches(by_id[i].doc, flt)]
         t = time.perf_counter()
         reranked = await self._rerank(query, ranked, by_id)
+        reranked = policy.adjust_playbooks(reranked, {i: by_id[i].doc for i, _ in reranked}, query)
         timings["rerank"] = _ms(t)
+        fused_score = dict(fused)
         out = []
         open_conflicts = {c.id for c in await self.conflicts(identity)} if any(
             by_id[i].doc.get("conflict_id") for i, _ in reranked[:k]) else set()
         for i, score in reranked[:k]:
             memory = memory_of(by_id[i].doc)
-            st = {**stages.get(i, {}), "fused": dict(fused).get(i, 0.0), "final": score}
+            st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
             self._pending_access[(by_id[i].collection, i)] = self._pending_access.get((by_id[i].collection, i), 0) + 1
         self._recalls_since_flush += 1
