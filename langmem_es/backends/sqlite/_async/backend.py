@@ -139,6 +139,10 @@ class AsyncSQLiteBackend:
             if not self._memory():
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
+                # a 100k-document file is ~0.5 GB: the default 2 MB page cache thrashes
+                # on FTS doclists; these halve hybrid latency there
+                conn.execute("PRAGMA cache_size = -65536")
+                conn.execute("PRAGMA mmap_size = 268435456")
             self._conn = conn
         return self._conn
 
