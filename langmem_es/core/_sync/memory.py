@@ -571,7 +571,6 @@ class MemoryCore:
         ranked = [(i, s) for i, s in fused if policy.visible(by_id[i].doc, identity, scopes) and F.matches(by_id[i].doc, flt)]
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
-        reranked = policy.adjust_playbooks(reranked, {i: by_id[i].doc for i, _ in reranked}, query)
         timings["rerank"] = _ms(t)
         fused_score = dict(fused)
         out = []
