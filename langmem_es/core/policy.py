@@ -97,6 +97,19 @@ def clean_text(text: Any, what: str = "content", *, limit: int = MAX_CONTENT_CHA
     return cleaned
 
 
+def check_ref(value: Any, what: str = "memory id") -> str:
+    """A caller-supplied id or key (memory id, subject key): a string of valid unicode, 1-512 characters."""
+    if not isinstance(value, str):
+        raise InvalidMemoryError(f"{what} must be a string, got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidMemoryError(f"{what} is not valid unicode (lone surrogate at {exc.start})") from None
+    if not value.strip() or len(value) > 512:
+        raise InvalidMemoryError(f"{what} must be 1-512 characters, got {len(value)}")
+    return value
+
+
 def check_reason(kind: Kind, reason: str | None) -> str | None:
     """State it to save it: semantic and procedural writes need a one-sentence reason."""
     if kind == "episodic":

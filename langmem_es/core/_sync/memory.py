@@ -632,6 +632,7 @@ class MemoryCore:
 
     def _get_visible(self, identity: Identity, memory_id: str, *, collection: Collection | None = None) -> StoredDoc | None:
         """A memory by id, only if the caller may see it (any status but forgotten)."""
+        memory_id = policy.check_ref(memory_id)
         flt = F.all_of(policy.visibility_filter(identity), F.term("key", memory_id))
         found = self.backend.find([collection] if collection else list(MEMORY_COLLECTIONS), flt, size=2)
         found = [s for s in found if policy.visible(s.doc, identity)]
@@ -642,6 +643,7 @@ class MemoryCore:
 
     def history(self, identity: Identity, key_or_id: str) -> list[Memory]:
         """Every version of a fact, oldest first: by subject key, or the chain through an id."""
+        key_or_id = policy.check_ref(key_or_id, "subject key or id")
         vis = policy.visibility_filter(identity)
         flt = F.all_of(vis, F.any_of(F.term("subject_key", key_or_id), F.term("key", key_or_id)))
         found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
