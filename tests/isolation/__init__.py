@@ -1,0 +1,1 @@
+"""Tenant isolation: adversarial suite (library and DLS modes) and DLS credentials."""
