@@ -310,6 +310,11 @@ def _call(fn: Any) -> Any:
             return fn()
     except es.ApiError as exc:
         text = str(exc)
+        if "pattern_capture" in text or "analysis" in text and "Unknown filter type" in text:
+            raise LangmemEsError(
+                "this cluster cannot create its .security index (the distribution lacks the analysis-common "
+                f"module), so API keys are unavailable ({text}); issue file-realm credentials instead: "
+                "`langmem-es tenants issue TENANT --cluster NAME` / tenants.FileRealm") from exc
         if "security_exception" in text and "licen" in text.lower():
             raise AuthorizationError(f"API keys with DLS need a trial/platinum/enterprise licence: {text}") from exc
         raise LangmemEsError(f"Elasticsearch refused the security call: {text}") from exc
