@@ -1,0 +1,118 @@
+"""``langmem-es bench``: the performance benchmarks, printed, saved, and written to the docs.
+
+    langmem-es bench --backend both --docs docs/benchmarks.md     # the full run (~25 min)
+    langmem-es bench --backend sqlite --smoke                     # CI: tiny sizes, < 1 min
+    langmem-es bench --report-only bench-results/results.json --docs docs/benchmarks.md
+
+The main CLI calls :func:`register` with its subparsers; heavy modules are imported in
+the handler so ``langmem-es --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+
+__all__ = ["main", "register", "run_command"]
+
+
+def _sizes(value: str) -> list[int]:
+    try:
+        sizes = sorted({int(v.replace("_", "").replace("k", "000")) for v in value.split(",") if v.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--sizes wants comma-separated integers, got {value!r}") from None
+    if not sizes or sizes[0] < 10:
+        raise argparse.ArgumentTypeError("--sizes must be integers >= 10")
+    return sizes
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("sqlite", "elasticsearch", "both"), default="both",
+                   help="backend(s) of langmem-es (default: %(default)s); langchain-elasticsearch runs with "
+                        "elasticsearch")
+    p.add_argument("--sizes", type=_sizes, default=None, help="corpus sizes for one tenant "
+                   "(default: 1000,10000,100000; smoke: 100,300)")
+    p.add_argument("--tenants", type=int, default=None,
+                   help="tenants sharing the largest corpus (default: 1000; smoke: 10; 0 or 1 skips)")
+    p.add_argument("--queries", type=int, default=None, help="timed queries per point (default: 200)")
+    p.add_argument("--writes", type=int, default=None, help="timed writes and write→visible probes (default: 100)")
+    p.add_argument("--ingest", type=int, default=None, help="texts in the real-embedding ingest slice (default: 1000)")
+    p.add_argument("--no-competitors", action="store_true",
+                   help="skip LangGraph InMemoryStore and langchain-elasticsearch")
+    p.add_argument("--smoke", action="store_true", help="tiny sizes (CI): figures printed, nothing asserted")
+    p.add_argument("--out", type=Path, default=Path("bench-results"),
+                   help="folder for results.json and plots (default: ./bench-results)")
+    p.add_argument("--docs", type=Path, default=None,
+                   help="also write this markdown report (e.g. docs/benchmarks.md) with plots in its img/")
+    p.add_argument("--report-only", type=Path, default=None, metavar="RESULTS_JSON",
+                   help="no run: print and (with --docs) write the report of a saved results.json")
+
+
+def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported lazily
+    from .runner import BenchConfig
+
+    backends = ["sqlite", "elasticsearch"] if args.backend == "both" else [args.backend]
+    cfg = BenchConfig.smoke_config(backends) if args.smoke else BenchConfig(backends=backends)
+    if args.sizes:
+        cfg.sizes = args.sizes
+    if args.tenants is not None:
+        cfg.tenants = args.tenants
+    for name in ("queries", "writes", "ingest"):
+        if getattr(args, name) is not None:
+            setattr(cfg, name, getattr(args, name))
+    cfg.competitors = not args.no_competitors
+    return cfg
+
+
+def _command_line(argv: list[str]) -> str:
+    return "langmem-es bench " + " ".join(shlex.quote(a) for a in argv if a)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from .report import plot, summary, write_markdown
+
+    argv = getattr(args, "_argv", None) or sys.argv[2:]
+    if args.report_only:
+        results = json.loads(args.report_only.read_text())
+        command = results.get("command") or _command_line(argv)
+    else:
+        from .runner import run_bench
+
+        command = _command_line(argv)
+        results = run_bench(_config(args), out_dir=args.out)
+        results["command"] = command
+        (args.out / "results.json").write_text(json.dumps(results, indent=2, default=str))
+        plot(results, args.out)
+    print(summary(results))
+    if args.docs:
+        path = write_markdown(results, args.docs, command=command)
+        print(f"wrote {path} (plots in {path.parent / 'img'})")
+    if not args.report_only:
+        print(f"results: {args.out / 'results.json'}")
+    failed = [k for res in results.get("systems", {}).values() for k, v in res.items()
+              if isinstance(v, dict) and "error" in v]
+    return 1 if failed else 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``bench`` to the ``langmem-es`` subcommands."""
+    p = subparsers.add_parser("bench", help="performance benchmarks (latency, writes, ingest, footprint)",
+                              description=__doc__.split("\n\n")[0])
+    add_arguments(p)
+    p.set_defaults(func=run_command)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="langmem-es bench", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(argv)
+    args._argv = argv
+    return run_command(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,399 @@
+"""Turn ``results.json`` of :func:`~langmem_es.bench.runner.run_bench` into text: the
+terminal summary, ``docs/benchmarks.md`` and its PNG plots (``docs/img/bench-*.png``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+__all__ = ["plot", "summary", "write_markdown"]
+
+TARGET_MS = 50.0
+
+
+def _f(x: Any, digits: int = 1) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return f"{x:,.{digits}f}"
+
+
+def _x(x: Any) -> str:
+    return "—" if x is None else f"{x:.2f}×"
+
+
+def _mb(b: Any) -> str:
+    return "—" if not b else f"{b / 1e6:,.0f} MB"
+
+
+def _label(key: str, res: dict[str, Any]) -> str:
+    scale = res.get("scale") or {}
+    if scale.get("label"):
+        return scale["label"]
+    return {"langgraph_inmemory": "LangGraph InMemoryStore",
+            "langchain_es": "langchain-elasticsearch ElasticsearchStore (dense)"}.get(key, key)
+
+
+def _systems(results: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    yield from results.get("systems", {}).items()
+
+
+def _ok(d: Any) -> bool:
+    return isinstance(d, dict) and "error" not in d
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def latency_rows(results: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for key, res in _systems(results):
+        points = list((res.get("scale") or {}).get("pre_recall") or [])
+        if _ok(res.get("tenants")):
+            points.append(res["tenants"])
+        first = points[0] if points else None
+        for p in points:
+            rows.append([_label(key, res), f"{p['size']:,}", f"{p['tenants']:,}", _f(p["p50"]), _f(p["p95"]),
+                         _f(p["embed_query"]["p95"]), _x(p.get("p95_over_embed_p95")),
+                         _x(p["p95"] / first["p95"]) if first and first["p95"] else "—",
+                         _f(p.get("search_p50")), str(p["n"])])
+        for phase in ("scale", "tenants"):
+            if isinstance(res.get(phase), dict) and "error" in res[phase]:
+                rows.append([_label(key, res), phase, "", "failed: " + res[phase]["error"][:80], "", "", "", "", "", ""])
+    return rows
+
+
+LATENCY_HEAD = ["system", "memories", "tenants", "p50 ms", "p95 ms", "embedder p95 ms", "p95 / embedder p95",
+                "p95 / smallest p95", "search p50 ms", "queries"]
+
+
+def write_rows(results: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for key, res in _systems(results):
+        w = (res.get("scale") or {}).get("writes")
+        if not _ok(w):
+            continue
+        rows.append([_label(key, res), f"{w['at_size']:,}", _f(w["write"]["p50"]), _f(w["write"]["p95"]),
+                     _f(w["write_visible"]["p50"]), _f(w["write_visible"]["p95"]),
+                     f"{w['visible_first_try']}/{w['write_visible']['n']}", _f(w["embed_query"]["p95"]),
+                     _x(w.get("visible_p95_over_embed_p95"))])
+    return rows
+
+
+WRITE_HEAD = ["system", "at memories", "write p50 ms", "write p95 ms", "write→visible p50 ms",
+              "write→visible p95 ms", "visible on 1st recall", "embedder p95 ms", "visible p95 / embedder p95"]
+
+
+def same_turn_rows(results: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for key, res in _systems(results):
+        st = res.get("same_turn_tools")
+        if _ok(st) and "n" in st:
+            rows.append([_label(key, res), str(st["n"]), " / ".join(_f(x) for x in st["remember_p50_p95"]),
+                         " / ".join(_f(x) for x in st["visible_p50_p95"]), f"{st['first_try']}/{st['n']}"])
+    return rows
+
+
+SAME_TURN_HEAD = ["system", "facts", "remember p50 / p95 ms", "write→visible p50 / p95 ms", "visible on 1st recall"]
+
+
+def ingest_rows(results: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for key, res in _systems(results):
+        ing = res.get("ingest")
+        if not _ok(ing):
+            if isinstance(ing, dict):
+                rows.append([_label(key, res), "failed: " + ing["error"][:80], "", "", "", ""])
+            continue
+        for variant, name in (("no_sessions", "no session_id"), ("with_sessions", "with session_id (sessions of 10)")):
+            v = ing.get(variant)
+            if v:
+                rows.append([_label(key, res), name, str(ing["n"]), _f(v["per_s"], 0), _f(v["embedder_per_s"], 0),
+                             _x(v["ratio"])])
+    return rows
+
+
+INGEST_HEAD = ["system", "variant", "memories", "memories/s", "embedder alone texts/s", "ratio"]
+
+
+def footprint_rows(results: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for key, res in _systems(results):
+        scale = res.get("scale") or {}
+        fp = scale.get("footprint")
+        if not fp:
+            continue
+        rows.append([_label(key, res), f"{fp['memories']:,}", fp["stored_in"], _mb(fp.get("index_bytes_per_100k")),
+                     _x(fp.get("index_over_raw_vectors")), _mb(fp.get("rss_growth_per_100k")),
+                     _x(fp.get("rss_over_raw_vectors")), _f(scale.get("load_per_s_cached_vectors"), 0)])
+    return rows
+
+
+FOOTPRINT_HEAD = ["system", "memories", "index measured as", "index / 100k", "index / raw vectors",
+                  "process RSS growth / 100k", "RSS / raw vectors", "load memories/s (cached vectors)"]
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    if not rows:
+        return "_no figures (phase skipped or failed)_\n"
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _plain(head: list[str], rows: list[list[str]]) -> str:
+    if not rows:
+        return "  (none)\n"
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return "\n".join([fmt.format(*head), *(fmt.format(*r) for r in rows)]) + "\n"
+
+
+def headline(results: dict[str, Any]) -> list[str]:
+    """One line per target of the issue: the figure, its ratio, and whether it meets the target."""
+    out = []
+    for key, res in _systems(results):
+        if not key.startswith("langmem_es"):
+            continue
+        scale = res.get("scale") or {}
+        pts = scale.get("pre_recall") or []
+        if pts:
+            last, ratio = pts[-1], scale["largest_over_smallest"]
+            out.append(f"{key}: pre-recall p95 at {last['size']:,} = {last['p95']:.1f} ms "
+                       f"({'meets' if last['p95'] <= TARGET_MS else 'misses'} ≤ {TARGET_MS:.0f} ms); "
+                       f"{last['size']:,}/{pts[0]['size']:,} p95 ratio {ratio['p95']:.2f}× "
+                       f"({'meets' if ratio['p95'] <= 2 else 'misses'} ≤ 2×); embedder alone p95 "
+                       f"{last['embed_query']['p95']:.1f} ms")
+        w = scale.get("writes")
+        if _ok(w):
+            out.append(f"{key}: write p95 {w['write']['p95']:.1f} ms, write→visible p95 "
+                       f"{w['write_visible']['p95']:.1f} ms (target ≤ {TARGET_MS:.0f} ms: "
+                       f"{'meets' if max(w['write']['p95'], w['write_visible']['p95']) <= TARGET_MS else 'misses'})")
+        ing = res.get("ingest")
+        if _ok(ing):
+            for variant in ("no_sessions", "with_sessions"):
+                v = ing.get(variant)
+                if v:
+                    out.append(f"{key}: ingest {variant.replace('_', ' ')} {v['per_s']:,.0f}/s = {v['ratio']:.2f}× "
+                               f"the embedder alone ({'meets' if v['ratio'] >= 0.9 else 'misses'} ≥ 0.9)")
+    return out
+
+
+def summary(results: dict[str, Any]) -> str:
+    """The figures as plain-text tables (printed at the end of a run)."""
+    parts = ["", "pre-recall latency (pre_recall node: embed raw message + recall + render; query embedding included)",
+             _plain(LATENCY_HEAD, latency_rows(results)),
+             "write (remember, semantic with reason) and write→visible (remember, then recall until it returns)",
+             _plain(WRITE_HEAD, write_rows(results))]
+    st = same_turn_rows(results)
+    if st:
+        parts += ["write→visible through the memory tools (benchmarks/bench_same_turn.py, empty store)",
+                  _plain(SAME_TURN_HEAD, st)]
+    parts += ["bulk ingest with real embedding (ratio = memories/s ÷ embedder texts/s on the same texts, same run)",
+              _plain(INGEST_HEAD, ingest_rows(results)),
+              "footprint (raw vectors = memories × 384 × 4 bytes)",
+              _plain(FOOTPRINT_HEAD, footprint_rows(results)), "targets:"]
+    parts += [f"  {line}" for line in headline(results)] or ["  (none)"]
+    return "\n".join(parts) + "\n"
+
+
+# --------------------------------------------------------------------------- plots
+
+
+def plot(results: dict[str, Any], img_dir: Path, prefix: str = "bench") -> list[Path]:
+    """PNG plots of latency vs corpus size, write latency and ingest throughput."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    img_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    embed = []
+    for key, res in _systems(results):
+        pts = (res.get("scale") or {}).get("pre_recall") or []
+        if pts:
+            xs = [p["size"] for p in pts]
+            line = ax.plot(xs, [p["p95"] for p in pts], marker="o", label=f"{_label(key, res)} p95")[0]
+            ax.plot(xs, [p["p50"] for p in pts], marker=".", ls="--", color=line.get_color(), alpha=0.6,
+                    label=f"{_label(key, res)} p50")
+            embed += [p["embed_query"]["p95"] for p in pts]
+    if embed:
+        ax.axhline(sum(embed) / len(embed), color="grey", ls=":", label="embedder alone, p95 (mean of points)")
+    ax.axhline(TARGET_MS, color="red", ls="-.", lw=0.8, label=f"target p95 {TARGET_MS:.0f} ms")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("memories (one tenant)")
+    ax.set_ylabel("pre-recall latency, ms")
+    ax.set_title("Pre-recall latency vs corpus size (query embedding included)")
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    paths.append(img_dir / f"{prefix}-latency.png")
+    fig.savefig(paths[-1], dpi=110)
+    plt.close(fig)
+
+    rows = [(key, res, v) for key, res in _systems(results) if _ok(res.get("ingest"))
+            for v in ("no_sessions", "with_sessions") if res["ingest"].get(v)]
+    if rows:
+        fig, ax = plt.subplots(figsize=(7.5, 4.0))
+        labels = [f"{_label(k, r)}\n{'with session_id' if v == 'with_sessions' else 'no session_id'}" for k, r, v in rows]
+        ratios = [r["ingest"][v]["ratio"] for _, r, v in rows]
+        ax.barh(labels, ratios, color=["tab:blue" if k.startswith("langmem") else "tab:grey" for k, _, _ in rows])
+        ax.axvline(0.9, color="red", ls="-.", lw=0.8, label="target 0.9")
+        ax.axvline(1.0, color="black", lw=0.5)
+        for i, (k, r, v) in enumerate(rows):
+            ax.text(ratios[i], i, f" {ratios[i]:.2f}× ({r['ingest'][v]['per_s']:,.0f}/s)", va="center", fontsize=7)
+        ax.set_xlabel("ingest throughput ÷ embedder throughput on the same texts")
+        ax.set_title("Bulk ingest with real embedding")
+        ax.tick_params(axis="y", labelsize=7)
+        ax.set_xlim(0, max(1.3, max(ratios) * 1.35))
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        paths.append(img_dir / f"{prefix}-ingest.png")
+        fig.savefig(paths[-1], dpi=110)
+        plt.close(fig)
+
+    rows2 = [(key, res, res["scale"]["writes"]) for key, res in _systems(results)
+             if _ok((res.get("scale") or {}).get("writes"))]
+    if rows2:
+        fig, ax = plt.subplots(figsize=(7.5, 4.0))
+        labels = [_label(k, r) for k, r, _ in rows2]
+        ys = range(len(rows2))
+        ax.barh([y + 0.2 for y in ys], [w["write"]["p95"] for _, _, w in rows2], height=0.4, label="write p95")
+        ax.barh([y - 0.2 for y in ys], [w["write_visible"]["p95"] for _, _, w in rows2], height=0.4,
+                label="write→visible p95")
+        ax.axvline(TARGET_MS, color="red", ls="-.", lw=0.8, label=f"target {TARGET_MS:.0f} ms")
+        ax.set_yticks(list(ys), labels, fontsize=7)
+        ax.set_xscale("log")
+        ax.set_xlabel("ms (log)")
+        ax.set_title(f"Write and write→visible latency at {rows2[0][2]['at_size']:,} memories")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        paths.append(img_dir / f"{prefix}-writes.png")
+        fig.savefig(paths[-1], dpi=110)
+        plt.close(fig)
+    return paths
+
+
+# --------------------------------------------------------------------------- markdown
+
+
+def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: list[str] | None = None) -> Path:
+    """Write ``docs/benchmarks.md`` (and its plots into ``<dir of path>/img/``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    images = plot(results, path.parent / "img")
+    meta, ds, cfg = results["meta"], results["dataset"], results["config"]
+    m, v = meta["machine"], meta["versions"]
+    mem = f"{m['memory_bytes'] / 2**30:.1f} GiB" if m.get("memory_bytes") else "?"
+    cache = ds.get("vector_cache", {})
+    lines = [
+        "# Benchmarks",
+        "",
+        f"_Generated by `{command}` on {meta['date']} ({meta.get('seconds', 0) / 60:.1f} min). "
+        "Do not edit by hand: rerun the command._",
+        "",
+        "Every figure sits next to a baseline measured in the **same run on the same machine**. The machine is small "
+        "and shared with other engineers running tests (load average "
+        f"{meta.get('load_average_start')} at the start, {meta.get('load_average_end')} at the end), so absolute "
+        "milliseconds move from run to run; the ratios move much less.",
+        "",
+        "## Setup",
+        "",
+        f"- **Machine**: {m['nproc']} CPU(s) (`nproc`), {mem} RAM, {m['cpu']}; {m['platform']}",
+        f"- **Versions**: Python {v['python']}, langmem_es {v['langmem_es']}, Elasticsearch server "
+        f"{v.get('elasticsearch_server', 'not used')} (local distribution, basic licence), elasticsearch-py "
+        f"{v['elasticsearch_client']}, langgraph {v['langgraph']}, langchain-elasticsearch "
+        f"{v['langchain_elasticsearch']}, onnxruntime {v['onnxruntime']}, numpy {v['numpy']}, SQLite {v['sqlite']}",
+        "- **Embedder**: all-MiniLM-L6-v2 int8 ONNX (384 dims), the offline default, shared by every system.",
+        f"- **Dataset**: {ds['memories']:,} synthetic memories from `{ds['generator']}` (seed {ds['seed']}, corpus hash "
+        f"`{ds['corpus_hash']}`, mean {ds['mean_chars']} characters): short texts from 30 templates with varied people, "
+        "cities, devices, brands, software, error codes, versions, amounts and dates. Queries are distinct questions "
+        "from 24 templates, never repeated within a run (so no query cache answers them). Examples:",
+        *[f"  - memory: “{t}”" for t in ds["examples"][:3]],
+        *[f"  - query: “{q}”" for q in ds["query_examples"][:3]],
+        f"- **Sizes**: {', '.join(f'{s:,}' for s in cfg['sizes'])} memories for one tenant (one store grown through "
+        f"the sizes); {max(cfg['sizes']):,} memories over {cfg['tenants']:,} tenants, each query for one tenant. "
+        f"{cfg['queries']} timed queries per point after {cfg['warmup']} warm-up queries "
+        f"({cfg['slow_queries']} for a system slower than 100 ms a query).",
+        "- **Vectors at scale**: embedding 100k texts takes tens of minutes here, so the at-scale loads take the "
+        "corpus vectors from an on-disk cache (`~/.cache/langmem-es/bench/`, keyed by corpus hash and model; "
+        f"{'hit' if cache.get('cached') else 'computed in this run'}) through a caching `Embeddings` wrapper. "
+        "Query embedding is always real (and in every latency figure); the ingest-throughput figures use real "
+        f"embedding on the first {cfg['ingest']:,} texts.",
+        "",
+        "## Pre-recall latency",
+        "",
+        "What the `pre_recall` node does before the model runs: embed the raw user message, hybrid recall (BM25 + kNN, "
+        "fused, scope-checked; no cross-encoder), render the token-budgeted block (k = 8). Measured by invoking the "
+        "node. The competitors do their own search for the same k + 1 = 9 results: `InMemoryStore.search` "
+        "(brute-force cosine in one namespace per tenant) and `ElasticsearchStore.similarity_search` (dense kNN, "
+        "tenant as a term filter; the local distribution has no RRF module, so no hybrid).",
+        "Baselines: *embedder p95* is `embed_query` alone on as many distinct texts, measured just before each "
+        "point; *smallest p95* is the first size of the same system in the same run.",
+        "",
+        _table(LATENCY_HEAD, latency_rows(results)),
+    ]
+    if images:
+        lines += [f"![pre-recall latency](img/{images[0].name})", ""]
+    lines += [
+        "## Write and write → visible",
+        "",
+        "`remember` of a new semantic fact with a reason (dedupe check, key inference, supersession — the whole "
+        "belief-maintenance path) on the store at its largest size; *write → visible* starts a `remember` and "
+        "stops when a `recall` for the fact returns its id (retried until it does). Competitors: `put` / `add_texts("
+        "refresh_indices=True)` and their search.",
+        "",
+        _table(WRITE_HEAD, write_rows(results)),
+    ]
+    st = same_turn_rows(results)
+    if st:
+        lines += ["The same through the LangChain memory tools on an empty store "
+                  "(`benchmarks/bench_same_turn.py`, called by this command):", "", _table(SAME_TURN_HEAD, st)]
+    img = {p.stem.split("-")[-1]: p.name for p in images}
+    if "writes" in img:
+        lines += [f"![write latency](img/{img['writes']})", ""]
+    lines += [
+        "## Bulk ingest",
+        "",
+        f"`remember_many` of {cfg['ingest']:,} events with real embedding into fresh storage; the baseline is "
+        "`embed_documents` alone on the same texts, measured right before and after (mean used). With `session_id`, "
+        "each event that has session neighbours is embedded twice (alone and with its neighbours, for contextual "
+        "retrieval), so the ceiling of that variant is about 0.5×. Competitors: one `InMemoryStore.batch` of puts, "
+        "one `ElasticsearchStore.add_texts`.",
+        "",
+        _table(INGEST_HEAD, ingest_rows(results)),
+    ]
+    if "ingest" in img:
+        lines += [f"![ingest throughput](img/{img['ingest']})", ""]
+    lines += [
+        "## Footprint",
+        "",
+        "Index size after loading the largest single-tenant corpus (Elasticsearch: `_stats` primaries store size "
+        "without force-merge; SQLite: database file + WAL), and the growth of this Python process's RSS over the "
+        "load and the queries (for Elasticsearch the index lives in the server's JVM and page cache, not in this "
+        "process). Scaled to 100k memories; baseline: the raw float32 vectors (384 × 4 bytes a memory, 154 MB "
+        "per 100k). RSS growth is approximate (the allocator keeps freed memory; phases run one after another).",
+        "",
+        _table(FOOTPRINT_HEAD, footprint_rows(results)),
+        "## Against the targets",
+        "",
+        *[f"- {line}" for line in headline(results)],
+        "",
+    ]
+    for note in notes or []:
+        lines += [f"- {note}"]
+    errors = [(k, ph, res[ph]["error"]) for k, res in _systems(results) for ph in res
+              if isinstance(res[ph], dict) and "error" in res[ph]]
+    if errors:
+        lines += ["", "## Failed phases", ""] + [f"- {k} / {ph}: `{e}`" for k, ph, e in errors]
+    lines += ["", "## Reproduce", "", "```sh", "langmem-es es start            # or point LANGMEM_ES_URL/_USER/_PASSWORD "
+              "at a cluster", command, "```", "",
+              "Raw figures: `results.json` in the `--out` folder. `--smoke` runs tiny sizes in under a minute per "
+              "backend (CI).", ""]
+    path.write_text("\n".join(lines))
+    return path

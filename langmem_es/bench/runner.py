@@ -1,0 +1,515 @@
+"""The performance benchmarks: every figure next to a baseline measured in the same run.
+
+The machine is small and shared, so absolute milliseconds move with the load; ratios to
+a baseline taken minutes (or seconds) apart on the same machine do not move much:
+
+* **pre-recall latency** (the :func:`~langmem_es.nodes.pre_recall` node: embed the raw
+  message, recall, render) p50/p95 at each corpus size for one tenant, and with the
+  largest corpus spread over many tenants; baselines: the embedder's own query latency
+  measured just before each point, and the smallest size of the same run;
+* **write** (``remember``, semantic with a reason) and **write → visible** (``remember``,
+  then ``recall`` until the new id comes back) p50/p95, at the largest size; baseline: the
+  embedder's query latency;
+* **bulk ingest** (``remember_many``) in memories/s with real embedding, on a slice of the
+  corpus, without and with ``session_id`` (events with session neighbours are embedded
+  twice: alone and in context); baseline: the embedder's own throughput on the same
+  texts, measured before and after;
+* **footprint**: index size and process RSS growth per 100k memories; baseline: the raw
+  float32 vectors.
+
+The at-scale loads take corpus vectors from the on-disk cache (:mod:`.vectors`); queries
+and the ingest slice are always embedded for real. The same figures are taken for
+LangGraph's ``InMemoryStore`` and langchain-elasticsearch's ``ElasticsearchStore``.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .corpus import CorpusItem, QueryStream, corpus, corpus_hash, queries
+
+__all__ = ["BenchConfig", "run_bench", "stats"]
+
+Say = Callable[[str], None]
+
+
+@dataclass
+class BenchConfig:
+    backends: list[str] = field(default_factory=lambda: ["sqlite", "elasticsearch"])
+    sizes: list[int] = field(default_factory=lambda: [1000, 10_000, 100_000])
+    tenants: int = 1000
+    """Tenants sharing the largest corpus in the multi-tenant point (0: skip it)."""
+    queries: int = 200
+    """Timed pre-recall queries per point (fewer for the competitors at 100k: ``slow_queries``)."""
+    slow_queries: int = 40
+    """Timed queries per point for systems slower than 100 ms a query (InMemoryStore at 100k)."""
+    warmup: int = 10
+    writes: int = 100
+    """Timed writes (and as many write → visible probes)."""
+    ingest: int = 1000
+    """Texts in the bulk-ingest slice (embedded for real)."""
+    competitors: bool = True
+    same_turn: int = 30
+    """Facts for ``benchmarks/bench_same_turn.py`` through the tools (0: skip)."""
+    seed: int = 0
+    smoke: bool = False
+
+    @classmethod
+    def smoke_config(cls, backends: list[str]) -> BenchConfig:
+        return cls(backends=backends, sizes=[100, 300], tenants=10, queries=8, slow_queries=8, warmup=3,
+                   writes=4, ingest=40, same_turn=2, smoke=True)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def stats(values: Sequence[float]) -> dict[str, float]:
+    """``n``, ``p50``, ``p95``, ``mean`` (linear interpolation between order statistics)."""
+    import numpy as np
+
+    if not values:
+        return {"n": 0, "p50": float("nan"), "p95": float("nan"), "mean": float("nan")}
+    a = np.asarray(values, dtype=float)
+    return {"n": int(a.size), "p50": round(float(np.percentile(a, 50)), 3),
+            "p95": round(float(np.percentile(a, 95)), 3), "mean": round(float(a.mean()), 3)}
+
+
+def _ms(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import psutil
+
+        return int(psutil.Process().memory_info().rss)
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None or not b or a != a or b != b:
+        return None
+    return round(a / b, 3)
+
+
+def embed_query_latency(emb: Any, texts: Sequence[str]) -> dict[str, float]:
+    """The embedder alone: one ``embed_query`` per distinct text, LRU cache emptied first."""
+    clear = getattr(emb, "cache_clear", None)
+    if clear:
+        clear()
+    times = []
+    for q in texts:
+        t0 = time.perf_counter()
+        emb.embed_query(q)
+        times.append(_ms(t0))
+    return stats(times)
+
+
+def embed_throughput(emb: Any, texts: Sequence[str]) -> float:
+    """Texts per second of ``embed_documents`` on ``texts`` (the embedder's own batching)."""
+    t0 = time.perf_counter()
+    emb.embed_documents(list(texts))
+    return len(texts) / max(1e-9, time.perf_counter() - t0)
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+class Bench:
+    def __init__(self, config: BenchConfig, say: Say) -> None:
+        self.config = config
+        self.say = say
+        self._queries = QueryStream(config.seed)
+
+    def fresh_queries(self, n: int) -> list[str]:
+        """Query texts never used before in this run (so no cache ever answers them)."""
+        return self._queries.take(n)
+
+    def latency_point(self, target: Any, emb: Any, tenants: int, size: int, n: int) -> dict[str, Any]:
+        for q in self.fresh_queries(self.config.warmup):
+            target.query(q, tenant_of(0, tenants))
+        baseline = embed_query_latency(emb, self.fresh_queries(n))
+        clear = getattr(emb, "cache_clear", None)
+        if clear:
+            clear()
+        qs = self.fresh_queries(n)
+        if hasattr(target, "timings"):
+            target.timings.clear()
+        times = []
+        for i, q in enumerate(qs):
+            t0 = time.perf_counter()
+            target.query(q, tenant_of(i * 7919, tenants))  # spread over tenants
+            times.append(_ms(t0))
+        s = stats(times)
+        point: dict[str, Any] = {"size": size, "tenants": tenants, **s, "embed_query": baseline,
+                                 "p95_over_embed_p95": _ratio(s["p95"], baseline["p95"])}
+        timings = getattr(target, "timings", None)
+        if timings:
+            for stage in ("embed", "search", "fuse", "rerank", "total"):
+                point[f"{stage}_p50"] = stats([t.get(stage, 0.0) for t in timings])["p50"]
+        self.say(f"    {target.name}: {size:>7,} memories / {tenants:>4} tenant(s): pre-recall p50 {s['p50']:.1f} ms, "
+                 f"p95 {s['p95']:.1f} ms  (embedder alone p95 {baseline['p95']:.1f} ms, n={s['n']})")
+        return point
+
+    def write_point(self, target: Any, emb: Any, n: int) -> dict[str, Any]:
+        tenant = tenant_of(0, 1)
+        facts = [f"The user's {q.rstrip('?')} — answer noted as item {i} ({os.urandom(3).hex()})."
+                 for i, q in enumerate(self.fresh_queries(n * 2))]
+        baseline = embed_query_latency(emb, self.fresh_queries(n))
+        write_ms = []
+        for text in facts[:n]:
+            t0 = time.perf_counter()
+            target.write(text, tenant)
+            write_ms.append(_ms(t0))
+        visible_ms, first_try = [], 0
+        for text in facts[n:]:
+            t0 = time.perf_counter()
+            wanted = target.write(text, tenant)
+            tries = 0
+            while True:
+                tries += 1
+                if target.find(text, tenant, wanted):
+                    break
+                if time.perf_counter() - t0 > 10:
+                    raise RuntimeError(f"{target.name}: a write was not visible after 10 s")
+            visible_ms.append(_ms(t0))
+            first_try += tries == 1
+        w, v = stats(write_ms), stats(visible_ms)
+        self.say(f"    {target.name}: write p50 {w['p50']:.1f} / p95 {w['p95']:.1f} ms; write→visible p50 "
+                 f"{v['p50']:.1f} / p95 {v['p95']:.1f} ms ({first_try}/{n} on the first recall)")
+        return {"write": w, "write_visible": v, "visible_first_try": first_try, "embed_query": baseline,
+                "write_p95_over_embed_p95": _ratio(w["p95"], baseline["p95"]),
+                "visible_p95_over_embed_p95": _ratio(v["p95"], baseline["p95"])}
+
+    def ingest_point(self, make: Callable[[], Any], emb: Any, items: Sequence[CorpusItem],
+                     sessions: Sequence[bool]) -> dict[str, Any]:
+        texts = [it.text for it in items]
+        out: dict[str, Any] = {"n": len(items)}
+        before = embed_throughput(emb, texts)
+        target = make()  # one store, one tenant per variant (ids differ with the session)
+        try:
+            for with_sessions in sessions:
+                t0 = time.perf_counter()
+                target.ingest(items, f"ingest-{'s' if with_sessions else 'n'}", sessions=with_sessions)
+                rate = len(items) / max(1e-9, time.perf_counter() - t0)
+                before = self._ingest_record(out, target, with_sessions, rate, before, emb, texts)
+        finally:
+            target.close()
+        return out
+
+    def _ingest_record(self, out: dict[str, Any], target: Any, with_sessions: bool, rate: float, before: float,
+                       emb: Any, texts: list[str]) -> float:
+        after = embed_throughput(emb, texts)
+        base = (before + after) / 2
+        key = "with_sessions" if with_sessions else "no_sessions"
+        out[key] = {"per_s": round(rate, 1), "embedder_per_s": round(base, 1),
+                    "embedder_before_after": [round(before, 1), round(after, 1)], "ratio": _ratio(rate, base)}
+        self.say(f"    {target.name}: ingest {key.replace('_', ' ')}: {rate:,.0f} memories/s; embedder alone "
+                 f"{base:,.0f} texts/s → ratio {rate / base:.2f}")
+        return after
+
+
+def tenant_of(index: int, tenants: int) -> str:
+    from .targets import tenant_of as f
+
+    return f(index, tenants)
+
+
+# --------------------------------------------------------------------------- phases
+
+
+def _scale_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any, items: list[CorpusItem],
+                 slow_after_ms: float = 100.0) -> dict[str, Any]:
+    """Grow one store through the sizes; latency at each, footprint and writes at the largest."""
+    cfg, say = bench.config, bench.say
+    gc.collect()
+    rss0 = rss_bytes()
+    target = make(cached)
+    out: dict[str, Any] = {"label": target.label, "pre_recall": []}
+    try:
+        loaded, load_s = 0, 0.0
+        n = cfg.queries
+        for size in cfg.sizes:
+            t0 = time.perf_counter()
+            target.load(items[loaded:size], 1, progress=_progress(say, f"{target.name} load", loaded, size))
+            load_s += time.perf_counter() - t0
+            loaded = size
+            point = bench.latency_point(target, emb, 1, size, n)
+            out["pre_recall"].append(point)
+            if point["p50"] > slow_after_ms:
+                n = min(n, cfg.slow_queries)
+        out["load_per_s_cached_vectors"] = round(loaded / max(1e-9, load_s), 1)
+        first, last = out["pre_recall"][0], out["pre_recall"][-1]
+        out["largest_over_smallest"] = {"sizes": [first["size"], last["size"]],
+                                        "p50": _ratio(last["p50"], first["p50"]),
+                                        "p95": _ratio(last["p95"], first["p95"])}
+        size_b = target.size_bytes()
+        gc.collect()
+        rss = rss_bytes() - rss0
+        per = 100_000 / loaded
+        raw = loaded * 384 * 4
+        out["footprint"] = {
+            "memories": loaded, "stored_in": target.stored_in,
+            "index_bytes": size_b, "index_bytes_per_100k": round(size_b * per) if size_b else None,
+            "index_over_raw_vectors": _ratio(size_b, raw) if size_b else None,
+            "rss_growth_bytes": rss, "rss_growth_per_100k": round(rss * per),
+            "rss_over_raw_vectors": _ratio(rss, raw),
+        }
+        say(f"    {target.name}: footprint at {loaded:,}: index {_mb(size_b)}, process RSS +{_mb(rss)}")
+        if getattr(target, "tenants_tag", 0) and cfg.tenants > 1:  # the many-tenants point on the same index
+            target.filter_field = "tenants_k"
+            out["tenants"] = bench.latency_point(target, emb, cfg.tenants, loaded, n)
+            out["tenants"]["note"] = f"same index as the single-tenant points, filtered on a second tag ({cfg.tenants} values)"
+            target.filter_field = "tenant"
+        if cfg.writes:
+            slow = out["pre_recall"][-1]["p50"] > slow_after_ms
+            out["writes"] = bench.write_point(target, emb, min(cfg.writes, cfg.slow_queries) if slow else cfg.writes)
+            out["writes"]["at_size"] = loaded
+    finally:
+        target.close()
+        del target
+        gc.collect()
+    return out
+
+
+def _tenants_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any,
+                   items: list[CorpusItem]) -> dict[str, Any]:
+    cfg = bench.config
+    target = make(cached)
+    try:
+        t0 = time.perf_counter()
+        target.load(items, cfg.tenants, progress=_progress(bench.say, f"{target.name} load ({cfg.tenants} tenants)",
+                                                           0, len(items)))
+        load_s = time.perf_counter() - t0
+        n = cfg.queries
+        point = bench.latency_point(target, emb, cfg.tenants, len(items), n)
+        point["load_per_s_cached_vectors"] = round(len(items) / max(1e-9, load_s), 1)
+        return point
+    finally:
+        target.close()
+
+
+def _mb(b: int | None) -> str:
+    return "n/a" if b is None else f"{b / 1e6:,.1f} MB"
+
+
+def _progress(say: Say, what: str, start: int, stop: int) -> Callable[[int, int], None]:
+    last = [time.perf_counter()]
+
+    def report(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= 15 or done >= total:
+            last[0] = now
+            say(f"    {what}: {start + done if done + start <= stop else done:,}/{stop:,}")
+
+    return report
+
+
+def _guard(results: dict[str, Any], key: str, say: Say, fn: Callable[[], Any]) -> None:
+    """Run one phase; a failure is recorded (and printed) instead of ending the run."""
+    try:
+        results[key] = fn()
+    except Exception as exc:  # noqa: BLE001 - a benchmark reports what failed and goes on
+        say(f"    {key}: FAILED {type(exc).__name__}: {exc}")
+        results[key] = {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc(limit=4)}
+    if _checkpoint is not None:
+        _checkpoint()
+
+
+_checkpoint: Callable[[], None] | None = None
+
+
+def _same_turn(bench: Bench, backend: str) -> dict[str, Any]:
+    """``benchmarks/bench_same_turn.py`` (write → visible through the memory tools), when present."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_same_turn.py"
+    if not path.is_file():
+        return {"skipped": f"{path} not found"}
+    spec = importlib.util.spec_from_file_location("_bench_same_turn", path)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    store, close = (mod.sqlite_store if backend == "sqlite" else mod.es_store)()
+    try:
+        r = mod.run(store, bench.config.same_turn, backend)
+    finally:
+        close()
+    bench.say(f"    same-turn via the tools ({backend}, empty store): remember p95 {r['write'][1]:.1f} ms, "
+              f"write→visible p95 {r['visible'][1]:.1f} ms, {r['first_try']}/{r['n']} on the first recall")
+    return {"n": r["n"], "first_try": r["first_try"], "remember_p50_p95": list(r["write"]),
+            "recall_p50_p95": list(r["recall"]), "visible_p50_p95": list(r["visible"]), "script": str(path)}
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | None = None) -> dict[str, Any]:
+    """Run every benchmark of ``config``; returns (and writes to ``out_dir/results.json``) the figures."""
+    started = time.perf_counter()
+    say = say or (lambda m: print(f"[{(time.perf_counter() - started) / 60:4.1f} min] {m}", file=sys.stderr, flush=True))
+    bench = Bench(config, say)
+    from langmem_es.embeddings import default_embeddings
+
+    from .targets import InMemoryStoreTarget, LangChainESTarget, OursTarget, es_client
+    from .vectors import CachedDocumentEmbeddings, corpus_vectors
+
+    emb = default_embeddings()
+    results: dict[str, Any] = {"meta": machine_info(), "config": asdict(config), "systems": {}}
+    results["meta"]["load_average_start"] = _loadavg()
+    largest = max(config.sizes)
+    n_items = max(largest, config.ingest)
+    say(f"corpus: {n_items:,} synthetic memories (seed {config.seed}); embedding or loading cached vectors …")
+    items = corpus(n_items, seed=config.seed)
+    texts = [it.text for it in items]
+    t0 = time.perf_counter()
+    vectors, cache_info = corpus_vectors(emb, texts, progress=lambda d, n, r: say(f"    embedded {d:,}/{n:,} ({r:,.0f}/s)"))
+    cached = CachedDocumentEmbeddings(emb, texts, vectors)
+    results["dataset"] = {"generator": "langmem_es.bench.corpus", "seed": config.seed, "memories": n_items,
+                          "corpus_hash": corpus_hash(items), "examples": texts[:5],
+                          "query_examples": queries(5, seed=config.seed, salt="examples"),
+                          "vector_cache": {**cache_info, "seconds_to_get": round(time.perf_counter() - t0, 1)},
+                          "mean_chars": round(sum(map(len, texts)) / max(1, len(texts)), 1)}
+    ingest_items = items[:config.ingest]
+    workdir = Path(tempfile.mkdtemp(prefix="langmem-es-bench-"))
+    client = None
+    if "elasticsearch" in config.backends or (config.competitors and "elasticsearch" in config.backends):
+        client = es_client()
+        results["meta"]["versions"]["elasticsearch_server"] = _server_version(client)
+    systems = results["systems"]
+    global _checkpoint
+    if out_dir is not None:  # partial results after every phase: a crash late in a long run loses little
+        out_dir.mkdir(parents=True, exist_ok=True)
+        _checkpoint = lambda: (out_dir / "results.partial.json").write_text(  # noqa: E731
+            json.dumps(results, indent=2, default=str))
+    try:
+        for backend in config.backends:
+            say(f"== langmem-es on {backend}")
+            res: dict[str, Any] = {}
+            systems[f"langmem_es[{backend}]"] = res
+
+            def make(e: Any, backend: str = backend) -> Any:
+                return OursTarget(backend, e, workdir=workdir, client=client)
+
+            _guard(res, "ingest", say, lambda: bench.ingest_point(lambda: make(emb), emb, ingest_items, [False, True]))
+            _guard(res, "scale", say, lambda: _scale_phase(bench, make, emb, cached, items))
+            if config.tenants > 1:
+                _guard(res, "tenants", say, lambda: _tenants_phase(bench, make, emb, cached, items[:largest]))
+            if config.same_turn:
+                _guard(res, "same_turn_tools", say, lambda: _same_turn(bench, backend))
+        if config.competitors:
+            comps: list[tuple[str, Callable[[Any], Any]]] = [("langgraph_inmemory", InMemoryStoreTarget)]
+            if client is not None:
+                def langchain_es(e: Any) -> Any:
+                    target = LangChainESTarget(e, client)
+                    target.tenants_tag = config.tenants if config.tenants > 1 else 0
+                    return target
+
+                comps.append(("langchain_es", langchain_es))
+            for key, factory in comps:
+                say(f"== {key}")
+                res = {}
+                systems[key] = res
+                _guard(res, "ingest", say, lambda: bench.ingest_point(lambda: factory(emb), emb, ingest_items, [False]))
+                _guard(res, "scale", say, lambda: _scale_phase(bench, factory, emb, cached, items))
+                if isinstance(res.get("scale"), dict) and "tenants" in res["scale"]:
+                    res["tenants"] = res["scale"].pop("tenants")
+                elif config.tenants > 1:
+                    _guard(res, "tenants", say, lambda: _tenants_phase(bench, factory, emb, cached, items[:largest]))
+    finally:
+        _checkpoint = None
+        if client is not None:
+            client.close()
+        try:
+            workdir.rmdir()
+        except OSError:
+            pass
+    results["meta"]["load_average_end"] = _loadavg()
+    results["meta"]["seconds"] = round(time.perf_counter() - started, 1)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "results.json").write_text(json.dumps(results, indent=2, default=str))
+        (out_dir / "results.partial.json").unlink(missing_ok=True)
+    return results
+
+
+# --------------------------------------------------------------------------- machine and versions
+
+
+def _loadavg() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def _server_version(client: Any) -> str:
+    try:
+        return str(client.info()["version"]["number"])
+    except Exception:  # noqa: BLE001 - minimal distributions may not serve GET /
+        try:
+            nodes = client.nodes.info(filter_path="nodes.*.version")["nodes"]
+            return ",".join(sorted({n["version"] for n in nodes.values()}))
+        except Exception as exc:  # noqa: BLE001
+            return f"unknown ({type(exc).__name__})"
+
+
+def _version(dist: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+def machine_info() -> dict[str, Any]:
+    import sqlite3
+
+    cpu = platform.processor() or ""
+    mem = None
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                mem = int(line.split()[1]) * 1024
+                break
+    except OSError:
+        pass
+    try:
+        nproc = len(os.sched_getaffinity(0))
+    except AttributeError:
+        nproc = os.cpu_count()
+    from langmem_es import __version__
+
+    return {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": {"nproc": nproc, "memory_bytes": mem, "cpu": cpu, "platform": platform.platform()},
+        "versions": {"python": platform.python_version(), "langmem_es": __version__,
+                     "elasticsearch_client": _version("elasticsearch"), "langgraph": _version("langgraph"),
+                     "langchain_elasticsearch": _version("langchain-elasticsearch"),
+                     "onnxruntime": _version("onnxruntime"), "numpy": _version("numpy"),
+                     "sqlite": sqlite3.sqlite_version},
+    }

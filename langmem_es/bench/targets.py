@@ -1,0 +1,290 @@
+"""What the benchmark measures, behind one small interface per system.
+
+A target stores the synthetic corpus and answers the four questions of the benchmark:
+``load`` (bulk, cached vectors), ``query`` (the pre-recall path, query embedding
+included), ``write`` + ``find`` (write → visible) and ``ingest`` (bulk, real embedding).
+
+* :class:`OursTarget` — the memory core on the SQLite or Elasticsearch backend; ``query``
+  runs the :func:`~langmem_es.nodes.pre_recall` node itself (embed the raw message,
+  recall, render the token-budgeted block).
+* :class:`InMemoryStoreTarget` — LangGraph's ``InMemoryStore`` with the same embedder,
+  one namespace per tenant (what LangMem's tools search).
+* :class:`LangChainESTarget` — langchain-elasticsearch's ``ElasticsearchStore`` (dense
+  kNN; the local distribution has no RRF module), tenant as a metadata term filter.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .corpus import CorpusItem
+
+__all__ = ["InMemoryStoreTarget", "LangChainESTarget", "OursTarget", "Target", "es_client", "tenant_of"]
+
+USER = "u0"
+REASON = "Support needs to know the user's setup."
+K = 8
+"""Memories in the pre-recall block (the node's default); the node asks recall for k+1."""
+
+
+def tenant_of(index: int, tenants: int) -> str:
+    return f"t{index % max(1, tenants):04d}"
+
+
+def es_client() -> Any:
+    """An ``Elasticsearch`` client from the environment (``LANGMEM_ES_URL`` … or a local cluster)."""
+    from elasticsearch import Elasticsearch
+
+    from langmem_es.settings import require_connection
+
+    return Elasticsearch(**require_connection().client_kwargs(), request_timeout=120)
+
+
+def _es_store_bytes(client: Any, index: str) -> int:
+    client.indices.refresh(index=index)
+    stats = client.indices.stats(index=index, metric="store")
+    return int(stats["_all"]["primaries"]["store"]["size_in_bytes"])
+
+
+class Target:
+    name = "target"
+    label = "target"
+    stored_in = ""
+
+    def load(self, items: Sequence[CorpusItem], tenants: int,
+             progress: Callable[[int, int], None] | None = None) -> None:
+        raise NotImplementedError
+
+    def query(self, text: str, tenant: str) -> None:
+        raise NotImplementedError
+
+    def write(self, text: str, tenant: str) -> str:
+        raise NotImplementedError
+
+    def find(self, text: str, tenant: str, wanted: str) -> bool:
+        raise NotImplementedError
+
+    def ingest(self, items: Sequence[CorpusItem], tenant: str, *, sessions: bool) -> None:
+        raise NotImplementedError
+
+    def size_bytes(self) -> int | None:
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+# --------------------------------------------------------------------------- ours
+
+
+class OursTarget(Target):
+    """The memory core on one backend, fresh storage (a temp SQLite file or a new index prefix)."""
+
+    def __init__(self, backend: str, embeddings: Any, *, workdir: Path, client: Any = None) -> None:
+        from langmem_es.core import MemoryCore
+        from langmem_es.nodes import pre_recall
+
+        self.name = f"langmem_es[{backend}]"
+        self.label = f"langmem-es ({'SQLite' if backend == 'sqlite' else 'Elasticsearch'})"
+        self.backend_name = backend
+        if backend == "sqlite":
+            from langmem_es.backends.sqlite import SQLiteBackend
+
+            self.path = workdir / f"bench-{uuid.uuid4().hex[:8]}.db"
+            self.backend: Any = SQLiteBackend(str(self.path))
+            self.stored_in = "SQLite file (db + wal)"
+        else:
+            from langmem_es.backends.elasticsearch import ElasticsearchBackend
+
+            self.prefix = f"langmem-es-bench-{uuid.uuid4().hex[:8]}"
+            self.backend = ElasticsearchBackend(client, prefix=self.prefix)
+            self.stored_in = "Elasticsearch _stats store size (primaries)"
+        self.core = MemoryCore(self.backend, embeddings=embeddings)
+        self.core.setup()
+        self.timings: list[dict[str, float]] = []
+        recall = self.core.recall
+
+        def recording_recall(*args: Any, **kwargs: Any) -> Any:
+            result = recall(*args, **kwargs)
+            self.timings.append(dict(result.timings_ms))
+            return result
+
+        self.core.recall = recording_recall  # type: ignore[method-assign]  # the node calls it; we keep its timings
+        self.node = pre_recall(self.core, mode="state_key", k=K)
+
+    def _identity(self, tenant: str) -> Any:
+        from langmem_es.model import Identity
+
+        return Identity(tenant=tenant, user_id=USER)
+
+    def load(self, items: Sequence[CorpusItem], tenants: int,
+             progress: Callable[[int, int], None] | None = None) -> None:
+        """``remember_many`` per tenant (one call each; several tenants in flight on Elasticsearch,
+        where each call ends with a refresh)."""
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for it in items:
+            groups.setdefault(tenant_of(it.index, tenants), []).append({"content": it.text, "event_time": it.event_time})
+        if len(groups) == 1:
+            [(tenant, batch)] = groups.items()
+            self.core.remember_many(self._identity(tenant), batch, kind="episodic", batch_size=500, progress=progress)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        workers = 4 if self.backend_name == "elasticsearch" else 1
+        done = 0
+        with ThreadPoolExecutor(workers) as pool:
+            for n in pool.map(lambda tb: len(self.core.remember_many(self._identity(tb[0]), tb[1], kind="episodic",
+                                                                         batch_size=500)), groups.items()):
+                done += n
+                if progress:
+                    progress(done, len(items))
+
+    def query(self, text: str, tenant: str) -> None:
+        from langchain_core.messages import HumanMessage
+
+        out = self.node.invoke({"messages": [HumanMessage(text, id=uuid.uuid4().hex)]},
+                               {"configurable": {"tenant_id": tenant, "user_id": USER}})
+        if "memories" not in out:
+            raise RuntimeError("pre_recall returned no memory block")
+
+    def write(self, text: str, tenant: str) -> str:
+        return self.core.remember(self._identity(tenant), text, kind="semantic", reason=REASON).id
+
+    def find(self, text: str, tenant: str, wanted: str) -> bool:
+        result = self.core.recall(self._identity(tenant), text, kinds=["semantic"], k=10)
+        return any(r.memory.id == wanted for r in result.memories)
+
+    def ingest(self, items: Sequence[CorpusItem], tenant: str, *, sessions: bool) -> None:
+        batch = [{"content": it.text, "event_time": it.event_time,
+                  **({"session_id": it.session_id()} if sessions else {})} for it in items]
+        self.core.remember_many(self._identity(tenant), batch, kind="episodic")
+
+    def size_bytes(self) -> int | None:
+        self.core.flush_access()
+        if self.backend_name == "sqlite":
+            self.backend.refresh()
+            return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*"))
+        return _es_store_bytes(self.backend.client, f"{self.prefix}-*")
+
+    def close(self) -> None:
+        try:
+            if self.backend_name == "elasticsearch":
+                self.core.flush_access()
+                self.backend.drop()
+            else:
+                self.core.close()
+        finally:
+            if self.backend_name == "sqlite":
+                for p in self.path.parent.glob(self.path.name + "*"):
+                    p.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- LangGraph InMemoryStore
+
+
+class InMemoryStoreTarget(Target):
+    name = "langgraph_inmemory"
+    label = "LangGraph InMemoryStore"
+    stored_in = "process memory"
+
+    def __init__(self, embeddings: Any) -> None:
+        from langgraph.store.memory import InMemoryStore
+
+        self.store = InMemoryStore(index={"dims": 384, "embed": embeddings, "fields": ["text"]})
+
+    def load(self, items: Sequence[CorpusItem], tenants: int,
+             progress: Callable[[int, int], None] | None = None) -> None:
+        from langgraph.store.base import PutOp
+
+        for start in range(0, len(items), 5000):
+            chunk = items[start:start + 5000]
+            self.store.batch([PutOp(("bench", tenant_of(it.index, tenants)), f"m{it.index}", {"text": it.text})
+                              for it in chunk])
+            if progress:
+                progress(start + len(chunk), len(items))
+
+    def query(self, text: str, tenant: str) -> None:
+        self.store.search(("bench", tenant), query=text, limit=K + 1)
+
+    def write(self, text: str, tenant: str) -> str:
+        key = uuid.uuid4().hex
+        self.store.put(("bench", tenant), key, {"text": text})
+        return key
+
+    def find(self, text: str, tenant: str, wanted: str) -> bool:
+        return any(i.key == wanted for i in self.store.search(("bench", tenant), query=text, limit=10))
+
+    def ingest(self, items: Sequence[CorpusItem], tenant: str, *, sessions: bool) -> None:
+        from langgraph.store.base import PutOp
+
+        self.store.batch([PutOp(("ingest", tenant), f"m{it.index}", {"text": it.text}) for it in items])
+
+    def close(self) -> None:
+        self.store = None  # type: ignore[assignment]
+
+
+# --------------------------------------------------------------------------- langchain-elasticsearch
+
+
+class LangChainESTarget(Target):
+    name = "langchain_es"
+    label = "langchain-elasticsearch ElasticsearchStore (dense)"
+    stored_in = "Elasticsearch _stats store size (primaries)"
+
+    def __init__(self, embeddings: Any, client: Any) -> None:
+        from langchain_elasticsearch import DenseVectorStrategy, ElasticsearchStore
+
+        self.client = client
+        self.index = f"langmem-es-bench-lc-{uuid.uuid4().hex[:8]}"
+        self.store = ElasticsearchStore(index_name=self.index, embedding=embeddings, client=client,
+                                        strategy=DenseVectorStrategy())
+
+    tenants_tag = 0
+    """When set, ``load`` also tags each text with ``tenant_of(i, tenants_tag)`` in ``metadata.tenants_k``,
+    so the many-tenants point can filter the same index (``filter_field = "tenants_k"``): the same
+    selectivity as a second index, without a second 100k load."""
+    filter_field = "tenant"
+
+    def _filter(self, tenant: str) -> list[dict[str, Any]]:
+        return [{"term": {f"metadata.{self.filter_field}.keyword": tenant}}]
+
+    def load(self, items: Sequence[CorpusItem], tenants: int,
+             progress: Callable[[int, int], None] | None = None) -> None:
+        step = 5000
+        for start in range(0, len(items), step):
+            chunk = items[start:start + step]
+            metas = [{"tenant": tenant_of(it.index, tenants),
+                      **({"tenants_k": tenant_of(it.index, self.tenants_tag)} if self.tenants_tag else {})}
+                     for it in chunk]
+            self.store.add_texts([it.text for it in chunk], metadatas=metas,
+                                 ids=[f"m{it.index}" for it in chunk], refresh_indices=start + step >= len(items))
+            if progress:
+                progress(start + len(chunk), len(items))
+
+    def query(self, text: str, tenant: str) -> None:
+        self.store.similarity_search(text, k=K + 1, filter=self._filter(tenant))
+
+    def write(self, text: str, tenant: str) -> str:
+        key = uuid.uuid4().hex
+        self.store.add_texts([text], metadatas=[{"tenant": tenant, "key": key}], ids=[key], refresh_indices=True)
+        return key
+
+    def find(self, text: str, tenant: str, wanted: str) -> bool:
+        docs = self.store.similarity_search(text, k=10, filter=self._filter(tenant))
+        return any(d.metadata.get("key") == wanted for d in docs)  # hits carry no Document.id
+
+    def ingest(self, items: Sequence[CorpusItem], tenant: str, *, sessions: bool) -> None:
+        self.store.add_texts([it.text for it in items], metadatas=[{"tenant": tenant} for _ in items],
+                             ids=[f"i{it.index}" for it in items], refresh_indices=True)
+
+    def size_bytes(self) -> int | None:
+        return _es_store_bytes(self.client, self.index)
+
+    def close(self) -> None:
+        try:
+            self.client.indices.delete(index=self.index, ignore_unavailable=True)
+        except Exception:  # noqa: BLE001 - best effort cleanup
+            pass

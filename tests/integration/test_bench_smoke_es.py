@@ -1,0 +1,42 @@
+"""``langmem-es bench --smoke`` on a real Elasticsearch: ours on the Elasticsearch backend and
+langchain-elasticsearch's ``ElasticsearchStore`` on the same cluster. Figures printed, the
+JSON has the expected keys, no index left behind; no timing assertions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from langmem_es.bench import cli
+
+
+def test_smoke_elasticsearch(es_basic, es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("LANGMEM_ES_BENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("LANGMEM_ES_URL", es_basic_conn.url)
+    for key, value in (("USER", es_basic_conn.user), ("PASSWORD", es_basic_conn.password),
+                       ("API_KEY", es_basic_conn.api_key)):
+        if value:
+            monkeypatch.setenv(f"LANGMEM_ES_{key}", value)
+        else:
+            monkeypatch.delenv(f"LANGMEM_ES_{key}", raising=False)
+    out = tmp_path / "out"
+    code = cli.main(["--backend", "elasticsearch", "--smoke", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err[-3000:]
+    assert "langmem-es (Elasticsearch)" in captured.out and "langchain-elasticsearch" in captured.out
+
+    results = json.loads((out / "results.json").read_text())
+    assert results["meta"]["versions"]["elasticsearch_server"]
+    ours = results["systems"]["langmem_es[elasticsearch]"]
+    assert {"ingest", "scale", "tenants", "same_turn_tools"} <= set(ours)
+    assert ours["scale"]["footprint"]["index_bytes"] > 0
+    assert [p["size"] for p in ours["scale"]["pre_recall"]] == [100, 300]
+    lc = results["systems"]["langchain_es"]
+    assert {"ingest", "scale", "tenants"} <= set(lc)
+    assert all("error" not in lc[k] for k in ("ingest", "scale", "tenants"))
+    assert lc["scale"]["footprint"]["index_bytes"] > 0
+    left = es_basic.indices.get(index="langmem-es-bench-*", ignore_unavailable=True, allow_no_indices=True)
+    assert not left, f"indices left behind: {sorted(left)}"
