@@ -59,7 +59,7 @@ class MemoryPipelineSystem:
 
             self.backend = SQLiteBackend(":memory:")
         self.core = MemoryCore(self.backend, embeddings=context.embeddings, config=config,
-                               reranker=opts.get("reranker") if mode == "full" else None)
+                               reranker=opts.get("reranker", "memory") if full else "none")
         self.core.setup()
         self._turn_of: dict[str, dict[str, str]] = {}
 
