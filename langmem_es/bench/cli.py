@@ -37,14 +37,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(default: 1000,10000,100000; smoke: 100,300)")
     p.add_argument("--tenants", type=int, default=None,
                    help="tenants sharing the largest corpus (default: 1000; smoke: 10; 0 or 1 skips)")
-    p.add_argument("--queries", type=int, default=None, help="timed queries per point (default: 200)")
-    p.add_argument("--writes", type=int, default=None, help="timed writes and write→visible probes (default: 100)")
-    p.add_argument("--ingest", type=int, default=None, help="texts in the real-embedding ingest slice (default: 1000)")
+    p.add_argument("--queries", type=int, default=None, help="timed queries per point (default: 100)")
+    p.add_argument("--writes", type=int, default=None, help="timed writes and write→visible probes (default: 50)")
+    p.add_argument("--ingest", type=int, default=None, help="texts in the real-embedding ingest slice (default: 500)")
     p.add_argument("--no-competitors", action="store_true",
                    help="skip LangGraph InMemoryStore and langchain-elasticsearch")
     p.add_argument("--smoke", action="store_true", help="tiny sizes (CI): figures printed, nothing asserted")
-    p.add_argument("--out", type=Path, default=Path("bench-results"),
-                   help="folder for results.json and plots (default: ./bench-results)")
+    p.add_argument("--out", type=Path, default=Path("bench-out"),
+                   help="folder for results.json and plots (default: ./bench-out)")
     p.add_argument("--docs", type=Path, default=None,
                    help="also write this markdown report (e.g. docs/benchmarks.md) with plots in its img/")
     p.add_argument("--report-only", type=Path, default=None, metavar="RESULTS_JSON",

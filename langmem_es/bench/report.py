@@ -68,6 +68,26 @@ LATENCY_HEAD = ["system", "memories", "tenants", "p50 ms", "p95 ms", "embedder p
                 "p95 / smallest p95", "search p50 ms", "queries"]
 
 
+def breakdown_rows(results: dict[str, Any]) -> list[list[str]]:
+    """Where a pre-recall goes, from the core's own ``timings_ms`` (p50 of each stage)."""
+    rows = []
+    for key, res in _systems(results):
+        points = list((res.get("scale") or {}).get("pre_recall") or [])
+        if _ok(res.get("tenants")):
+            points.append(res["tenants"])
+        for p in points:
+            if p.get("total_p50") is None:
+                continue
+            rows.append([_label(key, res), f"{p['size']:,}", f"{p['tenants']:,}", _f(p["p50"]), _f(p.get("embed_p50")),
+                         _f(p.get("search_p50")), _f(p.get("fuse_p50"), 2), _f(p.get("rerank_p50"), 2),
+                         _f(p.get("total_p50")), _f(p["p50"] - p["total_p50"])])
+    return rows
+
+
+BREAKDOWN_HEAD = ["system", "memories", "tenants", "node p50 ms", "embed p50", "search p50", "fuse p50",
+                  "rerank p50", "recall total p50", "node − recall (render, graph)"]
+
+
 def write_rows(results: dict[str, Any]) -> list[list[str]]:
     rows = []
     for key, res in _systems(results):
@@ -163,8 +183,15 @@ def headline(results: dict[str, Any]) -> list[str]:
             out.append(f"{key}: pre-recall p95 at {last['size']:,} = {last['p95']:.1f} ms "
                        f"({'meets' if last['p95'] <= TARGET_MS else 'misses'} ≤ {TARGET_MS:.0f} ms); "
                        f"{last['size']:,}/{pts[0]['size']:,} p95 ratio {ratio['p95']:.2f}× "
-                       f"({'meets' if ratio['p95'] <= 2 else 'misses'} ≤ 2×); embedder alone p95 "
-                       f"{last['embed_query']['p95']:.1f} ms")
+                       f"({'meets' if ratio['p95'] <= 2 else 'misses'} ≤ 2×); the embedder alone: p95 "
+                       f"{last['embed_query']['p95']:.1f} ms, so recall + render add "
+                       f"{last['p95'] - last['embed_query']['p95']:.1f} ms at p95 "
+                       f"({last['p50'] - last['embed_query']['p50']:.1f} ms at p50)")
+            t = res.get("tenants")
+            if _ok(t):
+                out.append(f"{key}: {t['size']:,} memories over {t['tenants']:,} tenants: pre-recall p95 "
+                           f"{t['p95']:.1f} ms, p50 {t['p50']:.1f} ms ({_x(t.get('p95_over_embed_p95'))} the "
+                           f"embedder's p95)")
         w = scale.get("writes")
         if _ok(w):
             out.append(f"{key}: write p95 {w['write']['p95']:.1f} ms, write→visible p95 "
@@ -184,6 +211,8 @@ def summary(results: dict[str, Any]) -> str:
     """The figures as plain-text tables (printed at the end of a run)."""
     parts = ["", "pre-recall latency (pre_recall node: embed raw message + recall + render; query embedding included)",
              _plain(LATENCY_HEAD, latency_rows(results)),
+             "where a pre-recall goes (medians of the core's stage timings, ms)",
+             _plain(BREAKDOWN_HEAD, breakdown_rows(results)),
              "write (remember, semantic with reason) and write→visible (remember, then recall until it returns)",
              _plain(WRITE_HEAD, write_rows(results))]
     st = same_turn_rows(results)
@@ -340,6 +369,9 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
     ]
     if images:
         lines += [f"![pre-recall latency](img/{images[0].name})", ""]
+    if breakdown_rows(results):
+        lines += ["Where the time of a pre-recall goes (medians of the memory core's own stage timings; the stages' "
+                  "medians need not add up to the total's):", "", _table(BREAKDOWN_HEAD, breakdown_rows(results))]
     lines += [
         "## Write and write → visible",
         "",

@@ -51,14 +51,15 @@ class BenchConfig:
     sizes: list[int] = field(default_factory=lambda: [1000, 10_000, 100_000])
     tenants: int = 1000
     """Tenants sharing the largest corpus in the multi-tenant point (0: skip it)."""
-    queries: int = 200
-    """Timed pre-recall queries per point (fewer for the competitors at 100k: ``slow_queries``)."""
-    slow_queries: int = 40
-    """Timed queries per point for systems slower than 100 ms a query (InMemoryStore at 100k)."""
+    queries: int = 100
+    """Timed pre-recall queries per point (fewer for a slow system: ``slow_queries``)."""
+    slow_queries: int = 20
+    """Timed queries (and writes) per point once a system is slower than 100 ms a query
+    at the previous size (LangGraph's InMemoryStore at 100k takes seconds a query)."""
     warmup: int = 10
-    writes: int = 100
+    writes: int = 50
     """Timed writes (and as many write → visible probes)."""
-    ingest: int = 1000
+    ingest: int = 500
     """Texts in the bulk-ingest slice (embedded for real)."""
     competitors: bool = True
     same_turn: int = 30
@@ -145,8 +146,9 @@ class Bench:
         """Query texts never used before in this run (so no cache ever answers them)."""
         return self._queries.take(n)
 
-    def latency_point(self, target: Any, emb: Any, tenants: int, size: int, n: int) -> dict[str, Any]:
-        for q in self.fresh_queries(self.config.warmup):
+    def latency_point(self, target: Any, emb: Any, tenants: int, size: int, n: int,
+                      warmup: int | None = None) -> dict[str, Any]:
+        for q in self.fresh_queries(self.config.warmup if warmup is None else warmup):
             target.query(q, tenant_of(0, tenants))
         baseline = embed_query_latency(emb, self.fresh_queries(n))
         clear = getattr(emb, "cache_clear", None)
@@ -248,16 +250,16 @@ def _scale_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any
     out: dict[str, Any] = {"label": target.label, "pre_recall": []}
     try:
         loaded, load_s = 0, 0.0
-        n = cfg.queries
+        n, warmup = cfg.queries, cfg.warmup
         for size in cfg.sizes:
             t0 = time.perf_counter()
             target.load(items[loaded:size], 1, progress=_progress(say, f"{target.name} load", loaded, size))
             load_s += time.perf_counter() - t0
             loaded = size
-            point = bench.latency_point(target, emb, 1, size, n)
+            point = bench.latency_point(target, emb, 1, size, n, warmup)
             out["pre_recall"].append(point)
             if point["p50"] > slow_after_ms:
-                n = min(n, cfg.slow_queries)
+                n, warmup = min(n, cfg.slow_queries), min(warmup, 3)
         out["load_per_s_cached_vectors"] = round(loaded / max(1e-9, load_s), 1)
         first, last = out["pre_recall"][0], out["pre_recall"][-1]
         out["largest_over_smallest"] = {"sizes": [first["size"], last["size"]],
@@ -278,12 +280,12 @@ def _scale_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any
         say(f"    {target.name}: footprint at {loaded:,}: index {_mb(size_b)}, process RSS +{_mb(rss)}")
         if getattr(target, "tenants_tag", 0) and cfg.tenants > 1:  # the many-tenants point on the same index
             target.filter_field = "tenants_k"
-            out["tenants"] = bench.latency_point(target, emb, cfg.tenants, loaded, n)
+            out["tenants"] = bench.latency_point(target, emb, cfg.tenants, loaded, cfg.queries)
             out["tenants"]["note"] = f"same index as the single-tenant points, filtered on a second tag ({cfg.tenants} values)"
             target.filter_field = "tenant"
         if cfg.writes:
             slow = out["pre_recall"][-1]["p50"] > slow_after_ms
-            out["writes"] = bench.write_point(target, emb, min(cfg.writes, cfg.slow_queries) if slow else cfg.writes)
+            out["writes"] = bench.write_point(target, emb, min(cfg.writes, cfg.slow_queries // 2) if slow else cfg.writes)
             out["writes"]["at_size"] = loaded
     finally:
         target.close()
