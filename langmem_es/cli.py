@@ -158,9 +158,15 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_es_env)
 
 
-from .demo import register as add_demo_command  # noqa: E402 - stdlib-only at import time
+# the other command groups live beside the code they drive; each imports only the
+# standard library at module level, so `langmem-es --help` stays fast.
+from .decay_cli import register as add_decay_command  # noqa: E402
+from .demo import register as add_demo_command  # noqa: E402
+from .evaluation.cli import register as add_eval_command  # noqa: E402
 
 command_group(add_demo_command)
+command_group(add_eval_command)
+command_group(add_decay_command)
 
 
 # --------------------------------------------------------------------------- main

@@ -67,14 +67,33 @@ def convert(source: str) -> str:
             edits.setdefault(row, []).append((col, end, ""))
         elif tok.type == tokenize.NAME and _name(tok.string) != tok.string:
             edits.setdefault(tok.start[0], []).append((tok.start[1], tok.end[1], _name(tok.string)))
-        elif tok.type == tokenize.STRING and "_async" in tok.string and tok.start[0] == tok.end[0]:
-            edits.setdefault(tok.start[0], []).append((tok.start[1], tok.end[1], tok.string.replace("_async", "_sync")))
+        elif tok.type == tokenize.STRING and tok.start[0] == tok.end[0]:
+            # module paths ("…_async…") and exported names ("AsyncX" in __all__)
+            text = tok.string.replace("_async", "_sync")
+            quote = text[0]
+            if ASYNC_NAME.match(text.strip("\"'")):
+                text = quote + _name(text.strip("\"'")) + quote
+            if text != tok.string:
+                edits.setdefault(tok.start[0], []).append((tok.start[1], tok.end[1], text))
     for row, row_edits in edits.items():
         line = lines[row - 1]
         for start, end, new in sorted(row_edits, reverse=True):
             line = line[:start] + new + line[end:]
         lines[row - 1] = line
-    return HEADER + "".join(lines)
+    return HEADER + "".join(_drop_repeated_imports(lines))
+
+
+def _drop_repeated_imports(lines: list[str]) -> list[str]:
+    """``import asyncio`` becomes ``import time``: keep one of each top-level import line."""
+    seen: set[str] = set()
+    out = []
+    for line in lines:
+        if line.startswith(("import ", "from ")) and line in seen:
+            continue
+        if line.startswith(("import ", "from ")):
+            seen.add(line)
+        out.append(line)
+    return out
 
 
 def targets() -> list[tuple[Path, Path]]:

@@ -606,25 +606,19 @@ class AsyncMemoryCore:
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window):]
 
     async def flush_access(self) -> int:
-        """Write batched access statistics (count, last access); called every N recalls and on close."""
+        """Write batched access statistics (count, last access); called every N recalls and on close.
+
+        Each memory is updated under optimistic concurrency, so a flush never writes an
+        old status back over a supersession or decay that happened meanwhile.
+        """
         pending, self._pending_access = self._pending_access, {}
         self._recalls_since_flush = 0
         now = self.clock()
-        by_collection: dict[Collection, list[str]] = {}
-        for (collection, did), _ in pending.items():
-            by_collection.setdefault(collection, []).append(did)
         written = 0
-        for collection, ids in by_collection.items():
-            docs = []
-            for stored in await self.backend.get(collection, ids):
-                if stored is None:
-                    continue
-                m = memory_of(stored.doc)
-                m = m.model_copy(update={"access_count": m.access_count + pending[(collection, stored.doc["id"])],
-                                         "last_accessed_at": now})
-                docs.append(restamp(stored.doc, m, now=now) | {"updated_at": stored.doc.get("updated_at")})
-            await self.backend.put(collection, docs, refresh=False)
-            written += len(docs)
+        for (collection, did), hits in pending.items():
+            update = await self._update(collection, did, lambda m, n=hits: {
+                "access_count": m.access_count + n, "last_accessed_at": now}, now)
+            written += update is not None
         return written
 
     async def get(self, identity: Identity, memory_id: str) -> Memory | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 import random
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -607,25 +606,19 @@ class MemoryCore:
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window):]
 
     def flush_access(self) -> int:
-        """Write batched access statistics (count, last access); called every N recalls and on close."""
+        """Write batched access statistics (count, last access); called every N recalls and on close.
+
+        Each memory is updated under optimistic concurrency, so a flush never writes an
+        old status back over a supersession or decay that happened meanwhile.
+        """
         pending, self._pending_access = self._pending_access, {}
         self._recalls_since_flush = 0
         now = self.clock()
-        by_collection: dict[Collection, list[str]] = {}
-        for (collection, did), _ in pending.items():
-            by_collection.setdefault(collection, []).append(did)
         written = 0
-        for collection, ids in by_collection.items():
-            docs = []
-            for stored in self.backend.get(collection, ids):
-                if stored is None:
-                    continue
-                m = memory_of(stored.doc)
-                m = m.model_copy(update={"access_count": m.access_count + pending[(collection, stored.doc["id"])],
-                                         "last_accessed_at": now})
-                docs.append(restamp(stored.doc, m, now=now) | {"updated_at": stored.doc.get("updated_at")})
-            self.backend.put(collection, docs, refresh=False)
-            written += len(docs)
+        for (collection, did), hits in pending.items():
+            update = self._update(collection, did, lambda m, n=hits: {
+                "access_count": m.access_count + n, "last_accessed_at": now}, now)
+            written += update is not None
         return written
 
     def get(self, identity: Identity, memory_id: str) -> Memory | None:
@@ -1017,4 +1010,4 @@ def _ms(t: float) -> float:
     return round((time.perf_counter() - t) * 1000, 3)
 
 
-__all__ = ["AsyncMemoryCore"]
+__all__ = ["MemoryCore"]

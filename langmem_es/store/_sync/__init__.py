@@ -3,4 +3,4 @@
 
 from .store import StoreCore
 
-__all__ = ["AsyncStoreCore"]
+__all__ = ["StoreCore"]
