@@ -110,6 +110,105 @@ def check_ref(value: Any, what: str = "memory id") -> str:
     return value
 
 
+_FILTER_CLAUSES = ("match_all", "term", "terms", "range", "exists", "bool", "nested")
+
+
+def check_filter(flt: Any, where: str = "filters") -> None:
+    """Caller filters must be the filter language (:mod:`langmem_es.filters`); anything else is refused."""
+    if not isinstance(flt, Mapping) or len(flt) != 1:
+        raise InvalidMemoryError(f"{where} must be one clause like {{'term': {{field: value}}}}, got {flt!r:.80}")
+    (kind, body), = flt.items()
+    if kind not in _FILTER_CLAUSES or not isinstance(body, Mapping):
+        raise InvalidMemoryError(f"{where}: unsupported filter clause {kind!r}; use one of {list(_FILTER_CLAUSES)}")
+    if kind == "bool":
+        for part in ("filter", "must_not", "should"):
+            clauses = body.get(part, ())
+            if not isinstance(clauses, (list, tuple)):
+                raise InvalidMemoryError(f"{where}: bool.{part} must be a list of clauses")
+            for c in clauses:
+                check_filter(c, f"{where}.bool.{part}")
+    elif kind == "nested":
+        check_filter(body.get("query"), f"{where}.nested.query")
+    elif kind in ("term", "terms", "range") and len(body) != 1:
+        raise InvalidMemoryError(f"{where}: {kind} takes one field, got {sorted(map(str, body))}")
+
+
+def check_recall_args(*, k: Any, candidates: Any, filters: Any, as_of: Any) -> None:
+    """Types and ranges of recall's arguments (the query and scopes are checked on their own)."""
+    for name, v in (("k", k), ("candidates", candidates)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise InvalidMemoryError(f"{name} must be an integer, got {type(v).__name__} {v!r:.40}")
+    if filters is not None:
+        check_filter(filters)
+    if as_of is not None and not isinstance(as_of, datetime):
+        raise InvalidMemoryError(f"as_of must be a datetime, got {type(as_of).__name__} {as_of!r:.40}")
+
+
+def check_write_args(*, confidence: Any, event_time: Any, sources: Any, metadata: Any, steps: Any) -> None:
+    """Types of remember's optional arguments, before any of them is used."""
+    import json
+
+    if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))):
+        raise InvalidMemoryError(f"confidence must be a number between 0 and 1, got {type(confidence).__name__} {confidence!r:.40}")
+    if event_time is not None and not isinstance(event_time, datetime):
+        raise InvalidMemoryError(f"event_time must be a datetime, got {type(event_time).__name__} {event_time!r:.40}")
+    for name, v in (("sources", sources), ("steps", steps)):
+        if isinstance(v, (str, bytes)) or not isinstance(v, Iterable) or not all(isinstance(x, str) for x in v):
+            raise InvalidMemoryError(f"{name} must be a list of strings, got {v!r:.60}")
+    if metadata is not None:
+        if not isinstance(metadata, Mapping):
+            raise InvalidMemoryError(f"metadata must be a dict, got {type(metadata).__name__}")
+        try:
+            json.dumps(metadata, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InvalidMemoryError(f"metadata must be JSON (strings, finite numbers, lists, dicts): {exc}") from None
+
+
+def checked_embeddings(embeddings: Any) -> Any:
+    """``embeddings`` whose vectors are checked: NaN/inf or empty vectors raise a clear EmbeddingError."""
+    from langchain_core.embeddings import Embeddings
+
+    from ..errors import EmbeddingError
+
+    if isinstance(embeddings, _Checked):
+        return embeddings
+
+    def check(vectors: Any) -> Any:
+        for v in vectors:
+            if not len(v) or not all(math.isfinite(x) for x in v):
+                raise EmbeddingError(f"the embedder {embeddings!r:.60} returned an invalid vector (empty, NaN or inf); "
+                                     "check the model and its input")
+        return vectors
+
+    class Checked(_Checked, Embeddings):
+        def __init__(self) -> None:
+            self.inner = embeddings
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(embeddings, name)
+
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            return check(embeddings.embed_documents(texts))
+
+        def embed_query(self, text: str) -> list[float]:
+            return check([embeddings.embed_query(text)])[0]
+
+        async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+            return check(await embeddings.aembed_documents(texts))
+
+        async def aembed_query(self, text: str) -> list[float]:
+            return check([await embeddings.aembed_query(text)])[0]
+
+        def __repr__(self) -> str:
+            return repr(embeddings)
+
+    return Checked()
+
+
+class _Checked:
+    """Marker of :func:`checked_embeddings` wrappers."""
+
+
 def check_reason(kind: Kind, reason: str | None) -> str | None:
     """State it to save it: semantic and procedural writes need a one-sentence reason."""
     if kind == "episodic":
@@ -197,6 +296,24 @@ def content_words(text: str) -> set[str]:
     folded = unicodedata.normalize("NFKD", text).casefold()
     folded = "".join(c for c in folded if not unicodedata.combining(c))
     return {w for w in _WORD.findall(folded) if w not in _STOP and len(w) > 1}
+
+
+def near_duplicate(old_content: str, new_content: str, similarity: float, threshold: float) -> bool:
+    """The same claim in other words: very close in meaning *and* the same content words.
+
+    Similarity alone is not enough — "renews on 1 March" and "renews on 1 April" embed
+    almost identically — so every content word (values, names, numbers) must match too;
+    only word order, stop words, inflection and punctuation may differ.
+    """
+    if similarity < threshold:
+        return False
+
+    def words(text: str) -> tuple[set[str], list[str]]:  # content words; numbers in order
+        tokens = _WORD.findall(unicodedata.normalize("NFKD", text).casefold())
+        return ({_stem(w) for w in tokens if not w.isdigit() and w not in _STOP and len(w) > 1},
+                [w for w in tokens if w.isdigit()])
+
+    return words(old_content) == words(new_content)
 
 
 def key_terms(subject_key: str) -> set[str]:

@@ -151,3 +151,19 @@ async def test_the_async_core_supersedes_too(clock):
         assert (await core.record_outcome(me, pb.id, success=True)).success_count == 1
     finally:
         await core.close()
+
+
+def test_near_duplicate_reinforces_instead_of_copying(core, alice):
+    """As a user who says the same thing twice in other words, I want one fact, reinforced."""
+    first = core.remember(alice, "Alice is allergic to peanuts.", reason="Food suggestions must be safe.",
+                          sources=["msg-1"], confidence=0.6)
+    again = core.remember(alice, "Alice is allergic to peanuts!", reason="Food suggestions must be safe.",
+                          sources=["msg-9"])
+    assert again.action == "reinforced" and again.id == first.id
+    near = core.remember(alice, "Peanuts: Alice is allergic to those.", reason="Food suggestions must be safe.",
+                         sources=["msg-12"])
+    other = core.remember(alice, "Alice is allergic to cats.", reason="Pet suggestions must be safe.")
+    assert other.action == "created"  # close in meaning, another value: not a duplicate
+    facts = [m for m in core.recall(alice, "what is Alice allergic to?", kinds=["semantic"]).memories]
+    assert [m.id for m in facts if "peanut" in m.content.lower()] == [first.id]
+    assert near.action == "reinforced" and facts[0].confidence > 0.6
