@@ -216,9 +216,19 @@ class MemoryCore:
         if (self.backend.get("semantic", [memory_document(memory, [], now=now)["id"]]))[0] is not None:
             # an older, no longer active version of this very sentence keeps its id and its history
             memory = memory.model_copy(update={"id": policy.memory_id(memory.id, D.iso(now))})
-        # 2. a keyless claim that is a new value of a keyed fact (similarity plus key) takes its key.
+        near = self._similar(scope_filter, vector)
+        # 2. a near-duplicate (same claim in other words) reinforces the fact it repeats.
+        for hit in near:
+            old = memory_of(hit.doc)
+            if (not replaces and old.polarity == memory.polarity and memory.subject_key in (None, old.subject_key)
+                    and policy.near_duplicate(old.content, memory.content, hit.score,
+                                              self.config.near_duplicate_similarity)):
+                [stored] = self.backend.get("semantic", [hit.doc["id"]])
+                if stored is not None:
+                    return self._reinforce(stored, memory, now)
+        # 3. a keyless claim that is a new value of a keyed fact (similarity plus key) takes its key.
         if not memory.subject_key and memory.polarity == "assert" and not replaces:
-            memory = self._infer_key(scope_filter, memory, vector)
+            memory = self._infer_key(near, memory)
         if memory.polarity == "deny":
             return self._write_denial(scope_filter, memory, vector, replaces, now)
         actives = self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
@@ -254,8 +264,8 @@ class MemoryCore:
                                          text=None, vector=vector, size=size)
         return legs.vector_hits
 
-    def _infer_key(self, scope_filter: F.Filter, memory: Memory, vector: Sequence[float]) -> Memory:
-        for hit in self._similar(scope_filter, vector):
+    def _infer_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
+        for hit in near:
             old = memory_of(hit.doc)
             if old.polarity == "assert" and policy.likely_contradiction(
                     old.content, old.subject_key, memory.content, hit.score, self.config.contradiction_similarity):
