@@ -314,7 +314,7 @@ def _call(fn: Any) -> Any:
             raise LangmemEsError(
                 "this cluster cannot create its .security index (the distribution lacks the analysis-common "
                 f"module), so API keys are unavailable ({text}); issue file-realm credentials instead: "
-                "`langmem-es tenants issue TENANT --cluster NAME` / tenants.FileRealm") from exc
+                "`langmem-es tenants issue TENANT --realm file --cluster NAME` / tenants.FileRealm") from exc
         if "security_exception" in text and "licen" in text.lower():
             raise AuthorizationError(f"API keys with DLS need a trial/platinum/enterprise licence: {text}") from exc
         raise LangmemEsError(f"Elasticsearch refused the security call: {text}") from exc

@@ -154,3 +154,13 @@ def test_dls_query_is_the_policy(dls_world: World) -> None:
     q = T.dls_query(Identity(tenant="acme", user_id="alice"))
     text = str(q)
     assert "user:alice" in text and "'acme'" in text and "bob" not in text
+
+
+def test_doctor_reports_dls(dls_world: World) -> None:
+    from langmem_es.doctor import diagnose
+
+    report = diagnose(dls_world.admin, dls_world.prefix)
+    print("[dls] doctor:", {k: report[k] for k in ("licence", "isolation", "fusion", "problems")})
+    assert report["isolation"]["mode"] == "dls" and report["licence"]["type"] == "trial"
+    assert report["fusion"]["mode"] in ("server", "client") and not report["problems"]
+    assert all(i["stamped"] and i["mapping_version"] >= 1 and i["dims"] == DIMS for i in report["indices"])
