@@ -191,6 +191,8 @@ def proxied(es_basic_conn) -> Iterator[tuple[FaultProxy, MemoryCore, MemoryCore]
 
 
 def _count(core: MemoryCore, ident: Identity) -> list[str]:
+    """What another process sees: refresh first (a backend makes only its own writes visible at once)."""
+    core.backend.refresh(["episodic", "semantic", "procedural"])
     return [m["content"] for m in core.export(ident, scopes=["private"], include_tombstones=False)]
 
 
