@@ -40,6 +40,7 @@ class AsyncElasticsearchBackend:
         dims: int = 384,
         replicas: int = 0,
         refresh_interval: str = "1s",
+        read_your_writes: Literal["lazy", "always"] = "lazy",
     ) -> None:
         if not prefix or prefix != prefix.lower() or any(c in prefix for c in ' "*\\<|,>/?#:'):
             raise ValueError(f"index prefix {prefix!r} must be lowercase without spaces or \\/*?\"<>|,#:")
@@ -48,6 +49,12 @@ class AsyncElasticsearchBackend:
         self.dims = dims
         self.replicas = replicas
         self.refresh_interval = refresh_interval
+        self.read_your_writes = read_your_writes
+        # lazy read-your-writes: a write with refresh=True marks its collection; the next
+        # search of that collection from this backend refreshes it once first. Writes stay
+        # fast, a burst of writes costs one refresh, and every search sees every write.
+        self._writes: dict[Collection, int] = {}  # writes acknowledged, per collection
+        self._refreshed: dict[Collection, int] = {}  # writes covered by a finished refresh
         self.capabilities = Capabilities(engine="elasticsearch")
 
     # -- names ---------------------------------------------------------------
@@ -124,6 +131,31 @@ class AsyncElasticsearchBackend:
     async def close(self) -> None:
         await self.client.close()
 
+    def _write_refresh(self, refresh: bool) -> bool:
+        """The ``refresh`` flag to send with a write (lazy mode marks the collection after it)."""
+        return refresh and self.read_your_writes != "lazy"
+
+    def _written(self, collection: Collection, refresh: bool) -> None:
+        """After a write returns: mark its collection for the next search (lazy mode).
+
+        Marking after, not before, the write: a search racing the write then either sees
+        the mark (and refreshes after the write) or finds the write already refreshed.
+        """
+        if refresh and self.read_your_writes == "lazy":
+            self._writes[collection] = self._writes.get(collection, 0) + 1
+
+    async def _fresh(self, collections: Sequence[Collection]) -> None:
+        """Refresh the collections written since their last search (lazy read-your-writes)."""
+        seen = {c: self._writes[c] for c in (collections or COLLECTIONS)
+                if self._writes.get(c, 0) > self._refreshed.get(c, 0)}
+        if not seen:
+            return
+        # a reader arriving while this refresh runs still sees the writes as uncovered and
+        # refreshes too: nobody searches before the writes it could know of are visible.
+        await self.client.indices.refresh(index=self._aliases(list(seen)))
+        for c, n in seen.items():
+            self._refreshed[c] = max(self._refreshed.get(c, 0), n)
+
     async def refresh(self, collections: Sequence[Collection] = ()) -> None:
         with translate_errors():
             await self.client.indices.refresh(index=self._aliases(collections))
@@ -138,7 +170,8 @@ class AsyncElasticsearchBackend:
             operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
             operations.append(doc)
         with translate_errors():
-            response = await self.client.bulk(operations=operations, refresh=refresh)
+            response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+        self._written(collection, refresh)
         if response.get("errors"):
             from ....errors import WriteError
 
@@ -152,7 +185,8 @@ class AsyncElasticsearchBackend:
         with translate_errors():
             try:
                 if version is None:
-                    await self.client.create(index=self.alias(collection), id=doc["id"], document=doc, refresh=refresh)
+                    await self.client.create(index=self.alias(collection), id=doc["id"], document=doc,
+                                             refresh=self._write_refresh(refresh))
                 else:
                     await self.client.index(
                         index=version.location or self.alias(collection),
@@ -160,10 +194,11 @@ class AsyncElasticsearchBackend:
                         document=doc,
                         if_seq_no=version.seq_no,
                         if_primary_term=version.primary_term,
-                        refresh=refresh,
+                        refresh=self._write_refresh(refresh),
                     )
             except ConflictError:
                 return False
+        self._written(collection, refresh)
         return True
 
     async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
@@ -174,7 +209,8 @@ class AsyncElasticsearchBackend:
             return 0
         operations = [{"delete": {"_index": s.version.location, "_id": s.doc["id"]}} for s in found if s.version]
         with translate_errors():
-            response = await self.client.bulk(operations=operations, refresh=refresh)
+            response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+        self._written(collection, refresh)
         return sum(1 for item in response["items"] if item["delete"].get("result") == "deleted")
 
     async def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
@@ -241,6 +277,7 @@ class AsyncElasticsearchBackend:
         if offset + size > 10_000:
             return await self._find_deep(collections, filter, size=size, offset=offset, sort=sort)
         with translate_errors():
+            await self._fresh(collections)
             response = await self.client.search(
                 index=self._aliases(collections), body=queries.find_body(filter, size, offset, sort)
             )
@@ -254,6 +291,7 @@ class AsyncElasticsearchBackend:
         after: list[Any] | None = None
         skipped = 0
         with translate_errors():
+            await self._fresh(collections)
             while len(out) < size:
                 body = queries.find_body(filter, 1000, 0, sort)
                 body.pop("from")
@@ -272,6 +310,7 @@ class AsyncElasticsearchBackend:
 
     async def count(self, collections: Sequence[Collection], filter: Filter) -> int:
         with translate_errors():
+            await self._fresh(collections)
             response = await self.client.count(index=self._aliases(collections), query={"bool": {"filter": [filter]}})
         return int(response["count"])
 
@@ -288,6 +327,8 @@ class AsyncElasticsearchBackend:
     ) -> HybridResult:
         index = self._aliases(collections)
         started = time.perf_counter()
+        with translate_errors():
+            await self._fresh(collections)
         if server_rrf:
             if not self.capabilities.server_rrf:
                 raise ValueError("server-side RRF is not available on this cluster (licence or rank-rrf module)")
@@ -336,6 +377,7 @@ class AsyncElasticsearchBackend:
         out: list[tuple[str, ...]] = []
         after = None
         with translate_errors():
+            await self._fresh(collections)
             while True:
                 response = await self.client.search(
                     index=self._aliases(collections), body=queries.namespaces_body(filter, after)
