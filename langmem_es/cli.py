@@ -160,13 +160,17 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
 
 # the other command groups live beside the code they drive; each imports only the
 # standard library at module level, so `langmem-es --help` stays fast.
+from .bench.cli import register as add_bench_command  # noqa: E402
 from .decay_cli import register as add_decay_command  # noqa: E402
 from .demo import register as add_demo_command  # noqa: E402
+from .doctor import register as add_doctor_command  # noqa: E402
 from .evaluation.cli import register as add_eval_command  # noqa: E402
+from .load import register as add_load_command  # noqa: E402
+from .tenants_cli import register as add_tenants_command  # noqa: E402
 
-command_group(add_demo_command)
-command_group(add_eval_command)
-command_group(add_decay_command)
+for _group in (add_demo_command, add_eval_command, add_bench_command, add_load_command, add_decay_command,
+               add_doctor_command, add_tenants_command):
+    command_group(_group)
 
 
 # --------------------------------------------------------------------------- main
