@@ -61,7 +61,6 @@ WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lim
 def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: int = 4, read_ratio: float = 0.7,
              seed: int = 0, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run the mixed load against a set-up ``MemoryCore``; returns the figures."""
-    from .core import policy
     from .errors import LangmemEsError
     from .model import Identity
 
@@ -121,7 +120,6 @@ def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: in
     for t in pool:
         t.join(seconds + 120)
     elapsed = time.monotonic() - started
-    del policy
     all_lat = [v for vs in latencies.values() for v in vs]
     report = {
         "seconds": round(elapsed, 2), "threads": threads, "tenants": tenants, "read_ratio": read_ratio,

@@ -13,7 +13,6 @@ Prints attempts and leaked documents per world; asserts zero leaks.
 
 from __future__ import annotations
 
-import itertools
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
@@ -134,8 +133,6 @@ def raw_ok(world: World, who: str, src: dict[str, Any]) -> bool:
 
 def run_attempt(world: World, a: tuple) -> tuple[int, list[Any]]:
     """One attempt; returns (errors, leaked items)."""
-    from langmem_es.core import policy
-
     op, *args = a
     leaks: list[Any] = []
     try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import uuid
 from collections.abc import Callable, Iterator
-from datetime import datetime, timezone
 from typing import Any
 
 import pytest
