@@ -1,7 +1,9 @@
 """Per-tenant credentials: Elasticsearch itself enforces tenant isolation (DLS mode).
 
 Under a trial/platinum/enterprise licence, each tenant (optionally narrowed to one
-user, agent or conversation) gets its own **API key**. The key's role descriptor
+user, agent or conversation) gets its own credential — an **API key**, or a
+**file-realm user** (:class:`FileRealm`) where the cluster cannot create its
+``.security`` index (the integ-test distribution). The credential's role descriptor
 carries a document-level-security (DLS) query built from the same visibility rules as
 :func:`langmem_es.core.policy.visibility_filter`, so a client holding the key — even one
 that bypasses this library and sends ``match_all`` — sees only its tenant's documents:
