@@ -187,6 +187,10 @@ def headline(results: dict[str, Any]) -> list[str]:
                        f"{last['embed_query']['p95']:.1f} ms, so recall + render add "
                        f"{last['p95'] - last['embed_query']['p95']:.1f} ms at p95 "
                        f"({last['p50'] - last['embed_query']['p50']:.1f} ms at p50)")
+            if last.get("search_p50") and last.get("total_p50"):
+                out.append(f"{key}: at {last['size']:,} the backend search is {last['search_p50']:.1f} ms of the "
+                           f"{last['total_p50']:.1f} ms recall median ({100 * last['search_p50'] / last['total_p50']:.0f}%), "
+                           f"query embedding {last.get('embed_p50') or 0:.1f} ms")
             t = res.get("tenants")
             if _ok(t):
                 out.append(f"{key}: {t['size']:,} memories over {t['tenants']:,} tenants: pre-recall p95 "
@@ -312,6 +316,14 @@ def plot(results: dict[str, Any], img_dir: Path, prefix: str = "bench") -> list[
 # --------------------------------------------------------------------------- markdown
 
 
+def _git_line(git: Any) -> list[str]:
+    if not git:
+        return []
+    mods = git.get("modified_files") or []
+    return [f"- **Code**: commit `{git['commit']}`" + (f", working tree with {len(mods)} modified file(s): "
+                                                      + ", ".join(f"`{m}`" for m in mods[:8]) if mods else "")]
+
+
 def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: list[str] | None = None) -> Path:
     """Write ``docs/benchmarks.md`` (and its plots into ``<dir of path>/img/``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -338,6 +350,7 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         f"{v.get('elasticsearch_server', 'not used')} (local distribution, basic licence), elasticsearch-py "
         f"{v['elasticsearch_client']}, langgraph {v['langgraph']}, langchain-elasticsearch "
         f"{v['langchain_elasticsearch']}, onnxruntime {v['onnxruntime']}, numpy {v['numpy']}, SQLite {v['sqlite']}",
+        *_git_line(meta.get("git")),
         "- **Embedder**: all-MiniLM-L6-v2 int8 ONNX (384 dims), the offline default, shared by every system.",
         f"- **Dataset**: {ds['memories']:,} synthetic memories from `{ds['generator']}` (seed {ds['seed']}, corpus hash "
         f"`{ds['corpus_hash']}`, mean {ds['mean_chars']} characters): short texts from 30 templates with varied people, "
@@ -417,8 +430,9 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         *[f"- {line}" for line in headline(results)],
         "",
     ]
-    for note in notes or []:
-        lines += [f"- {note}"]
+    notes = [*(results.get("notes") or []), *(notes or [])]
+    if notes:
+        lines += ["## Notes on this run", ""] + [f"- {note}" for note in notes] + [""]
     errors = [(k, ph, res[ph]["error"]) for k, res in _systems(results) for ph in res
               if isinstance(res[ph], dict) and "error" in res[ph]]
     if errors:

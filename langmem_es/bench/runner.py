@@ -484,6 +484,21 @@ def _version(dist: str) -> str | None:
         return None
 
 
+def _git() -> dict[str, Any] | None:
+    """The commit measured, and whether the working tree differed from it (files changed)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()
+        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, timeout=10, check=True).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"commit": head, "modified_files": sorted(line[3:] for line in status)}
+
+
 def machine_info() -> dict[str, Any]:
     import sqlite3
 
@@ -508,6 +523,7 @@ def machine_info() -> dict[str, Any]:
 
     return {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "git": _git(),
         "machine": {"nproc": nproc, "memory_bytes": mem, "cpu": cpu, "platform": platform.platform()},
         "versions": {"python": platform.python_version(), "langmem_es": __version__,
                      "elasticsearch_client": _version("elasticsearch"), "langgraph": _version("langgraph"),

@@ -27,6 +27,8 @@ __all__ = ["InMemoryStoreTarget", "LangChainESTarget", "OursTarget", "Target", "
 USER = "u0"
 REASON = "Support needs to know the user's setup."
 K = 8
+LOAD_CALL = 10_000
+"""Items per ``remember_many`` call in the at-scale loads."""
 """Memories in the pre-recall block (the node's default); the node asks recall for k+1."""
 
 
@@ -127,9 +129,12 @@ class OursTarget(Target):
         groups: dict[str, list[dict[str, Any]]] = {}
         for it in items:
             groups.setdefault(tenant_of(it.index, tenants), []).append({"content": it.text, "event_time": it.event_time})
-        if len(groups) == 1:
+        if len(groups) == 1:  # in calls of 10k: one call with ~90k items fails on Elasticsearch (terms > 65,536)
             [(tenant, batch)] = groups.items()
-            self.core.remember_many(self._identity(tenant), batch, kind="episodic", batch_size=500, progress=progress)
+            for start in range(0, len(batch), LOAD_CALL):
+                self.core.remember_many(self._identity(tenant), batch[start:start + LOAD_CALL], kind="episodic",
+                                        batch_size=500,
+                                        progress=(lambda d, n, s=start: progress(s + d, len(batch))) if progress else None)
             return
         from concurrent.futures import ThreadPoolExecutor
 
