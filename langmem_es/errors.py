@@ -158,6 +158,10 @@ class MappingConflictError(StoreError):
     """A document does not fit the index mapping."""
 
 
+class InvalidArgumentError(StoreError, ValueError):
+    """An argument no store accepts (bad key, value type, filter operator, offset, text)."""
+
+
 class WriteError(StoreError):
     """Some documents of a bulk write failed; the message says which and whether a retry is safe."""
 
@@ -191,6 +195,7 @@ __all__ += [
     "DimensionMismatchError",
     "DocumentTooLargeError",
     "IdentityError",
+    "InvalidArgumentError",
     "InvalidMemoryError",
     "InvalidNamespaceError",
     "MappingConflictError",

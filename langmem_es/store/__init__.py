@@ -30,9 +30,9 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
-from langgraph.store.base import BaseStore, IndexConfig, Op, Result, TTLConfig
+from langgraph.store.base import NOT_PROVIDED, BaseStore, IndexConfig, Op, Result, TTLConfig
 
-from .base import DEFAULT_MAX_DOCUMENT_BYTES, StoreIndexConfig, resolve_index
+from .base import DEFAULT_MAX_DOCUMENT_BYTES, StoreIndexConfig, resolve_index, typed_namespace_errors
 from ._async.store import AsyncStoreCore
 from ._sync.store import StoreCore
 
@@ -73,6 +73,16 @@ class _Common(BaseStore):
     def _sweep_seconds(self, minutes: float | None) -> float:
         minutes = minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
         return float(minutes) * 60.0
+
+    def put(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None,
+            *, ttl: Any = NOT_PROVIDED) -> None:
+        with typed_namespace_errors():
+            super().put(namespace, key, value, index, ttl=ttl)
+
+    async def aput(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None,
+                   *, ttl: Any = NOT_PROVIDED) -> None:
+        with typed_namespace_errors():
+            await super().aput(namespace, key, value, index, ttl=ttl)
 
 
 class _SyncStore(_Common):

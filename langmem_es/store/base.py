@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,6 +39,7 @@ from .. import filters as F
 from ..errors import (
     DimensionMismatchError,
     DocumentTooLargeError,
+    InvalidArgumentError,
     InvalidNamespaceError,
     NotSerializableError,
 )
@@ -183,8 +185,31 @@ def check_dims(vectors: Sequence[Sequence[float]], dims: int, expected_count: in
 # --------------------------------------------------------------------------------------
 # validation and batching
 # --------------------------------------------------------------------------------------
+def _utf8(text: str, what: str, error: type[Exception]) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise error(f"{what} {text!r} is not valid unicode (lone surrogate at {exc.start}); "
+                    "decode bytes with errors='replace' first") from None
+
+
+@contextmanager
+def typed_namespace_errors() -> Iterator[None]:
+    """LangGraph's ``BaseStore.put`` checks namespaces before ``batch``: give its error our type."""
+    try:
+        yield
+    except _LangGraphInvalidNamespaceError as exc:
+        if isinstance(exc, InvalidNamespaceError):
+            raise
+        raise InvalidNamespaceError(f"{exc} Use non-empty string labels without '.', not starting with "
+                                    f"{RESERVED_ROOT!r}.") from exc
+
+
 def validate_op(op: Op) -> None:
-    """Raise :class:`InvalidNamespaceError` (or ``ValueError``) for an op no store accepts."""
+    """Raise :class:`InvalidNamespaceError` or :class:`InvalidArgumentError` for an op no store accepts."""
+    for label in getattr(op, "namespace", None) or getattr(op, "namespace_prefix", None) or ():
+        if isinstance(label, str):
+            _utf8(label, "namespace label", InvalidNamespaceError)
     try:
         validate_op_namespace(op)
     except _LangGraphInvalidNamespaceError as exc:
@@ -202,17 +227,21 @@ def validate_op(op: Op) -> None:
                 "choose another first label"
             )
         if not isinstance(op.key, str):
-            raise ValueError(f"item keys are strings, got {type(op.key).__name__}: pass str(key)")
+            raise InvalidArgumentError(f"item keys are strings, got {type(op.key).__name__}: pass str(key)")
+        _utf8(op.key, "item key", InvalidArgumentError)
         if op.value is not None and not isinstance(op.value, Mapping):
-            raise ValueError(f"an item value is a dict, got {type(op.value).__name__}")
+            raise InvalidArgumentError(f"an item value is a dict, got {type(op.value).__name__}: wrap it, "
+                                       "e.g. {'items': [...]}")
         if op.ttl is not None and (not isinstance(op.ttl, (int, float)) or op.ttl <= 0):
-            raise ValueError(f"ttl is a positive number of minutes, got {op.ttl!r}")
+            raise InvalidArgumentError(f"ttl is a positive number of minutes, got {op.ttl!r}")
     elif isinstance(op, ListNamespacesOp):
         for cond in op.match_conditions or ():
             if cond.match_type not in ("prefix", "suffix"):
-                raise ValueError(f"unsupported match type {cond.match_type!r}; use 'prefix' or 'suffix'")
+                raise InvalidArgumentError(f"unsupported match type {cond.match_type!r}; use 'prefix' or 'suffix'")
     elif not isinstance(op, (GetOp, SearchOp)):
-        raise ValueError(f"unknown operation type: {type(op).__name__}")
+        raise InvalidArgumentError(f"unknown operation type: {type(op).__name__}")
+    if isinstance(op, (SearchOp, ListNamespacesOp)) and isinstance(op.offset, int) and op.offset < 0:
+        raise InvalidArgumentError(f"offset must be >= 0, got {op.offset}")
 
 
 def dedupe_ops(ops: Iterable[Op]) -> tuple[list[int], list[Op]]:
@@ -293,7 +322,18 @@ def _json_value(op: PutOp) -> tuple[dict[str, Any], str]:
             f"{where!r} ({exc}); store plain dicts, lists, strings, finite numbers, booleans and None "
             "(convert datetimes with .isoformat(), models with .model_dump(mode='json'))"
         ) from exc
+    _utf8_value(op, text)
     return json.loads(text), text
+
+
+def _utf8_value(op: PutOp, text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise NotSerializableError(
+            f"the value of item {op.key!r} in {op.namespace} holds invalid unicode (a lone surrogate); "
+            "decode bytes with errors='replace' before storing"
+        ) from exc
 
 
 def prepare_put(op: PutOp, index: ResolvedIndex | None, *, max_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> PreparedPut:
@@ -386,7 +426,11 @@ def collections_for_prefix(prefix: Sequence[str]) -> tuple[Collection, ...]:
 def search_filter(op: SearchOp, now: datetime) -> F.Filter:
     """The port filter of a search: namespace prefix, value filter, not expired."""
     ns = F.term("ns_prefixes", D.ns_join(op.namespace_prefix)) if op.namespace_prefix else None
-    return F.all_of(ns, D.value_filter(op.filter), not_expired(now))
+    try:
+        values = D.value_filter(op.filter)
+    except ValueError as exc:
+        raise InvalidArgumentError(str(exc)) from None
+    return F.all_of(ns, values, not_expired(now))
 
 
 def _parse(ts: Any) -> datetime:
