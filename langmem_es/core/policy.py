@@ -65,20 +65,20 @@ def status_filter(*, include_superseded: bool, include_deleted: bool, as_of: dat
     return F.all_of(*clauses)
 
 
-def check_kinds(kinds: Iterable[str]) -> list[Kind]:
-    out = list(dict.fromkeys(kinds))
-    bad = [k for k in out if k not in KINDS]
+def _check_choices(values: Iterable[str], allowed: tuple[str, ...], what: str) -> list[Any]:
+    out = list(dict.fromkeys(values))
+    bad = [v for v in out if v not in allowed]
     if bad or not out:
-        raise InvalidMemoryError(f"unknown kind(s) {bad or '[]'}; use some of {list(KINDS)}")
-    return out  # type: ignore[return-value]
+        raise InvalidMemoryError(f"unknown {what}(s) {bad or '[]'}; use some of {list(allowed)}")
+    return out
+
+
+def check_kinds(kinds: Iterable[str]) -> list[Kind]:
+    return _check_choices(kinds, KINDS, "kind")
 
 
 def check_scopes(scopes: Iterable[str]) -> list[Scope]:
-    out = list(dict.fromkeys(scopes))
-    bad = [s for s in out if s not in SCOPES]
-    if bad or not out:
-        raise InvalidMemoryError(f"unknown scope(s) {bad or '[]'}; use some of {list(SCOPES)}")
-    return out  # type: ignore[return-value]
+    return _check_choices(scopes, SCOPES, "scope")
 
 
 def clean_text(text: Any, what: str = "content", *, limit: int = MAX_CONTENT_CHARS) -> str:
