@@ -137,12 +137,12 @@ class MemoryCore:
             explicit.append(args.pop("context", None))
             memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
                                              scope=args.pop("scope", scope), **args))
-        buried = self._tombstoned_ids(identity, memories)
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
         vec_nb = ctx.session_neighbours(memories, self.config.context_window_vector)
         ids: list[str] = []
         for start in range(0, len(memories), batch_size):
             batch = range(start, min(start + batch_size, len(memories)))
+            buried = self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
             texts = [memories[i].content for i in batch]
             with_ctx = [i for i in batch if vec_nb[i]]
             texts += ["\n".join([memories[i].content, *vec_nb[i]]) for i in with_ctx]
