@@ -9,6 +9,7 @@ tombstones; decay; procedural outcomes; export and purge — over any storage po
 from __future__ import annotations
 
 import time
+import itertools
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -582,15 +583,18 @@ class MemoryCore:
                         k=self.config.rrf_k, weights=self.config.leg_weights)
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
-        ranked = [(i, s) for i, s in fused if policy.visible(by_id[i].doc, identity, scopes) and F.matches(by_id[i].doc, flt)]
+        ranked = [(i, s) for i, s in fused if policy.visible(by_id[i].doc, identity, scopes)]
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
+        # and what is returned also passes the whole filter (status, as_of, caller filters),
+        # re-evaluated here rather than trusted from the engine — for the k kept, not all candidates
+        top = list(itertools.islice((p for p in reranked if F.matches(by_id[p[0]].doc, flt)), k))
         timings["rerank"] = _ms(t)
         fused_score = dict(fused)
         out = []
         open_conflicts = {c.id for c in self.conflicts(identity)} if any(
-            by_id[i].doc.get("conflict_id") for i, _ in reranked[:k]) else set()
-        for i, score in reranked[:k]:
+            by_id[i].doc.get("conflict_id") for i, _ in top) else set()
+        for i, score in top:
             memory = memory_of(by_id[i].doc)
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
