@@ -214,7 +214,7 @@ def test_store_absurd_limits_and_offsets(store) -> None:
     assert store.search(("a",), limit=-1) == []
     assert [i.key for i in store.search(("a",), limit=10**9)] == ["k"]
     assert store.search(("a",), offset=10**9) == []
-    assert store.list_namespaces(limit=-1) == [] or True  # any answer, but no crash
+    assert isinstance(store.list_namespaces(limit=-1), list)  # any answer, but no crash
     with pytest.raises(E.InvalidArgumentError, match="offset must be >= 0"):
         store.search(("a",), offset=-5)
     store_works(store)
