@@ -66,7 +66,7 @@ def test_batched_equals_one_by_one(onnx: OnnxMiniLMEmbeddings) -> None:
         "",
         "Error E-4012 appeared after upgrading to v2.3.1 of the billing service.",
         "x " * 400,  # beyond 256 tokens: truncated
-        "Melanie painted a sunrise over the lake last year.",
+        "Ana painted a harbour at dawn two summers ago.",
     ]
     batched = OnnxMiniLMEmbeddings(batch_size=4).embed_documents(texts)
     single = [onnx.embed_documents([t])[0] for t in texts]
@@ -196,7 +196,7 @@ def _reference_embed(texts: list[str]) -> np.ndarray:
 def test_matches_fp32_sentence_transformers_reference(onnx: OnnxMiniLMEmbeddings) -> None:
     texts = [
         "The cat sits on the mat",
-        "Caroline went to the LGBTQ support group on 7 May 2023.",
+        "Tomas joined the chess club on 3 June 2024.",
         "Error E-4012 appeared after upgrading to v2.3.1.",
     ]
     if not (emb_mod._find_tokenizer_file().parent / "model.safetensors").is_file():

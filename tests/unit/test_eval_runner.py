@@ -140,7 +140,7 @@ def test_loader_reports_bad_lines(tmp_path):
 
 
 def test_tokenize_and_bm25():
-    assert tokenize("Caroline's LGBTQ-group, 2023!") == ["caroline", "s", "lgbtq", "group", "2023"]
+    assert tokenize("Ana's chess-club, 2024!") == ["ana", "s", "chess", "club", "2024"]
     idx = BM25Index(["red red kayak", "blue kayak on the lake", "nothing here"])
     # idf(kayak) low (2 of 3 docs), idf(red) high; a doc without query terms is never returned
     assert idx.top("red kayak", 10).tolist() == [0, 1]
@@ -157,7 +157,7 @@ def test_tokenize_and_bm25():
 def test_standard_tokenizer_option():
     from langmem_es.evaluation.systems import BM25System, tokenize_standard
 
-    assert tokenize_standard("Caroline's 3.5 km") == ["caroline's", "3.5", "km"]
+    assert tokenize_standard("Ana's 3.5 km") == ["ana's", "3.5", "km"]
     ctx = EvalContext(options={"bm25_tokenizer": "standard"})
     assert BM25System(ctx).info["tokenizer"] == "standard"
     with pytest.raises(ValueError, match="bm25_tokenizer"):
