@@ -324,6 +324,39 @@ def _git_line(git: Any) -> list[str]:
                                                       + ", ".join(f"`{m}`" for m in mods[:8]) if mods else "")]
 
 
+def eval_section(results_dir: Path) -> list[str]:
+    """Retrieval quality from the saved ``langmem-es eval`` results (``results/eval-*.json``)."""
+    import json
+
+    files = sorted(results_dir.glob("eval-*.json"))
+    if not files:
+        return []
+    lines = ["## Retrieval quality (LoCoMo dev split, `langmem-es eval`)", "",
+             "recall@10 over categories 1–4 and per category (question counts in brackets); each file is one run "
+             "with the same embedder for every system.", ""]
+    for f in files:
+        data = json.loads(f.read_text())
+        meta = data.get("metadata", {})
+        lines += [f"**{f.name}** — backend of our pipeline: {meta.get('backend', '?')}, {meta.get('date', '')}", ""]
+        rows = []
+        counts: dict[str, int] = {}
+        for name, r in data.get("systems", {}).items():
+            cats = r.get("by_category", {})
+            counts.update({c: v.get("n", 0) for c, v in cats.items()})
+            o = r.get("overall", {})
+            rows.append([name, _f(o.get("recall@10"), 3), _f(o.get("mrr@10"), 3),
+                         *[_f(cats.get(c, {}).get("recall@10"), 3) for c in ("1", "2", "3", "4", "5")]])
+        head = ["system", "recall@10", "MRR@10",
+                *[f"cat. {c} ({counts.get(c, '?')})" for c in ("1", "2", "3", "4", "5")]]
+        lines += [_table(head, rows), ""]
+    if (results_dir.parent / "img" / "eval-recall-by-category.png").is_file():
+        lines += ["![recall@10 by category](img/eval-recall-by-category.png)", ""]
+    lines += ["Regenerate: `langmem-es eval --systems langmem_es,bm25,dense,hybrid_rrf,langgraph_inmemory,langchain_es "
+              "--backend sqlite --out DIR`, copy `DIR/results.json` to `docs/results/eval-locomo-dev-<backend>.json`, "
+              "then `langmem-es bench --report-only bench-out/results.json`.", ""]
+    return lines
+
+
 def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: list[str] | None = None) -> Path:
     """Write ``docs/benchmarks.md`` (and its plots into ``<dir of path>/img/``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -437,6 +470,7 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
               if isinstance(res[ph], dict) and "error" in res[ph]]
     if errors:
         lines += ["", "## Failed phases", ""] + [f"- {k} / {ph}: `{e}`" for k, ph, e in errors]
+    lines += ["", *eval_section(path.parent / "results")]
     lines += ["", "## Reproduce", "", "```sh", "langmem-es es start            # or point LANGMEM_ES_URL/_USER/_PASSWORD "
               "at a cluster", command, "```", "",
               "Raw figures: `results.json` in the `--out` folder. `--smoke` runs tiny sizes in under a minute per "
