@@ -383,28 +383,28 @@ class MemoryCore:
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
         contradiction. A frozen fact's confidence never changes.
         """
+        def decide(old: Memory) -> dict[str, Any] | None:
+            if old.status != "active":
+                return None
+            if spare_frozen and old.frozen:
+                return {"contradiction_count": old.contradiction_count + 1}
+            return {"status": "superseded", "superseded_by": by.id, "valid_to": now,
+                    "contradiction_count": old.contradiction_count + 1,
+                    "confidence": old.confidence if old.frozen
+                    else round(old.confidence * self.config.contradiction_factor, 6)}
+
+        return self._supersede_with(decide, ids, identity, by, now)
+
+    def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Iterable[str],
+                              identity: Identity, by: Memory, now: datetime) -> list[str]:
+        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded."""
         done = []
         for key in dict.fromkeys(i for i in ids if i and i != by.id):
-            for attempt in range(self.config.occ_retries):
-                stored = self._get_visible(identity, key, collection="semantic")
-                if stored is None:
-                    break
-                old = memory_of(stored.doc)
-                if old.status != "active":
-                    break
-                if spare_frozen and old.frozen:
-                    new = old.model_copy(update={"contradiction_count": old.contradiction_count + 1})
-                else:
-                    new = old.model_copy(update={
-                        "status": "superseded", "superseded_by": by.id, "valid_to": now,
-                        "contradiction_count": old.contradiction_count + 1,
-                        "confidence": old.confidence if old.frozen else round(old.confidence * self.config.contradiction_factor, 6),
-                    })
-                if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
-                    if new.status == "superseded":
-                        done.append(key)
-                    break
-                self._pause(attempt)
+            stored = self._get_visible(identity, key, collection="semantic")  # scope is checked once: it never changes
+            if stored is not None:
+                update = self._update("semantic", stored.doc["id"], decide, now)
+                if update and update.get("status") == "superseded":
+                    done.append(key)
         if done:
             self._link_supersedes(by, done, now)
         return done
@@ -488,25 +488,11 @@ class MemoryCore:
 
     def _supersede_any(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime) -> list[str]:
         """Like :meth:`_supersede` but also re-points already superseded ids at ``by`` (resolution)."""
-        done = []
-        for key in dict.fromkeys(i for i in ids if i != by.id):
-            for attempt in range(self.config.occ_retries):
-                stored = self._get_visible(identity, key, collection="semantic")
-                if stored is None:
-                    break
-                old = memory_of(stored.doc)
-                new = old.model_copy(update={
-                    "status": "superseded", "superseded_by": by.id, "valid_to": old.valid_to or now, "conflict_id": None,
-                    "confidence": old.confidence if old.frozen or old.status != "active"
-                    else round(old.confidence * self.config.contradiction_factor, 6),
-                })
-                if self.backend.put_if("semantic", restamp(stored.doc, new, now=now), version=stored.version):
-                    done.append(key)
-                    break
-                self._pause(attempt)
-        if done:
-            self._link_supersedes(by, done, now)
-        return done
+        return self._supersede_with(lambda old: {
+            "status": "superseded", "superseded_by": by.id, "valid_to": old.valid_to or now, "conflict_id": None,
+            "confidence": old.confidence if old.frozen or old.status != "active"
+            else round(old.confidence * self.config.contradiction_factor, 6),
+        }, ids, identity, by, now)
 
     def audit_log(self, identity: Identity, *, action: str | None = None) -> list[dict[str, Any]]:
         """Audit entries of the caller's tenant (resolutions, forgetting), oldest first."""
