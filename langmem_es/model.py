@@ -48,11 +48,17 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()[:32]
 
 
+ROLES = ("member", "owner")
+"""Roles inside a tenant: ``member`` (the default) and ``owner`` (administers the workspace)."""
+
+
 class Identity(BaseModel):
     """Who is asking: set by the application from config, never by the model.
 
     ``tenant`` is the workspace/team; ``user_id`` and ``agent_id`` own private memories;
-    ``conversation_id`` owns conversation-scoped ones.
+    ``conversation_id`` owns conversation-scoped ones. ``roles`` says what the caller may
+    do inside the tenant (``member`` by default; ``owner`` administers the workspace);
+    they come from the application's configuration or authentication, never from a model.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -61,6 +67,21 @@ class Identity(BaseModel):
     user_id: str | None = None
     agent_id: str | None = None
     conversation_id: str | None = None
+    roles: frozenset[str] = frozenset({"member"})
+
+    @field_validator("roles", mode="before")
+    @classmethod
+    def _known_roles(cls, v: object) -> frozenset[str]:
+        roles = frozenset([v] if isinstance(v, str) else (v or ()))  # type: ignore[arg-type]
+        unknown = roles - set(ROLES)
+        if unknown:
+            raise ValueError(f"unknown role(s) {sorted(unknown)}; known: {list(ROLES)}")
+        return roles or frozenset({"member"})
+
+    @property
+    def is_owner(self) -> bool:
+        """True when the caller administers the tenant (role ``owner``)."""
+        return "owner" in self.roles
 
     @field_validator("tenant", "user_id", "agent_id", "conversation_id")
     @classmethod
