@@ -68,7 +68,7 @@ def identity_from_config(config: Mapping[str, Any] | None = None, *, context: An
     completed from the runtime ``context`` (the running graph's if not given).
 
     >>> identity_from_config({"configurable": {"tenant_id": "acme", "user_id": "sam", "thread_id": "t1"}})
-    Identity(tenant='acme', user_id='sam', agent_id=None, conversation_id='t1')
+    Identity(tenant='acme', user_id='sam', agent_id=None, conversation_id='t1', roles=frozenset({'member'}))
     >>> identity_from_config({"configurable": {"user_id": "sam"}})
     Traceback (most recent call last):
     ...

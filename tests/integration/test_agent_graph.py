@@ -141,7 +141,7 @@ def test_demo_on_elasticsearch(es_basic: Any, monkeypatch: pytest.MonkeyPatch) -
 
     from rich.console import Console
 
-    from langmem_es.demo import run_demo
+    from langmem_es_cli.demo import run_demo
 
     monkeypatch.delenv("LANGMEM_ES_DEMO_MODEL", raising=False)
     buf = io.StringIO()

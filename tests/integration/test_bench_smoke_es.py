@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from langmem_es.bench import cli
+from langmem_es_bench import cli
 
 
 def test_smoke_elasticsearch(es_basic, es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

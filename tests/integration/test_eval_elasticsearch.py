@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from langmem_es.evaluation.locomo import load_dataset
-from langmem_es.evaluation.runner import run_eval
-from langmem_es.evaluation.systems import EvalContext, LangChainElasticsearchSystem, tokenize
+from langmem_es_eval.locomo import load_dataset
+from langmem_es_eval.runner import run_eval
+from langmem_es_eval.systems import EvalContext, LangChainElasticsearchSystem, tokenize
 
 DIMS = 384
 

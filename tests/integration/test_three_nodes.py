@@ -26,7 +26,7 @@ NAME = "trio"
 
 def cli(*args: str, timeout: float = 400) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "langmem_es.cli", "es", *args],
+        [sys.executable, "-m", "langmem_es_cli.main", "es", *args],
         capture_output=True, text=True, timeout=timeout, env=os.environ.copy(),
     )
 

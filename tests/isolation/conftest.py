@@ -6,7 +6,7 @@ Modes:
   (``policy.visibility_filter`` + ``policy.visible``) is the only isolation.
 * ``library-sqlite`` — the embedded backend, same choke point.
 * ``dls`` — trial cluster: every tenant works through its own file-realm credential
-  whose role carries a DLS query (:mod:`langmem_es.tenants`); writes are stamped.
+  whose role carries a DLS query (:mod:`langmem_es_cli.tenants`); writes are stamped.
 
 Every memory's content carries a marker token naming its tenant, scope and owner, so
 BM25 actively finds other tenants' memories for attack queries that name them.
@@ -172,7 +172,7 @@ def library_sqlite_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[W
 def dls_world(request: pytest.FixtureRequest) -> Iterator[World]:
     from elasticsearch import Elasticsearch
 
-    from langmem_es import tenants as T
+    from langmem_es_cli import tenants as T
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
 
     admin = request.getfixturevalue("es_trial")

@@ -1,7 +1,7 @@
 """DLS mode on the trial cluster: Elasticsearch itself keeps tenants apart, library bypassed.
 
 Uses the ``dls`` world of ``conftest.py`` (file-realm credentials per tenant, see
-:mod:`langmem_es.tenants` for why not API keys on this distribution).
+:mod:`langmem_es_cli.tenants` for why not API keys on this distribution).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import uuid
 import pytest
 from elasticsearch import AuthenticationException, AuthorizationException, Elasticsearch
 
-from langmem_es import tenants as T
+from langmem_es_cli import tenants as T
 from langmem_es.errors import LangmemEsError
 from langmem_es.model import Identity
 
@@ -157,7 +157,7 @@ def test_dls_query_is_the_policy(dls_world: World) -> None:
 
 
 def test_doctor_reports_dls(dls_world: World) -> None:
-    from langmem_es.doctor import diagnose
+    from langmem_es_cli.doctor import diagnose
 
     report = diagnose(dls_world.admin, dls_world.prefix)
     print("[dls] doctor:", {k: report[k] for k in ("licence", "isolation", "fusion", "problems")})

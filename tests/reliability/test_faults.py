@@ -247,7 +247,7 @@ def test_429_is_overloaded_error_and_retry_is_idempotent(proxied) -> None:
 
 @pytest.fixture(scope="module")
 def trio(es_unavailable):
-    from langmem_es.local_es import start_cluster, stop_cluster
+    from langmem_es_cli.local_es import start_cluster, stop_cluster
 
     try:
         info = start_cluster("faults", nodes=3, timeout=300)
@@ -328,7 +328,7 @@ def test_node_killed_during_write_burst(trio) -> None:
     if not gave_up:
         assert len(acknowledged) == len(found_keys) == n
     # the whole cluster stopped mid-operation: a clear, retryable error
-    from langmem_es.local_es import stop_cluster
+    from langmem_es_cli.local_es import stop_cluster
 
     stop_cluster("faults", grace=20)
     with pytest.raises(ClusterUnavailableError) as info:

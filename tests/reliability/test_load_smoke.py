@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langmem_es.load import open_core, render, run_load
+from langmem_es_cli.load import open_core, render, run_load
 
 pytestmark = pytest.mark.slow
 

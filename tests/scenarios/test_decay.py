@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from langmem_es import decay_cli
+from langmem_es_cli import decay as decay_cli
 from langmem_es.core import policy
 from langmem_es.model import Identity, Memory
 

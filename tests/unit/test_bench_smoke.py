@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from langmem_es.bench import cli
-from langmem_es.bench.corpus import QueryStream, corpus, corpus_hash, queries
+from langmem_es_bench import cli
+from langmem_es_bench.corpus import QueryStream, corpus, corpus_hash, queries
 
 EXPECTED_SCALE = {"label", "pre_recall", "largest_over_smallest", "footprint", "writes", "load_per_s_cached_vectors"}
 POINT = {"size", "tenants", "n", "p50", "p95", "embed_query", "p95_over_embed_p95"}

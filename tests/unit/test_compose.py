@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from langmem_es.local_es import ES_VERSION
+from langmem_es_cli.local_es import ES_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ import time
 import pytest
 from rich.console import Console
 
-from langmem_es import cli
-from langmem_es.demo import PROBLEM, choose_fix, parse_memory_lines, run_demo
+from langmem_es_cli import main as cli
+from langmem_es_cli.demo import PROBLEM, choose_fix, parse_memory_lines, run_demo
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from langmem_es.evaluation.metrics import (
+from langmem_es_eval.metrics import (
     METRIC_NAMES,
     dedupe,
     hit_at_k,

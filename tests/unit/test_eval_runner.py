@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from langmem_es.evaluation import cli as eval_cli
-from langmem_es.evaluation.locomo import load_dataset, memory_text
-from langmem_es.evaluation.runner import aggregate, format_report, run_eval
-from langmem_es.evaluation.systems import (
+from langmem_es_eval import cli as eval_cli
+from langmem_es_eval.locomo import load_dataset, memory_text
+from langmem_es_eval.runner import aggregate, format_report, run_eval
+from langmem_es_eval.systems import (
     SYSTEMS,
     BM25Index,
     DenseSystem,
@@ -155,7 +155,7 @@ def test_tokenize_and_bm25():
 
 
 def test_standard_tokenizer_option():
-    from langmem_es.evaluation.systems import BM25System, tokenize_standard
+    from langmem_es_eval.systems import BM25System, tokenize_standard
 
     assert tokenize_standard("Ana's 3.5 km") == ["ana's", "3.5", "km"]
     ctx = EvalContext(options={"bm25_tokenizer": "standard"})
@@ -181,7 +181,7 @@ def test_registry_and_protocol(context):
 
 def test_default_systems_need_a_cluster_only_when_configured(monkeypatch):
     from langmem_es import settings
-    from langmem_es.evaluation.runner import OPT_IN_SYSTEMS, default_systems
+    from langmem_es_eval.runner import OPT_IN_SYSTEMS, default_systems
 
     monkeypatch.setattr(settings, "connection_from_env", lambda *a, **k: None)
     names = default_systems()
@@ -306,7 +306,7 @@ def test_report_tables(dataset, context):
 
 def test_cli_runs_and_reports_missing_dataset(dataset, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(
-        "langmem_es.evaluation.systems._default_embeddings", lambda: HashEmbeddings()
+        "langmem_es_eval.systems._default_embeddings", lambda: HashEmbeddings()
     )
     out = tmp_path / "cli-out"
     code = eval_cli.main(["--dataset", str(dataset), "--systems", "bm25,hybrid_rrf",

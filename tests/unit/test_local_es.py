@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from langmem_es import cli, settings
+from langmem_es import settings
+from langmem_es_cli import main as cli
 from langmem_es.errors import (
     ClusterUnavailableError,
     DownloadError,
@@ -23,7 +24,7 @@ from langmem_es.errors import (
     NotEnoughDiskError,
     PortInUseError,
 )
-from langmem_es.local_es import (
+from langmem_es_cli.local_es import (
     ES_VERSION,
     _fetch,
     choose_ports,
@@ -34,7 +35,7 @@ from langmem_es.local_es import (
     render_elasticsearch_yml,
     unpack,
 )
-from langmem_es.local_es._fetch import check_disk, java_major
+from langmem_es_cli.local_es._fetch import check_disk, java_major
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def test_plan_rejects(tmp_path, http, transport, lic):
 
 
 def test_java_opts_heap():
-    from langmem_es.local_es._config import java_opts
+    from langmem_es_cli.local_es._config import java_opts
 
     assert java_opts("512m") == "-Xms512m -Xmx512m"
 
@@ -384,7 +385,7 @@ def test_env_prefix():
 
 def test_health_timeout_carries_log_tail(tmp_path):
     from langmem_es.errors import HealthTimeoutError
-    from langmem_es.local_es._cluster import _wait_health
+    from langmem_es_cli.local_es._cluster import _wait_health
 
     port = choose_ports(1, requested=None, prefer=29200)[0]  # nothing listens there
     spec = plan_cluster("slow", tmp_path, [port], [port + 1])
@@ -401,7 +402,7 @@ def test_health_timeout_carries_log_tail(tmp_path):
 
 def test_health_dead_process_fails_fast(tmp_path):
     from langmem_es.errors import HealthTimeoutError
-    from langmem_es.local_es._cluster import _wait_health
+    from langmem_es_cli.local_es._cluster import _wait_health
 
     port = choose_ports(1, requested=None, prefer=29300)[0]
     spec = plan_cluster("dead", tmp_path, [port], [port + 1])

@@ -206,7 +206,7 @@ def test_module_doctests(module: object) -> None:
 
 def test_public_api_pinned() -> None:
     import langmem_es.agent as agent_mod
-    import langmem_es.demo as demo_mod
+    import langmem_es_cli.demo as demo_mod
     import langmem_es.integration as integration_mod
     import langmem_es.nodes as nodes_mod
 

@@ -45,8 +45,8 @@ def register(sub: Any) -> None:
 def run_decay(backend: Any, *, tenant: str, user: str | None = None, agent: str | None = None,
               dry_run: bool = False) -> dict[str, Any]:
     """One decay pass on a set-up sync backend; the report as a dict."""
-    from .core import MemoryCore
-    from .model import Identity
+    from langmem_es.core import MemoryCore
+    from langmem_es.model import Identity
 
     identity = Identity(tenant=tenant, user_id=user, agent_id=agent)
     core = MemoryCore(backend, embeddings=_no_embeddings)
@@ -61,13 +61,13 @@ def _no_embeddings(texts: list[str]) -> list[list[float]]:  # decay never embeds
 
 def _backend(args: argparse.Namespace) -> Any:
     if args.sqlite:
-        from .backends.sqlite import SQLiteBackend
+        from langmem_es.backends.sqlite import SQLiteBackend
 
         return SQLiteBackend(args.sqlite)
     from elasticsearch import Elasticsearch
 
-    from .backends.elasticsearch import ElasticsearchBackend
-    from .settings import require_connection
+    from langmem_es.backends.elasticsearch import ElasticsearchBackend
+    from langmem_es.settings import require_connection
 
     conn = require_connection()
     return ElasticsearchBackend(Elasticsearch(**conn.client_kwargs(), request_timeout=60), prefix=args.prefix)

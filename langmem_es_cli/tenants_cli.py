@@ -27,14 +27,14 @@ __all__ = ["register"]
 def _client(args: argparse.Namespace) -> Any:
     from elasticsearch import Elasticsearch
 
-    from .settings import require_connection
+    from langmem_es.settings import require_connection
 
     conn = require_connection(args.cluster)
     return conn, Elasticsearch(**conn.client_kwargs(), request_timeout=30)
 
 
 def _realm(args: argparse.Namespace, client: Any) -> Any:
-    from . import tenants as T
+    from langmem_es_cli import tenants as T
 
     if args.realm == "file":
         return T.FileRealm(args.config_dir) if args.config_dir else T.FileRealm.for_local_cluster(args.cluster)
@@ -46,7 +46,7 @@ def _identity(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from . import tenants as T
+    from langmem_es_cli import tenants as T
 
     conn, client = _client(args)
     with client:

@@ -5,7 +5,7 @@ call. For each of N facts this measures the ``remember`` call, and the time from
 ``remember`` until a ``recall`` result cites the new memory id (recall is retried until it does;
 with synchronous writes the first recall should already see it). Prints p50/p95 per backend.
 
-    python benchmarks/bench_same_turn.py [-n 50] [--backend sqlite|elasticsearch|both]
+    python -m langmem_es_bench.same_turn [-n 50] [--backend sqlite|elasticsearch|both]
 
 Elasticsearch comes from the environment (``LANGMEM_ES_URL`` …, or ``langmem-es es start``);
 indices are created under a fresh prefix and deleted afterwards.

@@ -24,11 +24,11 @@ __all__ = ["diagnose", "register"]
 
 def diagnose(client: Any, prefix: str = "langmem") -> dict[str, Any]:
     """The doctor's report as a dict (no printing)."""
-    from .backends.elasticsearch.errors import translate_errors
-    from .backends.elasticsearch.licence import capabilities_from
-    from .backends.elasticsearch.mappings import MAPPING_VERSION
-    from .port import COLLECTIONS
-    from .tenants import isolation_status
+    from langmem_es.backends.elasticsearch.errors import translate_errors
+    from langmem_es.backends.elasticsearch.licence import capabilities_from
+    from langmem_es.backends.elasticsearch.mappings import MAPPING_VERSION
+    from langmem_es.port import COLLECTIONS
+    from langmem_es_cli.tenants import isolation_status
 
     with translate_errors():
         try:
@@ -93,7 +93,7 @@ def _render(report: dict[str, Any]) -> str:
 def _run(args: argparse.Namespace) -> int:
     from elasticsearch import Elasticsearch
 
-    from .settings import require_connection
+    from langmem_es.settings import require_connection
 
     conn = require_connection(args.cluster)
     with Elasticsearch(**conn.client_kwargs(), request_timeout=args.timeout, max_retries=0) as client:

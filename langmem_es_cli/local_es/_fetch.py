@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DownloadError, JavaNotFoundError, MavenNotFoundError, NotEnoughDiskError
-from ._config import ES_VERSION, MIN_JAVA, maven_coordinates, zip_name
+from langmem_es.errors import DownloadError, JavaNotFoundError, MavenNotFoundError, NotEnoughDiskError
+from langmem_es_cli.local_es._config import ES_VERSION, MIN_JAVA, maven_coordinates, zip_name
 
 Progress = Callable[[str], None]
 

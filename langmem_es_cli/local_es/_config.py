@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import PortInUseError
+from langmem_es.errors import PortInUseError
 
 ES_VERSION = "8.19.8"
 """The Elasticsearch version fetched by default (and used by docker-compose.yml).

@@ -6,12 +6,12 @@ Maven Central with ``mvn dependency:copy`` once into ``$LANGMEM_ES_HOME/download
 unpacks it, and runs one or three nodes on 127.0.0.1 with security on and a generated
 ``elastic`` password. ``langmem-es es start|stop|status|env`` is the CLI over this.
 
->>> from langmem_es.local_es import ES_VERSION, maven_coordinates
+>>> from langmem_es_cli.local_es import ES_VERSION, maven_coordinates
 >>> maven_coordinates(ES_VERSION)
 'org.elasticsearch.distribution.integ-test-zip:elasticsearch:8.19.8:zip'
 """
 
-from ._cluster import (
+from langmem_es_cli.local_es._cluster import (
     Layout,
     cluster_status,
     layout,
@@ -20,7 +20,7 @@ from ._cluster import (
     start_cluster,
     stop_cluster,
 )
-from ._config import (
+from langmem_es_cli.local_es._config import (
     DEFAULT_HEAP,
     ES_SYSTEM_USER,
     ES_VERSION,
@@ -33,7 +33,7 @@ from ._config import (
     port_free,
     render_elasticsearch_yml,
 )
-from ._fetch import check_disk, download_zip, find_java, find_maven, modules_in, unpack
+from langmem_es_cli.local_es._fetch import check_disk, download_zip, find_java, find_maven, modules_in, unpack
 
 __all__ = [
     "DEFAULT_HEAP",

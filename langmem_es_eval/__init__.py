@@ -1,10 +1,10 @@
 """The LoCoMo retrieval protocol: loader, metrics, baseline systems, runner and CLI.
 
->>> from langmem_es.evaluation import run_eval
+>>> from langmem_es_eval import run_eval
 >>> # run_eval("../shared/data/locomo-dev.jsonl", ["bm25", "dense"], out_dir="/tmp/eval")
 
 Names are imported on first use, so ``langmem-es --help`` (which registers the ``eval``
-subcommand from :mod:`langmem_es.evaluation.cli`) does not load numpy or LangChain.
+subcommand from :mod:`langmem_es_eval.cli`) does not load numpy or LangChain.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from langmem_es.evaluation.locomo import (
+    from langmem_es_eval.locomo import (
         CATEGORY_NAMES,
         HEADLINE_CATEGORIES,
         Conversation,
@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
         load_dataset,
         memory_text,
     )
-    from langmem_es.evaluation.metrics import (
+    from langmem_es_eval.metrics import (
         METRIC_NAMES,
         hit_at_k,
         mrr_at_k,
@@ -70,8 +70,8 @@ if TYPE_CHECKING:  # pragma: no cover
         question_metrics,
         recall_at_k,
     )
-    from langmem_es.evaluation.runner import default_systems, plot_recall_by_category, run_eval
-    from langmem_es.evaluation.systems import (
+    from langmem_es_eval.runner import default_systems, plot_recall_by_category, run_eval
+    from langmem_es_eval.systems import (
         SYSTEMS,
         EvalContext,
         RetrievalSystem,

@@ -52,7 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported lazily
-    from .runner import BenchConfig
+    from langmem_es_bench.runner import BenchConfig
 
     backends = ["sqlite", "elasticsearch"] if args.backend == "both" else [args.backend]
     cfg = BenchConfig.smoke_config(backends) if args.smoke else BenchConfig(backends=backends)
@@ -72,14 +72,14 @@ def _command_line(argv: list[str]) -> str:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from .report import plot, summary, write_markdown
+    from langmem_es_bench.report import plot, summary, write_markdown
 
     argv = getattr(args, "_argv", None) or sys.argv[2:]
     if args.report_only:
         results = json.loads(args.report_only.read_text())
         command = results.get("command") or _command_line(argv)
     else:
-        from .runner import run_bench
+        from langmem_es_bench.runner import run_bench
 
         command = _command_line(argv)
         results = run_bench(_config(args), out_dir=args.out)

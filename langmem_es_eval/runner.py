@@ -25,15 +25,15 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from langmem_es.evaluation.locomo import (
+from langmem_es_eval.locomo import (
     CATEGORY_NAMES,
     HEADLINE_CATEGORIES,
     Conversation,
     file_sha256,
     load_dataset,
 )
-from langmem_es.evaluation.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics
-from langmem_es.evaluation.systems import (
+from langmem_es_eval.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics
+from langmem_es_eval.systems import (
     EvalContext,
     RetrievalSystem,
     SystemUnavailable,
@@ -63,7 +63,7 @@ OPT_IN_SYSTEMS: frozenset[str] = frozenset(
 def default_systems() -> list[str]:
     """Every registered system but the opt-in ones, minus those needing a cluster when
     none is configured."""
-    from langmem_es.evaluation.systems import SYSTEMS
+    from langmem_es_eval.systems import SYSTEMS
 
     try:
         from langmem_es.settings import connection_from_env

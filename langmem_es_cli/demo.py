@@ -230,7 +230,7 @@ SEED_PLAYBOOKS = [
 def _scripted_model(turns: dict[str, Turn]) -> Any:
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-    from .integration.scripted import ScriptedChatModel
+    from langmem_es.integration.scripted import ScriptedChatModel
 
     counter = iter(range(1_000_000))
 
@@ -282,7 +282,7 @@ class _Clock:
 
 
 def _init_model(spec: str) -> Any:
-    from .errors import LangmemEsError
+    from langmem_es.errors import LangmemEsError
 
     try:
         from langchain.chat_models import init_chat_model
@@ -298,7 +298,7 @@ def _init_model(spec: str) -> Any:
 
 def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], None]]:
     if kind == "sqlite":
-        from .backends.sqlite import SQLiteBackend
+        from langmem_es.backends.sqlite import SQLiteBackend
 
         tmp = None
         if path is None:
@@ -314,8 +314,8 @@ def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], N
         return backend, f"embedded SQLite at {path}", cleanup
     from elasticsearch import Elasticsearch
 
-    from .backends.elasticsearch import ElasticsearchBackend
-    from .settings import require_connection
+    from langmem_es.backends.elasticsearch import ElasticsearchBackend
+    from langmem_es.settings import require_connection
 
     conn = require_connection()
     client = Elasticsearch(**conn.client_kwargs(), request_timeout=30)
@@ -343,9 +343,9 @@ def run_demo(
     from langgraph.checkpoint.memory import InMemorySaver
     from rich.console import Console
 
-    from .agent import create_memory_agent
-    from .core import MemoryCore
-    from .model import Identity
+    from langmem_es.agent import create_memory_agent
+    from langmem_es.core import MemoryCore
+    from langmem_es.model import Identity
 
     console = console or Console()
     started = time.perf_counter()
@@ -518,7 +518,7 @@ def _print_outcomes(report: DemoReport, console: Any) -> None:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``langmem-es demo`` to the CLI (``subparsers`` of :func:`langmem_es.cli.build_parser`)."""
+    """Add ``langmem-es demo`` to the CLI (``subparsers`` of :func:`langmem_es_cli.main.build_parser`)."""
     p = subparsers.add_parser("demo", help="a scripted multi-session conversation showing memory at work",
                               description=__doc__.split("\n\n")[0] if __doc__ else None)
     p.add_argument("--backend", choices=("sqlite", "elasticsearch"), default="sqlite",
@@ -538,6 +538,6 @@ def _main(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    parser = argparse.ArgumentParser(prog="python -m langmem_es.demo")
+    parser = argparse.ArgumentParser(prog="python -m langmem_es_cli.demo")
     register(parser.add_subparsers(dest="command"))
     sys.exit(_main(parser.parse_args(["demo", *sys.argv[1:]])))

@@ -1,6 +1,6 @@
-"""Performance benchmarks: ``langmem-es bench`` (see :mod:`langmem_es.bench.runner`).
+"""Performance benchmarks: ``langmem-es bench`` (see :mod:`langmem_es_bench.runner`).
 
->>> from langmem_es.bench import BenchConfig
+>>> from langmem_es_bench import BenchConfig
 >>> BenchConfig.smoke_config(["sqlite"]).sizes
 [100, 300]
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from .corpus import corpus_hash
+from langmem_es_bench.corpus import corpus_hash
 
 __all__ = ["CachedDocumentEmbeddings", "cache_dir", "corpus_vectors", "model_key"]
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .corpus import CorpusItem
+from langmem_es_bench.corpus import CorpusItem
 
 __all__ = ["InMemoryStoreTarget", "LangChainESTarget", "OursTarget", "Target", "es_client", "tenant_of"]
 

@@ -19,7 +19,7 @@ import shlex
 import sys
 from collections.abc import Callable, Sequence
 
-from .errors import LangmemEsError
+from langmem_es.errors import LangmemEsError
 
 __all__ = ["build_parser", "command_group", "main"]
 
@@ -41,7 +41,7 @@ def _progress(msg: str) -> None:
 
 
 def _es_start(args: argparse.Namespace) -> int:
-    from .local_es import start_cluster
+    from langmem_es_cli.local_es import start_cluster
 
     info = start_cluster(
         args.name, port=args.port, nodes=args.nodes, license=args.license,
@@ -64,13 +64,13 @@ def _es_start(args: argparse.Namespace) -> int:
 
 
 def _info_path(name: str) -> str:
-    from .settings import cluster_file
+    from langmem_es.settings import cluster_file
 
     return str(cluster_file(name))
 
 
 def _es_stop(args: argparse.Namespace) -> int:
-    from .local_es import stop_cluster
+    from langmem_es_cli.local_es import stop_cluster
 
     pids = stop_cluster(args.name, grace=args.grace, progress=_progress)
     print(f"stopped cluster {args.name!r} ({len(pids)} node(s))" if pids
@@ -79,7 +79,7 @@ def _es_stop(args: argparse.Namespace) -> int:
 
 
 def _es_status(args: argparse.Namespace) -> int:
-    from .local_es import cluster_status
+    from langmem_es_cli.local_es import cluster_status
 
     st = cluster_status(args.name)
     if args.json:
@@ -97,9 +97,9 @@ def _es_status(args: argparse.Namespace) -> int:
 
 
 def _es_env(args: argparse.Namespace) -> int:
-    from .errors import ClusterUnavailableError
-    from .local_es import read_info
-    from .settings import cluster_file
+    from langmem_es.errors import ClusterUnavailableError
+    from langmem_es_cli.local_es import read_info
+    from langmem_es.settings import cluster_file
 
     info = read_info(args.name)
     if info is None:
@@ -125,7 +125,7 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--name", default="default",
                        help="cluster name (default: %(default)s)")
 
-    from .local_es._config import DEFAULT_HEAP, ES_VERSION
+    from langmem_es_cli.local_es._config import DEFAULT_HEAP, ES_VERSION
 
     p = es_sub.add_parser("start", help="fetch (once), start and wait for health")
     name_arg(p)
@@ -160,13 +160,13 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
 
 # the other command groups live beside the code they drive; each imports only the
 # standard library at module level, so `langmem-es --help` stays fast.
-from .bench.cli import register as add_bench_command  # noqa: E402
-from .decay_cli import register as add_decay_command  # noqa: E402
-from .demo import register as add_demo_command  # noqa: E402
-from .doctor import register as add_doctor_command  # noqa: E402
-from .evaluation.cli import register as add_eval_command  # noqa: E402
-from .load import register as add_load_command  # noqa: E402
-from .tenants_cli import register as add_tenants_command  # noqa: E402
+from langmem_es_bench.cli import register as add_bench_command  # noqa: E402
+from langmem_es_cli.decay import register as add_decay_command  # noqa: E402
+from langmem_es_cli.demo import register as add_demo_command  # noqa: E402
+from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
+from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
+from langmem_es_cli.load import register as add_load_command  # noqa: E402
+from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
 
 for _group in (add_demo_command, add_eval_command, add_bench_command, add_load_command, add_decay_command,
                add_doctor_command, add_tenants_command):
@@ -177,7 +177,7 @@ for _group in (add_demo_command, add_eval_command, add_bench_command, add_load_c
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from langmem_es import __version__
 
     parser = argparse.ArgumentParser(
         prog="langmem-es",

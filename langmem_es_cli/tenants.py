@@ -48,10 +48,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import filters as F
-from .core import policy
-from .errors import AuthorizationError, LangmemEsError
-from .model import Identity
+from langmem_es import filters as F
+from langmem_es.core import policy
+from langmem_es.errors import AuthorizationError, LangmemEsError
+from langmem_es.model import Identity
 
 __all__ = [
     "STAMP_FIELD",
@@ -275,7 +275,7 @@ def isolation_status(client: Any, prefix: str = "langmem") -> dict[str, Any]:
     final pipeline of every index of the prefix; otherwise the library's choke point
     is the isolation (it always runs, DLS or not).
     """
-    from .backends.elasticsearch.licence import PAID
+    from langmem_es.backends.elasticsearch.licence import PAID
 
     try:
         lic = client.license.get()["license"]
@@ -305,7 +305,7 @@ def _call(fn: Any) -> Any:
     """Run one security API call; licence and privilege problems become typed errors."""
     import elasticsearch as es
 
-    from .backends.elasticsearch.errors import translate_errors
+    from langmem_es.backends.elasticsearch.errors import translate_errors
 
     try:
         with translate_errors():
@@ -376,7 +376,7 @@ class FileRealm:
     @classmethod
     def for_local_cluster(cls, name: str = "default") -> "FileRealm":
         """The file realm of a cluster started by ``langmem-es es start --name NAME``."""
-        from .local_es import read_info
+        from langmem_es_cli.local_es import read_info
 
         info = read_info(name)
         if not info:

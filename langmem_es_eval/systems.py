@@ -34,8 +34,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from langmem_es.evaluation.locomo import Conversation
-from langmem_es.evaluation.metrics import dedupe
+from langmem_es_eval.locomo import Conversation
+from langmem_es_eval.metrics import dedupe
 from langmem_es.fusion import rrf
 
 __all__ = [
@@ -589,7 +589,7 @@ def _pipeline(mode: str) -> Callable[[EvalContext], RetrievalSystem]:
     """Factory for our own pipeline (``evaluation/pipeline.py``), imported on use."""
 
     def factory(context: EvalContext) -> RetrievalSystem:
-        from langmem_es.evaluation.pipeline import MemoryPipelineSystem
+        from langmem_es_eval.pipeline import MemoryPipelineSystem
 
         return MemoryPipelineSystem(context, mode=mode)  # type: ignore[arg-type]
 

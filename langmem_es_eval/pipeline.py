@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal
 
-from ..core import MemoryConfig, MemoryCore
-from ..model import Identity
-from .locomo import Conversation, Turn
-from .metrics import dedupe
+from langmem_es.core import MemoryConfig, MemoryCore
+from langmem_es.model import Identity
+from langmem_es_eval.locomo import Conversation, Turn
+from langmem_es_eval.metrics import dedupe
 
 Mode = Literal["full", "bm25", "dense", "hybrid"]
 
@@ -49,13 +49,13 @@ class MemoryPipelineSystem:
         self._owned_client = None
         backend = getattr(context, "backend", "sqlite")
         if backend == "elasticsearch":
-            from ..backends.elasticsearch import ElasticsearchBackend
+            from langmem_es.backends.elasticsearch import ElasticsearchBackend
 
             client, owned = context.es_client()
             self._owned_client = client if owned else None
             self.backend = ElasticsearchBackend(client, prefix=f"lmes-eval-{uuid.uuid4().hex[:10]}")
         else:
-            from ..backends.sqlite import SQLiteBackend
+            from langmem_es.backends.sqlite import SQLiteBackend
 
             self.backend = SQLiteBackend(":memory:")
         self.core = MemoryCore(self.backend, embeddings=context.embeddings, config=config,
@@ -98,7 +98,7 @@ class MemoryPipelineSystem:
 
     @staticmethod
     def _scope(identity: Identity) -> Any:
-        from ..core import policy
+        from langmem_es.core import policy
 
         return policy.visibility_filter(identity)
 

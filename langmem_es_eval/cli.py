@@ -6,7 +6,7 @@ carries ``func``, which runs the command and returns the exit code::
     args = parser.parse_args()
     sys.exit(args.func(args))
 
-Until then: ``python -m langmem_es.evaluation [options]``.
+Until then: ``python -m langmem_es_eval [options]``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _systems_arg(value: str) -> list[str]:
 
 
 def _resolve_systems(names: list[str] | None) -> list[str] | None:
-    from langmem_es.evaluation.systems import SYSTEMS
+    from langmem_es_eval.systems import SYSTEMS
 
     if names is None:
         return None
@@ -89,8 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run the evaluation from parsed arguments; return the exit code."""
-    from langmem_es.evaluation.runner import OPT_IN_SYSTEMS, run_eval
-    from langmem_es.evaluation.systems import SYSTEMS, EvalContext
+    from langmem_es_eval.runner import OPT_IN_SYSTEMS, run_eval
+    from langmem_es_eval.systems import SYSTEMS, EvalContext
 
     if getattr(args, "list_systems", False):
         for name in SYSTEMS:
@@ -146,7 +146,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (``python -m langmem_es.evaluation``)."""
-    parser = argparse.ArgumentParser(prog="python -m langmem_es.evaluation")
+    """Stand-alone entry point (``python -m langmem_es_eval``)."""
+    parser = argparse.ArgumentParser(prog="python -m langmem_es_eval")
     add_arguments(parser)
     return run_command(parser.parse_args(argv))

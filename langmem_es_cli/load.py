@@ -61,8 +61,8 @@ WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lim
 def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: int = 4, read_ratio: float = 0.7,
              seed: int = 0, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run the mixed load against a set-up ``MemoryCore``; returns the figures."""
-    from .errors import LangmemEsError
-    from .model import Identity
+    from langmem_es.errors import LangmemEsError
+    from langmem_es.model import Identity
 
     seconds, threads, tenants = min(seconds, MAX_SECONDS), min(max(threads, 1), MAX_THREADS), min(max(tenants, 1), MAX_TENANTS)
     latencies: dict[str, list[float]] = defaultdict(list)
@@ -149,7 +149,7 @@ def render(report: dict[str, Any]) -> str:
 
 def open_core(backend: str, *, cluster: str = "default", prefix: str | None = None, embeddings: str | None = None) -> tuple[Any, Callable[[], None]]:
     """A set-up core for the run, and its cleanup."""
-    from .core import MemoryConfig, MemoryCore
+    from langmem_es.core import MemoryConfig, MemoryCore
 
     emb: Any = fast_embed if embeddings in (None, "fast") else embeddings
     config = MemoryConfig(access_flush_every=1_000)
@@ -157,7 +157,7 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
         import os
         import tempfile
 
-        from .backends.sqlite import SQLiteBackend
+        from langmem_es.backends.sqlite import SQLiteBackend
 
         path = os.path.join(tempfile.mkdtemp(prefix="langmem-load-"), "load.db")
         core = MemoryCore(SQLiteBackend(path, prefix="load"), embeddings=emb, config=config)
@@ -171,9 +171,9 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
         return core, cleanup
     from elasticsearch import Elasticsearch
 
-    from .backends.elasticsearch import ElasticsearchBackend
-    from .embeddings import embedding_dims, resolve_embeddings
-    from .settings import require_connection
+    from langmem_es.backends.elasticsearch import ElasticsearchBackend
+    from langmem_es.embeddings import embedding_dims, resolve_embeddings
+    from langmem_es.settings import require_connection
 
     conn = require_connection(cluster)
     client = Elasticsearch(**conn.client_kwargs(), request_timeout=30, max_retries=2, retry_on_timeout=True,

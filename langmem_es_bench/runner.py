@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from .corpus import CorpusItem, QueryStream, corpus, corpus_hash, queries
+from langmem_es_bench.corpus import CorpusItem, QueryStream, corpus, corpus_hash, queries
 
 __all__ = ["BenchConfig", "run_bench", "stats"]
 
@@ -63,7 +63,7 @@ class BenchConfig:
     """Texts in the bulk-ingest slice (embedded for real)."""
     competitors: bool = True
     same_turn: int = 30
-    """Facts for ``benchmarks/bench_same_turn.py`` through the tools (0: skip)."""
+    """Facts for ``langmem_es_bench/same_turn.py`` through the tools (0: skip)."""
     seed: int = 0
     smoke: bool = False
 
@@ -232,7 +232,7 @@ class Bench:
 
 
 def tenant_of(index: int, tenants: int) -> str:
-    from .targets import tenant_of as f
+    from langmem_es_bench.targets import tenant_of as f
 
     return f(index, tenants)
 
@@ -342,15 +342,9 @@ _checkpoint: Callable[[], None] | None = None
 
 
 def _same_turn(bench: Bench, backend: str) -> dict[str, Any]:
-    """``benchmarks/bench_same_turn.py`` (write → visible through the memory tools), when present."""
-    import importlib.util
+    """Write → visible through the memory tools (:mod:`langmem_es_bench.same_turn`)."""
+    from . import same_turn as mod
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_same_turn.py"
-    if not path.is_file():
-        return {"skipped": f"{path} not found"}
-    spec = importlib.util.spec_from_file_location("_bench_same_turn", path)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
     store, close = (mod.sqlite_store if backend == "sqlite" else mod.es_store)()
     try:
         r = mod.run(store, bench.config.same_turn, backend)
@@ -359,7 +353,7 @@ def _same_turn(bench: Bench, backend: str) -> dict[str, Any]:
     bench.say(f"    same-turn via the tools ({backend}, empty store): remember p95 {r['write'][1]:.1f} ms, "
               f"write→visible p95 {r['visible'][1]:.1f} ms, {r['first_try']}/{r['n']} on the first recall")
     return {"n": r["n"], "first_try": r["first_try"], "remember_p50_p95": list(r["write"]),
-            "recall_p50_p95": list(r["recall"]), "visible_p50_p95": list(r["visible"]), "script": str(path)}
+            "recall_p50_p95": list(r["recall"]), "visible_p50_p95": list(r["visible"]), "script": "langmem_es_bench/same_turn.py"}
 
 
 # --------------------------------------------------------------------------- the run
@@ -372,8 +366,8 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
     bench = Bench(config, say)
     from langmem_es.embeddings import default_embeddings
 
-    from .targets import InMemoryStoreTarget, LangChainESTarget, OursTarget, es_client
-    from .vectors import CachedDocumentEmbeddings, corpus_vectors
+    from langmem_es_bench.targets import InMemoryStoreTarget, LangChainESTarget, OursTarget, es_client
+    from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
 
     emb = default_embeddings()
     results: dict[str, Any] = {"meta": machine_info(), "config": asdict(config), "systems": {}}
@@ -386,7 +380,7 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
     t0 = time.perf_counter()
     vectors, cache_info = corpus_vectors(emb, texts, progress=lambda d, n, r: say(f"    embedded {d:,}/{n:,} ({r:,.0f}/s)"))
     cached = CachedDocumentEmbeddings(emb, texts, vectors)
-    results["dataset"] = {"generator": "langmem_es.bench.corpus", "seed": config.seed, "memories": n_items,
+    results["dataset"] = {"generator": "langmem_es_bench.corpus", "seed": config.seed, "memories": n_items,
                           "corpus_hash": corpus_hash(items), "examples": texts[:5],
                           "query_examples": queries(5, seed=config.seed, salt="examples"),
                           "vector_cache": {**cache_info, "seconds_to_get": round(time.perf_counter() - t0, 1)},

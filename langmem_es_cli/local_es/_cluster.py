@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import settings as _settings
-from ..errors import ClusterUnavailableError, ElasticsearchStartError, HealthTimeoutError
-from ._config import (
+from langmem_es import settings as _settings
+from langmem_es.errors import ClusterUnavailableError, ElasticsearchStartError, HealthTimeoutError
+from langmem_es_cli.local_es._config import (
     DEFAULT_HEAP,
     DEFAULT_HTTP_PORT,
     DEFAULT_TRANSPORT_PORT,
@@ -35,7 +35,7 @@ from ._config import (
     plan_cluster,
     render_elasticsearch_yml,
 )
-from ._fetch import Java, Progress, _say, download_zip, find_java, modules_in, unpack
+from langmem_es_cli.local_es._fetch import Java, Progress, _say, download_zip, find_java, modules_in, unpack
 
 LOG_TAIL_LINES = 20
 

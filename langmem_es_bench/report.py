@@ -1,4 +1,4 @@
-"""Turn ``results.json`` of :func:`~langmem_es.bench.runner.run_bench` into text: the
+"""Turn ``results.json`` of :func:`~langmem_es_bench.runner.run_bench` into text: the
 terminal summary, ``docs/benchmarks.md`` and its PNG plots (``docs/img/bench-*.png``)."""
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def summary(results: dict[str, Any]) -> str:
              _plain(WRITE_HEAD, write_rows(results))]
     st = same_turn_rows(results)
     if st:
-        parts += ["write→visible through the memory tools (benchmarks/bench_same_turn.py, empty store)",
+        parts += ["write→visible through the memory tools (langmem_es_bench/same_turn.py, empty store)",
                   _plain(SAME_TURN_HEAD, st)]
     parts += ["bulk ingest with real embedding (ratio = memories/s ÷ embedder texts/s on the same texts, same run)",
               _plain(INGEST_HEAD, ingest_rows(results)),
@@ -431,7 +431,7 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
     st = same_turn_rows(results)
     if st:
         lines += ["The same through the LangChain memory tools on an empty store "
-                  "(`benchmarks/bench_same_turn.py`, called by this command):", "", _table(SAME_TURN_HEAD, st)]
+                  "(`langmem_es_bench/same_turn.py`, called by this command):", "", _table(SAME_TURN_HEAD, st)]
     img = {p.stem.split("-")[-1]: p.name for p in images}
     if "writes" in img:
         lines += [f"![write latency](img/{img['writes']})", ""]
