@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import importlib.util
-import math
 import os
 import threading
 from collections import OrderedDict

@@ -30,9 +30,10 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any
 
 from langmem_es_cli._checks import file_path
 from langmem_es_cli._console import console as make_console
@@ -50,7 +51,7 @@ PROBLEM = "smart hub offline"
 @dataclass
 class Turn:
     user: str
-    moves: list[Callable[["Ctx"], Any]]
+    moves: list[Callable[[Ctx], Any]]
     """Scripted agent: one function per model call; each returns tool calls or the final answer."""
 
 
@@ -171,7 +172,8 @@ FIX_QUERY = ("recall", {"query": "smart hub keeps going offline", "problem": PRO
 
 
 def conversation() -> list[Session]:
-    march = lambda now: datetime(now.year if now.month > 3 else now.year - 1, 3, 12, 10, 0, tzinfo=timezone.utc)
+    def march(now):
+        return datetime(now.year if now.month > 3 else now.year - 1, 3, 12, 10, 0, tzinfo=timezone.utc)
     return [
         Session("Session 1 — March", "session-march", march, [
             Turn("Hi! I live in Bristol, and my smart hub keeps dropping offline. Any idea?", [

@@ -98,8 +98,8 @@ def _es_status(args: argparse.Namespace) -> int:
 
 def _es_env(args: argparse.Namespace) -> int:
     from langmem_es.errors import ClusterUnavailableError
-    from langmem_es_cli.local_es import read_info
     from langmem_es.settings import cluster_file
+    from langmem_es_cli.local_es import read_info
 
     info = read_info(args.name)
     if info is None:
@@ -164,9 +164,9 @@ from langmem_es_bench.cli import register as add_bench_command  # noqa: E402
 from langmem_es_cli.decay import register as add_decay_command  # noqa: E402
 from langmem_es_cli.demo import register as add_demo_command  # noqa: E402
 from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
-from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
 from langmem_es_cli.load import register as add_load_command  # noqa: E402
 from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
+from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
 
 for _group in (add_demo_command, add_eval_command, add_bench_command, add_load_command, add_decay_command,
                add_doctor_command, add_tenants_command):

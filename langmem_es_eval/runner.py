@@ -441,10 +441,10 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
 
     else:
         for title, header, rows in tables:
-            widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+            widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
             print(title, file=stream)
             for row in [header, *rows]:
-                print("  ".join(str(x).rjust(w) for x, w in zip(row, widths)), file=stream)
+                print("  ".join(str(x).rjust(w) for x, w in zip(row, widths, strict=False)), file=stream)
             print(file=stream)
 
         def emit(line: str) -> None:

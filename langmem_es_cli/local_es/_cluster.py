@@ -106,7 +106,7 @@ class RunAs:
     def chown_tree(self, root: Path) -> None:
         if self.uid is None:
             return
-        for dirpath, dirnames, filenames in os.walk(root):
+        for dirpath, _dirnames, filenames in os.walk(root):
             os.chown(dirpath, self.uid, self.gid)
             for f in filenames:
                 os.chown(os.path.join(dirpath, f), self.uid, self.gid)
@@ -131,7 +131,7 @@ def ensure_run_as(progress: Progress | None = None) -> RunAs:
             raise ElasticsearchStartError(
                 f"cannot create system user {ES_SYSTEM_USER!r} to run Elasticsearch as "
                 f"(it refuses root): {r.stderr.strip() or r.returncode}"
-            )
+            ) from None
         pw = pwd.getpwnam(ES_SYSTEM_USER)
     return RunAs(user=pw.pw_name, uid=pw.pw_uid, gid=pw.pw_gid)
 

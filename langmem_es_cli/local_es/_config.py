@@ -122,7 +122,7 @@ def plan_cluster(
             transport_port=t,
             dir=cluster_dir / f"node-{i}",
         )
-        for i, (h, t) in enumerate(zip(http_ports, transport_ports))
+        for i, (h, t) in enumerate(zip(http_ports, transport_ports, strict=False))
     )
     return ClusterSpec(
         name=name, cluster_dir=cluster_dir, nodes=nodes, version=version,
