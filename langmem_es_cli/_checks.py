@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from langmem_es.errors import ConfigurationError
 
-__all__ = ["file_path", "parse_heap", "parse_port_range"]
+__all__ = ["connection", "es_client", "file_path", "parse_heap", "parse_port_range"]
 
 _HEAP = re.compile(r"^([1-9][0-9]*)([kmg])$", re.IGNORECASE)
 _MIN_HEAP_BYTES = 256 * 1024 * 1024
@@ -74,3 +75,37 @@ def file_path(value: str, *, create: bool, flag: str = "--path", must_exist: boo
             )
         parent.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def connection(name: str = "default") -> Any:
+    """The configured connection ``name`` with a URL the client accepts, else a one-line error.
+
+    >>> import os
+    >>> os.environ["LANGMEM_ES_DOCTEST_URL"] = "not-a-url"
+    >>> connection("doctest")
+    Traceback (most recent call last):
+    ...
+    langmem_es.errors.ConfigurationError: LANGMEM_ES_DOCTEST_URL='not-a-url' is not an Elasticsearch URL: write it as http(s)://host:port, e.g. http://127.0.0.1:9200
+    >>> del os.environ["LANGMEM_ES_DOCTEST_URL"]
+    """
+    from elastic_transport.client_utils import url_to_node_config
+
+    from langmem_es.settings import env_prefix, require_connection
+
+    conn = require_connection(name)
+    try:
+        url_to_node_config(conn.url)
+    except ValueError:
+        where = f"{env_prefix(name)}_URL" if conn.source == "env" else f"the {conn.source} credentials file: url"
+        raise ConfigurationError(
+            f"{where}={conn.url!r} is not an Elasticsearch URL: write it as http(s)://host:port, "
+            "e.g. http://127.0.0.1:9200"
+        ) from None
+    return conn
+
+
+def es_client(name: str = "default", **options: Any) -> Any:
+    """A sync ``Elasticsearch`` client for connection ``name`` (checked by :func:`connection`)."""
+    from elasticsearch import Elasticsearch
+
+    return Elasticsearch(**connection(name).client_kwargs(), **options)

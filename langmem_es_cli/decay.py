@@ -68,13 +68,11 @@ def _backend(args: argparse.Namespace) -> Any:
         from langmem_es.backends.sqlite import SQLiteBackend
 
         return SQLiteBackend(str(file_path(args.sqlite, create=args.create, flag="--sqlite", must_exist=True)))
-    from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import es_client
 
-    conn = require_connection()
-    return ElasticsearchBackend(Elasticsearch(**conn.client_kwargs(), request_timeout=60), prefix=args.prefix)
+    return ElasticsearchBackend(es_client(request_timeout=60), prefix=args.prefix)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -322,9 +322,9 @@ def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], N
     from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import connection
 
-    conn = require_connection()
+    conn = connection()
     client = Elasticsearch(**conn.client_kwargs(), request_timeout=30)
     prefix = f"langmem-demo-{uuid.uuid4().hex[:8]}"
     backend = ElasticsearchBackend(client, prefix=prefix)

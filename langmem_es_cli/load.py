@@ -173,9 +173,9 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import connection
 
-    conn = require_connection(cluster)
+    conn = connection(cluster)
     client = Elasticsearch(**conn.client_kwargs(), request_timeout=30, max_retries=2, retry_on_timeout=True,
                            connections_per_node=MAX_THREADS)
     dims = DIMS if emb is fast_embed else embedding_dims(resolve_embeddings(emb))

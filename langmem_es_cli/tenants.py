@@ -229,7 +229,7 @@ def list_keys(client: Any, tenant: str | None = None, *, include_invalidated: bo
     if not include_invalidated:
         must.append({"term": {"invalidated": False}})
     response = _call(lambda: client.security.query_api_keys(query={"bool": {"filter": must}}, size=1000,
-                                                              sort=[{"creation": "desc"}]))
+                                                              sort=[{"creation": {"order": "desc"}}]))
     out = []
     for k in response.get("api_keys", []):
         meta = k.get("metadata") or {}
