@@ -62,7 +62,7 @@ def _setup_script() -> str:
     return argv[2].replace("$$", "$")
 
 
-def _run_setup(tmp_path: Path, curl_body: str, tries: int = 3) -> "subprocess.CompletedProcess[str]":
+def _run_setup(tmp_path: Path, curl_body: str, tries: int = 3) -> subprocess.CompletedProcess[str]:
     import os
     import subprocess
 
