@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -55,31 +58,20 @@ def test_ports_bound_to_localhost_only():
 
 def _setup_script() -> str:
     """The setup service's bash script as the container runs it (compose turns ``$$`` into ``$``)."""
-    import shlex
-
     argv = shlex.split(load()["services"]["setup"]["command"])
     assert argv[:2] == ["bash", "-c"]
     return argv[2].replace("$$", "$")
 
 
 def _run_setup(tmp_path: Path, curl_body: str, tries: int = 3) -> subprocess.CompletedProcess[str]:
-    import os
-    import subprocess
-
     # a stand-in for curl (no Docker, no Elasticsearch here): answers every request the same way
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    (bin_dir / "curl").write_text(f"#!/bin/sh\necho {shlex_quote(curl_body)}\necho x >> {tmp_path}/calls\n")
+    (bin_dir / "curl").write_text(f"#!/bin/sh\necho {shlex.quote(curl_body)}\necho x >> {tmp_path}/calls\n")
     (bin_dir / "curl").chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "SETUP_TRIES": str(tries), "SETUP_SLEEP": "0",
            "ELASTIC_PASSWORD": "wrong-password", "KIBANA_PASSWORD": "kibana-pw"}
     return subprocess.run(["bash", "-c", _setup_script()], env=env, capture_output=True, text=True, timeout=30)
-
-
-def shlex_quote(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)
 
 
 def test_setup_gives_up_with_a_message_on_a_rejected_password(tmp_path: Path) -> None:
