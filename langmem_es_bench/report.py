@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["plot", "summary", "write_markdown"]
 
@@ -39,7 +39,7 @@ def _systems(results: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     yield from results.get("systems", {}).items()
 
 
-def _ok(d: Any) -> bool:
+def _ok(d: Any) -> TypeGuard[dict[str, Any]]:
     return isinstance(d, dict) and "error" not in d
 
 

@@ -35,6 +35,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -394,8 +395,12 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
     global _checkpoint
     if out_dir is not None:  # partial results after every phase: a crash late in a long run loses little
         out_dir.mkdir(parents=True, exist_ok=True)
-        _checkpoint = lambda: (out_dir / "results.partial.json").write_text(  # noqa: E731
-            json.dumps(results, indent=2, default=str))
+        partial_file = out_dir / "results.partial.json"
+
+        def save_partial() -> None:
+            partial_file.write_text(json.dumps(results, indent=2, default=str))
+
+        _checkpoint = save_partial
     try:
         for backend in config.backends:
             say(f"== langmem-es on {backend}")
@@ -410,7 +415,7 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
             if config.tenants > 1:
                 _guard(res, "tenants", say, lambda: _tenants_phase(bench, make, emb, cached, items[:largest]))
             if config.same_turn:
-                _guard(res, "same_turn_tools", say, lambda backend=backend: _same_turn(bench, backend))
+                _guard(res, "same_turn_tools", say, partial(_same_turn, bench, backend))
         if config.competitors:
             comps: list[tuple[str, Callable[[Any], Any]]] = [("langgraph_inmemory", InMemoryStoreTarget)]
             if client is not None:
@@ -424,13 +429,12 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                 say(f"== {key}")
                 res = {}
                 systems[key] = res
-                _guard(res, "ingest", say,
-                       lambda f=factory: bench.ingest_point(lambda: f(emb), emb, ingest_items, [False]))
-                _guard(res, "scale", say, lambda f=factory: _scale_phase(bench, f, emb, cached, items))
+                _guard(res, "ingest", say, partial(bench.ingest_point, partial(factory, emb), emb, ingest_items, [False]))
+                _guard(res, "scale", say, partial(_scale_phase, bench, factory, emb, cached, items))
                 if isinstance(res.get("scale"), dict) and "tenants" in res["scale"]:
                     res["tenants"] = res["scale"].pop("tenants")
                 elif config.tenants > 1:
-                    _guard(res, "tenants", say, lambda f=factory: _tenants_phase(bench, f, emb, cached, items[:largest]))
+                    _guard(res, "tenants", say, partial(_tenants_phase, bench, factory, emb, cached, items[:largest]))
     finally:
         _checkpoint = None
         if client is not None:
@@ -509,6 +513,7 @@ def machine_info() -> dict[str, Any]:
                 break
     except OSError:
         pass
+    nproc: int | None
     try:
         nproc = len(os.sched_getaffinity(0))
     except AttributeError:

@@ -19,7 +19,10 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
 
 DEVICES = ["thermostat", "smart plug", "door sensor", "camera", "speaker", "light strip", "robot vacuum", "hub"]
 ROOMS = ["kitchen", "hallway", "garage", "attic", "bedroom", "study", "porch", "cellar"]
@@ -34,7 +37,7 @@ def run(store: Any, n: int, label: str) -> dict[str, Any]:
     from langmem_es.tools import create_memory_tools
 
     remember, recall, *_ = create_memory_tools(store)
-    cfg = {"configurable": {"tenant_id": f"bench-{uuid.uuid4().hex[:6]}", "user_id": "sam", "thread_id": "t"}}
+    cfg: RunnableConfig = {"configurable": {"tenant_id": f"bench-{uuid.uuid4().hex[:6]}", "user_id": "sam", "thread_id": "t"}}
     # warm up: setup, embedding model, first queries
     remember.invoke({"content": "The user has a warm-up gadget.", "reason": "Warm-up.", "subject_key": "warmup"},
                     config=cfg)
@@ -82,11 +85,12 @@ def es_store() -> tuple[Any, Callable[[], None]]:
     from langmem_es.store import ElasticsearchMemoryStore
 
     client = Elasticsearch(**require_connection().client_kwargs(), request_timeout=30)
-    store = ElasticsearchMemoryStore(client, prefix=f"bench-same-turn-{uuid.uuid4().hex[:8]}")
+    prefix = f"bench-same-turn-{uuid.uuid4().hex[:8]}"
+    store = ElasticsearchMemoryStore(client, prefix=prefix)
 
     def close() -> None:
-        try:
-            store._core.port.drop()
+        try:  # the indices of this run, by their prefix (no reach into the store)
+            client.indices.delete(index=f"{prefix}-*", expand_wildcards="all", allow_no_indices=True)
         finally:
             client.close()
 

@@ -133,8 +133,7 @@ class OursTarget(Target):
             [(tenant, batch)] = groups.items()
             for start in range(0, len(batch), LOAD_CALL):
                 self.core.remember_many(self._identity(tenant), batch[start:start + LOAD_CALL], kind="episodic",
-                                        batch_size=500,
-                                        progress=(lambda d, n, s=start: progress(s + d, len(batch))) if progress else None)
+                                        batch_size=500, progress=_shifted(progress, start, len(batch)))
             return
         from concurrent.futures import ThreadPoolExecutor
 
@@ -293,3 +292,14 @@ class LangChainESTarget(Target):
             self.client.indices.delete(index=self.index, ignore_unavailable=True)
         except Exception:  # noqa: BLE001 - best effort cleanup
             pass
+
+
+def _shifted(progress: Callable[[int, int], None] | None, offset: int, total: int) -> Callable[[int, int], None] | None:
+    """``progress`` of one slice starting at ``offset`` reported against ``total``."""
+    if progress is None:
+        return None
+
+    def report(done: int, _n: int) -> None:
+        progress(offset + done, total)
+
+    return report

@@ -219,7 +219,7 @@ def conversation() -> list[Session]:
     ]
 
 
-SEED_PLAYBOOKS = [
+SEED_PLAYBOOKS: list[dict[str, Any]] = [
     {"content": "Smart hub offline: factory-reset the hub.",
      "steps": ["Hold the reset button for 10 seconds", "Wait for the light to blink blue",
                "Re-pair your devices in the app"],
@@ -327,15 +327,15 @@ def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], N
     conn = connection()
     client = Elasticsearch(**conn.client_kwargs(), request_timeout=30)
     prefix = f"langmem-demo-{uuid.uuid4().hex[:8]}"
-    backend = ElasticsearchBackend(client, prefix=prefix)
+    es_backend = ElasticsearchBackend(client, prefix=prefix)
 
     def drop() -> None:
         try:
-            backend.drop()
+            es_backend.drop()
         finally:
             client.close()
 
-    return backend, f"Elasticsearch at {conn.url} (indices {prefix}-*)", drop
+    return es_backend, f"Elasticsearch at {conn.url} (indices {prefix}-*)", drop
 
 
 def run_demo(
@@ -455,7 +455,7 @@ def _run_turn(graph: Any, cfg: dict[str, Any], text: str, console: Any) -> dict[
         for call in m.tool_calls:
             args = ", ".join(f"{k}={v!r}" for k, v in call["args"].items() if k not in ("reason", "steps"))
             console.print(f"  [yellow]agent → {call['name']}[/]({escape(args)})", soft_wrap=True)
-            res = results.get(call["id"])
+            res = results.get(call["id"] or "")
             if res is None:
                 continue
             tool_results.append((res.name, str(res.content)))

@@ -18,12 +18,14 @@ import json
 import shlex
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from langmem_es.errors import LangmemEsError
 
 __all__ = ["build_parser", "command_group", "main"]
 
-CommandGroup = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+CommandGroup = Callable[[Any], object]
+"""``register(subparsers)``: adds a command's parser(s) to ``langmem-es``."""
 _GROUPS: list[CommandGroup] = []
 
 

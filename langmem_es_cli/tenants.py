@@ -38,6 +38,7 @@ plus the fail-closed ``scope.visible``) is the isolation: ``library`` mode.
 from __future__ import annotations
 
 import base64
+import builtins
 import hashlib
 import json
 import re
@@ -443,7 +444,7 @@ class FileRealm:
                             "created": meta.get("langmem_issued_at"), "invalidated": False})
         return sorted(out, key=lambda k: -(k["created"] or 0))
 
-    def revoke(self, tenant: str | None = None, *, ids: Sequence[str] = ()) -> list[str]:
+    def revoke(self, tenant: str | None = None, *, ids: Sequence[str] = ()) -> builtins.list[str]:
         if not ids and tenant is None:
             raise ValueError("revoke needs a tenant or user names")
         creds = self._read()
@@ -453,7 +454,8 @@ class FileRealm:
         return gone
 
     def rotate(self, tenant: str, *, user_id: str | None = None, agent_id: str | None = None,
-               conversation_id: str | None = None, prefix: str = "langmem") -> tuple[FileCredential, list[str]]:
+               conversation_id: str | None = None, prefix: str = "langmem",
+               ) -> tuple[FileCredential, builtins.list[str]]:
         """A new credential for the identity; the identity's older ones are removed."""
         name = _name(Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id))
         old = [k["id"] for k in self.list(tenant) if k["name"] == name]

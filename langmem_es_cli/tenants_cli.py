@@ -70,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
         else:
             cred, old = (realm.rotate(args.tenant, prefix=args.prefix, **_identity(args)) if realm else
                          T.rotate(client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args)))
-    if realm:
+    if isinstance(cred, T.FileCredential):
         out = {"tenant": args.tenant, "user": cred.username, "password": cred.password,
                "env": {"LANGMEM_ES_URL": conn.url, "LANGMEM_ES_USER": cred.username, "LANGMEM_ES_PASSWORD": cred.password}}
     else:

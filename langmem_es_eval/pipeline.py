@@ -47,6 +47,7 @@ class MemoryPipelineSystem:
             time_in_text=bool(opts.get("time_in_text", defaults.time_in_text)) and full,
         )
         self._owned_client = None
+        self.backend: Any
         backend = getattr(context, "backend", "sqlite")
         if backend == "elasticsearch":
             from langmem_es.backends.elasticsearch import ElasticsearchBackend

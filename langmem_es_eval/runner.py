@@ -108,7 +108,7 @@ def aggregate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     headline = [r["metrics"] for r in rows if r["category"] in HEADLINE_CATEGORIES]
     by_category: dict[str, Any] = {}
     for cat in sorted({r["category"] for r in rows}):
-        m = mean_metrics(r["metrics"] for r in rows if r["category"] == cat)
+        m: dict[str, Any] = dict(mean_metrics(r["metrics"] for r in rows if r["category"] == cat))
         m["name"] = CATEGORY_NAMES.get(cat, str(cat))
         by_category[str(cat)] = m
     adversarial = mean_metrics(r["metrics"] for r in rows if r["category"] == 5)

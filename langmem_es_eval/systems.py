@@ -273,11 +273,11 @@ class BM25Index:
         self.vocab: dict[str, int] = {}
         rows, cols, vals = [], [], []
         for i, counts in enumerate(docs):
-            for term, tf in counts.items():
+            for term, count in counts.items():
                 j = self.vocab.setdefault(term, len(self.vocab))
                 rows.append(i)
                 cols.append(j)
-                vals.append(tf)
+                vals.append(count)
         n_docs, n_terms = len(docs), len(self.vocab)
         tf = np.zeros((n_docs, n_terms), dtype=np.float32)
         if vals:

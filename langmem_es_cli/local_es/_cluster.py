@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from langmem_es import settings as _settings
 from langmem_es.errors import (
@@ -112,10 +113,11 @@ class RunAs:
     def chown_tree(self, root: Path) -> None:
         if self.uid is None:
             return
+        gid = -1 if self.gid is None else self.gid  # -1: keep the group
         for dirpath, _dirnames, filenames in os.walk(root):
-            os.chown(dirpath, self.uid, self.gid)
+            os.chown(dirpath, self.uid, gid)
             for f in filenames:
-                os.chown(os.path.join(dirpath, f), self.uid, self.gid)
+                os.chown(os.path.join(dirpath, f), self.uid, gid)
 
 
 def ensure_run_as(progress: Progress | None = None) -> RunAs:
@@ -222,7 +224,7 @@ def running_pids(info: dict | None) -> list[int]:
     return [int(p) for p in info.get("pids") or [] if _pid_is_es(int(p))]
 
 
-def is_running(info: dict | None) -> bool:
+def is_running(info: dict | None) -> TypeGuard[dict]:
     return bool(info and info.get("pids") and len(running_pids(info)) == len(info["pids"]))
 
 
@@ -504,9 +506,10 @@ def start_cluster(
             os.chmod(p, 0o755)
 
     cluster_dir = lay.cluster_dir(name)
-    reuse = (not fresh and old is not None and cluster_dir.is_dir()
-             and old.get("version") == version)
-    if reuse and old.get("nodes") != nodes:
+    if fresh or old is None or not cluster_dir.is_dir() or old.get("version") != version:
+        old = None  # nothing to reuse
+    reuse = old is not None
+    if old is not None and old.get("nodes") != nodes:
         raise ElasticsearchStartError(
             f"cluster {name!r} exists with {old.get('nodes')} node(s), not {nodes}: "
             f"add --fresh to wipe it, or pick another --name"
@@ -514,7 +517,7 @@ def start_cluster(
     if not reuse and cluster_dir.exists():
         _say(progress, f"wiping old data of cluster {name!r} ({cluster_dir})")
         shutil.rmtree(cluster_dir)
-    password = old["password"] if reuse else secrets.token_urlsafe(18)
+    password = old["password"] if old is not None else secrets.token_urlsafe(18)
 
     spec = plan_cluster(name, cluster_dir, http_ranges, transport_ranges,
                         version=version, license=license, heap=heap)
