@@ -128,8 +128,12 @@ class JinaReranker:
         self.model = model
         self.batch_size = batch_size
         self.connection = JinaConnection(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
-            backoff=backoff, error=RerankError,
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            error=RerankError,
         )
         self._http = JinaTransport(self.connection, client)
         self._ahttp = AsyncJinaTransport(self.connection, async_client)
@@ -168,7 +172,9 @@ class JinaReranker:
         return found
 
     def _collect(self, bodies: list[dict[str, Any]], answers: list[dict[str, Any]]) -> list[float]:
-        return [s for body, data in zip(bodies, answers, strict=True) for s in self._parse(data, len(body["documents"]))]
+        return [
+            s for body, data in zip(bodies, answers, strict=True) for s in self._parse(data, len(body["documents"]))
+        ]
 
     def rerank(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         bodies = self._bodies(query, candidates)
@@ -427,7 +433,9 @@ class MemoryAwareRescorer:
         self.now = now
 
     # pure scoring, shared by rerank and arerank
-    def features(self, query: str, candidates: Sequence[Candidate], base_scores: Sequence[float]) -> dict[str, np.ndarray]:
+    def features(
+        self, query: str, candidates: Sequence[Candidate], base_scores: Sequence[float]
+    ) -> dict[str, np.ndarray]:
         """Per-candidate feature arrays (each in [0, 1]) — for debugging and tuning."""
         n = len(candidates)
         w = self.weights

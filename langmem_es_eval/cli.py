@@ -54,36 +54,55 @@ def _resolve_systems(names: list[str] | None) -> list[str] | None:
         return list(SYSTEMS)
     unknown = [n for n in names if n not in SYSTEMS]
     if unknown:
-        raise ValueError(
-            f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'"
-        )
+        raise ValueError(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'")
     return names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dataset", type=Path, default=None,
-                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present)")
-    parser.add_argument("--systems", type=_systems_arg, default=None,
-                        help="comma-separated names, or 'all' (see --list-systems; default: "
-                             "every system but the opt-in variants, langchain_es only when "
-                             "a cluster is configured)")
-    parser.add_argument("--list-systems", action="store_true",
-                        help="print the registered systems and exit")
-    parser.add_argument("--out", type=Path, default=Path("eval-results"),
-                        help="directory for results.json and recall_by_category.png "
-                             "(default: ./eval-results)")
-    parser.add_argument("--limit-conversations", type=int, default=None, metavar="N",
-                        help="only the first N conversations")
-    parser.add_argument("--backend", choices=("sqlite", "elasticsearch"), default="sqlite",
-                        help="backend of the langmem_es pipeline (baselines ignore it)")
+    parser.add_argument(
+        "--dataset", type=Path, default=None, help=f"LoCoMo JSONL file (default: {_RELATIVE} when present)"
+    )
+    parser.add_argument(
+        "--systems",
+        type=_systems_arg,
+        default=None,
+        help="comma-separated names, or 'all' (see --list-systems; default: "
+        "every system but the opt-in variants, langchain_es only when "
+        "a cluster is configured)",
+    )
+    parser.add_argument("--list-systems", action="store_true", help="print the registered systems and exit")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("eval-results"),
+        help="directory for results.json and recall_by_category.png (default: ./eval-results)",
+    )
+    parser.add_argument(
+        "--limit-conversations", type=int, default=None, metavar="N", help="only the first N conversations"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "elasticsearch"),
+        default="sqlite",
+        help="backend of the langmem_es pipeline (baselines ignore it)",
+    )
     parser.add_argument("-k", type=int, default=10, help="retrieval depth (default 10)")
-    parser.add_argument("--dump-misses", type=Path, default=None, metavar="FILE",
-                        help="write per-question JSONL (question, category, evidence, each "
-                             "system's top 10); keep it outside the repository")
-    parser.add_argument("--bm25-tokenizer", choices=("simple", "standard"), default="simple",
-                        help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
-                             "non-alphanumerics; 'standard' also keeps word-internal ' and . "
-                             "like Elasticsearch's standard tokenizer")
+    parser.add_argument(
+        "--dump-misses",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write per-question JSONL (question, category, evidence, each "
+        "system's top 10); keep it outside the repository",
+    )
+    parser.add_argument(
+        "--bm25-tokenizer",
+        choices=("simple", "standard"),
+        default="simple",
+        help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
+        "non-alphanumerics; 'standard' also keeps word-internal ' and . "
+        "like Elasticsearch's standard tokenizer",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -104,8 +123,11 @@ def run_command(args: argparse.Namespace) -> int:
     dataset = args.dataset or default_dataset()
     if dataset is None or not Path(dataset).is_file():
         where = dataset or f"{_RELATIVE} (from {Path.cwd()} or {_repo_root()})"
-        print(f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
-              f"(the LoCoMo JSONL described in ../shared/data/README.md)", file=sys.stderr)
+        print(
+            f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
+            f"(the LoCoMo JSONL described in ../shared/data/README.md)",
+            file=sys.stderr,
+        )
         return 2
     if args.limit_conversations is not None and args.limit_conversations < 1:
         print("langmem-es eval: --limit-conversations must be >= 1", file=sys.stderr)
@@ -137,8 +159,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "eval",
         help="run the LoCoMo retrieval protocol, systems side by side",
         description="Run the LoCoMo retrieval protocol (../shared/data/README.md) on each "
-                    "system; print recall@5/@10, hit@10, MRR@10, nDCG@10 (categories 1-4), "
-                    "recall@10 per category, category 5 apart; write results.json and a PNG.",
+        "system; print recall@5/@10, hit@10, MRR@10, nDCG@10 (categories 1-4), "
+        "recall@10 per category, category 5 apart; write results.json and a PNG.",
     )
     add_arguments(parser)
     parser.set_defaults(func=run_command)

@@ -55,9 +55,7 @@ __all__ = [
 CLUSTER_SYSTEMS: frozenset[str] = frozenset({"langchain_es"})
 
 #: Registered systems that run only when named (variants of our pipeline).
-OPT_IN_SYSTEMS: frozenset[str] = frozenset(
-    {"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"}
-)
+OPT_IN_SYSTEMS: frozenset[str] = frozenset({"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"})
 
 
 def default_systems() -> list[str]:
@@ -71,10 +69,8 @@ def default_systems() -> list[str]:
         have_cluster = connection_from_env() is not None
     except Exception:
         have_cluster = False
-    return [
-        n for n in SYSTEMS
-        if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)
-    ]
+    return [n for n in SYSTEMS if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)]
+
 
 _PACKAGES = (
     "langmem-es",
@@ -219,8 +215,7 @@ def run_eval(
             bar.close()
 
     results: dict[str, Any] = {
-        "metadata": _metadata_block(path, conversations, context, k, limit_conversations,
-                                    context.backend),
+        "metadata": _metadata_block(path, conversations, context, k, limit_conversations, context.backend),
         "systems": per_system,
         "errors": errors,
     }
@@ -237,8 +232,7 @@ def run_eval(
             try:
                 plot_recall_by_category(results, out / "recall_by_category.png")
             except ImportError:
-                print("langmem-es eval: no plot: pip install 'langmem-es[eval]' (matplotlib)",
-                      file=sys.stderr)
+                print("langmem-es eval: no plot: pip install 'langmem-es[eval]' (matplotlib)", file=sys.stderr)
     if print_report:
         print_results(results, stream=stream)
     return results
@@ -265,8 +259,12 @@ def _warm_embeddings(
         errors.setdefault("embeddings", f"{type(exc).__name__}: {exc}")
         return None
     seconds = time.perf_counter() - t0
-    return {"documents": len(texts), "queries": len(questions), "seconds": round(seconds, 2),
-            "per_text_ms": round(1000 * seconds / max(len(texts) + len(questions), 1), 3)}
+    return {
+        "documents": len(texts),
+        "queries": len(questions),
+        "seconds": round(seconds, 2),
+        "per_text_ms": round(1000 * seconds / max(len(texts) + len(questions), 1), 3),
+    }
 
 
 def _ask(
@@ -287,8 +285,7 @@ def _ask(
         if k not in (5, 10):
             metrics[f"recall@{k}"] = len(set(q.evidence) & set(ranked[:k])) / len(set(q.evidence))
         out.append(
-            {"qid": q.qid, "conv_id": conv.conv_id, "category": q.category,
-             "ranked": ranked[:10], "metrics": metrics}
+            {"qid": q.qid, "conv_id": conv.conv_id, "category": q.category, "ranked": ranked[:10], "metrics": metrics}
         )
         if bar is not None:
             bar.update(1)
@@ -333,9 +330,7 @@ def _metadata_block(
     }
 
 
-def _dump_questions(
-    path: Path, conversations: list[Conversation], rows: dict[str, list[dict[str, Any]]]
-) -> None:
+def _dump_questions(path: Path, conversations: list[Conversation], rows: dict[str, list[dict[str, Any]]]) -> None:
     by_q: dict[str, dict[str, dict[str, Any]]] = {}
     for name, rs in rows.items():
         for r in rs:
@@ -345,26 +340,30 @@ def _dump_questions(
             }
     repo = Path(__file__).resolve().parents[2]
     if repo in path.resolve().parents:
-        print(f"warning: {path} is inside the repository; keep dataset excerpts out of it",
-              file=sys.stderr)
+        print(f"warning: {path} is inside the repository; keep dataset excerpts out of it", file=sys.stderr)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as fh:
         for conv in conversations:
             texts = {t.turn_id: t.memory_text for t in conv.turns}
             for q in conv.questions:
-                fh.write(json.dumps({
-                    "qid": q.qid,
-                    "conv_id": conv.conv_id,
-                    "category": q.category,
-                    "category_name": CATEGORY_NAMES.get(q.category, ""),
-                    "question": q.question,
-                    "answer": q.answer,
-                    "evidence": list(q.evidence),
-                    "evidence_text": {e: texts.get(e) for e in q.evidence},
-                    "missed_by": [name for name, r in by_q.get(q.qid, {}).items()
-                                  if r["recall@10"] < 1.0],
-                    "systems": by_q.get(q.qid, {}),
-                }, ensure_ascii=False) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "qid": q.qid,
+                            "conv_id": conv.conv_id,
+                            "category": q.category,
+                            "category_name": CATEGORY_NAMES.get(q.category, ""),
+                            "question": q.question,
+                            "answer": q.answer,
+                            "evidence": list(q.evidence),
+                            "evidence_text": {e: texts.get(e) for e in q.evidence},
+                            "missed_by": [name for name, r in by_q.get(q.qid, {}).items() if r["recall@10"] < 1.0],
+                            "systems": by_q.get(q.qid, {}),
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
 
 
 # --------------------------------------------------------------------------- reporting
@@ -383,8 +382,12 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
         n = first["overall"].get("n", 0)
         header = ["system", *METRIC_NAMES, "index s", "search ms/q"]
         rows = [
-            [name, *(f"{r['overall'].get(m, 0.0):.3f}" for m in METRIC_NAMES),
-             f"{r['timing']['index_s']:.1f}", f"{r['timing']['search_ms_mean']:.2f}"]
+            [
+                name,
+                *(f"{r['overall'].get(m, 0.0):.3f}" for m in METRIC_NAMES),
+                f"{r['timing']['index_s']:.1f}",
+                f"{r['timing']['search_ms_mean']:.2f}",
+            ]
             for name, r in systems.items()
         ]
         tables.append((f"Categories 1-4 ({n} questions)", header, rows))
@@ -393,8 +396,7 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
         labels = {c: _cat_label(c, first["by_category"].get(c, {"n": 0})) for c in cats}
         header = ["system", *(labels[c] for c in cats)]
         rows = [
-            [name, *(f"{r['by_category'].get(c, {}).get('recall@10', float('nan')):.3f}"
-                     for c in cats)]
+            [name, *(f"{r['by_category'].get(c, {}).get('recall@10', float('nan')):.3f}" for c in cats)]
             for name, r in systems.items()
         ]
         tables.append(("recall@10 by category", header, rows))
@@ -402,12 +404,9 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
         if first["adversarial"].get("n"):
             header = ["system", *METRIC_NAMES]
             rows = [
-                [name, *(f"{r['adversarial'].get(m, 0.0):.3f}" for m in METRIC_NAMES)]
-                for name, r in systems.items()
+                [name, *(f"{r['adversarial'].get(m, 0.0):.3f}" for m in METRIC_NAMES)] for name, r in systems.items()
             ]
-            tables.append(
-                (f"Category 5, adversarial ({first['adversarial']['n']} questions)", header, rows)
-            )
+            tables.append((f"Category 5, adversarial ({first['adversarial']['n']} questions)", header, rows))
     return tables
 
 
@@ -415,8 +414,9 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
     """Print the side-by-side tables (rich when available), notes and errors."""
     stream = stream or sys.stdout
     tables = format_report(results)
-    notes = [f"{n}: {r['info']['note']}" for n, r in results.get("systems", {}).items()
-             if r.get("info", {}).get("note")]
+    notes = [
+        f"{n}: {r['info']['note']}" for n, r in results.get("systems", {}).items() if r.get("info", {}).get("note")
+    ]
     errors = [f"{n}: {e}" for n, e in results.get("errors", {}).items()]
     meta = results.get("metadata", {})
     try:
@@ -457,8 +457,10 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
         emit(f"error {line}")
     if meta:
         ds = meta.get("dataset", {})
-        emit(f"dataset {ds.get('name') or ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
-             f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s")
+        emit(
+            f"dataset {ds.get('name') or ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
+            f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s"
+        )
 
 
 def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
@@ -474,10 +476,18 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     first = systems[names[0]]
     cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
     groups = [("overall", "categories 1-4\n(n={})".format(first["overall"].get("n", 0)))]
-    groups += [(c, "{} {}\n(n={}{})".format(c, first["by_category"][c].get("name", ""),
-                                            first["by_category"][c].get("n", 0),
-                                            ", not in 1-4" if c == "5" else ""))
-               for c in cats]
+    groups += [
+        (
+            c,
+            "{} {}\n(n={}{})".format(
+                c,
+                first["by_category"][c].get("name", ""),
+                first["by_category"][c].get("n", 0),
+                ", not in 1-4" if c == "5" else "",
+            ),
+        )
+        for c in cats
+    ]
 
     def value(r: dict[str, Any], g: str) -> float:
         entry = r["overall"] if g == "overall" else r["by_category"].get(g, {})
@@ -490,8 +500,9 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     for i, name in enumerate(names):
         vals = [value(systems[name], g) for g, _ in groups]
         bars = ax.bar(x - 0.4 + width * (i + 0.5), vals, width, label=name, color=cmap(i % 10))
-        ax.bar_label(bars, labels=[f"{v:.3f}" for v in vals], fontsize=7, padding=1,
-                     rotation=90 if len(names) > 3 else 0)
+        ax.bar_label(
+            bars, labels=[f"{v:.3f}" for v in vals], fontsize=7, padding=1, rotation=90 if len(names) > 3 else 0
+        )
     ax.set_xticks(x, [label for _, label in groups], fontsize=9)
     ax.set_ylabel("recall@10")
     ax.set_ylim(0, 1.08)
@@ -500,14 +511,15 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
         ax.axvline(len(groups) - 1.5, color="0.6", linewidth=0.8, linestyle="--")
     meta = results.get("metadata", {})
     ds = meta.get("dataset", {})
-    ax.set_title(f"LoCoMo retrieval recall@10 by category — {ds.get('name') or Path(str(ds.get('path', ''))).name}"
-                 f", {len(ds.get('conversations', []))} conversations"
-                 + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
-                 fontsize=11)
+    ax.set_title(
+        f"LoCoMo retrieval recall@10 by category — {ds.get('name') or Path(str(ds.get('path', ''))).name}"
+        f", {len(ds.get('conversations', []))} conversations"
+        + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
+        fontsize=11,
+    )
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6),
-              frameon=False, fontsize=9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6), frameon=False, fontsize=9)
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=130)

@@ -368,9 +368,7 @@ class DenseSystem(_PerConversation):
     def index(self, conversation: Conversation) -> None:
         emb = self.context.embeddings
         self.info = {"embedder": describe_embeddings(emb)}
-        vectors = np.asarray(
-            emb.embed_documents([t.memory_text for t in conversation.turns]), dtype=np.float32
-        )
+        vectors = np.asarray(emb.embed_documents([t.memory_text for t in conversation.turns]), dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         self._matrices[conversation.conv_id] = vectors / np.maximum(norms, 1e-12)
         self._turn_ids[conversation.conv_id] = [t.turn_id for t in conversation.turns]
@@ -395,9 +393,7 @@ class HybridRRFSystem:
 
     name = "hybrid_rrf"
 
-    def __init__(
-        self, context: EvalContext | None = None, candidates: int = 80, rank_constant: int = 60
-    ) -> None:
+    def __init__(self, context: EvalContext | None = None, candidates: int = 80, rank_constant: int = 60) -> None:
         self.context = context or EvalContext()
         self.candidates = int(self.context.options.get("candidates", candidates))
         self.rank_constant = int(self.context.options.get("rank_constant", rank_constant))
@@ -449,12 +445,7 @@ class LangGraphInMemorySystem:
 
         ns = self._ns(conversation.conv_id)
         # One batch per conversation: the store embeds all texts in one call.
-        self._store.batch(
-            [
-                PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata})
-                for t in conversation.turns
-            ]
-        )
+        self._store.batch([PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata}) for t in conversation.turns])
 
     def search(self, conversation_id: str, question: str, k: int) -> list[str]:
         items = self._store.search(self._ns(conversation_id), query=question, limit=k)

@@ -27,8 +27,9 @@ def langmem_es(*argv: str, home: Path | None = None, timeout: float = 400) -> su
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if home is not None:
         env["LANGMEM_ES_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "langmem_es_cli.main", *argv], capture_output=True, text=True,
-                          env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "langmem_es_cli.main", *argv], capture_output=True, text=True, env=env, timeout=timeout
+    )
 
 
 @pytest.mark.slow
@@ -78,8 +79,13 @@ def test_tenants_list_of_api_keys(es_trial, es_trial_conn) -> None:
         keys = T.list_keys(es_trial, tenant)
         assert [k["id"] for k in keys] == [second.id, first.id]  # newest first: the sort Elasticsearch accepts
         env = {**os.environ, "PYTHONPATH": str(ROOT), **es_trial_conn.as_env("LANGMEM_ES_TRIAL")}
-        proc = subprocess.run([sys.executable, "-m", "langmem_es_cli.main", "tenants", "list", tenant,
-                               "--cluster", "trial", "--json"], capture_output=True, text=True, env=env, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "langmem_es_cli.main", "tenants", "list", tenant, "--cluster", "trial", "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
         assert proc.returncode == 0, proc.stderr
         assert {k["id"] for k in json.loads(proc.stdout)} == {first.id, second.id}
     finally:
