@@ -266,3 +266,42 @@ def test_saved_results_name_no_machine_path() -> None:
     for path in (ROOT / "docs" / "results").glob("*.json"):
         dataset = json.loads(path.read_text())["metadata"]["dataset"]
         assert "path" not in dataset and dataset["name"].endswith(".jsonl") and len(dataset["sha256"]) == 64
+
+
+# --------------------------------------------------------------------------- the base install
+
+_WITHOUT_EXTRAS = """
+import importlib.abc, runpy, sys
+BLOCKED = {"rich", "tqdm", "matplotlib", "langchain_elasticsearch", "langchain", "psutil", "sentence_transformers"}
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r} (not in the base install)")
+        return None
+sys.meta_path.insert(0, Block())
+sys.argv = ["langmem-es", *sys.argv[1:]]
+runpy.run_module("langmem_es_cli.main", run_name="__main__")
+"""
+
+
+def test_demo_and_help_run_on_the_base_install(tmp_path: Path) -> None:
+    """`pip install -e .` (no extras) runs the README's first command: the extras' packages are hidden here."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LANGMEM_ES")}
+    env.update({"LANGMEM_ES_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)})
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", _WITHOUT_EXTRAS, *argv],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            cwd=tmp_path,
+        )
+
+    demo = run("demo")
+    assert demo.returncode == 0, demo.stderr[-2000:]
+    assert "Scenario outcomes" in demo.stdout and "FAIL" not in demo.stdout
+    assert "[bold" not in demo.stdout  # markup rendered away without rich
+    for command in ("es", "doctor", "decay", "setup", "eval", "bench"):
+        assert run(command, "--help").returncode == 0, command
