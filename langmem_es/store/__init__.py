@@ -60,6 +60,8 @@ class _Common(BaseStore):
     def _configure(self, index: IndexConfig | None, ttl: TTLConfig | None) -> None:
         self.index_config = dict(index) if index is not None else None
         self._index = resolve_index(index)
+        #: the embeddings of the index config (``None`` without one), as on LangGraph's stores
+        self.embeddings = self._index.embeddings if self._index is not None else None
         self.ttl_config = ttl
         if ttl is not None:
             default = ttl.get("default_ttl")

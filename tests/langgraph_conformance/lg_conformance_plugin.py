@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from lg_conformance_deselected import DESELECTED
+from lg_conformance_deselected import reason_for
 
 STORE_KIND = os.environ.get("LANGMEM_ES_CONFORMANCE_STORE", "sqlite")
 SUITE = os.environ.get("LANGMEM_ES_CONFORMANCE_SUITE", "")
@@ -45,12 +45,10 @@ if STORE_KIND not in STORE_KINDS:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    reasons = DESELECTED.get(SUITE, {})
     keep, drop = [], []
     for item in items:
-        name = item.name.split("[", 1)[0]
-        qual = f"{item.cls.__name__}::{name}" if item.cls is not None else name
-        (drop if qual in reasons else keep).append(item)
+        qual = f"{item.cls.__name__}::{item.name}" if item.cls is not None else item.name
+        (drop if reason_for(SUITE, STORE_KIND, qual) else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
