@@ -83,9 +83,7 @@ def _connection() -> Any:
 def _client() -> Any:
     global _sync_client
     if _sync_client is None:
-        from elasticsearch import Elasticsearch
-
-        _sync_client = Elasticsearch(**_connection().client_kwargs(), request_timeout=60)
+        _sync_client = _connection().client(request_timeout=60)
     return _sync_client
 
 
@@ -107,9 +105,7 @@ def _drop_prefixes() -> None:
 
 
 def _async_client() -> Any:
-    from elasticsearch import AsyncElasticsearch
-
-    return AsyncElasticsearch(**_connection().client_kwargs(), request_timeout=60)
+    return _connection().client(asynchronous=True, request_timeout=60)
 
 
 def _background_loop() -> asyncio.AbstractEventLoop:
