@@ -232,15 +232,13 @@ def open_core(
                     os.remove(path + suffix)
 
         return core, cleanup
-    from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
     from langmem_es_cli._checks import connection
 
     conn = connection(cluster)
-    client = Elasticsearch(
-        **conn.client_kwargs(),
+    client = conn.client(
         request_timeout=30,
         max_retries=2,
         retry_on_timeout=True,

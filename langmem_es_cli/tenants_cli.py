@@ -25,12 +25,11 @@ __all__ = ["register"]
 
 
 def _client(args: argparse.Namespace) -> Any:
-    from elasticsearch import Elasticsearch
 
     from langmem_es_cli._checks import connection
 
     conn = connection(args.cluster)
-    return conn, Elasticsearch(**conn.client_kwargs(), request_timeout=30)
+    return conn, conn.client(request_timeout=30)
 
 
 def _realm(args: argparse.Namespace, client: Any) -> Any:
