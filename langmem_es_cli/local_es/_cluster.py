@@ -729,9 +729,9 @@ def clean(
             paths.append(lay.downloads)
     removed = []
     for path in paths:
-        if path.is_dir():
+        if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
-        elif path.exists():
+        elif path.exists() or path.is_symlink():  # a file, or a link (only the link goes)
             path.unlink()
         else:
             continue
