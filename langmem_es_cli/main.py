@@ -131,7 +131,8 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
     name_arg(p)
     p.add_argument("--port", type=int, default=None,
                    help="HTTP port of the first node (default: 9200 if free, else a free one)")
-    p.add_argument("--nodes", type=int, choices=(1, 3), default=1)
+    p.add_argument("--nodes", type=int, choices=(1, 2, 3), default=1,
+                   help="nodes on 127.0.0.1 (with 2, losing the elected master stops the cluster; 3 survive any one)")
     p.add_argument("--license", choices=("basic", "trial"), default="basic")
     p.add_argument("--heap", default=DEFAULT_HEAP, help="JVM heap per node (default: %(default)s)")
     p.add_argument("--version", default=ES_VERSION, help="Elasticsearch version (default: %(default)s)")
