@@ -29,6 +29,23 @@ REJECTED = {  # allow_partial_search_results=false with a primary unassigned
                             "phase": "query", "grouped": True, "failed_shards": []}},
     "status": 503,
 }
+REJECTED_SORTED = {  # a sorted search is rejected in the can_match phase: the top reason says "start"
+    "error": {"root_cause": [], "type": "search_phase_execution_exception", "reason": "start", "phase": "can_match",
+              "grouped": True, "failed_shards": [],
+              "caused_by": {"type": "search_phase_execution_exception",
+                            "reason": "Search rejected due to missing shards [[mem-semantic-000001][0]]. Consider "
+                                      "using `allow_partial_search_results` setting to bypass this error.",
+                            "phase": "can_match", "grouped": True, "failed_shards": []}},
+    "status": 503,
+}
+DISCONNECTED = {  # the node died during the query phase, before the master noticed
+    "error": {"root_cause": [{"type": "node_disconnected_exception", "reason": "[n0][127.0.0.1:9302] disconnected"}],
+              "type": "search_phase_execution_exception", "reason": "Partial shards failure", "phase": "query",
+              "failed_shards": [{"shard": 0, "index": "mem-semantic-000001", "node": "KBXV",
+                                 "reason": {"type": "node_disconnected_exception",
+                                            "reason": "[n0][127.0.0.1:9302] disconnected"}}]},
+    "status": 502,
+}
 ALL_FAILED = {
     "error": {"root_cause": [{"type": "no_shard_available_action_exception", "reason": None}],
               "type": "search_phase_execution_exception", "reason": "all shards failed", "phase": "query",
@@ -82,6 +99,10 @@ def test_timed_out_or_unaccounted_shards_are_partial_too():
 def test_rejected_and_all_failed_searches_name_the_shard():
     [(rejected, _)] = shards.from_error_body(503, REJECTED)
     assert (rejected.index, rejected.shard) == ("mem-audit-000001", 0)
+    [(sorted_, _)] = shards.from_error_body(503, REJECTED_SORTED)
+    assert str(sorted_) == "mem-semantic-000001[0]" and "missing shards" in sorted_.reason
+    [(gone, _)] = shards.from_error_body(502, DISCONNECTED)
+    assert str(gone) == "mem-semantic-000001[0]"
     [(failed, _)] = shards.from_error_body(503, ALL_FAILED)
     assert str(failed) == "mem-semantic-000001[0]"
     [(write, _)] = shards.from_error_body(503, WRITE_TIMEOUT)

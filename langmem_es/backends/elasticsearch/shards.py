@@ -130,7 +130,8 @@ def from_error_body(status: int | None, body: Any) -> list[tuple[UnavailableShar
         return []
     kind = str(err.get("type") or "")
     cause = err.get("caused_by") if isinstance(err.get("caused_by"), Mapping) else {}
-    text = str(err.get("reason") or cause.get("reason") or "")  # "Search rejected due to missing shards" is a cause
+    # "Search rejected due to missing shards [[index][0]]" is the cause (the top reason may say "start")
+    text = str(cause.get("reason") or err.get("reason") or "")
     if kind == "search_phase_execution_exception":
         found = _described(err.get("failed_shards") or ())
         if status != 503 and not any(k in UNAVAILABLE for _, k in found):

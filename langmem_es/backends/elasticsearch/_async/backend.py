@@ -324,7 +324,8 @@ class AsyncElasticsearchBackend:
 
     async def _search(self, index: str, body: dict[str, Any]) -> Any:
         """One search that refuses partial results (every shard answers in full, or an error)."""
-        response = await self.client.search(index=index, body=body, allow_partial_search_results=False)
+        with translate_errors(f"a search of {index}"):
+            response = await self.client.search(index=index, body=body, allow_partial_search_results=False)
         shards.require_complete(response, f"a search of {index}")
         return response
 
@@ -356,6 +357,7 @@ class AsyncElasticsearchBackend:
     async def count(self, collections: Sequence[Collection], filter: Filter) -> int:
         with translate_errors():
             await self._fresh(collections)
+        with translate_errors(f"a count of {self._aliases(collections)}"):
             response = await self.client.count(index=self._aliases(collections), query={"bool": {"filter": [filter]}})
         shards.require_complete(response, f"a count of {self._aliases(collections)}")
         return int(response["count"])

@@ -325,7 +325,8 @@ class ElasticsearchBackend:
 
     def _search(self, index: str, body: dict[str, Any]) -> Any:
         """One search that refuses partial results (every shard answers in full, or an error)."""
-        response = self.client.search(index=index, body=body, allow_partial_search_results=False)
+        with translate_errors(f"a search of {index}"):
+            response = self.client.search(index=index, body=body, allow_partial_search_results=False)
         shards.require_complete(response, f"a search of {index}")
         return response
 
@@ -357,6 +358,7 @@ class ElasticsearchBackend:
     def count(self, collections: Sequence[Collection], filter: Filter) -> int:
         with translate_errors():
             self._fresh(collections)
+        with translate_errors(f"a count of {self._aliases(collections)}"):
             response = self.client.count(index=self._aliases(collections), query={"bool": {"filter": [filter]}})
         shards.require_complete(response, f"a count of {self._aliases(collections)}")
         return int(response["count"])
