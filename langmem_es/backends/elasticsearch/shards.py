@@ -42,8 +42,14 @@ def _reason(failure: Mapping[str, Any]) -> tuple[str, str]:
     if isinstance(reason, Mapping):
         cause = reason.get("caused_by") if reason.get("type") == "search_phase_execution_exception" else None
         reason = cause or reason
-        return str(reason.get("type") or "unknown"), str(reason.get("reason") or reason.get("type") or "")
-    return "unknown", str(reason)
+        return str(reason.get("type") or "unknown"), str(reason.get("reason") or "")
+    return "unknown", str(reason or "")
+
+
+def _why(kind: str, text: str) -> str:
+    """``kind: text``, without Elasticsearch's advice to accept partial results."""
+    text = text.split(" Consider using `allow_partial_search_results`")[0]
+    return _why(kind, text) if text and text != kind else kind
 
 
 def _shard(value: Any) -> int | None:
@@ -57,7 +63,7 @@ def _described(failures: Iterable[Mapping[str, Any]]) -> list[tuple[UnavailableS
     out = []
     for f in failures:
         kind, text = _reason(f)
-        out.append((UnavailableShard(f.get("index") or f.get("_index"), _shard(f.get("shard")), f"{kind}: {text}"), kind))
+        out.append((UnavailableShard(f.get("index") or f.get("_index"), _shard(f.get("shard")), _why(kind, text)), kind))
     return out
 
 
@@ -137,13 +143,13 @@ def from_error_body(status: int | None, body: Any) -> list[tuple[UnavailableShar
         if status != 503 and not any(k in UNAVAILABLE for _, k in found):
             return []
         if not found:  # "Search rejected due to missing shards [[index][0]]" carries no list
-            found = [(UnavailableShard(i, int(n), f"{kind}: {text}"), kind) for i, n in _SHARD_REF.findall(text)]
-        return [(s, "unavailable") for s, _ in found] or [(UnavailableShard(None, None, f"{kind}: {text}"), kind)]
+            found = [(UnavailableShard(i, int(n), _why(kind, text)), kind) for i, n in _SHARD_REF.findall(text)]
+        return [(s, "unavailable") for s, _ in found] or [(UnavailableShard(None, None, _why(kind, text)), kind)]
     if kind in UNAVAILABLE:
         refs = _SHARD_REF.findall(text)
         index = err.get("index") or (refs[0][0] if refs else None)
         shard = _shard(err.get("shard")) if err.get("shard") is not None else (int(refs[0][1]) if refs else None)
-        return [(UnavailableShard(index, shard, f"{kind}: {text}"), kind)]
+        return [(UnavailableShard(index, shard, _why(kind, text)), kind)]
     return []
 
 
