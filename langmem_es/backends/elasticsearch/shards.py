@@ -49,7 +49,7 @@ def _reason(failure: Mapping[str, Any]) -> tuple[str, str]:
 def _why(kind: str, text: str) -> str:
     """``kind: text``, without Elasticsearch's advice to accept partial results."""
     text = text.split(" Consider using `allow_partial_search_results`")[0]
-    return _why(kind, text) if text and text != kind else kind
+    return f"{kind}: {text}" if text and text != kind else kind
 
 
 def _shard(value: Any) -> int | None:
