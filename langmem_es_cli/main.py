@@ -145,7 +145,8 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", default=None,
                    help="HTTP port of the first node (node i gets PORT+i), or a range LOW-HIGH that "
                         "Elasticsearch binds from (default: 9200-9299; transport from 9300-9399)")
-    p.add_argument("--nodes", type=int, choices=(1, 3), default=1)
+    p.add_argument("--nodes", type=int, choices=(1, 2, 3), default=1,
+                   help="nodes on 127.0.0.1 (with 2, losing the elected master stops the cluster; 3 survive any one)")
     p.add_argument("--license", choices=("basic", "trial"), default="basic")
     p.add_argument("--heap", default=DEFAULT_HEAP, help="JVM heap per node (default: %(default)s)")
     p.add_argument("--version", default=ES_VERSION, help="Elasticsearch version (default: %(default)s)")

@@ -220,6 +220,8 @@ class ElasticsearchMemoryStore(_SyncStore):
             refresh before its next search; ``"always"`` refreshes every write;
             ``"never"`` waits for the index refresh interval.
         max_document_bytes: largest accepted item (value JSON + indexed text).
+        replicas: replicas of new indices; ``None`` (default): 1 when the cluster has
+            two or more data nodes, else 0 (detected at setup).
 
     Call :meth:`setup` once (it also runs before the first batch, idempotently).
     """
@@ -233,7 +235,7 @@ class ElasticsearchMemoryStore(_SyncStore):
         prefix: str = "langmem",
         refresh: RefreshMode = "lazy",
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
-        replicas: int = 0,
+        replicas: int | None = None,
     ) -> None:
         from ..backends.elasticsearch import ElasticsearchBackend
 
@@ -325,7 +327,7 @@ class AsyncElasticsearchMemoryStore(_Common):
         prefix: str = "langmem",
         refresh: RefreshMode = "lazy",
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
-        replicas: int = 0,
+        replicas: int | None = None,
         coalesce: bool = True,
     ) -> None:
         from ..backends.elasticsearch import AsyncElasticsearchBackend
