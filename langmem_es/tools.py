@@ -238,7 +238,7 @@ def create_memory_tools(
                      lambda r: _recall_text(r, recall_budget_tokens))
 
     def op_forget(args: dict[str, Any]) -> Callable[[Any, Any], Any]:
-        call = _forget_call(args)  # TODO(trust B): scopes=write_scopes once core.forget takes them
+        call = {**_forget_call(args), "scopes": list(write_scopes)}
         return _then(lambda core, ident: core.forget(ident, **call), _forget_text)
 
     def op_outcome(args: dict[str, Any]) -> Callable[[Any, Any], Any]:

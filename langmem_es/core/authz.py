@@ -12,26 +12,26 @@ Roles come from the application (``Identity.roles``, read from
 
 The default policy (:class:`Policy`):
 
-=======================================  ===========================  =========
-operation                                member                       owner
-=======================================  ===========================  =========
-read private / conversation              own only                     own only
-read shared                              yes (pending: own only)      yes
-write private / conversation             yes                          yes
-write shared                             agents in ``shared_writers`` yes
-                                         (``review``: pending)
-forget / supersede own private           yes                          yes
-forget / supersede a shared memory       its author                   yes
-contradict a shared memory (not author)  only as an open conflict     yes
-resolve a conflict                       no                           yes
-read the audit log                       no                           yes
-``purge_user``                           no                           yes
-export own memories / offboarding        yes                          yes
-export another user / tenant-wide        no                           yes
-import as own (shared: as a write)       yes                          yes
-import another's private as own          only with ``adopt=True``     same
-approve / reject pending shared writes   no                           yes
-=======================================  ===========================  =========
+===========================================  ============================  ==============
+operation                                    member                        owner
+===========================================  ============================  ==============
+read private / conversation                  own only                      own only
+read shared                                  yes (pending: own proposals)  yes
+write private / conversation                 yes                           yes
+write shared (``shared_writes="direct"``)    agents in ``shared_writers``  yes
+propose shared (``shared_writes="review"``)  yes: pending until approved   yes (direct)
+forget / supersede own private               yes                           yes (own only)
+forget / supersede a shared memory           its author                    yes
+contradict a shared memory (not author)      only as an open conflict      yes
+resolve a conflict                           no                            yes
+read the audit log                           no                            yes
+``purge_user``                               no                            yes
+export own memories / ``offboarding``        yes                           yes
+export another user                          no                            yes
+import as own (shared: as a shared write)    yes                           yes
+import another's private as own              only with ``adopt=True``      same
+list / approve / reject pending writes       own pending only / no         yes
+===========================================  ============================  ==============
 
 Replace it with any callable ``(identity, request) -> bool | str`` (a reason string
 denies with that reason), e.g. ``MemoryCore(backend, rules=Policy(shared_writers={"kb"}))``
@@ -48,7 +48,7 @@ from ..errors import PermissionDeniedError
 from ..model import Identity, Memory, Scope
 
 Action = Literal[
-    "read", "write", "forget", "supersede", "resolve", "audit_log", "purge_user",
+    "read", "write", "propose", "forget", "supersede", "resolve", "audit_log", "purge_user",
     "export", "import", "review",
 ]
 ACTIONS: tuple[str, ...] = get_args(Action)
@@ -77,9 +77,29 @@ Rules = Callable[[Identity, Request], Any]
 """``(identity, request) -> True`` allows; anything else (or raising) denies."""
 
 
-def provenance(identity: Identity) -> dict[str, str]:
-    """Who wrote a memory, as stamped on every new one (``metadata["provenance"]``)."""
-    return {k: v for k, v in (("user_id", identity.user_id), ("agent_id", identity.agent_id)) if v}
+def provenance(identity: Identity) -> dict[str, Any]:
+    """Who wrote a memory, stamped by the core on every new one (``metadata["provenance"]``).
+
+    It comes from the caller's identity, never from arguments: whatever ``metadata`` a
+    caller passes, the core overwrites this key.
+    """
+    out: dict[str, Any] = {k: v for k, v in (("user_id", identity.user_id), ("agent_id", identity.agent_id)) if v}
+    if identity.is_owner:
+        out["roles"] = sorted(identity.roles)
+    return out
+
+
+def actor_of(memory: Memory) -> Identity:
+    """The identity that wrote ``memory``, from its provenance (member, unless it was stamped as an owner)."""
+    stamp = memory.metadata.get("provenance") if isinstance(memory.metadata, Mapping) else None
+    stamp = stamp if isinstance(stamp, Mapping) else {}
+    user, agent = stamp.get("user_id"), stamp.get("agent_id")
+    if not (user or agent) and memory.written_by:
+        agent = memory.written_by
+    roles = [r for r in stamp.get("roles") or () if r in ("member", "owner")] or ["member"]
+    conversation = memory.owner.split(":", 1)[1] if memory.owner.startswith("conversation:") else None
+    return Identity(tenant=memory.tenant, user_id=user, agent_id=agent, conversation_id=conversation,
+                    roles=frozenset(roles))
 
 
 def author_of(memory: Memory) -> dict[str, str]:
@@ -142,6 +162,10 @@ class Policy:
                 "shared writes are off for this agent: the developer enables them with "
                 "Policy(shared_writers={agent_id}); an owner may always write shared")
         return f"unknown scope {r.scope!r}"
+
+    def _propose(self, identity: Identity, r: Request) -> bool | str:
+        """Review mode: any member with a user or agent id may propose a shared write; an owner approves it."""
+        return bool(identity.user_id or identity.agent_id) or "a proposal needs a user or agent id"
 
     def _forget(self, identity: Identity, r: Request) -> bool | str:
         m = r.target
@@ -217,5 +241,6 @@ def allowed(rules: Rules, identity: Identity, request: Request) -> bool:
     return decide(rules, identity, request)[0]
 
 
-__all__ = ["ACTIONS", "DEFAULT_POLICY", "Action", "Policy", "Request", "Rules", "allowed", "author_of", "authorize",
+__all__ = ["ACTIONS", "DEFAULT_POLICY", "Action", "Policy", "Request", "Rules", "actor_of", "allowed", "author_of",
+           "authorize",
            "decide", "is_author", "owns", "provenance"]

@@ -52,3 +52,10 @@ class MemoryConfig:
     """Decay half-life per kind: episodic memories fade fastest."""
     decay_threshold: Mapping[str, float] = field(default_factory=lambda: {"episodic": 0.15, "semantic": 0.08, "procedural": 0.08})
     """Memories whose decay score falls below this are soft-deleted."""
+    shared_writes: Literal["direct", "review"] = "direct"
+    """``direct``: a shared write the rules allow applies at once. ``review``: a member's shared
+    write is ``pending`` — seen only by its author and owners — until an owner approves it
+    (:meth:`~langmem_es.core.MemoryCore.approve`) or rejects it; owners write directly."""
+    copy_similarity: float = 0.8
+    """Forgetting a fact also forgets the episodic events that state it: events linked to it by a
+    source, and events this close (cosine) to it that also carry its content words (conservative)."""
