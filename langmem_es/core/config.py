@@ -56,6 +56,8 @@ class MemoryConfig:
     """``direct``: a shared write the rules allow applies at once. ``review``: a member's shared
     write is ``pending`` — seen only by its author and owners — until an owner approves it
     (:meth:`~langmem_es.core.MemoryCore.approve`) or rejects it; owners write directly."""
-    copy_similarity: float = 0.8
+    copy_similarity: float = 0.6
     """Forgetting a fact also forgets the episodic events that state it: events linked to it by a
-    source, and events this close (cosine) to it that also carry its content words (conservative)."""
+    source, and events this close (cosine) to it that also say it in its words (core/copies.py).
+    all-MiniLM-L6-v2 puts "Alice has a red bike" and "I have a red bike" at 0.65; the lexical
+    test, not this threshold, is what keeps unrelated events."""

@@ -7,9 +7,9 @@ event, and a playbook may cite it. When the fact is forgotten, those copies go t
   in ``fact.sources``), cites the fact (the fact's id is in its sources), or shares a
   message or turn reference with it (``message:…``, ``turn:…``: one utterance);
 * **the same claim in other words** — an event close to the fact in meaning (cosine at
-  least ``threshold``) that also carries most of the fact's content words. Both are
-  required, so "I have a red bike" goes with "The user has a red bike", but "I ride to
-  work" does not.
+  least ``threshold``) that carries the fact's content words, in the first person where
+  it lacks the subject's name (:func:`states_same_claim`). So "I have a red bike" goes
+  with "Alice has a red bike", but "I ride my bike to work" and "Bob has a red bike" do not.
 
 Documents and broad references (``doc:handbook``) are not utterances: sharing one does
 not make an event a copy (forget by ``source=`` for that).
@@ -46,14 +46,32 @@ def linked(fact: Memory, other: Memory) -> bool:
     return any(s.startswith(UTTERANCE_PREFIXES) for s in shared)
 
 
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall("".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)))
+
+
+def _names(text: str) -> set[str]:
+    """Capitalised words that are not stop words (folded): names of people, places, products."""
+    return {w.casefold() for w in _tokens(text) if w[:1].isupper() and w.casefold() not in _STOP}
+
+
+_SELF = frozenset({"i", "my", "me", "mine", "we", "our"})
+
+
 def states_same_claim(fact: Memory, event: Memory, similarity: float, threshold: float) -> bool:
-    """Conservative: close in meaning and at least two thirds of the fact's content words present."""
+    """Conservative: close in meaning, at least two content words in common, and the event says
+    the fact in the first person — every fact word it lacks is the subject's name ("Alice's
+    parcel code is 4471" ← "My parcel code is 4471"), and it names nobody the fact does not."""
     if similarity < threshold:
         return False
-    fact_words = words(fact.content)
-    if not fact_words:
+    fact_words, event_words = words(fact.content), words(event.content)
+    common = fact_words & event_words
+    if len(common) < min(2, len(fact_words)) or not common:
         return False
-    return len(fact_words & words(event.content)) * 3 >= 2 * len(fact_words)
+    missing = fact_words - event_words
+    if missing and not (missing <= _names(fact.content) and _SELF & {t.casefold() for t in _tokens(event.content)}):
+        return False
+    return not (_names(event.content) - fact_words - _names(fact.content))
 
 
 def is_copy(fact: Memory, other: Memory, similarity: float, threshold: float) -> bool:

@@ -108,6 +108,7 @@ class AsyncTransfer(AsyncCoreBase):
         Each record keeps its scope (``scope=`` moves them all into one): a private
         record becomes the caller's private memory, a conversation record the caller's
         conversation's, a shared record the tenant's (a shared write: the rules decide).
+        Shared records of the caller's own tenant are already there and are skipped.
         A private or conversation record of *someone else* is refused with
         :class:`~langmem_es.errors.PermissionDeniedError` unless ``adopt=True`` says to
         make it the caller's own. Statuses and supersession links are kept, conflicts are
@@ -122,6 +123,8 @@ class AsyncTransfer(AsyncCoreBase):
                 continue
             source_scope = r.get("scope") if r.get("scope") in SCOPES else "private"
             target: Scope = scope or source_scope  # type: ignore[assignment]
+            if target == source_scope == "shared" and r.get("tenant") == identity.tenant:
+                continue  # already the workspace's: nothing to copy
             theirs = source_scope != "shared" and r.get("owner") not in identity.owners().get(source_scope, ())
             self._authorize(identity, authz.Request("import", target, user_id=str(r.get("owner")) if theirs else None,
                                                     adopt=adopt))
