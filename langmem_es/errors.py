@@ -40,6 +40,8 @@ The whole tree (each section below adds its part and says who owns it)::
         ├── InvalidMemoryError         (also ValueError) bad input
         ├── IdentityError              (also KeyError) identity keys missing from config
         └── ScopeViolationError        (also PermissionError) outside the caller's scopes
+            └── PermissionDeniedError  in scope, but the caller's role may not do this
+                                       (the policy of core/authz.py decided)
 """
 
 from __future__ import annotations
@@ -227,6 +229,10 @@ class ScopeViolationError(MemoryError_, PermissionError):
     """An operation tried to touch memories outside the caller's scopes."""
 
 
+class PermissionDeniedError(ScopeViolationError):
+    """The caller's role may not do this (see :mod:`langmem_es.core.authz`); the message says who may."""
+
+
 __all__ += [
     "AuthenticationError",
     "AuthorizationError",
@@ -240,6 +246,7 @@ __all__ += [
     "MemoryError_",
     "NotSerializableError",
     "OverloadedError",
+    "PermissionDeniedError",
     "QueryError",
     "ScopeViolationError",
     "ShardsUnavailableError",
