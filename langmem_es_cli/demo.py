@@ -436,7 +436,7 @@ def run_demo(
     from langgraph.checkpoint.memory import InMemorySaver
 
     from langmem_es.agent import create_memory_agent
-    from langmem_es.core import MemoryCore
+    from langmem_es.core import MemoryCore, Policy
     from langmem_es.model import Identity
 
     console = console or make_console()
@@ -452,7 +452,8 @@ def run_demo(
         chat = model
     store_backend, where, cleanup = _open_backend(backend, path)
     clock = _Clock()
-    core = MemoryCore(store_backend, clock=clock)
+    # the workspace's knowledge base is written by one agent the developer enables for shared writes
+    core = MemoryCore(store_backend, clock=clock, rules=Policy(shared_writers={"support-team"}))
     report = DemoReport(backend=backend, scripted=scripted)
     try:
         core.setup()

@@ -157,7 +157,13 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
         help="HTTP port of the first node (node i gets PORT+i), or a range LOW-HIGH that "
         "Elasticsearch binds from (default: 9200-9299; transport from 9300-9399)",
     )
-    p.add_argument("--nodes", type=int, choices=(1, 3), default=1)
+    p.add_argument(
+        "--nodes",
+        type=int,
+        choices=(1, 2, 3),
+        default=1,
+        help="nodes on 127.0.0.1 (with 2, losing the elected master stops the cluster; 3 survive any one)",
+    )
     p.add_argument("--license", choices=("basic", "trial"), default="basic")
     p.add_argument("--heap", default=DEFAULT_HEAP, help="JVM heap per node (default: %(default)s)")
     p.add_argument("--version", default=ES_VERSION, help="Elasticsearch version (default: %(default)s)")
@@ -203,6 +209,7 @@ from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
 from langmem_es_cli.load import register as add_load_command
 from langmem_es_cli.setup_cli import register as add_setup_command  # noqa: E402
 from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
+from langmem_es_cli.trust import register as add_trust_commands  # noqa: E402
 from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
 
 for _group in (
@@ -214,6 +221,7 @@ for _group in (
     add_decay_command,
     add_doctor_command,
     add_tenants_command,
+    add_trust_commands,
 ):
     command_group(_group)
 

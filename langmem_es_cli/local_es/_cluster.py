@@ -520,8 +520,8 @@ def start_cluster(
     heap = parse_heap(heap)
     if port is not None:
         parse_port_range(str(port))
-    if nodes not in (1, 3):
-        raise ConfigurationError(f"--nodes {nodes}: a local cluster has 1 or 3 nodes")
+    if nodes not in (1, 2, 3):
+        raise ConfigurationError(f"--nodes {nodes}: a local cluster has 1, 2 or 3 nodes")
     env = os.environ if environ is None else environ
     t0 = time.monotonic()
     lay = layout(env)
