@@ -345,7 +345,7 @@ class AsyncElasticsearchMemoryStore(_Common):
     @asynccontextmanager
     async def from_conn_string(
         cls,
-        url: str,
+        url: str | Connection,
         *,
         user: str | None = None,
         password: str | None = None,
@@ -353,15 +353,17 @@ class AsyncElasticsearchMemoryStore(_Common):
         client_kwargs: dict[str, Any] | None = None,
         **store_kwargs: Any,
     ) -> AsyncIterator["AsyncElasticsearchMemoryStore"]:
-        """A store on a new async client for ``url``; the client is closed on exit."""
-        from elasticsearch import AsyncElasticsearch
-
-        client = AsyncElasticsearch(**_es_client_kwargs(url, user, password, api_key), **(client_kwargs or {}))
-        store = cls(client, **store_kwargs)
+        """A store on a new async client for ``url`` (or a ``Connection``); the store owns
+        that client and closes it on exit."""
+        client = _connection(url, user, password, api_key).client(asynchronous=True, **(client_kwargs or {}))
         try:
-            yield store
+            store = cls(client, **store_kwargs)
+            try:
+                yield store
+            finally:
+                await store.aclose()
         finally:
-            await store.aclose()
+            await client.close()
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ops; with ``coalesce`` (default), batches issued in the same event-loop tick
