@@ -85,7 +85,7 @@ class AsyncElasticsearchBackend:
             nodes = await self.client.nodes.info(metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name")
             for collection in COLLECTIONS:
                 await self._ensure_index(collection)
-        self.capabilities = capabilities_from(licence, nodes)
+        self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
     async def _ensure_index(self, collection: Collection) -> None:
@@ -106,7 +106,7 @@ class AsyncElasticsearchBackend:
                 if meta.get("langmem_es_mapping_version", 0) < mappings.MAPPING_VERSION:
                     # mapping changes are additive: put the new fields and version.
                     await self.client.indices.put_mapping(
-                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic=False
+                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic="false"
                     )
             return
         try:

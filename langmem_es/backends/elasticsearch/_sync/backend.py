@@ -86,7 +86,7 @@ class ElasticsearchBackend:
             nodes = self.client.nodes.info(metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name")
             for collection in COLLECTIONS:
                 self._ensure_index(collection)
-        self.capabilities = capabilities_from(licence, nodes)
+        self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
     def _ensure_index(self, collection: Collection) -> None:
@@ -107,7 +107,7 @@ class ElasticsearchBackend:
                 if meta.get("langmem_es_mapping_version", 0) < mappings.MAPPING_VERSION:
                     # mapping changes are additive: put the new fields and version.
                     self.client.indices.put_mapping(
-                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic=False
+                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic="false"
                     )
             return
         try:
