@@ -64,13 +64,12 @@ def _backend(args: argparse.Namespace) -> Any:
         from langmem_es.backends.sqlite import SQLiteBackend
 
         return SQLiteBackend(args.sqlite)
-    from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.settings import require_connection
 
     conn = require_connection()
-    return ElasticsearchBackend(Elasticsearch(**conn.client_kwargs(), request_timeout=60), prefix=args.prefix)
+    return ElasticsearchBackend(conn.client(request_timeout=60), prefix=args.prefix)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -312,13 +312,12 @@ def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], N
                 shutil.rmtree(tmp, ignore_errors=True)
 
         return backend, f"embedded SQLite at {path}", cleanup
-    from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.settings import require_connection
 
     conn = require_connection()
-    client = Elasticsearch(**conn.client_kwargs(), request_timeout=30)
+    client = conn.client(request_timeout=30)
     prefix = f"langmem-demo-{uuid.uuid4().hex[:8]}"
     backend = ElasticsearchBackend(client, prefix=prefix)
 

@@ -91,12 +91,11 @@ def _render(report: dict[str, Any]) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from elasticsearch import Elasticsearch
 
     from langmem_es.settings import require_connection
 
     conn = require_connection(args.cluster)
-    with Elasticsearch(**conn.client_kwargs(), request_timeout=args.timeout, max_retries=0) as client:
+    with conn.client(request_timeout=args.timeout, max_retries=0) as client:
         report = diagnose(client, args.prefix)
     print(json.dumps(report, indent=2) if args.json else _render(report))
     return 1 if report["problems"] else 0

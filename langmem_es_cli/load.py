@@ -169,14 +169,13 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
                 if os.path.exists(path + suffix):
                     os.remove(path + suffix)
         return core, cleanup
-    from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
     from langmem_es.settings import require_connection
 
     conn = require_connection(cluster)
-    client = Elasticsearch(**conn.client_kwargs(), request_timeout=30, max_retries=2, retry_on_timeout=True,
+    client = conn.client(request_timeout=30, max_retries=2, retry_on_timeout=True,
                            connections_per_node=MAX_THREADS)
     dims = DIMS if emb is fast_embed else embedding_dims(resolve_embeddings(emb))
     backend_ = ElasticsearchBackend(client, prefix=prefix or f"load-{uuid.uuid4().hex[:10]}", dims=dims)

@@ -25,12 +25,11 @@ __all__ = ["register"]
 
 
 def _client(args: argparse.Namespace) -> Any:
-    from elasticsearch import Elasticsearch
 
     from langmem_es.settings import require_connection
 
     conn = require_connection(args.cluster)
-    return conn, Elasticsearch(**conn.client_kwargs(), request_timeout=30)
+    return conn, conn.client(request_timeout=30)
 
 
 def _realm(args: argparse.Namespace, client: Any) -> Any:

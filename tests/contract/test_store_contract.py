@@ -71,7 +71,7 @@ def _es_client(request: pytest.FixtureRequest) -> Any:
     if isinstance(provided, Elasticsearch):
         return provided
     if hasattr(provided, "client_kwargs"):
-        return Elasticsearch(**provided.client_kwargs())
+        return provided.client()
     if isinstance(provided, dict):
         return Elasticsearch(**provided)
     client = getattr(provided, "client", None)
