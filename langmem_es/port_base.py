@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .errors import UnavailableShard
+
 Collection = Literal["items", "episodic", "semantic", "procedural", "audit"]
 COLLECTIONS: tuple[Collection, ...] = ("items", "episodic", "semantic", "procedural", "audit")
 MEMORY_COLLECTIONS: tuple[Collection, ...] = ("episodic", "semantic", "procedural")
@@ -46,12 +48,22 @@ class Hit:
 
 @dataclass
 class HybridResult:
-    """What one hybrid round trip returns: each leg's ranked hits, and the time it took."""
+    """What one hybrid round trip returns: each leg's ranked hits, and the time it took.
+
+    ``unavailable`` names the shards that did not answer; it can only be non-empty when
+    the caller passed ``allow_partial=True`` (otherwise a partial answer raises
+    :class:`~langmem_es.errors.ShardsUnavailableError`).
+    """
 
     text_hits: list[Hit] = field(default_factory=list)
     vector_hits: list[Hit] = field(default_factory=list)
     fused: list[Hit] | None = None  # set when fusion ran server-side
     took_ms: float = 0.0
+    unavailable: list[UnavailableShard] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.unavailable)
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,1 @@
-"""Async code written once; ``langmem_es._sync`` is generated from it (scripts/unasync.py)."""
+"""Async I/O of the modules at the package root (the sync twin in ``_sync/`` is generated)."""

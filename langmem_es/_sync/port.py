@@ -17,6 +17,12 @@ class StoragePort(Protocol):
 
     Every method that reads applies the given filter inside the engine; callers never
     get a document the filter excludes. Writes are upserts by ``doc["id"]``.
+
+    Reads fail closed: when part of the data cannot be read (an Elasticsearch shard
+    without an active copy), they raise :class:`~langmem_es.errors.ShardsUnavailableError`
+    rather than answer from the rest — tombstone checks, dedupe, heads, scope checks and
+    exports depend on complete answers. Only ``hybrid(..., allow_partial=True)`` may
+    answer in part, and then says which shards are missing.
     """
 
     capabilities: Capabilities
@@ -74,10 +80,13 @@ class StoragePort(Protocol):
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        allow_partial: bool = False,
     ) -> HybridResult:
         """Run the BM25 leg and the vector leg in one round trip, each returning ``size`` hits.
 
         With ``server_rrf`` (only when ``capabilities.server_rrf``), the engine fuses.
+        With ``allow_partial``, unavailable shards do not raise: the hits come from the
+        rest and ``HybridResult.unavailable`` names what is missing.
         """
         ...
 

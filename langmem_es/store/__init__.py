@@ -223,6 +223,8 @@ class ElasticsearchMemoryStore(_SyncStore):
             refresh before its next search; ``"always"`` refreshes every write;
             ``"never"`` waits for the index refresh interval.
         max_document_bytes: largest accepted item (value JSON + indexed text).
+        replicas: replicas of new indices; ``None`` (default): 1 when the cluster has
+            two or more data nodes, else 0 (detected at setup).
 
     Call :meth:`setup` once (it also runs before the first batch, idempotently).
     """
@@ -236,7 +238,7 @@ class ElasticsearchMemoryStore(_SyncStore):
         prefix: str = "langmem",
         refresh: RefreshMode = "lazy",
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
-        replicas: int = 0,
+        replicas: int | None = None,
     ) -> None:
         from ..backends.elasticsearch import ElasticsearchBackend
 
@@ -330,7 +332,7 @@ class AsyncElasticsearchMemoryStore(_Common):
         prefix: str = "langmem",
         refresh: RefreshMode = "lazy",
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
-        replicas: int = 0,
+        replicas: int | None = None,
         coalesce: bool = True,
     ) -> None:
         from ..backends.elasticsearch import AsyncElasticsearchBackend
@@ -358,8 +360,8 @@ class AsyncElasticsearchMemoryStore(_Common):
         client_kwargs: dict[str, Any] | None = None,
         **store_kwargs: Any,
     ) -> AsyncIterator["AsyncElasticsearchMemoryStore"]:
-        """A store on a new async client for ``url`` (or a ``Connection``); the store owns
-        that client and closes it on exit."""
+        """A store on a new async client for ``url`` (or a :class:`~langmem_es.settings.Connection`);
+        the store owns that client and closes it on exit."""
         client = _connection(url, user, password, api_key).client(asynchronous=True, **(client_kwargs or {}))
         try:
             store = cls(client, **store_kwargs)

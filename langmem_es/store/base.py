@@ -45,6 +45,8 @@ from ..errors import (
 )
 from ..fusion import rrf
 from ..model import ROOT, KINDS, collection_for
+from .._async.embedder import AsyncEmbedder
+from .._sync.embedder import Embedder
 from ..port import Collection, Doc, Hit, StoredDoc
 
 __all__ = [
@@ -109,39 +111,9 @@ class ResolvedIndex:
     tokenized: tuple[tuple[str, Any], ...]
 
 
-class AsyncEmbedder:
-    """The embedder as the async core calls it (the only I/O here, kept beside its twin)."""
-
-    def __init__(self, embeddings: Embeddings) -> None:
-        self.embeddings = embeddings
-
-    async def embed_texts(self, texts: list[str]) -> list[list[float]]:
-        return await self.embeddings.aembed_documents(texts)
-
-    async def embed_query_text(self, text: str) -> list[float]:
-        return await self.embeddings.aembed_query(text)
-
-
-class Embedder:
-    """The embedder as the generated sync core calls it."""
-
-    def __init__(self, embeddings: Embeddings) -> None:
-        self.embeddings = embeddings
-
-    def embed_texts(self, texts: list[str]) -> list[list[float]]:
-        return self.embeddings.embed_documents(texts)
-
-    def embed_query_text(self, text: str) -> list[float]:
-        return self.embeddings.embed_query(text)
-
-
 def _resolve_embeddings(spec: Any) -> Embeddings:
-    try:
-        from ..embeddings import resolve_embeddings
-    except ImportError:  # pragma: no cover - embeddings module absent
-        from langgraph.store.base import ensure_embeddings
+    from ..embeddings import resolve_embeddings
 
-        return ensure_embeddings(spec)
     return resolve_embeddings(spec)
 
 
