@@ -75,7 +75,7 @@ class _Matrix:
 
 
 def _normalised(blobs: list[bytes], dim: int) -> np.ndarray:
-    m = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim).copy()
+    m: np.ndarray = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim).copy()
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     m /= norms
