@@ -20,8 +20,10 @@ from lg_conformance_runner import STORES, SUITES, FetchError, fetch_tests, run_s
 pytestmark = pytest.mark.integration
 
 
-@pytest.mark.parametrize("store", list(STORES))
-@pytest.mark.parametrize("suite", list(SUITES))
+CASES = [(suite, store) for suite in SUITES for store in STORES]
+
+
+@pytest.mark.parametrize(("suite", "store"), CASES, ids=[f"{suite}/{store}" for suite, store in CASES])
 def test_langgraph_store_suite(
     suite: str, store: str, request: pytest.FixtureRequest, es_unavailable: Callable[[str], None]
 ) -> None:
