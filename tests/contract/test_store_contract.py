@@ -824,25 +824,46 @@ def test_close_leaves_the_callers_client_open(request: pytest.FixtureRequest) ->
             again._core.port.drop()
 
 
-def test_from_conn_string_owns_and_closes_its_client(request: pytest.FixtureRequest) -> None:
+def test_from_conn_string_owns_and_closes_its_client(request: pytest.FixtureRequest,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from langmem_es.settings import Connection
     from langmem_es.store import AsyncElasticsearchMemoryStore, ElasticsearchMemoryStore
 
     conn = _conn(request)
+    closed: list[str] = []
+    build = Connection.client
+
+    def recording_client(self: Connection, **options: Any) -> Any:  # the real client, its close() recorded
+        client = build(self, **options)
+        original = client.close
+        if options.get("asynchronous"):
+            async def aclose() -> None:
+                closed.append("async")
+                await original()
+            client.close = aclose
+        else:
+            def close() -> None:
+                closed.append("sync")
+                original()
+            client.close = close
+        return client
+
+    monkeypatch.setattr(Connection, "client", recording_client)
     prefix = f"test_{uuid.uuid4().hex[:12]}"
     with ElasticsearchMemoryStore.from_conn_string(conn, prefix=prefix) as store:
         store.put(("own",), "k", {"v": 1})
-        assert store.memory.backend is store.memory.backend  # the public core over the same cluster
+        assert store.memory is store.memory  # the public core over the same cluster
         store._core.port.drop()
-    with pytest.raises(Exception):  # noqa: B017 - the client it made is closed
-        store.client.cluster.health()
+        assert closed == []
+    assert closed == ["sync"]
 
     async def scenario() -> None:
         async with AsyncElasticsearchMemoryStore.from_conn_string(conn, prefix=prefix) as astore:
             await astore.aput(("own",), "k", {"v": 2})
             assert (await astore.aget(("own",), "k")).value == {"v": 2}
             await astore._core.port.drop()
-        with pytest.raises(Exception):  # noqa: B017
-            await astore.client.cluster.health()
+            assert closed == ["sync"]
+        assert closed == ["sync", "async"]
 
     asyncio.run(scenario())
 
