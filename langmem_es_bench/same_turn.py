@@ -93,12 +93,11 @@ def sqlite_store() -> tuple[Any, Callable[[], None]]:
 
 
 def es_store() -> tuple[Any, Callable[[], None]]:
-    from elasticsearch import Elasticsearch
 
     from langmem_es.settings import require_connection
     from langmem_es.store import ElasticsearchMemoryStore
 
-    client = Elasticsearch(**require_connection().client_kwargs(), request_timeout=30)
+    client = require_connection().client(request_timeout=30)
     prefix = f"bench-same-turn-{uuid.uuid4().hex[:8]}"
     store = ElasticsearchMemoryStore(client, prefix=prefix)
 

@@ -38,11 +38,10 @@ def tenant_of(index: int, tenants: int) -> str:
 
 def es_client() -> Any:
     """An ``Elasticsearch`` client from the environment (``LANGMEM_ES_URL`` … or a local cluster)."""
-    from elasticsearch import Elasticsearch
 
     from langmem_es.settings import require_connection
 
-    return Elasticsearch(**require_connection().client_kwargs(), request_timeout=120)
+    return require_connection().client(request_timeout=120)
 
 
 def _es_store_bytes(client: Any, index: str) -> int:

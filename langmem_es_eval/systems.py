@@ -185,10 +185,6 @@ def es_client_from_env() -> Any:
     That reads ``LANGMEM_ES_URL`` / ``_USER`` / ``_PASSWORD`` / ``_API_KEY``, else the
     credentials file of a cluster started by ``langmem-es es start``.
     """
-    try:
-        from elasticsearch import Elasticsearch
-    except ImportError as exc:  # pragma: no cover - a core dependency
-        raise SystemUnavailable("pip install elasticsearch") from exc
     from langmem_es.settings import connection_from_env
 
     conn = connection_from_env()
@@ -197,7 +193,7 @@ def es_client_from_env() -> Any:
             "no Elasticsearch: set LANGMEM_ES_URL (and LANGMEM_ES_USER/LANGMEM_ES_PASSWORD) "
             "or run `langmem-es es start`"
         )
-    return Elasticsearch(**conn.client_kwargs())
+    return conn.client()
 
 
 # --------------------------------------------------------------------------- pure helpers
