@@ -248,6 +248,32 @@ def test_partial_hybrid_only_when_allowed_and_then_it_says_so(outage: Outage) ->
 
 
 @pytest.mark.slow
+def test_recall_degrades_only_when_the_caller_allows_it_and_says_so(outage: Outage) -> None:
+    core, sem = outage.reader, f"{outage.semantic_index}[0]"
+    with pytest.raises(ShardsUnavailableError) as info:
+        core.recall(ALICE, "lunch with Bob")
+    assert sem in _names(info.value)
+    result = core.recall(ALICE, "lunch with Bob", allow_partial=True)
+    assert result.partial and sem in {str(s) for s in result.unavailable_shards}
+    assert [m.memory.content for m in result.memories][:1] == ["Lunch with Bob at the harbour"]
+    assert "partial" in result.render().splitlines()[0]
+
+
+def test_sqlite_keeps_the_port_signature_and_is_never_partial(tmp_path) -> None:
+    from langmem_es.backends.sqlite import SQLiteBackend
+
+    core = MemoryCore(SQLiteBackend(str(tmp_path / "m.db")), embeddings=embed,
+                      config=MemoryConfig(access_flush_every=10**9))
+    core.setup()
+    core.remember(ALICE, "Lunch with Bob at the harbour", kind="episodic")
+    result = core.recall(ALICE, "lunch with Bob", allow_partial=True)
+    assert not result.partial and result.unavailable_shards == []
+    assert [m.memory.content for m in result.memories] == ["Lunch with Bob at the harbour"]
+    assert "partial" not in result.render()
+    core.close()
+
+
+@pytest.mark.slow
 def test_the_message_is_not_the_one_of_a_cluster_that_is_down(outage: Outage) -> None:
     with pytest.raises(ShardsUnavailableError) as partial:
         outage.reader.export(ALICE, scopes=["private"])
