@@ -7,6 +7,8 @@ Every error the package raises on purpose derives from :class:`LangmemEsError`, 
 The whole tree (each section below adds its part and says who owns it)::
 
     LangmemEsError
+    ├── ConfigurationError             (also ValueError) a setting, environment variable or
+    │                                  command-line value is invalid (e.g. a mistyped path)
     ├── ClusterUnavailableError        no reachable Elasticsearch (nothing configured,
     │   │                              local cluster not running, connection refused);
     │   │                              its subclasses: reachable, but cannot serve now
@@ -38,6 +40,8 @@ The whole tree (each section below adds its part and says who owns it)::
         ├── InvalidMemoryError         (also ValueError) bad input
         ├── IdentityError              (also KeyError) identity keys missing from config
         └── ScopeViolationError        (also PermissionError) outside the caller's scopes
+            └── PermissionDeniedError  in scope, but the caller's role may not do this
+                                       (the policy of core/authz.py decided)
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from typing import NamedTuple
 
 __all__ = [
     "ClusterUnavailableError",
+    "ConfigurationError",
     "DownloadError",
     "ElasticsearchStartError",
     "HealthTimeoutError",
@@ -60,6 +65,10 @@ __all__ = [
 
 class LangmemEsError(Exception):
     """Base class of every error raised on purpose by langmem-es."""
+
+
+class ConfigurationError(LangmemEsError, ValueError):
+    """A setting, environment variable or command-line value is invalid; nothing was changed."""
 
 
 class ClusterUnavailableError(LangmemEsError):
@@ -220,6 +229,10 @@ class ScopeViolationError(MemoryError_, PermissionError):
     """An operation tried to touch memories outside the caller's scopes."""
 
 
+class PermissionDeniedError(ScopeViolationError):
+    """The caller's role may not do this (see :mod:`langmem_es.core.authz`); the message says who may."""
+
+
 __all__ += [
     "AuthenticationError",
     "AuthorizationError",
@@ -233,6 +246,7 @@ __all__ += [
     "MemoryError_",
     "NotSerializableError",
     "OverloadedError",
+    "PermissionDeniedError",
     "QueryError",
     "ScopeViolationError",
     "ShardsUnavailableError",
