@@ -88,7 +88,7 @@ def duo(es_unavailable) -> Iterator[Cluster]:
     from langmem_es_cli.local_es import start_cluster, stop_cluster
 
     try:
-        info = start_cluster(NAME, nodes=2, timeout=300)
+        info = start_cluster(NAME, nodes=2, fresh=True, timeout=300)  # a cluster of its own, wiped first
     except LangmemEsError as exc:
         es_unavailable(f"could not start the 2-node cluster {NAME!r}: {exc}")
     try:
