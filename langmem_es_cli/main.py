@@ -166,10 +166,11 @@ from langmem_es_cli.demo import register as add_demo_command  # noqa: E402
 from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
 from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
 from langmem_es_cli.load import register as add_load_command  # noqa: E402
+from langmem_es_cli.serve import register as add_serve_command  # noqa: E402
 from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
 
 for _group in (add_demo_command, add_eval_command, add_bench_command, add_load_command, add_decay_command,
-               add_doctor_command, add_tenants_command):
+               add_doctor_command, add_tenants_command, add_serve_command):
     command_group(_group)
 
 
