@@ -127,28 +127,26 @@ class _BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _send_error(send, too_large)
             return
-        received = 0
-        started = False
+        if declared is None and scope.get("method") in ("POST", "PUT", "PATCH"):
+            # a streamed (chunked) body: read it up to the limit first, then hand it on
+            messages: list[Message] = []
+            size = 0
+            while True:
+                message = await receive()
+                messages.append(message)
+                size += len(message.get("body", b""))
+                if size > self.limit:
+                    await _send_error(send, too_large)
+                    return
+                if message["type"] != "http.request" or not message.get("more_body"):
+                    break
 
-        async def guarded_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
+            async def replay() -> Message:
+                return messages.pop(0) if messages else await receive()
 
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.limit:
-                    raise too_large
-            return message
-
-        try:
-            await self.app(scope, limited_receive, guarded_send)
-        except TooLarge as exc:
-            if not started:
-                await _send_error(send, exc)
+            await self.app(scope, replay, send)
+            return
+        await self.app(scope, receive, send)
 
 
 class _McpAuth:
