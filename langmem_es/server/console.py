@@ -59,8 +59,8 @@ def _same_origin(request: Request) -> None:
         raise PermissionDeniedError("cross-site form post refused")
 
 
-def _page(request: Request, name: str, identity: Identity | None, status: int = 200, **ctx: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, {"me": identity, **ctx}, status_code=status)
+def _page(request: Request, name: str, identity: Identity | None, code: int = 200, **ctx: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, {"me": identity, **ctx}, status_code=code)
 
 
 def error_page(request: Request, exc: LangmemEsError) -> Response:
@@ -68,7 +68,7 @@ def error_page(request: Request, exc: LangmemEsError) -> Response:
     status = status_for(exc)
     if status == 401 and request.method == "GET":
         return RedirectResponse(f"/console/login?{urlencode({'error': str(exc)})}", status_code=303)
-    return _page(request, "error.html", None, status=status, error=type(exc).__name__, message=str(exc))
+    return _page(request, "error.html", None, code=status, error=type(exc).__name__, message=str(exc))
 
 
 def _back(url: str, **params: str) -> RedirectResponse:
@@ -222,7 +222,7 @@ async def purge(request: Request, user_id: str = Form(..., max_length=256), conf
     _same_origin(request)
     identity = _owner(request)
     if confirm_user.strip() != user_id.strip():
-        return _page(request, "purge.html", identity, status=422, done="",
+        return _page(request, "purge.html", identity, code=422, done="",
                      error=f"type the user id {user_id!r} again to confirm the purge")
     args = {"keep_shared": True} if keep_shared else {}
     left = await _state(request).core.purge_user(identity, user_id.strip(), **args)

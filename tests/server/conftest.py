@@ -27,6 +27,12 @@ TOKENS = {
 }
 
 
+def required() -> bool:
+    """True in CI (``CI`` set) or with ``LANGMEM_ES_REQUIRED=1``: a missing browser fails, never skips."""
+    ci = os.environ.get("CI", "").strip().lower()
+    return ci not in ("", "0", "false", "no") or os.environ.get("LANGMEM_ES_REQUIRED") == "1"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
