@@ -17,6 +17,7 @@ request's bearer token (``--tokens``, see :mod:`langmem_es.server.auth`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -44,9 +45,18 @@ def open_async_core(backend: str, *, path: str = DEFAULT_PATH, cluster: str = "d
         core = AsyncMemoryCore(AsyncSQLiteBackend(path), embeddings=emb, config=config)
 
         def sqlite_health() -> dict[str, Any]:
+            import sqlite3
+
+            from langmem_es.port import COLLECTIONS
+
             size = sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
+            with contextlib.closing(sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True)) as db:
+                tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                                   "AND name NOT LIKE '%fts%' AND name NOT LIKE 'sqlite_%' ORDER BY 1")]
+                rows = {t: f"{db.execute('SELECT count(*) FROM ' + _quoted(t)).fetchone()[0]} documents"
+                        for t in tables if t.rsplit("_", 1)[-1] in COLLECTIONS}
             return {"store": os.path.abspath(path), "file size": f"{size / 1e6:.1f} MB",
-                    "isolation": "library (the scope choke point; one process)"}
+                    "isolation": "library (the scope choke point, every read re-checked)", "tables": rows}
         return core, sqlite_health
     from elasticsearch import AsyncElasticsearch, Elasticsearch
 
@@ -71,6 +81,10 @@ def open_async_core(backend: str, *, path: str = DEFAULT_PATH, cluster: str = "d
                 "indices": {i["index"]: f"{i['docs']} docs, {i['health']}" for i in report["indices"]},
                 "problems": "; ".join(report["problems"]) or "none"}
     return core, es_health
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _serve(args: argparse.Namespace) -> int:

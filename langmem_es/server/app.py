@@ -18,7 +18,7 @@ require("fastapi")
 
 from fastapi import FastAPI, Request  # noqa: E402
 from fastapi.exceptions import RequestValidationError  # noqa: E402
-from fastapi.responses import JSONResponse, RedirectResponse  # noqa: E402
+from fastapi.responses import JSONResponse, RedirectResponse, Response  # noqa: E402
 from pydantic import ValidationError  # noqa: E402
 from starlette.types import ASGIApp, Message, Receive, Scope, Send  # noqa: E402
 
@@ -67,7 +67,7 @@ def create_app(core: Any, tokens: TokenTable, *, settings: ServerSettings | None
         return RedirectResponse("/console/")
 
     @app.exception_handler(LangmemEsError)
-    async def library_error(request: Request, exc: LangmemEsError) -> JSONResponse:
+    async def library_error(request: Request, exc: LangmemEsError) -> Response:
         if request.url.path.startswith("/console"):
             return console.error_page(request, exc)
         headers = {"Retry-After": str(max(1, round(exc.retry_after)))} if isinstance(exc, RateLimited) else None
@@ -84,8 +84,10 @@ def create_app(core: Any, tokens: TokenTable, *, settings: ServerSettings | None
         return JSONResponse({"error": "InvalidRequest", "message": _validation_text(exc.errors())}, status_code=422)
 
     @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
+        if request.url.path.startswith("/console"):
+            return console.error_page(request, exc)
         return JSONResponse({"error": "InternalError", "message": f"{type(exc).__name__} (see the server log)"},
                             status_code=500)
 

@@ -63,8 +63,11 @@ def _page(request: Request, name: str, identity: Identity | None, code: int = 20
     return templates.TemplateResponse(request, name, {"me": identity, **ctx}, status_code=code)
 
 
-def error_page(request: Request, exc: LangmemEsError) -> Response:
+def error_page(request: Request, exc: Exception) -> Response:
     """An error as a page (the API answers JSON; the console answers HTML); 401 goes to sign-in."""
+    if not isinstance(exc, LangmemEsError):
+        return _page(request, "error.html", None, code=500, error="InternalError",
+                     message=f"{type(exc).__name__} (see the server log)")
     status = status_for(exc)
     if status == 401 and request.method == "GET":
         return RedirectResponse(f"/console/login?{urlencode({'error': str(exc)})}", status_code=303)
