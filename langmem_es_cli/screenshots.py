@@ -62,7 +62,7 @@ def _seed(url: str) -> dict[str, Any]:
             sources=["crm:acme"])
         conflict = put(ravi, "ACME renews on 1 April.", subject_key="customer.acme.renewal_date", scope="shared",
                        sources=["email:4411"])
-        a = [c for c in olga.get("/v1/conflicts").json() if c["id"] == conflict["conflict_id"]][0]
+        a = next(c for c in olga.get("/v1/conflicts").json() if c["id"] == conflict["conflict_id"])
         olga.post(f"/v1/conflicts/{a['id']}/resolve", json={"winner": a["memory_ids"][0]}).raise_for_status()
         put(sam, "The old VPN host is vpn1.internal.", subject_key="office.vpn_host", scope="shared")
         olga.post("/v1/forget", json={"subject_key": "office.vpn_host"})

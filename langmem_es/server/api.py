@@ -9,7 +9,7 @@ What a caller may do is the core's decision (scopes and roles); errors come back
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -87,6 +87,9 @@ def caller(request: Request) -> Identity:
     return _state(request).authenticate(request.headers.get("authorization"))
 
 
+Caller = Annotated[Identity, Depends(caller)]
+
+
 def _core(request: Request) -> Any:
     return _state(request).core
 
@@ -99,13 +102,13 @@ async def health(request: Request) -> dict[str, Any]:
 
 
 @router.get("/whoami", tags=["meta"])
-async def whoami(identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def whoami(identity: Caller) -> dict[str, Any]:
     """The identity behind the token."""
     return {**identity.model_dump(mode="json", exclude={"roles"}), "roles": sorted(identity.roles)}
 
 
 @router.post("/memories", tags=["memories"], status_code=201)
-async def remember(body: RememberBody, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def remember(identity: Caller, body: RememberBody, request: Request) -> dict[str, Any]:
     """Write one memory (dedupe, supersession, conflicts as in ``MemoryCore.remember``)."""
     args = body.model_dump(exclude_none=True)
     content = args.pop("content")
@@ -113,7 +116,7 @@ async def remember(body: RememberBody, request: Request, identity: Identity = De
 
 
 @router.get("/memories/{memory_id}", tags=["memories"])
-async def get_memory(memory_id: str, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def get_memory(identity: Caller, memory_id: str, request: Request) -> dict[str, Any]:
     """One memory by id, if the caller may see it (else 404, whether it exists or not)."""
     memory = await _core(request).get(identity, memory_id)
     if memory is None:
@@ -122,7 +125,7 @@ async def get_memory(memory_id: str, request: Request, identity: Identity = Depe
 
 
 @router.post("/recall", tags=["memories"])
-async def recall(body: RecallBody, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def recall(identity: Caller, body: RecallBody, request: Request) -> dict[str, Any]:
     """Hybrid recall within the caller's scopes."""
     args: dict[str, Any] = {"k": body.k, "include_superseded": body.include_superseded}
     if body.kinds:
@@ -135,7 +138,7 @@ async def recall(body: RecallBody, request: Request, identity: Identity = Depend
 
 
 @router.get("/history/{key_or_id}", tags=["memories"])
-async def history(key_or_id: str, request: Request, identity: Identity = Depends(caller)) -> list[dict[str, Any]]:
+async def history(identity: Caller, key_or_id: str, request: Request) -> list[dict[str, Any]]:
     """Every version of a fact (by subject key or id), oldest first."""
     versions = await _core(request).history(identity, key_or_id)
     if not versions:
@@ -144,7 +147,7 @@ async def history(key_or_id: str, request: Request, identity: Identity = Depends
 
 
 @router.post("/forget", tags=["memories"])
-async def forget(body: ForgetBody, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def forget(identity: Caller, body: ForgetBody, request: Request) -> dict[str, Any]:
     """Forget by ids, subject key, query or source; ``dry_run`` lists every copy it would remove."""
     args = body.model_dump(exclude={"dry_run"})
     if body.dry_run:
@@ -153,71 +156,67 @@ async def forget(body: ForgetBody, request: Request, identity: Identity = Depend
 
 
 @router.post("/outcomes", tags=["memories"])
-async def record_outcome(body: OutcomeBody, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def record_outcome(identity: Caller, body: OutcomeBody, request: Request) -> dict[str, Any]:
     """Count a playbook's success or failure."""
     return to_json(await _core(request).record_outcome(identity, body.playbook_id, body.success, note=body.note,
                                                        problem=body.problem))
 
 
 @router.get("/conflicts", tags=["review"])
-async def conflicts(request: Request, status: Literal["open", "resolved"] = "open",
-                    identity: Identity = Depends(caller)) -> list[dict[str, Any]]:
+async def conflicts(identity: Caller, request: Request, status: Literal["open", "resolved"] = "open") -> list[dict[str, Any]]:
     """Conflicts in the shared scope of the caller's tenant."""
     return to_json(await _core(request).conflicts(identity, status=status))
 
 
 @router.post("/conflicts/{conflict_id}/resolve", tags=["review"])
-async def resolve(conflict_id: str, body: ResolveBody, request: Request,
-                  identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def resolve(identity: Caller, conflict_id: str, body: ResolveBody, request: Request) -> dict[str, Any]:
     """Close a conflict: ``winner`` becomes the active fact (owner)."""
     return to_json(await _core(request).resolve(identity, conflict_id, body.winner))
 
 
 @router.get("/pending", tags=["review"])
-async def pending(request: Request, identity: Identity = Depends(caller)) -> list[dict[str, Any]]:
+async def pending(identity: Caller, request: Request) -> list[dict[str, Any]]:
     """Shared writes waiting for review (``shared_writes="review"``; owner)."""
     return to_json(await _core(request).pending(identity))
 
 
 @router.post("/pending/{memory_id}/approve", tags=["review"])
-async def approve(memory_id: str, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def approve(identity: Caller, memory_id: str, request: Request) -> dict[str, Any]:
     """Publish a pending shared write (owner)."""
     return to_json(await _core(request).approve(identity, memory_id))
 
 
 @router.post("/pending/{memory_id}/reject", tags=["review"])
-async def reject(memory_id: str, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def reject(identity: Caller, memory_id: str, request: Request) -> dict[str, Any]:
     """Drop a pending shared write (owner)."""
     await _core(request).reject(identity, memory_id)
     return {"rejected": memory_id}
 
 
 @router.get("/audit", tags=["review"])
-async def audit(request: Request, action: str | None = Query(None, max_length=64),
-                identity: Identity = Depends(caller)) -> list[dict[str, Any]]:
+async def audit(identity: Caller, request: Request, action: Annotated[str | None, Query(max_length=64)] = None) -> list[dict[str, Any]]:
     """The tenant's audit log, oldest first (owner)."""
     return to_json(await _core(request).audit_log(identity, action=action))
 
 
 @router.get("/export", tags=["transfer"])
-async def export(request: Request, scopes: list[Scope] = Query(["private"]),
-                 preset: Literal["handover", "offboarding"] | None = None,
-                 identity: Identity = Depends(caller)) -> list[dict[str, Any]]:
+async def export(identity: Caller, request: Request, scopes: Annotated[tuple[Scope, ...], Query()] = ("private",),
+                 preset: Literal["handover", "offboarding"] | None = None) -> list[dict[str, Any]]:
     """The caller's memories (and tombstones) as JSON records; ``preset`` as in ``MemoryCore.export``."""
-    args: dict[str, Any] = {"scopes": scopes}
+    args: dict[str, Any] = {"scopes": list(scopes)}
     if preset:
         args["preset"] = preset
     return to_json(await _core(request).export(identity, **args))
 
 
 @router.post("/import", tags=["transfer"])
-async def import_(body: ImportBody, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def import_(identity: Caller, body: ImportBody, request: Request) -> dict[str, Any]:
     """Import exported records as the caller's own (tombstones respected)."""
     return {"ids": await _core(request).import_(identity, body.records, scope=body.scope)}
 
 
 @router.post("/purge", tags=["transfer"])
-async def purge(body: PurgeBody, request: Request, identity: Identity = Depends(caller)) -> dict[str, Any]:
+async def purge(identity: Caller, body: PurgeBody, request: Request) -> dict[str, Any]:
     """Delete everything of one user in the caller's tenant (owner); returns what is left."""
     args: dict[str, Any] = {"keep_shared": True} if body.keep_shared else {}
     return {"user_id": body.user_id, "left": to_json(await _core(request).purge_user(identity, body.user_id, **args))}

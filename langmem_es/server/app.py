@@ -16,19 +16,19 @@ from ._deps import require
 
 require("fastapi")
 
-from fastapi import FastAPI, Request  # noqa: E402
-from fastapi.exceptions import RequestValidationError  # noqa: E402
-from fastapi.responses import JSONResponse, RedirectResponse, Response  # noqa: E402
-from pydantic import ValidationError  # noqa: E402
-from starlette.types import ASGIApp, Message, Receive, Scope, Send  # noqa: E402
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from pydantic import ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__  # noqa: E402
-from ..errors import LangmemEsError  # noqa: E402
-from . import api, console  # noqa: E402
-from .auth import TokenTable  # noqa: E402
-from .http_errors import RateLimited, TooLarge, error_body, status_for  # noqa: E402
-from .mcp_server import build_mcp_server, identity_from_request  # noqa: E402
-from .state import ServerSettings, ServerState  # noqa: E402
+from .. import __version__
+from ..errors import LangmemEsError
+from . import api, console
+from .auth import TokenTable
+from .http_errors import RateLimited, TooLarge, error_body, status_for
+from .mcp_server import build_mcp_server, identity_from_request
+from .state import ServerSettings, ServerState
 
 __all__ = ["create_app"]
 
@@ -91,7 +91,8 @@ def create_app(core: Any, tokens: TokenTable, *, settings: ServerSettings | None
         return JSONResponse({"error": "InternalError", "message": f"{type(exc).__name__} (see the server log)"},
                             status_code=500)
 
-    return _BodyLimit(app, state.settings.max_body_bytes)  # type: ignore[return-value]
+    app.add_middleware(_BodyLimit, limit=state.settings.max_body_bytes)
+    return app
 
 
 def _validation_text(errors: Any) -> str:
@@ -116,9 +117,6 @@ class _BodyLimit:
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
-
-    def __getattr__(self, name: str) -> Any:  # the wrapped FastAPI app's attributes (state, openapi ...)
-        return getattr(self.app, name)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

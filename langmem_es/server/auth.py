@@ -58,7 +58,7 @@ class TokenTable:
         return len(self._by_digest)
 
     @classmethod
-    def from_records(cls, records: Iterable[Mapping[str, Any]]) -> "TokenTable":
+    def from_records(cls, records: Iterable[Mapping[str, Any]]) -> TokenTable:
         """Build from dicts shaped like the file's ``tokens`` entries (see the module docstring)."""
         entries: dict[str, TokenEntry] = {}
         for n, rec in enumerate(records, 1):
@@ -89,7 +89,7 @@ class TokenTable:
         return cls(entries)
 
     @classmethod
-    def load(cls, path: str | Path) -> "TokenTable":
+    def load(cls, path: str | Path) -> TokenTable:
         """Read a TOML (``.toml``) or JSON token file."""
         path = Path(path)
         try:

@@ -18,14 +18,14 @@ from ._deps import require
 
 require("jinja2")
 
-from fastapi import APIRouter, Form, Request  # noqa: E402
-from fastapi.responses import HTMLResponse, RedirectResponse, Response  # noqa: E402
-from fastapi.templating import Jinja2Templates  # noqa: E402
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
 
-from ..errors import LangmemEsError  # noqa: E402
-from ..model import KINDS, SCOPES, Identity, Memory  # noqa: E402
-from .http_errors import NotFound, PermissionDeniedError, status_for  # noqa: E402
-from .state import ServerState, forget_json, to_json  # noqa: E402
+from ..errors import LangmemEsError
+from ..model import KINDS, SCOPES, Identity, Memory
+from .http_errors import NotFound, PermissionDeniedError, status_for
+from .state import ServerState, forget_json, to_json
 
 __all__ = ["error_page", "router"]
 

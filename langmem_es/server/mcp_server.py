@@ -21,15 +21,15 @@ from ._deps import require
 
 require("mcp")
 
-import mcp.types as types  # noqa: E402
-from langchain_core.tools import ToolException  # noqa: E402
-from mcp.server.lowlevel import Server  # noqa: E402
-from pydantic import ValidationError  # noqa: E402
+from langchain_core.tools import ToolException
+from mcp import types
+from mcp.server.lowlevel import Server
+from pydantic import ValidationError
 
-from .. import __version__  # noqa: E402
-from ..errors import LangmemEsError  # noqa: E402
-from ..model import Identity  # noqa: E402
-from ..tools import create_memory_tools  # noqa: E402
+from .. import __version__
+from ..errors import LangmemEsError
+from ..model import Identity
+from ..tools import create_memory_tools
 
 __all__ = ["build_mcp_server", "config_for", "identity_from_request", "run_stdio"]
 

@@ -11,7 +11,7 @@ from ..model import Identity
 from .auth import RateLimiter, TokenTable
 from .http_errors import RateLimited
 
-__all__ = ["ServerSettings", "ServerState", "to_json", "forget_json"]
+__all__ = ["ServerSettings", "ServerState", "forget_json", "to_json"]
 
 
 @dataclass(frozen=True)

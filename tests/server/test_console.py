@@ -13,10 +13,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from playwright.sync_api import sync_playwright
 
 from langmem_es.core import AsyncMemoryCore
-
-from playwright.sync_api import sync_playwright
 
 from .conftest import Server, required
 from .test_http_api import WHY, recall_texts, remember
@@ -167,3 +166,12 @@ def test_forget_preview_lists_every_copy_then_forgets(page_as, server: Server) -
     with server.client("owner") as olga:
         assert olga.get(f"/v1/memories/{b['id']}").status_code == 404
         assert "supplier contact" not in " ".join(recall_texts(olga, "supplier contact"))
+
+
+def test_cross_site_form_posts_are_refused(server: Server) -> None:
+    cookies = {"langmem_token": server.tokens["owner"]}
+    r = httpx.post(server.url + "/console/purge", data={"user_id": "sam", "confirm_user": "sam"}, cookies=cookies,
+                   headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "cross-site form post refused" in r.text
+    with server.client("member") as sam:
+        assert sam.get("/v1/whoami").status_code == 200 and recall_texts(sam, "bike")  # sam's memories are still there

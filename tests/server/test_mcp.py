@@ -113,11 +113,11 @@ async def test_stdio_lists_and_calls_every_tool_and_refuses_widening(tmp_path: P
 def test_stdio_without_an_identity_exits_with_a_one_line_error(tmp_path: Path) -> None:
     env = {k: v for k, v in cli_env().items() if k not in ("LANGMEM_ES_TENANT", "LANGMEM_ES_USER_ID")}
     out = subprocess.run([sys.executable, "-m", "langmem_es_cli.main", "mcp", "--path", str(tmp_path / "m.db")],
-                         env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+                         env=env, check=False, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert out.returncode == 2
-    assert out.stderr.strip().splitlines() == [
+    assert out.stderr.strip().splitlines() == [(
         "langmem-es: error: IdentityError: mcp needs an identity: --tenant and --user (or --agent), or "
-        "LANGMEM_ES_TENANT and LANGMEM_ES_USER_ID"]
+        "LANGMEM_ES_TENANT and LANGMEM_ES_USER_ID")]
 
 
 async def test_stdio_identity_from_the_environment(tmp_path: Path, monkeypatch) -> None:

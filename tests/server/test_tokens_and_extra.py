@@ -72,7 +72,7 @@ def test_serve_without_the_extra_prints_the_install_hint(tmp_path: Path) -> None
     code = ("import sys; sys.modules['fastapi'] = None\n"
             "from langmem_es_cli.main import main\n"
             f"sys.exit(main(['serve', '--tokens', {str(tmp_path / 't.toml')!r}]))")
-    out = subprocess.run([sys.executable, "-c", code], env=cli_env(), capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", code], env=cli_env(), check=False, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert out.stderr.strip() == ("langmem-es: error: MissingDependencyError: the memory server needs the 'fastapi' "
                                   "package (fastapi missing): pip install 'langmem-es[server]'")
