@@ -332,7 +332,7 @@ def test_cli_has_es_group_and_registry():
     assert ns.nodes == 3 and ns.license == "trial" and ns.heap == "512m"
     assert ns.version == ES_VERSION and ns.name == "default"
     with pytest.raises(SystemExit):
-        parser.parse_args(["es", "start", "--nodes", "2"])
+        parser.parse_args(["es", "start", "--nodes", "4"])
     assert cli.add_es_commands in cli._GROUPS
 
 
