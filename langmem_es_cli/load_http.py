@@ -30,8 +30,8 @@ MAX_REQUESTS = 1_000_000
 
 
 def check_loopback(target: str) -> str:
-    """``target`` without a trailing slash, if it is an http(s) URL on this machine; else InvalidArgumentError."""
-    from langmem_es.errors import InvalidArgumentError
+    """``target`` without a trailing slash, if it is an http(s) URL on this machine; else ConfigurationError."""
+    from langmem_es.errors import ConfigurationError
 
     parts = urlsplit(target)
     host = parts.hostname or ""
@@ -40,7 +40,7 @@ def check_loopback(target: str) -> str:
     except ValueError:
         loopback = False
     if parts.scheme not in ("http", "https") or not loopback:
-        raise InvalidArgumentError(f"--target must be an http URL on this machine (127.0.0.0/8, localhost, ::1), "
+        raise ConfigurationError(f"--target must be an http URL on this machine (127.0.0.0/8, localhost, ::1), "
                                    f"got {target!r}")
     return target.rstrip("/")
 
@@ -83,7 +83,8 @@ def run_http_load(target: str, tokens: list[tuple[str, Any]], *, seconds: float 
                 t0 = time.perf_counter()
                 try:
                     if op == "write":
-                        scope = rnd.choice(["private", "shared"])
+                        # members write privately; owners (whom the default policy lets) also to the shared scope
+                        scope = rnd.choice(["private", "shared"]) if ident.is_owner else "private"
                         text = " ".join(rnd.choice(WORDS) for _ in range(8)) + f" {ident.tenant} event {rnd.randrange(10**9)}"
                         resp = client.post("/v1/memories", headers=headers,
                                            json={"content": text, "kind": "episodic", "scope": scope})
@@ -163,7 +164,7 @@ def tokens_from_file(path: str) -> list[tuple[str, Any]]:
     import json
     from pathlib import Path
 
-    from langmem_es.errors import InvalidArgumentError
+    from langmem_es.errors import ConfigurationError
     from langmem_es.server.auth import TokenTable
 
     table = TokenTable.load(path)  # validates the whole file
@@ -177,5 +178,5 @@ def tokens_from_file(path: str) -> list[tuple[str, Any]]:
     out = [(r["token"], table.identify(f"Bearer {r['token']}")[1]) for r in records if r.get("token")
            and not r.get("expires")]
     if not out:
-        raise InvalidArgumentError(f"{path}: no clear-text, unexpiring token to load the server with")
+        raise ConfigurationError(f"{path}: no clear-text, unexpiring token to load the server with")
     return out

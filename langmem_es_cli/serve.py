@@ -29,20 +29,28 @@ DEFAULT_PATH = "langmem-es.db"
 
 
 def open_async_core(backend: str, *, path: str = DEFAULT_PATH, cluster: str = "default", prefix: str = "langmem",
-                    embeddings: str = "default", shared_writes: str | None = None) -> tuple[Any, Callable[[], Any]]:
-    """An ``AsyncMemoryCore`` on the chosen backend, and a health function for the console's panel."""
+                    embeddings: str = "default", shared_writes: str | None = None,
+                    shared_writers: str = "") -> tuple[Any, Callable[[], Any]]:
+    """An ``AsyncMemoryCore`` on the chosen backend, and a health function for the console's panel.
+
+    ``shared_writers``: comma-separated agent ids whose members may write the shared scope
+    directly (``*``: every agent; owners always may); ``shared_writes``: ``direct`` or ``review``.
+    """
     from langmem_es.core import AsyncMemoryCore, MemoryConfig
+    from langmem_es.core.authz import Policy
+
+    rules = Policy(shared_writers=frozenset(a.strip() for a in shared_writers.split(",") if a.strip()))
 
     emb: Any = embeddings
     if embeddings == "fast":  # hashing bag of words: for load runs and tests, not for real recall
         from langmem_es_cli.load import fast_embed
 
         emb = fast_embed
-    config = MemoryConfig(shared_writes=shared_writes) if shared_writes else None  # type: ignore[call-arg]
+    config = MemoryConfig(shared_writes=shared_writes) if shared_writes else None  # type: ignore[arg-type]
     if backend == "sqlite":
         from langmem_es.backends.sqlite import AsyncSQLiteBackend
 
-        core = AsyncMemoryCore(AsyncSQLiteBackend(path), embeddings=emb, config=config)
+        core = AsyncMemoryCore(AsyncSQLiteBackend(path), embeddings=emb, config=config, rules=rules)
 
         def sqlite_health() -> dict[str, Any]:
             import sqlite3
@@ -67,7 +75,8 @@ def open_async_core(backend: str, *, path: str = DEFAULT_PATH, cluster: str = "d
     conn = require_connection(cluster)
     client = AsyncElasticsearch(**conn.client_kwargs(), request_timeout=30, max_retries=2, retry_on_timeout=True)
     dims = embedding_dims(resolve_embeddings(emb))
-    core = AsyncMemoryCore(AsyncElasticsearchBackend(client, prefix=prefix, dims=dims), embeddings=emb, config=config)
+    core = AsyncMemoryCore(AsyncElasticsearchBackend(client, prefix=prefix, dims=dims), embeddings=emb, config=config,
+                           rules=rules)
 
     def es_health() -> dict[str, Any]:
         from langmem_es_cli.doctor import diagnose
@@ -94,16 +103,17 @@ def _serve(args: argparse.Namespace) -> int:
         for path in take_screenshots(args.screenshots, chromium=args.chromium):
             print(path)
         return 0
-    from langmem_es.errors import InvalidArgumentError
+    from langmem_es.errors import ConfigurationError
     from langmem_es.server import ServerSettings, TokenTable, create_app
     from langmem_es.server._deps import require
 
     if not args.tokens:
-        raise InvalidArgumentError("serve needs --tokens FILE (bearer tokens -> identities; see `langmem-es serve -h`)")
+        raise ConfigurationError("serve needs --tokens FILE (bearer tokens -> identities; see `langmem-es serve -h`)")
     uvicorn = require("uvicorn")
     tokens = TokenTable.load(args.tokens)
     core, health = open_async_core(args.backend, path=args.path, cluster=args.cluster, prefix=args.prefix,
-                                   embeddings=args.embeddings, shared_writes=args.shared_writes)
+                                   embeddings=args.embeddings, shared_writes=args.shared_writes,
+                                   shared_writers=args.shared_writers)
     settings = ServerSettings(max_body_bytes=args.max_body, rate_per_second=args.rate, burst=args.burst)
     app = create_app(core, tokens, settings=settings, health=health)
     print(f"langmem-es serving {args.backend} on http://{args.host}:{args.port}  "
@@ -164,6 +174,9 @@ def register(sub: Any) -> None:
     _backend_args(p)
     p.add_argument("--shared-writes", choices=["direct", "review"], default=None,
                    help="shared writes published at once or held for the owner's review (core default if unset)")
+    p.add_argument("--shared-writers", default="", metavar="AGENTS",
+                   help="comma-separated agent ids whose members may write the shared scope ('*': every agent; "
+                        "owners always may; default: owners only)")
     p.add_argument("--max-body", type=int, default=1_048_576, help="largest request body in bytes (default 1 MiB)")
     p.add_argument("--rate", type=float, default=50.0, help="requests per second per token (default 50)")
     p.add_argument("--burst", type=int, default=100, help="requests a token may send at once (default 100)")

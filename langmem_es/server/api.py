@@ -149,10 +149,7 @@ async def history(identity: Caller, key_or_id: str, request: Request) -> list[di
 @router.post("/forget", tags=["memories"])
 async def forget(identity: Caller, body: ForgetBody, request: Request) -> dict[str, Any]:
     """Forget by ids, subject key, query or source; ``dry_run`` lists every copy it would remove."""
-    args = body.model_dump(exclude={"dry_run"})
-    if body.dry_run:
-        args["dry_run"] = True
-    return forget_json(await _core(request).forget(identity, **args), body.dry_run)
+    return forget_json(await _core(request).forget(identity, **body.model_dump()))
 
 
 @router.post("/outcomes", tags=["memories"])
@@ -201,11 +198,11 @@ async def audit(identity: Caller, request: Request, action: Annotated[str | None
 
 @router.get("/export", tags=["transfer"])
 async def export(identity: Caller, request: Request, scopes: Annotated[tuple[Scope, ...], Query()] = ("private",),
-                 preset: Literal["handover", "offboarding"] | None = None) -> list[dict[str, Any]]:
-    """The caller's memories (and tombstones) as JSON records; ``preset`` as in ``MemoryCore.export``."""
-    args: dict[str, Any] = {"scopes": list(scopes)}
-    if preset:
-        args["preset"] = preset
+                 preset: Literal["handover", "offboarding"] | None = None,
+                 user_id: Annotated[str | None, Query(max_length=256)] = None) -> list[dict[str, Any]]:
+    """The caller's memories (and tombstones) as JSON records; ``preset`` (and ``user_id`` for
+    ``offboarding``) as in ``MemoryCore.export``."""
+    args: dict[str, Any] = {"preset": preset, "user_id": user_id} if preset else {"scopes": list(scopes)}
     return to_json(await _core(request).export(identity, **args))
 
 
@@ -217,6 +214,6 @@ async def import_(identity: Caller, body: ImportBody, request: Request) -> dict[
 
 @router.post("/purge", tags=["transfer"])
 async def purge(identity: Caller, body: PurgeBody, request: Request) -> dict[str, Any]:
-    """Delete everything of one user in the caller's tenant (owner); returns what is left."""
-    args: dict[str, Any] = {"keep_shared": True} if body.keep_shared else {}
-    return {"user_id": body.user_id, "left": to_json(await _core(request).purge_user(identity, body.user_id, **args))}
+    """Remove everything of one user in the caller's tenant (owner); returns what was removed."""
+    removed = await _core(request).purge_user(identity, body.user_id, keep_shared=body.keep_shared)
+    return {"user_id": body.user_id, "removed": to_json(removed)}

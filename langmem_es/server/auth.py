@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import AuthenticationError, InvalidArgumentError
+from ..errors import AuthenticationError, ConfigurationError
 from ..model import Identity
 
 __all__ = ["RateLimiter", "TokenEntry", "TokenTable", "digest"]
@@ -64,27 +64,27 @@ class TokenTable:
         for n, rec in enumerate(records, 1):
             where = f"token entry {n}"
             if not isinstance(rec, Mapping):
-                raise InvalidArgumentError(f"{where}: expected a table/object, got {type(rec).__name__}")
+                raise ConfigurationError(f"{where}: expected a table/object, got {type(rec).__name__}")
             unknown = set(rec) - {"token", "token_sha256", "tenant", "user_id", "agent_id", "roles", "expires", "name"}
             if unknown:
-                raise InvalidArgumentError(f"{where}: unknown key(s) {sorted(unknown)}")
+                raise ConfigurationError(f"{where}: unknown key(s) {sorted(unknown)}")
             secret, hashed = rec.get("token"), rec.get("token_sha256")
             if bool(secret) == bool(hashed):
-                raise InvalidArgumentError(f"{where}: give exactly one of token / token_sha256")
+                raise ConfigurationError(f"{where}: give exactly one of token / token_sha256")
             key = digest(str(secret)) if secret else str(hashed).lower()
             if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
-                raise InvalidArgumentError(f"{where}: token_sha256 must be 64 hex digits")
+                raise ConfigurationError(f"{where}: token_sha256 must be 64 hex digits")
             if secret is not None and len(str(secret)) < 8:
-                raise InvalidArgumentError(f"{where}: a token must have at least 8 characters")
+                raise ConfigurationError(f"{where}: a token must have at least 8 characters")
             try:
                 identity = Identity(tenant=rec.get("tenant"), user_id=rec.get("user_id"), agent_id=rec.get("agent_id"),
                                     roles=rec.get("roles") or ["member"])
             except ValueError as exc:
-                raise InvalidArgumentError(f"{where}: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") from None
+                raise ConfigurationError(f"{where}: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") from None
             if not (identity.user_id or identity.agent_id):
-                raise InvalidArgumentError(f"{where}: needs user_id or agent_id")
+                raise ConfigurationError(f"{where}: needs user_id or agent_id")
             if key in entries:
-                raise InvalidArgumentError(f"{where}: the same token appears twice")
+                raise ConfigurationError(f"{where}: the same token appears twice")
             entries[key] = TokenEntry(identity, _when(rec.get("expires"), where), str(rec.get("name") or ""))
         return cls(entries)
 
@@ -95,23 +95,23 @@ class TokenTable:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise InvalidArgumentError(f"cannot read token file {path}: {exc.strerror}") from None
+            raise ConfigurationError(f"cannot read token file {path}: {exc.strerror}") from None
         if path.suffix.lower() == ".toml":
             try:
                 import tomllib
             except ImportError:  # Python 3.10
-                raise InvalidArgumentError("TOML token files need Python 3.11+; use a .json file") from None
+                raise ConfigurationError("TOML token files need Python 3.11+; use a .json file") from None
             try:
                 data = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:
-                raise InvalidArgumentError(f"token file {path}: {exc}") from None
+                raise ConfigurationError(f"token file {path}: {exc}") from None
         else:
             try:
                 data = json.loads(text)
             except ValueError as exc:
-                raise InvalidArgumentError(f"token file {path}: not JSON ({exc})") from None
+                raise ConfigurationError(f"token file {path}: not JSON ({exc})") from None
         if not isinstance(data, Mapping) or not isinstance(data.get("tokens"), list):
-            raise InvalidArgumentError(f"token file {path}: needs a list 'tokens' ([[tokens]] in TOML)")
+            raise ConfigurationError(f"token file {path}: needs a list 'tokens' ([[tokens]] in TOML)")
         return cls.from_records(data["tokens"])
 
     def identify(self, authorization: str | None, *, now: datetime | None = None) -> tuple[str, Identity]:
@@ -139,7 +139,7 @@ def _when(value: Any, where: str) -> datetime | None:
         try:
             when = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
         except ValueError:
-            raise InvalidArgumentError(f"{where}: expires must be an ISO 8601 time, got {value!r}") from None
+            raise ConfigurationError(f"{where}: expires must be an ISO 8601 time, got {value!r}") from None
     return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 

@@ -171,7 +171,7 @@ async def resolve(request: Request, conflict_id: str, winner: str = Form(..., ma
 async def pending(request: Request, done: str = "") -> HTMLResponse:
     identity = _owner(request)
     core = _state(request).core
-    rows = await core.pending(identity) if hasattr(core, "pending") else None
+    rows = await core.pending(identity)
     return _page(request, "pending.html", identity, rows=rows, done=done)
 
 
@@ -206,11 +206,11 @@ async def forget(request: Request, ids: str = Form("", max_length=20_000), subje
     core = _state(request).core
     args = _forget_args(ids, subject_key, query)
     if confirm != "yes":
-        report = forget_json(await core.forget(identity, **args, dry_run=True), True)
+        report = forget_json(await core.forget(identity, **args, dry_run=True))
         previewed = [await core.get(identity, i) for i in report["ids"]]
         return _page(request, "forget.html", identity, preview=report, previewed=[m for m in previewed if m],
                      done="", ids=ids, subject_key=subject_key, query=query)
-    report = forget_json(await core.forget(identity, **args), False)
+    report = forget_json(await core.forget(identity, **args))
     return _back("/console/forget", done=f"forgot {len(report['ids'])}: {', '.join(report['ids'])}")
 
 
@@ -227,9 +227,14 @@ async def purge(request: Request, user_id: str = Form(..., max_length=256), conf
     if confirm_user.strip() != user_id.strip():
         return _page(request, "purge.html", identity, code=422, done="",
                      error=f"type the user id {user_id!r} again to confirm the purge")
-    args = {"keep_shared": True} if keep_shared else {}
-    left = await _state(request).core.purge_user(identity, user_id.strip(), **args)
-    return _back("/console/purge", done=f"purged user {user_id.strip()}; left: {to_json(left)}")
+    removed = await _state(request).core.purge_user(identity, user_id.strip(), keep_shared=bool(keep_shared))
+    return _back("/console/purge", done=f"purged user {user_id.strip()}; removed: {_counts(to_json(removed))}")
+
+
+def _counts(removed: dict[str, Any]) -> str:
+    parts = [f"{n} {kind} {scope}" for kind, per in removed.items() if isinstance(per, dict)
+             for scope, n in per.items() if n]
+    return ", ".join(parts) or "nothing"
 
 
 # ------------------------------------------------------------------ audit and health

@@ -24,10 +24,7 @@ from typing import Any
 
 from .. import errors as E
 
-try:
-    from ..errors import PermissionDeniedError
-except ImportError:  # until the roles of issue 11 land: the same refusal, by its parent class
-    from ..errors import ScopeViolationError as PermissionDeniedError  # type: ignore[assignment]
+from ..errors import PermissionDeniedError
 
 __all__ = ["NotFound", "PermissionDeniedError", "RateLimited", "TooLarge", "error_body", "status_for"]
 
@@ -59,6 +56,7 @@ _STATUS: tuple[tuple[type[BaseException], int], ...] = (
     (E.InvalidMemoryError, 422),
     (E.IdentityError, 422),
     (E.InvalidArgumentError, 422),
+    (E.ConfigurationError, 422),
     (E.DocumentTooLargeError, 413),
     (E.InvalidNamespaceError, 422),
     (E.ClusterUnavailableError, 503),

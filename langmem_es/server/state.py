@@ -68,8 +68,7 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def forget_json(report: Any, dry_run: bool) -> dict[str, Any]:
-    """A forget report (``ForgetReport``, or the forgotten ids of an older core) as JSON."""
-    if isinstance(report, (list, tuple)):
-        return {"ids": list(report), "counts": {}, "dry_run": dry_run}
-    return {"ids": list(report.ids), "counts": to_json(report.counts), "dry_run": bool(report.dry_run)}
+def forget_json(report: Any) -> dict[str, Any]:
+    """A :class:`~langmem_es.core.results.ForgetReport` as JSON."""
+    return {"ids": list(report.ids), "counts": to_json(report.counts), "dry_run": bool(report.dry_run),
+            "denied": list(getattr(report, "denied", []))}

@@ -1,7 +1,8 @@
 """A real ``langmem-es serve`` in a subprocess on a free loopback port, with a token file.
 
-Tokens (tenant ``acme`` unless said): ``owner`` (olga, role owner), ``member`` (sam),
-``member2`` (ravi), ``other`` (tenant ``globex``, gil), ``expired`` (sam, expired).
+Tokens (tenant ``acme`` unless said): ``owner`` (olga, role owner), ``member`` (sam, agent
+``desk-sam``), ``member2`` (ravi, agent ``desk-ravi``) — both agents may write the shared
+scope (``--shared-writers``) — ``other`` (tenant ``globex``, gil), ``expired`` (sam, expired).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ import pytest
 
 TOKENS = {
     "owner": {"token": "tok-owner-olga", "tenant": "acme", "user_id": "olga", "roles": ["owner"]},
-    "member": {"token": "tok-member-sam", "tenant": "acme", "user_id": "sam"},
-    "member2": {"token": "tok-member-ravi", "tenant": "acme", "user_id": "ravi"},
+    "member": {"token": "tok-member-sam", "tenant": "acme", "user_id": "sam", "agent_id": "desk-sam"},
+    "member2": {"token": "tok-member-ravi", "tenant": "acme", "user_id": "ravi", "agent_id": "desk-ravi"},
     "other": {"token": "tok-other-gil", "tenant": "globex", "user_id": "gil", "roles": ["owner"]},
     "expired": {"token": "tok-expired-sam", "tenant": "acme", "user_id": "sam", "expires": "2020-01-01T00:00:00Z"},
 }
@@ -101,6 +102,6 @@ def stop_server(server: Server) -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One running server (embedded SQLite store) per test module."""
-    srv = start_server(tmp_path_factory.mktemp("serve"))
+    srv = start_server(tmp_path_factory.mktemp("serve"), "--shared-writers", "desk-sam,desk-ravi")
     yield srv
     stop_server(srv)

@@ -46,7 +46,7 @@ def test_missing_unknown_malformed_or_expired_tokens_get_401(server: Server, hea
 
 def test_remember_recall_get_and_history_round_trip(server: Server) -> None:
     with server.client("member") as c:
-        assert c.get("/v1/whoami").json() == {"tenant": "acme", "user_id": "sam", "agent_id": None,
+        assert c.get("/v1/whoami").json() == {"tenant": "acme", "user_id": "sam", "agent_id": "desk-sam",
                                               "conversation_id": None, "roles": ["member"]}
         first = remember(c, "Sam lives in Bristol.", subject_key="user.home_city")
         second = remember(c, "Sam moved to Edinburgh.", subject_key="user.home_city")
@@ -134,17 +134,22 @@ def test_owner_resolves_a_conflict_and_recall_shows_the_winner(server: Server) -
         assert any(e.get("conflict_id") == conflict["id"] for e in entries)
 
 
-def test_export_import_and_purge(server: Server) -> None:
-    with server.client("member2") as ravi, server.client("owner") as olga:
-        remember(ravi, "Ravi prefers aisle seats.", subject_key="user.seat")
-        records = ravi.get("/v1/export", params={"scopes": ["private"]}).json()
-        assert any(r.get("content") == "Ravi prefers aisle seats." for r in records)
-        r = olga.post("/v1/import", json={"records": records, "scope": "private"})
-        assert r.status_code == 200 and r.json()["ids"]
-        assert olga.post("/v1/import", json={"records": [{"content": 3}]}).status_code == 422
-        left = olga.post("/v1/purge", json={"user_id": "ravi"}).json()["left"]
-        assert set(left.values()) == {0}
-        assert "Ravi prefers aisle seats." not in recall_texts(ravi, "seat preference")
+def test_offboarding_export_purge_and_import_back(server: Server) -> None:
+    with server.client("member2") as ravi, server.client("owner") as olga, server.client("member") as sam:
+        seat = remember(ravi, "Ravi prefers aisle seats.", subject_key="user.seat")
+        assert sam.get("/v1/export", params={"preset": "offboarding", "user_id": "ravi"}).status_code == 403
+        records = olga.get("/v1/export", params={"preset": "offboarding", "user_id": "ravi"}).json()
+        assert any(r.get("id") == seat["id"] for r in records)
+        assert sam.post("/v1/purge", json={"user_id": "ravi"}).json()["error"] == "PermissionDeniedError"
+        removed = olga.post("/v1/purge", json={"user_id": "ravi"}).json()["removed"]
+        assert removed["semantic"]["private"] >= 1
+        assert ravi.get(f"/v1/memories/{seat['id']}").status_code == 404
+        mine = [r for r in records if r.get("record") != "tombstone" and r["scope"] == "private"]
+        r = ravi.post("/v1/import", json={"records": mine, "scope": "private"})
+        assert r.status_code == 200 and seat["id"] in r.json()["ids"]
+        assert "Ravi prefers aisle seats." in recall_texts(ravi, "seat preference")
+        bad = ravi.post("/v1/import", json={"records": [{**mine[0], "content": 3}]})
+        assert bad.status_code == 422 and bad.json()["error"] == "InvalidRequest", bad.text
 
 
 def test_rate_limit_per_token_answers_429_with_retry_after(tmp_path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from langmem_es.errors import InvalidArgumentError
+from langmem_es.errors import ConfigurationError
 from langmem_es_cli.load_http import check_loopback
 
 from .conftest import cli_env, start_server, stop_server
@@ -17,7 +17,7 @@ from .conftest import cli_env, start_server, stop_server
 
 @pytest.mark.parametrize("url", ["http://10.0.0.1:8080", "http://example.com", "ftp://127.0.0.1", "http://[fe80::1]:80"])
 def test_only_loopback_targets_are_accepted(url: str) -> None:
-    with pytest.raises(InvalidArgumentError, match="on this machine"):
+    with pytest.raises(ConfigurationError, match="on this machine"):
         check_loopback(url)
     assert check_loopback("http://127.0.0.1:8080/") == "http://127.0.0.1:8080"
     assert check_loopback("http://localhost:1") == "http://localhost:1"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from langmem_es.errors import AuthenticationError, InvalidArgumentError
+from langmem_es.errors import AuthenticationError, ConfigurationError
 from langmem_es.server.auth import RateLimiter, TokenTable, digest
 
 from .conftest import cli_env
@@ -47,18 +47,18 @@ def test_toml_and_json_token_files_map_tokens_to_identities(tmp_path: Path) -> N
 def test_bad_token_entries_are_refused_with_one_line(tmp_path: Path, entry: dict, message: str) -> None:
     path = tmp_path / "t.json"
     path.write_text(json.dumps({"tokens": [entry]}))
-    with pytest.raises(InvalidArgumentError, match=message):
+    with pytest.raises(ConfigurationError, match=message):
         TokenTable.load(path)
 
 
 def test_unreadable_or_shapeless_files_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(InvalidArgumentError, match="cannot read token file"):
+    with pytest.raises(ConfigurationError, match="cannot read token file"):
         TokenTable.load(tmp_path / "missing.toml")
     (tmp_path / "bad.toml").write_text("tokens = 3")
-    with pytest.raises(InvalidArgumentError, match="needs a list 'tokens'"):
+    with pytest.raises(ConfigurationError, match="needs a list 'tokens'"):
         TokenTable.load(tmp_path / "bad.toml")
     (tmp_path / "bad.json").write_text("{")
-    with pytest.raises(InvalidArgumentError, match="not JSON"):
+    with pytest.raises(ConfigurationError, match="not JSON"):
         TokenTable.load(tmp_path / "bad.json")
 
 
