@@ -40,13 +40,22 @@ def check_loopback(target: str) -> str:
     except ValueError:
         loopback = False
     if parts.scheme not in ("http", "https") or not loopback:
-        raise ConfigurationError(f"--target must be an http URL on this machine (127.0.0.0/8, localhost, ::1), "
-                                   f"got {target!r}")
+        raise ConfigurationError(
+            f"--target must be an http URL on this machine (127.0.0.0/8, localhost, ::1), got {target!r}"
+        )
     return target.rstrip("/")
 
 
-def run_http_load(target: str, tokens: list[tuple[str, Any]], *, seconds: float = 10.0, threads: int = 4,
-                  read_ratio: float = 0.7, seed: int = 0, max_requests: int = 20_000) -> dict[str, Any]:
+def run_http_load(
+    target: str,
+    tokens: list[tuple[str, Any]],
+    *,
+    seconds: float = 10.0,
+    threads: int = 4,
+    read_ratio: float = 0.7,
+    seed: int = 0,
+    max_requests: int = 20_000,
+) -> dict[str, Any]:
     """Drive the server at ``target`` with ``tokens`` (``(token, Identity)`` pairs); returns the figures."""
     import httpx
 
@@ -85,19 +94,29 @@ def run_http_load(target: str, tokens: list[tuple[str, Any]], *, seconds: float 
                     if op == "write":
                         # members write privately; owners (whom the default policy lets) also to the shared scope
                         scope = rnd.choice(["private", "shared"]) if ident.is_owner else "private"
-                        text = " ".join(rnd.choice(WORDS) for _ in range(8)) + f" {ident.tenant} event {rnd.randrange(10**9)}"
-                        resp = client.post("/v1/memories", headers=headers,
-                                           json={"content": text, "kind": "episodic", "scope": scope})
+                        text = (
+                            " ".join(rnd.choice(WORDS) for _ in range(8))
+                            + f" {ident.tenant} event {rnd.randrange(10**9)}"
+                        )
+                        resp = client.post(
+                            "/v1/memories", headers=headers, json={"content": text, "kind": "episodic", "scope": scope}
+                        )
                         if resp.status_code == 201:
                             m = resp.json()["memory"]
                             with lock:
                                 written.append((m["id"], m["tenant"], m["scope"], m["owner"]))
                     elif op == "recall":
-                        resp = client.post("/v1/recall", headers=headers,
-                                           json={"query": " ".join(rnd.choice(WORDS) for _ in range(3)), "k": 5})
+                        resp = client.post(
+                            "/v1/recall",
+                            headers=headers,
+                            json={"query": " ".join(rnd.choice(WORDS) for _ in range(3)), "k": 5},
+                        )
                         if resp.status_code == 200:
-                            bad = [m["memory"]["id"] for m in resp.json()["memories"]
-                                   if not visible(ident, m["memory"]["tenant"], m["memory"]["scope"], m["memory"]["owner"])]
+                            bad = [
+                                m["memory"]["id"]
+                                for m in resp.json()["memories"]
+                                if not visible(ident, m["memory"]["tenant"], m["memory"]["scope"], m["memory"]["owner"])
+                            ]
                             if bad:
                                 with lock:
                                     leaks.extend((ident.tenant, b) for b in bad)
@@ -140,15 +159,34 @@ def run_http_load(target: str, tokens: list[tuple[str, Any]], *, seconds: float 
     elapsed = time.monotonic() - started
     all_lat = [v for vs in latencies.values() for v in vs]
     return {
-        "target": target, "seconds": round(elapsed, 2), "threads": threads, "tokens": len(tokens),
-        "tenants": len({i.tenant for _, i in tokens}), "read_ratio": read_ratio,
-        "ops": len(all_lat), "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
-        "latency_ms": {op: {"n": len(vs), "p50": round(percentile(vs, 50), 2), "p95": round(percentile(vs, 95), 2),
-                            "p99": round(percentile(vs, 99), 2)} for op, vs in sorted(latencies.items())},
-        "all_ms": {"p50": round(percentile(all_lat, 50), 2), "p95": round(percentile(all_lat, 95), 2),
-                   "p99": round(percentile(all_lat, 99), 2)},
-        "errors": dict(errors), "error_count": sum(errors.values()), "leaks": len(leaks), "leaked": leaks[:20],
-        "refused_foreign": refused_foreign, "writes_acknowledged": len(written),
+        "target": target,
+        "seconds": round(elapsed, 2),
+        "threads": threads,
+        "tokens": len(tokens),
+        "tenants": len({i.tenant for _, i in tokens}),
+        "read_ratio": read_ratio,
+        "ops": len(all_lat),
+        "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
+        "latency_ms": {
+            op: {
+                "n": len(vs),
+                "p50": round(percentile(vs, 50), 2),
+                "p95": round(percentile(vs, 95), 2),
+                "p99": round(percentile(vs, 99), 2),
+            }
+            for op, vs in sorted(latencies.items())
+        },
+        "all_ms": {
+            "p50": round(percentile(all_lat, 50), 2),
+            "p95": round(percentile(all_lat, 95), 2),
+            "p99": round(percentile(all_lat, 99), 2),
+        },
+        "errors": dict(errors),
+        "error_count": sum(errors.values()),
+        "leaks": len(leaks),
+        "leaked": leaks[:20],
+        "refused_foreign": refused_foreign,
+        "writes_acknowledged": len(written),
     }
 
 
@@ -175,8 +213,11 @@ def tokens_from_file(path: str) -> list[tuple[str, Any]]:
         records = tomllib.loads(text)["tokens"]
     else:
         records = json.loads(text)["tokens"]
-    out = [(r["token"], table.identify(f"Bearer {r['token']}")[1]) for r in records if r.get("token")
-           and not r.get("expires")]
+    out = [
+        (r["token"], table.identify(f"Bearer {r['token']}")[1])
+        for r in records
+        if r.get("token") and not r.get("expires")
+    ]
     if not out:
         raise ConfigurationError(f"{path}: no clear-text, unexpiring token to load the server with")
     return out

@@ -22,8 +22,11 @@ from typing import Any
 
 __all__ = ["take_screenshots"]
 
-TOKENS = {"owner": ("shot-owner-olga", "olga", "owner"), "sam": ("shot-member-sam", "sam", "member"),
-          "ravi": ("shot-member-ravi", "ravi", "member")}
+TOKENS = {
+    "owner": ("shot-owner-olga", "olga", "owner", ""),
+    "sam": ("shot-member-sam", "sam", "member", "desk-sam"),
+    "ravi": ("shot-member-ravi", "ravi", "member", "desk-ravi"),
+}
 WHY = "The team plans around it."
 
 
@@ -47,34 +50,56 @@ def _seed(url: str) -> dict[str, Any]:
 
     with client("owner") as olga, client("sam") as sam, client("ravi") as ravi:
         put(olga, "The team stand-up is at 9:30.", subject_key="team.standup_time", scope="shared")
-        standup = put(olga, "The team stand-up moved to 10:00.", subject_key="team.standup_time", scope="shared",
-                      sources=["chat:2026-11-28#14"])
+        standup = put(
+            olga,
+            "The team stand-up moved to 10:00.",
+            subject_key="team.standup_time",
+            scope="shared",
+            sources=["chat:2026-11-28#14"],
+        )
         put(sam, "Sam lives in Bristol.", subject_key="user.home_city")
         put(sam, "Sam moved to Edinburgh.", subject_key="user.home_city")
-        put(sam, "Reset the smart hub by holding the button for ten seconds.", kind="procedural", scope="shared",
-            steps=["hold the reset button for 10 s", "wait for the blue light", "re-pair the sensors"])
+        put(
+            sam,
+            "Reset the smart hub by holding the button for ten seconds.",
+            kind="procedural",
+            scope="shared",
+            steps=["hold the reset button for 10 s", "wait for the blue light", "re-pair the sensors"],
+        )
         put(ravi, "Ravi demoed the new billing flow to ACME.", kind="episodic", scope="shared")
-        put(sam, "The office wifi password is tulip-7.", subject_key="office.wifi_password", scope="shared",
-            sources=["email:1182"])
-        put(ravi, "The office wifi password is orchid-9.", subject_key="office.wifi_password", scope="shared",
-            sources=["chat:2026-11-29#3"])
-        put(sam, "ACME renews on 1 March.", subject_key="customer.acme.renewal_date", scope="shared",
-            sources=["crm:acme"])
-        conflict = put(ravi, "ACME renews on 1 April.", subject_key="customer.acme.renewal_date", scope="shared",
-                       sources=["email:4411"])
+        put(
+            sam,
+            "The office wifi password is tulip-7.",
+            subject_key="office.wifi_password",
+            scope="shared",
+            sources=["email:1182"],
+        )
+        put(
+            ravi,
+            "The office wifi password is orchid-9.",
+            subject_key="office.wifi_password",
+            scope="shared",
+            sources=["chat:2026-11-29#3"],
+        )
+        put(
+            sam,
+            "ACME renews on 1 March.",
+            subject_key="customer.acme.renewal_date",
+            scope="shared",
+            sources=["crm:acme"],
+        )
+        conflict = put(
+            ravi,
+            "ACME renews on 1 April.",
+            subject_key="customer.acme.renewal_date",
+            scope="shared",
+            sources=["email:4411"],
+        )
         a = next(c for c in olga.get("/v1/conflicts").json() if c["id"] == conflict["conflict_id"])
         olga.post(f"/v1/conflicts/{a['id']}/resolve", json={"winner": a["memory_ids"][0]}).raise_for_status()
         put(sam, "The old VPN host is vpn1.internal.", subject_key="office.vpn_host", scope="shared")
         olga.post("/v1/forget", json={"subject_key": "office.vpn_host"})
     return {"history": standup["id"]}
-
-
-def _has_forget_preview() -> bool:
-    import inspect
-
-    from langmem_es.core import AsyncMemoryCore
-
-    return "dry_run" in inspect.signature(AsyncMemoryCore.forget).parameters
 
 
 def take_screenshots(out_dir: str | Path = "docs/img", *, chromium: str | None = None) -> list[Path]:
@@ -91,14 +116,34 @@ def take_screenshots(out_dir: str | Path = "docs/img", *, chromium: str | None =
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="langmem-shots-"))
     tokens = work / "tokens.toml"
-    tokens.write_text("".join(f'[[tokens]]\ntoken = "{t}"\ntenant = "acme"\nuser_id = "{u}"\nroles = ["{r}"]\n'
-                              for t, u, r in TOKENS.values()))
+    tokens.write_text(
+        "".join(
+            f'[[tokens]]\ntoken = "{t}"\ntenant = "acme"\nuser_id = "{u}"\nroles = ["{r}"]\n'
+            + (f'agent_id = "{a}"\n' if a else "")
+            for t, u, r, a in TOKENS.values()
+        )
+    )
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log = (work / "serve.log").open("w")
-    server = subprocess.Popen([sys.executable, "-m", "langmem_es_cli.main", "serve", "--port", str(port),
-                               "--tokens", str(tokens), "--path", str(work / "memory.db")], stdout=log,
-                              stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "langmem_es_cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--tokens",
+            str(tokens),
+            "--path",
+            str(work / "memory.db"),
+            "--shared-writers",
+            "desk-sam,desk-ravi",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     written: list[Path] = []
     try:
         deadline = time.monotonic() + 60
@@ -118,14 +163,19 @@ def take_screenshots(out_dir: str | Path = "docs/img", *, chromium: str | None =
             page.goto("/console/login")
             page.fill("#token", TOKENS["owner"][0])
             page.click("#sign-in")
-            pages = [("memories", "/console/"), ("history", f"/console/memory/{seeded['history']}"),
-                     ("conflicts", "/console/conflicts"), ("audit", "/console/audit"), ("health", "/console/health"),
-                     ("forget", "/console/forget")]
+            pages = [
+                ("memories", "/console/"),
+                ("history", f"/console/memory/{seeded['history']}"),
+                ("conflicts", "/console/conflicts"),
+                ("audit", "/console/audit"),
+                ("health", "/console/health"),
+                ("forget", "/console/forget"),
+            ]
             for name, path in pages:
                 page.goto(path)
                 if name == "conflicts" and page.locator(".conflict").count() == 0:
                     continue
-                if name == "forget" and _has_forget_preview():
+                if name == "forget":
                     page.fill("input[name=subject_key]", "team.standup_time")
                     page.click("#preview")
                 target = out / f"console-{name}.png"

@@ -33,4 +33,7 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'langmem_es.server' has no attribute {name!r}")
+    from ._deps import require_all
+
+    require_all()
     return getattr(importlib.import_module(module), name)

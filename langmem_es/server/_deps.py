@@ -7,7 +7,7 @@ from types import ModuleType
 
 from ..errors import MissingDependencyError
 
-__all__ = ["require"]
+__all__ = ["require", "require_all"]
 
 _HINT = "pip install 'langmem-es[server]'"
 _PACKAGES = {"fastapi": "fastapi", "uvicorn": "uvicorn", "mcp": "mcp", "jinja2": "jinja2"}
@@ -22,3 +22,9 @@ def require(module: str) -> ModuleType:
         raise MissingDependencyError(
             f"the memory server needs the '{_PACKAGES.get(top, top)}' package ({exc.name or top} missing): {_HINT}"
         ) from None
+
+
+def require_all() -> None:
+    """Check every package of the extra at once (before the server's modules import them)."""
+    for module in _PACKAGES:
+        require(module)

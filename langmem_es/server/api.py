@@ -133,8 +133,10 @@ async def recall(identity: Caller, body: RecallBody, request: Request) -> dict[s
     if body.scopes:
         args["scopes"] = body.scopes
     result = await _core(request).recall(identity, body.query, **args)
-    return {"query": result.query, "memories": [
-        {"memory": to_json(r.memory), "score": r.score, "conflict": r.conflict} for r in result.memories]}
+    return {
+        "query": result.query,
+        "memories": [{"memory": to_json(r.memory), "score": r.score, "conflict": r.conflict} for r in result.memories],
+    }
 
 
 @router.get("/history/{key_or_id}", tags=["memories"])
@@ -155,12 +157,17 @@ async def forget(identity: Caller, body: ForgetBody, request: Request) -> dict[s
 @router.post("/outcomes", tags=["memories"])
 async def record_outcome(identity: Caller, body: OutcomeBody, request: Request) -> dict[str, Any]:
     """Count a playbook's success or failure."""
-    return to_json(await _core(request).record_outcome(identity, body.playbook_id, body.success, note=body.note,
-                                                       problem=body.problem))
+    return to_json(
+        await _core(request).record_outcome(
+            identity, body.playbook_id, body.success, note=body.note, problem=body.problem
+        )
+    )
 
 
 @router.get("/conflicts", tags=["review"])
-async def conflicts(identity: Caller, request: Request, status: Literal["open", "resolved"] = "open") -> list[dict[str, Any]]:
+async def conflicts(
+    identity: Caller, request: Request, status: Literal["open", "resolved"] = "open"
+) -> list[dict[str, Any]]:
     """Conflicts in the shared scope of the caller's tenant."""
     return to_json(await _core(request).conflicts(identity, status=status))
 
@@ -191,15 +198,21 @@ async def reject(identity: Caller, memory_id: str, request: Request) -> dict[str
 
 
 @router.get("/audit", tags=["review"])
-async def audit(identity: Caller, request: Request, action: Annotated[str | None, Query(max_length=64)] = None) -> list[dict[str, Any]]:
+async def audit(
+    identity: Caller, request: Request, action: Annotated[str | None, Query(max_length=64)] = None
+) -> list[dict[str, Any]]:
     """The tenant's audit log, oldest first (owner)."""
     return to_json(await _core(request).audit_log(identity, action=action))
 
 
 @router.get("/export", tags=["transfer"])
-async def export(identity: Caller, request: Request, scopes: Annotated[tuple[Scope, ...], Query()] = ("private",),
-                 preset: Literal["handover", "offboarding"] | None = None,
-                 user_id: Annotated[str | None, Query(max_length=256)] = None) -> list[dict[str, Any]]:
+async def export(
+    identity: Caller,
+    request: Request,
+    scopes: Annotated[tuple[Scope, ...], Query()] = ("private",),
+    preset: Literal["handover", "offboarding"] | None = None,
+    user_id: Annotated[str | None, Query(max_length=256)] = None,
+) -> list[dict[str, Any]]:
     """The caller's memories (and tombstones) as JSON records; ``preset`` (and ``user_id`` for
     ``offboarding``) as in ``MemoryCore.export``."""
     args: dict[str, Any] = {"preset": preset, "user_id": user_id} if preset else {"scopes": list(scopes)}

@@ -12,10 +12,6 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from ._deps import require
-
-require("fastapi")
-
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -35,8 +31,14 @@ __all__ = ["create_app"]
 log = logging.getLogger("langmem_es.server")
 
 
-def create_app(core: Any, tokens: TokenTable, *, settings: ServerSettings | None = None,
-               health: Callable[[], Mapping[str, Any]] | None = None, setup: bool = True) -> FastAPI:
+def create_app(
+    core: Any,
+    tokens: TokenTable,
+    *,
+    settings: ServerSettings | None = None,
+    health: Callable[[], Mapping[str, Any]] | None = None,
+    setup: bool = True,
+) -> FastAPI:
     """The server over an **async** memory core (``AsyncMemoryCore``); ``setup`` runs ``core.setup()`` at start.
 
     ``health`` (optional) adds engine details to the console's health panel (the CLI
@@ -44,8 +46,12 @@ def create_app(core: Any, tokens: TokenTable, *, settings: ServerSettings | None
     """
     state = ServerState(core, tokens, settings or ServerSettings(), health)
     mcp = build_mcp_server(core, identity_from_request, recall_budget_tokens=state.settings.recall_budget_tokens)
-    mcp_app = mcp.streamable_http_app(streamable_http_path="/", stateless_http=True, json_response=True,
-                                      max_request_body_size=state.settings.max_body_bytes)
+    mcp_app = mcp.streamable_http_app(
+        streamable_http_path="/",
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=state.settings.max_body_bytes,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -55,8 +61,12 @@ def create_app(core: Any, tokens: TokenTable, *, settings: ServerSettings | None
             yield
         await core.close()
 
-    app = FastAPI(title="langmem-es", version=__version__, lifespan=lifespan,
-                  description="Persistent, scoped memory: HTTP API, MCP server (/mcp) and owner's console (/console).")
+    app = FastAPI(
+        title="langmem-es",
+        version=__version__,
+        lifespan=lifespan,
+        description="Persistent, scoped memory: HTTP API, MCP server (/mcp) and owner's console (/console).",
+    )
     app.state.server = state
     app.include_router(api.router)
     app.include_router(console.router)
@@ -88,8 +98,9 @@ def create_app(core: Any, tokens: TokenTable, *, settings: ServerSettings | None
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         if request.url.path.startswith("/console"):
             return console.error_page(request, exc)
-        return JSONResponse({"error": "InternalError", "message": f"{type(exc).__name__} (see the server log)"},
-                            status_code=500)
+        return JSONResponse(
+            {"error": "InternalError", "message": f"{type(exc).__name__} (see the server log)"}, status_code=500
+        )
 
     app.add_middleware(_BodyLimit, limit=state.settings.max_body_bytes)
     return app
@@ -105,7 +116,8 @@ def _validation_text(errors: Any) -> str:
 
 async def _send_error(send: Send, exc: LangmemEsError, headers: Mapping[str, str] | None = None) -> None:
     await JSONResponse(error_body(exc), status_code=status_for(exc), headers=dict(headers or {}))(
-        {"type": "http"}, _no_receive, send)
+        {"type": "http"}, _no_receive, send
+    )
 
 
 async def _no_receive() -> Message:  # pragma: no cover - a response never reads the body

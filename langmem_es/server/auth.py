@@ -77,10 +77,16 @@ class TokenTable:
             if secret is not None and len(str(secret)) < 8:
                 raise ConfigurationError(f"{where}: a token must have at least 8 characters")
             try:
-                identity = Identity(tenant=rec.get("tenant"), user_id=rec.get("user_id"), agent_id=rec.get("agent_id"),
-                                    roles=rec.get("roles") or ["member"])
+                identity = Identity(
+                    tenant=rec.get("tenant"),
+                    user_id=rec.get("user_id"),
+                    agent_id=rec.get("agent_id"),
+                    roles=rec.get("roles") or ["member"],
+                )
             except ValueError as exc:
-                raise ConfigurationError(f"{where}: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") from None
+                raise ConfigurationError(
+                    f"{where}: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}"
+                ) from None
             if not (identity.user_id or identity.agent_id):
                 raise ConfigurationError(f"{where}: needs user_id or agent_id")
             if key in entries:

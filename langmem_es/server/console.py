@@ -14,10 +14,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from ._deps import require
-
-require("jinja2")
-
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -48,8 +44,9 @@ def _identity(request: Request) -> Identity:
 def _owner(request: Request) -> Identity:
     identity = _identity(request)
     if not identity.is_owner:
-        raise PermissionDeniedError("the console's pages are for the workspace owner (role owner); "
-                                    "your own memories are on /console/mine")
+        raise PermissionDeniedError(
+            "the console's pages are for the workspace owner (role owner); your own memories are on /console/mine"
+        )
     return identity
 
 
@@ -66,8 +63,14 @@ def _page(request: Request, name: str, identity: Identity | None, code: int = 20
 def error_page(request: Request, exc: Exception) -> Response:
     """An error as a page (the API answers JSON; the console answers HTML); 401 goes to sign-in."""
     if not isinstance(exc, LangmemEsError):
-        return _page(request, "error.html", None, code=500, error="InternalError",
-                     message=f"{type(exc).__name__} (see the server log)")
+        return _page(
+            request,
+            "error.html",
+            None,
+            code=500,
+            error="InternalError",
+            message=f"{type(exc).__name__} (see the server log)",
+        )
     status = status_for(exc)
     if status == 401 and request.method == "GET":
         return RedirectResponse(f"/console/login?{urlencode({'error': str(exc)})}", status_code=303)
@@ -91,8 +94,14 @@ async def login(request: Request, token: str = Form(..., max_length=512)) -> Res
     _same_origin(request)
     identity = _state(request).authenticate(f"Bearer {token.strip()}")
     response = _back("/console/" if identity.is_owner else "/console/mine")
-    response.set_cookie(COOKIE, token.strip(), httponly=True, samesite="strict", path="/console",
-                        secure=_state(request).settings.cookie_secure)
+    response.set_cookie(
+        COOKIE,
+        token.strip(),
+        httponly=True,
+        samesite="strict",
+        path="/console",
+        secure=_state(request).settings.cookie_secure,
+    )
     return response
 
 
@@ -106,36 +115,61 @@ async def logout() -> Response:
 # ------------------------------------------------------------------ memories
 
 
-async def _memories(request: Request, identity: Identity, q: str, kind: str, scope: str, user: str,
-                    status: str) -> list[Memory]:
+async def _memories(
+    request: Request, identity: Identity, q: str, kind: str, scope: str, user: str, status: str
+) -> list[Memory]:
     core = _state(request).core
     if q.strip():
         found = await core.recall(identity, q, k=50, include_superseded=True)
         memories = [r.memory for r in found.memories]
     else:
-        records = await core.export(identity, scopes=["private", "shared", "conversation"]
-                                    if identity.conversation_id else ["private", "shared"], include_tombstones=False)
+        records = await core.export(
+            identity,
+            scopes=["private", "shared", "conversation"] if identity.conversation_id else ["private", "shared"],
+            include_tombstones=False,
+        )
         memories = [Memory.model_validate(r) for r in records]
         memories.sort(key=lambda m: m.written_at, reverse=True)
-    return [m for m in memories
-            if (not kind or m.kind == kind) and (not scope or m.scope == scope) and (not status or m.status == status)
-            and (not user or m.owner == f"user:{user}" or m.written_by == user)][:LIST_LIMIT]
+    return [
+        m
+        for m in memories
+        if (not kind or m.kind == kind)
+        and (not scope or m.scope == scope)
+        and (not status or m.status == status)
+        and (not user or m.owner == f"user:{user}" or m.written_by == user)
+    ][:LIST_LIMIT]
 
 
 @router.get("/", response_class=HTMLResponse)
-async def memories(request: Request, q: str = "", kind: str = "", scope: str = "", user: str = "",
-                   status: str = "") -> HTMLResponse:
+async def memories(
+    request: Request, q: str = "", kind: str = "", scope: str = "", user: str = "", status: str = ""
+) -> HTMLResponse:
     identity = _owner(request)
     rows = await _memories(request, identity, q, kind, scope, user, status)
-    return _page(request, "memories.html", identity, rows=rows, q=q, kind=kind, scope=scope, user=user,
-                 status=status, kinds=KINDS, scopes=SCOPES, statuses=("active", "superseded", "soft_deleted"))
+    return _page(
+        request,
+        "memories.html",
+        identity,
+        rows=rows,
+        q=q,
+        kind=kind,
+        scope=scope,
+        user=user,
+        status=status,
+        kinds=KINDS,
+        scopes=SCOPES,
+        statuses=("active", "superseded", "soft_deleted"),
+    )
 
 
 @router.get("/mine", response_class=HTMLResponse)
 async def mine(request: Request, q: str = "") -> HTMLResponse:
     identity = _identity(request)
-    rows = [m for m in await _memories(request, identity, q, "", "", "", "")
-            if m.owner in (identity.user_owner, identity.agent_owner)]
+    rows = [
+        m
+        for m in await _memories(request, identity, q, "", "", "", "")
+        if m.owner in (identity.user_owner, identity.agent_owner)
+    ]
     return _page(request, "mine.html", identity, rows=rows, q=q)
 
 
@@ -155,8 +189,14 @@ async def memory_history(request: Request, memory_id: str) -> HTMLResponse:
 async def conflicts(request: Request, done: str = "") -> HTMLResponse:
     identity = _owner(request)
     core = _state(request).core
-    return _page(request, "conflicts.html", identity, open=await core.conflicts(identity),
-                 resolved=(await core.conflicts(identity, status="resolved"))[-20:], done=done)
+    return _page(
+        request,
+        "conflicts.html",
+        identity,
+        open=await core.conflicts(identity),
+        resolved=(await core.conflicts(identity, status="resolved"))[-20:],
+        done=done,
+    )
 
 
 @router.post("/conflicts/{conflict_id}/resolve")
@@ -189,8 +229,11 @@ async def review(request: Request, memory_id: str, decision: str) -> Response:
 
 
 def _forget_args(ids: str, subject_key: str, query: str) -> dict[str, Any]:
-    return {"ids": [i for i in ids.replace(",", " ").split() if i], "subject_key": subject_key.strip() or None,
-            "query": query.strip() or None}
+    return {
+        "ids": [i for i in ids.replace(",", " ").split() if i],
+        "subject_key": subject_key.strip() or None,
+        "query": query.strip() or None,
+    }
 
 
 @router.get("/forget", response_class=HTMLResponse)
@@ -199,8 +242,13 @@ async def forget_form(request: Request, done: str = "") -> HTMLResponse:
 
 
 @router.post("/forget", response_class=HTMLResponse)
-async def forget(request: Request, ids: str = Form("", max_length=20_000), subject_key: str = Form("", max_length=256),
-                 query: str = Form("", max_length=4000), confirm: str = Form("")) -> Response:
+async def forget(
+    request: Request,
+    ids: str = Form("", max_length=20_000),
+    subject_key: str = Form("", max_length=256),
+    query: str = Form("", max_length=4000),
+    confirm: str = Form(""),
+) -> Response:
     _same_origin(request)
     identity = _owner(request)
     core = _state(request).core
@@ -208,8 +256,17 @@ async def forget(request: Request, ids: str = Form("", max_length=20_000), subje
     if confirm != "yes":
         report = forget_json(await core.forget(identity, **args, dry_run=True))
         previewed = [await core.get(identity, i) for i in report["ids"]]
-        return _page(request, "forget.html", identity, preview=report, previewed=[m for m in previewed if m],
-                     done="", ids=ids, subject_key=subject_key, query=query)
+        return _page(
+            request,
+            "forget.html",
+            identity,
+            preview=report,
+            previewed=[m for m in previewed if m],
+            done="",
+            ids=ids,
+            subject_key=subject_key,
+            query=query,
+        )
     report = forget_json(await core.forget(identity, **args))
     return _back("/console/forget", done=f"forgot {len(report['ids'])}: {', '.join(report['ids'])}")
 
@@ -220,20 +277,31 @@ async def purge_form(request: Request, done: str = "") -> HTMLResponse:
 
 
 @router.post("/purge")
-async def purge(request: Request, user_id: str = Form(..., max_length=256), confirm_user: str = Form(""),
-                keep_shared: str = Form("")) -> Response:
+async def purge(
+    request: Request,
+    user_id: str = Form(..., max_length=256),
+    confirm_user: str = Form(""),
+    keep_shared: str = Form(""),
+) -> Response:
     _same_origin(request)
     identity = _owner(request)
     if confirm_user.strip() != user_id.strip():
-        return _page(request, "purge.html", identity, code=422, done="",
-                     error=f"type the user id {user_id!r} again to confirm the purge")
+        return _page(
+            request,
+            "purge.html",
+            identity,
+            code=422,
+            done="",
+            error=f"type the user id {user_id!r} again to confirm the purge",
+        )
     removed = await _state(request).core.purge_user(identity, user_id.strip(), keep_shared=bool(keep_shared))
     return _back("/console/purge", done=f"purged user {user_id.strip()}; removed: {_counts(to_json(removed))}")
 
 
 def _counts(removed: dict[str, Any]) -> str:
-    parts = [f"{n} {kind} {scope}" for kind, per in removed.items() if isinstance(per, dict)
-             for scope, n in per.items() if n]
+    parts = [
+        f"{n} {kind} {scope}" for kind, per in removed.items() if isinstance(per, dict) for scope, n in per.items() if n
+    ]
     return ", ".join(parts) or "nothing"
 
 
@@ -259,4 +327,3 @@ async def health(request: Request) -> HTMLResponse:
         except Exception as exc:  # noqa: BLE001 - the panel shows why the engine did not answer
             details = {"error": f"{type(exc).__name__}: {exc}"}
     return _page(request, "health.html", identity, caps=to_json(caps), details=details)
-

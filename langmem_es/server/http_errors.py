@@ -23,7 +23,6 @@ from __future__ import annotations
 from typing import Any
 
 from .. import errors as E
-
 from ..errors import PermissionDeniedError
 
 __all__ = ["NotFound", "PermissionDeniedError", "RateLimited", "TooLarge", "error_body", "status_for"]

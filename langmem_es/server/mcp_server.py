@@ -17,10 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._deps import require
-
-require("mcp")
-
 from langchain_core.tools import ToolException
 from mcp import types
 from mcp.server.lowlevel import Server
@@ -33,9 +29,11 @@ from ..tools import create_memory_tools
 
 __all__ = ["build_mcp_server", "config_for", "identity_from_request", "run_stdio"]
 
-INSTRUCTIONS = ("Long-term memory of this user and workspace. Recall before answering questions that may depend "
-                "on what was said or learned before; remember durable facts (with a reason and a subject_key), "
-                "events and how-to playbooks; forget on request; record whether a playbook worked.")
+INSTRUCTIONS = (
+    "Long-term memory of this user and workspace. Recall before answering questions that may depend "
+    "on what was said or learned before; remember durable facts (with a reason and a subject_key), "
+    "events and how-to playbooks; forget on request; record whether a playbook worked."
+)
 
 IdentityFor = Callable[[Any], Identity]
 
@@ -43,8 +41,11 @@ IdentityFor = Callable[[Any], Identity]
 def config_for(identity: Identity) -> dict[str, Any]:
     """The LangChain run config carrying ``identity`` (what the tools read it from)."""
     configurable: dict[str, Any] = {"tenant_id": identity.tenant, "roles": sorted(identity.roles)}
-    for key, value in (("user_id", identity.user_id), ("agent_id", identity.agent_id),
-                       ("thread_id", identity.conversation_id)):
+    for key, value in (
+        ("user_id", identity.user_id),
+        ("agent_id", identity.agent_id),
+        ("thread_id", identity.conversation_id),
+    ):
         if value:
             configurable[key] = value
     return {"configurable": configurable}
@@ -62,9 +63,10 @@ def identity_from_request(ctx: Any) -> Identity:
 def build_mcp_server(core: Any, identity_for: IdentityFor, *, recall_budget_tokens: int = 1200) -> Server:
     """A low-level MCP server exposing remember, recall, forget and record_outcome over ``core``."""
     tools = {t.name: t for t in create_memory_tools(core, recall_budget_tokens=recall_budget_tokens)}
-    listed = [types.Tool(name=t.name, description=t.description,
-                         input_schema=t.args_schema.model_json_schema())  # type: ignore[union-attr]
-              for t in tools.values()]
+    listed = [
+        types.Tool(name=t.name, description=t.description, input_schema=t.args_schema.model_json_schema())  # type: ignore[union-attr]
+        for t in tools.values()
+    ]
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
@@ -77,23 +79,28 @@ def build_mcp_server(core: Any, identity_for: IdentityFor, *, recall_budget_toke
         schema = tool.args_schema
         unknown = sorted(set(arguments) - set(schema.model_fields))  # type: ignore[union-attr]
         if unknown:
-            return _error(f"unknown argument(s) {unknown} for {tool.name}: the identity comes from the connection, "
-                          f"never from tool arguments; arguments: {sorted(schema.model_fields)}")  # type: ignore[union-attr]
+            return _error(
+                f"unknown argument(s) {unknown} for {tool.name}: the identity comes from the connection, "
+                f"never from tool arguments; arguments: {sorted(schema.model_fields)}"
+            )  # type: ignore[union-attr]
         try:
             args = schema.model_validate(arguments)  # type: ignore[union-attr]
             identity = identity_for(ctx)
             text = await tool.coroutine(config_for(identity), **dict(args))  # type: ignore[misc]
         except ValidationError as exc:
-            return _error("invalid arguments: " + "; ".join(
-                f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()))
+            return _error(
+                "invalid arguments: "
+                + "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors())
+            )
         except ToolException as exc:
             return _error(str(exc))
         except LangmemEsError as exc:
             return _error(f"{type(exc).__name__}: {exc}")
         return types.CallToolResult(content=[types.TextContent(type="text", text=str(text))], is_error=False)
 
-    return Server("langmem-es", version=__version__, instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        "langmem-es", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+    )
 
 
 def _error(message: str) -> types.CallToolResult:

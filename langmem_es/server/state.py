@@ -48,8 +48,11 @@ class ServerState:
         key, identity = self.tokens.identify(authorization)
         wait = self.limiter.allow(key)
         if wait:
-            raise RateLimited(f"rate limit: at most {self.settings.rate_per_second:g} requests/s per token "
-                              f"(burst {self.settings.burst}); retry in {wait:.2f}s", wait)
+            raise RateLimited(
+                f"rate limit: at most {self.settings.rate_per_second:g} requests/s per token "
+                f"(burst {self.settings.burst}); retry in {wait:.2f}s",
+                wait,
+            )
         return identity
 
 
@@ -70,5 +73,9 @@ def to_json(value: Any) -> Any:
 
 def forget_json(report: Any) -> dict[str, Any]:
     """A :class:`~langmem_es.core.results.ForgetReport` as JSON."""
-    return {"ids": list(report.ids), "counts": to_json(report.counts), "dry_run": bool(report.dry_run),
-            "denied": list(getattr(report, "denied", []))}
+    return {
+        "ids": list(report.ids),
+        "counts": to_json(report.counts),
+        "dry_run": bool(report.dry_run),
+        "denied": list(getattr(report, "denied", [])),
+    }

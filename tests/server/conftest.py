@@ -71,8 +71,17 @@ class Server:
 def start_server(tmp: Path, *extra: str) -> Server:
     port = free_port()
     log = tmp / f"serve-{port}.log"
-    args = [sys.executable, "-m", "langmem_es_cli.main", "serve", "--port", str(port),
-            "--tokens", str(write_tokens(tmp / "tokens.toml")), *extra]
+    args = [
+        sys.executable,
+        "-m",
+        "langmem_es_cli.main",
+        "serve",
+        "--port",
+        str(port),
+        "--tokens",
+        str(write_tokens(tmp / "tokens.toml")),
+        *extra,
+    ]
     if "--backend" not in extra:
         args += ["--path", str(tmp / "memory.db")]
     process = subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT, env=cli_env())

@@ -6,7 +6,6 @@ Locally these tests skip when no Chromium is installed; in CI (``CI`` set) or wi
 
 from __future__ import annotations
 
-import inspect
 import os
 import shutil
 from collections.abc import Iterator
@@ -15,14 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import sync_playwright
 
-from langmem_es.core import AsyncMemoryCore
-
 from .conftest import Server, required
 from .test_http_api import WHY, recall_texts, remember
-
-HAS_FORGET_PREVIEW = "dry_run" in inspect.signature(AsyncMemoryCore.forget).parameters
-needs_forget_preview = pytest.mark.skipif(not HAS_FORGET_PREVIEW,
-                                          reason="core.forget(dry_run=True) arrives with issue 11 (roles, forgetting)")
 
 
 def chromium_path() -> str:
@@ -65,7 +58,9 @@ def test_signed_out_visitors_are_sent_to_sign_in(browser, server: Server) -> Non
     context = browser.new_context(base_url=server.url)
     page = context.new_page()
     page.goto("/console/conflicts")
-    assert page.url.endswith("/console/login?error=missing+bearer+token%3A+send+%27Authorization%3A+Bearer+%3Ctoken%3E%27")
+    assert page.url.endswith(
+        "/console/login?error=missing+bearer+token%3A+send+%27Authorization%3A+Bearer+%3Ctoken%3E%27"
+    )
     page.fill("#token", "not-a-valid-token")
     page.click("#sign-in")
     assert "unknown bearer token" in page.text_content("#error-message")
@@ -119,14 +114,25 @@ def test_member_is_refused_the_owner_pages_and_sees_their_own(page_as, server: S
     page = page_as("member")
     assert page.url.endswith("/console/mine")
     assert page.locator(f"#memories tr[data-id='{mine['id']}']").count() == 1
-    for path in ("/console/", "/console/conflicts", "/console/forget", "/console/purge", "/console/audit",
-                 "/console/health", "/console/pending", f"/console/memory/{mine['id']}"):
+    for path in (
+        "/console/",
+        "/console/conflicts",
+        "/console/forget",
+        "/console/purge",
+        "/console/audit",
+        "/console/health",
+        "/console/pending",
+        f"/console/memory/{mine['id']}",
+    ):
         response = page.goto(path)
         assert response.status == 403, path
         assert "for the workspace owner" in page.text_content("#error-message")
     # a member's form post is refused the same way (and changes nothing)
-    r = httpx.post(server.url + "/console/purge", data={"user_id": "olga", "confirm_user": "olga"},
-                   cookies={"langmem_token": server.tokens["member"]})
+    r = httpx.post(
+        server.url + "/console/purge",
+        data={"user_id": "olga", "confirm_user": "olga"},
+        cookies={"langmem_token": server.tokens["member"]},
+    )
     assert r.status_code == 403
 
 
@@ -147,7 +153,6 @@ def test_purge_needs_the_user_id_typed_twice(page_as, server: Server) -> None:
         assert "Ravi's locker is 31." not in recall_texts(ravi, "locker")
 
 
-@needs_forget_preview
 def test_forget_preview_lists_every_copy_then_forgets(page_as, server: Server) -> None:
     with server.client("owner") as olga:
         a = remember(olga, "The supplier contact is Dana.", subject_key="team.supplier_contact", scope="shared")
@@ -158,7 +163,10 @@ def test_forget_preview_lists_every_copy_then_forgets(page_as, server: Server) -
     page.click("#preview")
     preview = page.locator("#forget-preview")
     assert "2 copies will be forgotten" in preview.text_content()
-    assert preview.locator(f"tr[data-id='{a['id']}']").count() == 1 and preview.locator(f"tr[data-id='{b['id']}']").count() == 1
+    assert (
+        preview.locator(f"tr[data-id='{a['id']}']").count() == 1
+        and preview.locator(f"tr[data-id='{b['id']}']").count() == 1
+    )
     with server.client("owner") as olga:  # nothing is gone yet
         assert olga.get(f"/v1/memories/{b['id']}").status_code == 200
     page.click("#confirm-forget")
@@ -170,8 +178,12 @@ def test_forget_preview_lists_every_copy_then_forgets(page_as, server: Server) -
 
 def test_cross_site_form_posts_are_refused(server: Server) -> None:
     cookies = {"langmem_token": server.tokens["owner"]}
-    r = httpx.post(server.url + "/console/purge", data={"user_id": "sam", "confirm_user": "sam"}, cookies=cookies,
-                   headers={"Origin": "http://evil.example"})
+    r = httpx.post(
+        server.url + "/console/purge",
+        data={"user_id": "sam", "confirm_user": "sam"},
+        cookies=cookies,
+        headers={"Origin": "http://evil.example"},
+    )
     assert r.status_code == 403 and "cross-site form post refused" in r.text
     with server.client("member") as sam:
         assert sam.get("/v1/whoami").status_code == 200 and recall_texts(sam, "bike")  # sam's memories are still there

@@ -27,17 +27,29 @@ def recall_texts(c: httpx.Client, query: str, **kw) -> list[str]:
 def test_openapi_and_health_are_served(server: Server) -> None:
     with server.client() as c:
         schema = c.get("/openapi.json").json()
-        assert {"/v1/memories", "/v1/recall", "/v1/forget", "/v1/conflicts/{conflict_id}/resolve", "/v1/export",
-                "/v1/import", "/v1/purge", "/v1/history/{key_or_id}", "/v1/health"} <= set(schema["paths"])
+        assert {
+            "/v1/memories",
+            "/v1/recall",
+            "/v1/forget",
+            "/v1/conflicts/{conflict_id}/resolve",
+            "/v1/export",
+            "/v1/import",
+            "/v1/purge",
+            "/v1/history/{key_or_id}",
+            "/v1/health",
+        } <= set(schema["paths"])
         assert c.get("/v1/health").json()["status"] == "ok"
 
 
-@pytest.mark.parametrize("headers, message", [
-    ({}, "missing bearer token"),
-    ({"Authorization": "Bearer not-a-token"}, "unknown bearer token"),
-    ({"Authorization": "Basic dXNlcjpwdw=="}, "malformed Authorization header"),
-    ({"Authorization": "Bearer tok-expired-sam"}, "bearer token expired"),
-])
+@pytest.mark.parametrize(
+    "headers, message",
+    [
+        ({}, "missing bearer token"),
+        ({"Authorization": "Bearer not-a-token"}, "unknown bearer token"),
+        ({"Authorization": "Basic dXNlcjpwdw=="}, "malformed Authorization header"),
+        ({"Authorization": "Bearer tok-expired-sam"}, "bearer token expired"),
+    ],
+)
 def test_missing_unknown_malformed_or_expired_tokens_get_401(server: Server, headers, message) -> None:
     r = httpx.post(server.url + "/v1/recall", json={"query": "anything"}, headers=headers)
     assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
@@ -46,8 +58,13 @@ def test_missing_unknown_malformed_or_expired_tokens_get_401(server: Server, hea
 
 def test_remember_recall_get_and_history_round_trip(server: Server) -> None:
     with server.client("member") as c:
-        assert c.get("/v1/whoami").json() == {"tenant": "acme", "user_id": "sam", "agent_id": "desk-sam",
-                                              "conversation_id": None, "roles": ["member"]}
+        assert c.get("/v1/whoami").json() == {
+            "tenant": "acme",
+            "user_id": "sam",
+            "agent_id": "desk-sam",
+            "conversation_id": None,
+            "roles": ["member"],
+        }
         first = remember(c, "Sam lives in Bristol.", subject_key="user.home_city")
         second = remember(c, "Sam moved to Edinburgh.", subject_key="user.home_city")
         assert second["action"] == "superseded" and second["superseded"] == [first["id"]]
@@ -68,22 +85,27 @@ def test_another_tenants_ids_answer_like_unknown_ones(server: Server) -> None:
         f1 = gil.post("/v1/forget", json={"ids": [mine["id"]]})
         f2 = gil.post("/v1/forget", json={"ids": ["ffffffffffffffffffffffff"]})
         assert f1.status_code == f2.status_code == 403 and f1.json()["error"] == "ScopeViolationError"
-        assert f1.json()["message"].replace(mine["id"], "X") == f2.json()["message"].replace("ffffffffffffffffffffffff", "X")
+        assert f1.json()["message"].replace(mine["id"], "X") == f2.json()["message"].replace(
+            "ffffffffffffffffffffffff", "X"
+        )
         assert gil.get("/v1/history/user.locker_code").status_code == 404
         assert gil.post("/v1/outcomes", json={"playbook_id": mine["id"], "success": True}).status_code == 403
         # and the memory is untouched
         assert sam.get(f"/v1/memories/{mine['id']}").json()["status"] == "active"
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"query": "x", "k": "many"}, "k"),
-    ({"query": 42}, "query"),
-    ({"query": "x", "kinds": ["dreams"]}, "kinds"),
-    ({"query": "x", "tenant": "globex"}, "tenant"),
-    ({"query": "x", "user_id": "gil"}, "user_id"),
-    ({"query": ""}, "query"),
-    ({}, "query"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"query": "x", "k": "many"}, "k"),
+        ({"query": 42}, "query"),
+        ({"query": "x", "kinds": ["dreams"]}, "kinds"),
+        ({"query": "x", "tenant": "globex"}, "tenant"),
+        ({"query": "x", "user_id": "gil"}, "user_id"),
+        ({"query": ""}, "query"),
+        ({}, "query"),
+    ],
+)
 def test_wrong_types_and_identity_fields_in_bodies_get_422(server: Server, body, field) -> None:
     with server.client("member") as c:
         r = c.post("/v1/recall", json=body)
@@ -108,7 +130,8 @@ def test_oversized_bodies_get_413_declared_or_streamed(server: Server) -> None:
 
         def chunks():
             for i in range(0, len(big), 65536):
-                yield big[i:i + 65536]
+                yield big[i : i + 65536]
+
         r = c.post("/v1/recall", content=chunks(), headers={"content-type": "application/json"})
         assert r.status_code == 413 and r.json()["error"] == "TooLarge"
         r = c.post("/mcp/", content=chunks(), headers={"content-type": "application/json"})
@@ -126,7 +149,9 @@ def test_owner_resolves_a_conflict_and_recall_shows_the_winner(server: Server) -
         assert conflict["memory_ids"] == [a["id"], b["id"]]
         r = olga.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"winner": a["id"]})
         assert r.status_code == 200 and r.json()["status"] == "resolved"
-        assert recall_texts(ravi, "office wifi password", kinds=["semantic"])[0] == "The office wifi password is tulip-7."
+        assert (
+            recall_texts(ravi, "office wifi password", kinds=["semantic"])[0] == "The office wifi password is tulip-7."
+        )
         again = olga.post(f"/v1/conflicts/{conflict['id']}/resolve", json={"winner": a["id"]})
         assert again.status_code == 422 and "already resolved" in again.json()["message"]
         assert olga.post("/v1/conflicts/nope/resolve", json={"winner": a["id"]}).status_code == 422

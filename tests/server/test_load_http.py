@@ -15,7 +15,9 @@ from langmem_es_cli.load_http import check_loopback
 from .conftest import cli_env, start_server, stop_server
 
 
-@pytest.mark.parametrize("url", ["http://10.0.0.1:8080", "http://example.com", "ftp://127.0.0.1", "http://[fe80::1]:80"])
+@pytest.mark.parametrize(
+    "url", ["http://10.0.0.1:8080", "http://example.com", "ftp://127.0.0.1", "http://[fe80::1]:80"]
+)
 def test_only_loopback_targets_are_accepted(url: str) -> None:
     with pytest.raises(ConfigurationError, match="on this machine"):
         check_loopback(url)
@@ -26,10 +28,30 @@ def test_only_loopback_targets_are_accepted(url: str) -> None:
 def test_bounded_load_through_the_api_has_no_errors_and_no_leaks(tmp_path: Path) -> None:
     srv = start_server(tmp_path, "--embeddings", "fast", "--rate", "100000", "--burst", "100000")
     try:
-        out = subprocess.run([sys.executable, "-m", "langmem_es_cli.main", "load", "--target", srv.url,
-                              "--tokens", str(tmp_path / "tokens.toml"), "--seconds", "6", "--threads", "4",
-                              "--max-requests", "3000", "--json"],
-                             env=cli_env(), check=False, capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "langmem_es_cli.main",
+                "load",
+                "--target",
+                srv.url,
+                "--tokens",
+                str(tmp_path / "tokens.toml"),
+                "--seconds",
+                "6",
+                "--threads",
+                "4",
+                "--max-requests",
+                "3000",
+                "--json",
+            ],
+            env=cli_env(),
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         stop_server(srv)
     assert out.returncode == 0, out.stdout + out.stderr

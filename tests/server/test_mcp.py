@@ -24,8 +24,9 @@ IDENTITY_FIELDS = {"tenant_id", "tenant", "user_id", "agent_id", "thread_id", "r
 
 @asynccontextmanager
 async def stdio_session(db: Path, *identity: str) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=sys.executable, env=cli_env(),
-                                   args=["-m", "langmem_es_cli.main", "mcp", "--path", str(db), *identity])
+    params = StdioServerParameters(
+        command=sys.executable, env=cli_env(), args=["-m", "langmem_es_cli.main", "mcp", "--path", str(db), *identity]
+    )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
@@ -33,9 +34,11 @@ async def stdio_session(db: Path, *identity: str) -> AsyncIterator[ClientSession
 
 @asynccontextmanager
 async def http_session(server: Server, who: str) -> AsyncIterator[ClientSession]:
-    async with create_mcp_http_client(headers={"Authorization": f"Bearer {server.tokens[who]}"}) as http, \
-            streamable_http_client(server.url + "/mcp/", http_client=http) as (read, write), \
-            ClientSession(read, write) as session:
+    async with (
+        create_mcp_http_client(headers={"Authorization": f"Bearer {server.tokens[who]}"}) as http,
+        streamable_http_client(server.url + "/mcp/", http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
         await session.initialize()
         yield session
 
@@ -56,16 +59,26 @@ async def exercise_every_tool(session: ClientSession) -> None:
         assert t.description and t.input_schema["type"] == "object"
         assert not IDENTITY_FIELDS & set(t.input_schema.get("properties", {}))  # identity is not an argument
 
-    err, text = await call(session, "remember", content="Sam keeps the spare key under the blue pot.",
-                           reason="Sam asked to be reminded where it is.", subject_key="user.spare_key")
+    err, text = await call(
+        session,
+        "remember",
+        content="Sam keeps the spare key under the blue pot.",
+        reason="Sam asked to be reminded where it is.",
+        subject_key="user.spare_key",
+    )
     assert not err and text.startswith("Remembered [semantic ") and "(created, private)" in text
     fact = memory_id(text)
     err, text = await call(session, "recall", query="where is the spare key?")
     assert not err and "spare key under the blue pot" in text and fact in text
 
-    err, text = await call(session, "remember", content="Fix a stuck smart hub by power-cycling it.",
-                           kind="procedural", reason="A fix worth reusing.",
-                           steps=["unplug the hub", "wait ten seconds", "plug it back in"])
+    err, text = await call(
+        session,
+        "remember",
+        content="Fix a stuck smart hub by power-cycling it.",
+        kind="procedural",
+        reason="A fix worth reusing.",
+        steps=["unplug the hub", "wait ten seconds", "plug it back in"],
+    )
     assert not err, text
     playbook = memory_id(text)
     err, text = await call(session, "record_outcome", playbook_id=playbook, success=False, problem="smart hub offline")
@@ -97,8 +110,9 @@ async def widening_is_refused(session: ClientSession, foreign_id: str) -> None:
 async def test_stdio_lists_and_calls_every_tool_and_refuses_widening(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     async with stdio_session(db, "--tenant", "acme", "--user", "ravi") as ravi:
-        err, text = await call(ravi, "remember", content="Ravi's desk is 4B.", reason="Visitors ask.",
-                               subject_key="user.desk")
+        err, text = await call(
+            ravi, "remember", content="Ravi's desk is 4B.", reason="Visitors ask.", subject_key="user.desk"
+        )
         foreign = memory_id(text)
     async with stdio_session(db, "--tenant", "acme", "--user", "sam") as sam:
         await exercise_every_tool(sam)
@@ -112,12 +126,22 @@ async def test_stdio_lists_and_calls_every_tool_and_refuses_widening(tmp_path: P
 
 def test_stdio_without_an_identity_exits_with_a_one_line_error(tmp_path: Path) -> None:
     env = {k: v for k, v in cli_env().items() if k not in ("LANGMEM_ES_TENANT", "LANGMEM_ES_USER_ID")}
-    out = subprocess.run([sys.executable, "-m", "langmem_es_cli.main", "mcp", "--path", str(tmp_path / "m.db")],
-                         env=env, check=False, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    out = subprocess.run(
+        [sys.executable, "-m", "langmem_es_cli.main", "mcp", "--path", str(tmp_path / "m.db")],
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert out.returncode == 2
-    assert out.stderr.strip().splitlines() == [(
-        "langmem-es: error: IdentityError: mcp needs an identity: --tenant and --user (or --agent), or "
-        "LANGMEM_ES_TENANT and LANGMEM_ES_USER_ID")]
+    assert out.stderr.strip().splitlines() == [
+        (
+            "langmem-es: error: IdentityError: mcp needs an identity: --tenant and --user (or --agent), or "
+            "LANGMEM_ES_TENANT and LANGMEM_ES_USER_ID"
+        )
+    ]
 
 
 async def test_stdio_identity_from_the_environment(tmp_path: Path, monkeypatch) -> None:
@@ -130,8 +154,9 @@ async def test_stdio_identity_from_the_environment(tmp_path: Path, monkeypatch) 
 
 async def test_streamable_http_lists_and_calls_every_tool_per_token(server: Server) -> None:
     async with http_session(server, "member2") as ravi:
-        err, text = await call(ravi, "remember", content="Ravi parks in bay 12.", reason="Visitors ask.",
-                               subject_key="user.parking_bay")
+        err, text = await call(
+            ravi, "remember", content="Ravi parks in bay 12.", reason="Visitors ask.", subject_key="user.parking_bay"
+        )
         foreign = memory_id(text)
     async with http_session(server, "member") as sam:
         await exercise_every_tool(sam)
@@ -141,9 +166,13 @@ async def test_streamable_http_lists_and_calls_every_tool_per_token(server: Serv
         assert not err and foreign not in text and "bay 12" not in text
 
 
-@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer nope-nope-nope"},
-                                     {"Authorization": "Bearer tok-expired-sam"}])
+@pytest.mark.parametrize(
+    "headers", [{}, {"Authorization": "Bearer nope-nope-nope"}, {"Authorization": "Bearer tok-expired-sam"}]
+)
 def test_streamable_http_without_a_valid_token_is_refused(server: Server, headers: dict) -> None:
-    r = httpx.post(server.url + "/mcp/", headers={**headers, "Accept": "application/json, text/event-stream"},
-                   json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
+    r = httpx.post(
+        server.url + "/mcp/",
+        headers={**headers, "Accept": "application/json, text/event-stream"},
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
+    )
     assert r.status_code == 401 and r.json()["error"] == "AuthenticationError"

@@ -34,8 +34,9 @@ async def test_http_api_and_mcp_on_elasticsearch_keep_tenants_apart(es_server) -
         assert gil.get(f"/v1/memories/{mine['id']}").status_code == 404
         assert olga.get(f"/v1/memories/{mine['id']}").status_code == 404  # an owner does not read private memories
     async with http_session(es_server, "member") as session:
-        err, text = await call(session, "remember", content="Sam's team meets on Thursdays.", reason="Planning.",
-                               kind="episodic")
+        err, text = await call(
+            session, "remember", content="Sam's team meets on Thursdays.", reason="Planning.", kind="episodic"
+        )
         assert not err, text
         err, text = await call(session, "recall", query="When does Sam's team meet?")
         assert not err and memory_id(text) and "Thursdays" in text
