@@ -18,11 +18,17 @@ from __future__ import annotations
 
 import ipaddress
 import random
+import sys
 import threading
 import time
 from collections import Counter, defaultdict
 from typing import Any
 from urllib.parse import urlsplit
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: JSON token files only
+    tomllib = None
 
 __all__ = ["check_loopback", "run_http_load"]
 
@@ -208,7 +214,8 @@ def tokens_from_file(path: str) -> list[tuple[str, Any]]:
     table = TokenTable.load(path)  # validates the whole file
     text = Path(path).read_text(encoding="utf-8")
     if path.endswith(".toml"):
-        import tomllib
+        if tomllib is None:  # Python 3.10
+            raise ConfigurationError("TOML token files need Python 3.11+; use a .json file")
 
         records = tomllib.loads(text)["tokens"]
     else:

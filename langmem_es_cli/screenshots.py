@@ -46,7 +46,7 @@ def _seed(url: str) -> dict[str, Any]:
     def put(c: httpx.Client, content: str, **kw: Any) -> dict[str, Any]:
         r = c.post("/v1/memories", json={"content": content, "reason": WHY, **kw})
         r.raise_for_status()
-        return r.json()
+        return dict(r.json())
 
     with client("owner") as olga, client("sam") as sam, client("ravi") as ravi:
         put(olga, "The team stand-up is at 9:30.", subject_key="team.standup_time", scope="shared")

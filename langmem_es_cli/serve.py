@@ -172,7 +172,9 @@ def _mcp(args: argparse.Namespace) -> int:
             "mcp needs an identity: --tenant and --user (or --agent), or LANGMEM_ES_TENANT and LANGMEM_ES_USER_ID"
         )
     try:
-        identity = Identity(tenant=tenant, user_id=user, agent_id=agent, roles=args.role or ["member"])
+        identity = Identity.model_validate(
+            {"tenant": tenant, "user_id": user, "agent_id": agent, "roles": args.role or ["member"]}
+        )
     except ValueError as exc:
         raise IdentityError(f"invalid identity: {exc}") from None
     core, _ = open_async_core(

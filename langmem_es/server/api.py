@@ -9,7 +9,7 @@ What a caller may do is the core's decision (scopes and roles); errors come back
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -79,7 +79,7 @@ class PurgeBody(_Body):
 
 
 def _state(request: Request) -> ServerState:
-    return request.app.state.server
+    return cast(ServerState, request.app.state.server)
 
 
 def caller(request: Request) -> Identity:
@@ -95,20 +95,20 @@ def _core(request: Request) -> Any:
 
 
 @router.get("/health", tags=["meta"])
-async def health(request: Request) -> dict[str, Any]:
+async def health(request: Request) -> Any:
     """Liveness and the engine's capabilities (no token needed; no tenant data)."""
     caps = _core(request).capabilities
     return {"status": "ok", "engine": caps.engine, "version": caps.version, "license": caps.license}
 
 
 @router.get("/whoami", tags=["meta"])
-async def whoami(identity: Caller) -> dict[str, Any]:
+async def whoami(identity: Caller) -> Any:
     """The identity behind the token."""
     return {**identity.model_dump(mode="json", exclude={"roles"}), "roles": sorted(identity.roles)}
 
 
 @router.post("/memories", tags=["memories"], status_code=201)
-async def remember(identity: Caller, body: RememberBody, request: Request) -> dict[str, Any]:
+async def remember(identity: Caller, body: RememberBody, request: Request) -> Any:
     """Write one memory (dedupe, supersession, conflicts as in ``MemoryCore.remember``)."""
     args = body.model_dump(exclude_none=True)
     content = args.pop("content")
@@ -116,7 +116,7 @@ async def remember(identity: Caller, body: RememberBody, request: Request) -> di
 
 
 @router.get("/memories/{memory_id}", tags=["memories"])
-async def get_memory(identity: Caller, memory_id: str, request: Request) -> dict[str, Any]:
+async def get_memory(identity: Caller, memory_id: str, request: Request) -> Any:
     """One memory by id, if the caller may see it (else 404, whether it exists or not)."""
     memory = await _core(request).get(identity, memory_id)
     if memory is None:
@@ -125,7 +125,7 @@ async def get_memory(identity: Caller, memory_id: str, request: Request) -> dict
 
 
 @router.post("/recall", tags=["memories"])
-async def recall(identity: Caller, body: RecallBody, request: Request) -> dict[str, Any]:
+async def recall(identity: Caller, body: RecallBody, request: Request) -> Any:
     """Hybrid recall within the caller's scopes."""
     args: dict[str, Any] = {"k": body.k, "include_superseded": body.include_superseded}
     if body.kinds:
@@ -140,7 +140,7 @@ async def recall(identity: Caller, body: RecallBody, request: Request) -> dict[s
 
 
 @router.get("/history/{key_or_id}", tags=["memories"])
-async def history(identity: Caller, key_or_id: str, request: Request) -> list[dict[str, Any]]:
+async def history(identity: Caller, key_or_id: str, request: Request) -> Any:
     """Every version of a fact (by subject key or id), oldest first."""
     versions = await _core(request).history(identity, key_or_id)
     if not versions:
@@ -149,13 +149,13 @@ async def history(identity: Caller, key_or_id: str, request: Request) -> list[di
 
 
 @router.post("/forget", tags=["memories"])
-async def forget(identity: Caller, body: ForgetBody, request: Request) -> dict[str, Any]:
+async def forget(identity: Caller, body: ForgetBody, request: Request) -> Any:
     """Forget by ids, subject key, query or source; ``dry_run`` lists every copy it would remove."""
     return forget_json(await _core(request).forget(identity, **body.model_dump()))
 
 
 @router.post("/outcomes", tags=["memories"])
-async def record_outcome(identity: Caller, body: OutcomeBody, request: Request) -> dict[str, Any]:
+async def record_outcome(identity: Caller, body: OutcomeBody, request: Request) -> Any:
     """Count a playbook's success or failure."""
     return to_json(
         await _core(request).record_outcome(
@@ -165,42 +165,38 @@ async def record_outcome(identity: Caller, body: OutcomeBody, request: Request) 
 
 
 @router.get("/conflicts", tags=["review"])
-async def conflicts(
-    identity: Caller, request: Request, status: Literal["open", "resolved"] = "open"
-) -> list[dict[str, Any]]:
+async def conflicts(identity: Caller, request: Request, status: Literal["open", "resolved"] = "open") -> Any:
     """Conflicts in the shared scope of the caller's tenant."""
     return to_json(await _core(request).conflicts(identity, status=status))
 
 
 @router.post("/conflicts/{conflict_id}/resolve", tags=["review"])
-async def resolve(identity: Caller, conflict_id: str, body: ResolveBody, request: Request) -> dict[str, Any]:
+async def resolve(identity: Caller, conflict_id: str, body: ResolveBody, request: Request) -> Any:
     """Close a conflict: ``winner`` becomes the active fact (owner)."""
     return to_json(await _core(request).resolve(identity, conflict_id, body.winner))
 
 
 @router.get("/pending", tags=["review"])
-async def pending(identity: Caller, request: Request) -> list[dict[str, Any]]:
+async def pending(identity: Caller, request: Request) -> Any:
     """Shared writes waiting for review (``shared_writes="review"``; owner)."""
     return to_json(await _core(request).pending(identity))
 
 
 @router.post("/pending/{memory_id}/approve", tags=["review"])
-async def approve(identity: Caller, memory_id: str, request: Request) -> dict[str, Any]:
+async def approve(identity: Caller, memory_id: str, request: Request) -> Any:
     """Publish a pending shared write (owner)."""
     return to_json(await _core(request).approve(identity, memory_id))
 
 
 @router.post("/pending/{memory_id}/reject", tags=["review"])
-async def reject(identity: Caller, memory_id: str, request: Request) -> dict[str, Any]:
+async def reject(identity: Caller, memory_id: str, request: Request) -> Any:
     """Drop a pending shared write (owner)."""
     await _core(request).reject(identity, memory_id)
     return {"rejected": memory_id}
 
 
 @router.get("/audit", tags=["review"])
-async def audit(
-    identity: Caller, request: Request, action: Annotated[str | None, Query(max_length=64)] = None
-) -> list[dict[str, Any]]:
+async def audit(identity: Caller, request: Request, action: Annotated[str | None, Query(max_length=64)] = None) -> Any:
     """The tenant's audit log, oldest first (owner)."""
     return to_json(await _core(request).audit_log(identity, action=action))
 
@@ -212,7 +208,7 @@ async def export(
     scopes: Annotated[tuple[Scope, ...], Query()] = ("private",),
     preset: Literal["handover", "offboarding"] | None = None,
     user_id: Annotated[str | None, Query(max_length=256)] = None,
-) -> list[dict[str, Any]]:
+) -> Any:
     """The caller's memories (and tombstones) as JSON records; ``preset`` (and ``user_id`` for
     ``offboarding``) as in ``MemoryCore.export``."""
     args: dict[str, Any] = {"preset": preset, "user_id": user_id} if preset else {"scopes": list(scopes)}
@@ -220,13 +216,13 @@ async def export(
 
 
 @router.post("/import", tags=["transfer"])
-async def import_(identity: Caller, body: ImportBody, request: Request) -> dict[str, Any]:
+async def import_(identity: Caller, body: ImportBody, request: Request) -> Any:
     """Import exported records as the caller's own (tombstones respected)."""
     return {"ids": await _core(request).import_(identity, body.records, scope=body.scope)}
 
 
 @router.post("/purge", tags=["transfer"])
-async def purge(identity: Caller, body: PurgeBody, request: Request) -> dict[str, Any]:
+async def purge(identity: Caller, body: PurgeBody, request: Request) -> Any:
     """Remove everything of one user in the caller's tenant (owner); returns what was removed."""
     removed = await _core(request).purge_user(identity, body.user_id, keep_shared=body.keep_shared)
     return {"user_id": body.user_id, "removed": to_json(removed)}

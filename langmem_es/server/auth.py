@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -30,6 +31,11 @@ from typing import Any
 
 from ..errors import AuthenticationError, ConfigurationError
 from ..model import Identity
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: JSON token files only
+    tomllib = None
 
 __all__ = ["RateLimiter", "TokenEntry", "TokenTable", "digest"]
 
@@ -77,11 +83,13 @@ class TokenTable:
             if secret is not None and len(str(secret)) < 8:
                 raise ConfigurationError(f"{where}: a token must have at least 8 characters")
             try:
-                identity = Identity(
-                    tenant=rec.get("tenant"),
-                    user_id=rec.get("user_id"),
-                    agent_id=rec.get("agent_id"),
-                    roles=rec.get("roles") or ["member"],
+                identity = Identity.model_validate(
+                    {
+                        "tenant": rec.get("tenant"),
+                        "user_id": rec.get("user_id"),
+                        "agent_id": rec.get("agent_id"),
+                        "roles": rec.get("roles") or ["member"],
+                    }
                 )
             except ValueError as exc:
                 raise ConfigurationError(
@@ -103,10 +111,9 @@ class TokenTable:
         except OSError as exc:
             raise ConfigurationError(f"cannot read token file {path}: {exc.strerror}") from None
         if path.suffix.lower() == ".toml":
-            try:
-                import tomllib
-            except ImportError:  # Python 3.10
-                raise ConfigurationError("TOML token files need Python 3.11+; use a .json file") from None
+            if tomllib is None:  # Python 3.10
+                raise ConfigurationError("TOML token files need Python 3.11+; use a .json file")
+
             try:
                 data = tomllib.loads(text)
             except tomllib.TOMLDecodeError as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode, urlsplit
 
 from fastapi import APIRouter, Form, Request
@@ -32,7 +32,7 @@ templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
 
 def _state(request: Request) -> ServerState:
-    return request.app.state.server
+    return cast(ServerState, request.app.state.server)
 
 
 def _identity(request: Request) -> Identity:

@@ -15,12 +15,12 @@ Never from a tool argument: an argument the tool does not declare (``tenant_id``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.tools import ToolException
 from mcp import types
 from mcp.server.lowlevel import Server
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .. import __version__
 from ..errors import LangmemEsError
@@ -76,15 +76,15 @@ def build_mcp_server(core: Any, identity_for: IdentityFor, *, recall_budget_toke
         if tool is None:
             return _error(f"unknown tool {params.name!r}; tools: {sorted(tools)}")
         arguments = dict(params.arguments or {})
-        schema = tool.args_schema
-        unknown = sorted(set(arguments) - set(schema.model_fields))  # type: ignore[union-attr]
+        schema = cast("type[BaseModel]", tool.args_schema)
+        unknown = sorted(set(arguments) - set(schema.model_fields))
         if unknown:
             return _error(
                 f"unknown argument(s) {unknown} for {tool.name}: the identity comes from the connection, "
                 f"never from tool arguments; arguments: {sorted(schema.model_fields)}"
-            )  # type: ignore[union-attr]
+            )
         try:
-            args = schema.model_validate(arguments)  # type: ignore[union-attr]
+            args = schema.model_validate(arguments)
             identity = identity_for(ctx)
             text = await tool.coroutine(config_for(identity), **dict(args))  # type: ignore[misc]
         except ValidationError as exc:
