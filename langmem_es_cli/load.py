@@ -4,6 +4,7 @@
 
     langmem-es load --seconds 60 --tenants 50 --threads 8            # Elasticsearch (default connection)
     langmem-es load --backend sqlite --seconds 10 --json
+    langmem-es load --target http://127.0.0.1:8080 --tokens tokens.toml --seconds 30   # a running server
 
 Each worker thread picks a random tenant and user per operation and runs a write
 (``remember``, episodic), a recall (hybrid, ``k=5``) or a get, in the proportions of
@@ -266,6 +267,17 @@ def _run(args: argparse.Namespace) -> int:
         from langmem_es.errors import ConfigurationError
 
         raise ConfigurationError(f"--seconds {args.seconds:g}: the load needs a positive duration")
+    if args.target:
+        from langmem_es.errors import InvalidArgumentError
+        from langmem_es_cli.load_http import run_http_load, tokens_from_file
+
+        if not args.tokens:
+            raise InvalidArgumentError("--target needs --tokens FILE (the server's token file, clear-text tokens)")
+        report = run_http_load(args.target, tokens_from_file(args.tokens), seconds=args.seconds, threads=args.threads,
+                               read_ratio=args.read_ratio, seed=args.seed, max_requests=args.max_requests)
+        print(json.dumps(report, indent=2) if args.json else render(report) +
+              f"\nforeign ids refused (404) {report['refused_foreign']}")
+        return 1 if report["leaks"] or report["error_count"] else 0
     core, cleanup = open_core(args.backend, cluster=args.cluster, prefix=args.prefix, embeddings=args.embeddings)
     try:
         report = run_load(
@@ -300,6 +312,9 @@ def register(sub: Any) -> None:
     p.add_argument("--cluster", default="default", help="Elasticsearch connection name (default: default)")
     p.add_argument("--prefix", help="use (and keep) this index prefix; default: a fresh one, dropped afterwards")
     p.add_argument("--embeddings", default="fast", help="'fast' (hashing, default) or an embeddings spec, e.g. default")
+    p.add_argument("--target", help="drive a running `langmem-es serve` at this loopback URL (HTTP API) instead")
+    p.add_argument("--tokens", help="with --target: the server's token file (its tokens are the load's identities)")
+    p.add_argument("--max-requests", type=int, default=20_000, help="with --target: stop after this many requests")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=_run)

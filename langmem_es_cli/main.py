@@ -207,6 +207,7 @@ from langmem_es_cli.decay import register as add_decay_command  # noqa: E402
 from langmem_es_cli.demo import register as add_demo_command  # noqa: E402
 from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
 from langmem_es_cli.load import register as add_load_command
+from langmem_es_cli.serve import register as add_serve_command  # noqa: E402
 from langmem_es_cli.setup_cli import register as add_setup_command  # noqa: E402
 from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
 from langmem_es_cli.trust import register as add_trust_commands  # noqa: E402
@@ -222,6 +223,7 @@ for _group in (
     add_doctor_command,
     add_tenants_command,
     add_trust_commands,
+    add_serve_command,
 ):
     command_group(_group)
 
