@@ -61,8 +61,10 @@ def _resolve_systems(names: list[str] | None) -> list[str] | None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dataset", type=Path, default=None,
-                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present)")
+    parser.add_argument("--dataset", type=str, default=None,
+                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present), or the "
+                             "generated long-conversation yardstick: 'longconv' or "
+                             "'longconv:seed=N,conversations=N,scale=F,max_chars=N'")
     parser.add_argument("--systems", type=_systems_arg, default=None,
                         help="comma-separated names, or 'all' (see --list-systems; default: "
                              "every system but the opt-in variants, langchain_es only when "
@@ -101,14 +103,24 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
+    from langmem_es_eval.datasets import is_dataset
+
     dataset = args.dataset or default_dataset()
-    if dataset is None or not Path(dataset).is_file():
+    if dataset is None or not is_dataset(dataset):
         where = dataset or f"{_RELATIVE} (from {Path.cwd()} or {_repo_root()})"
         print(f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
               f"(the LoCoMo JSONL described in ../shared/data/README.md)", file=sys.stderr)
         return 2
     if args.limit_conversations is not None and args.limit_conversations < 1:
         print("langmem-es eval: --limit-conversations must be >= 1", file=sys.stderr)
+        return 2
+    try:
+        from langmem_es_eval.longconv import is_spec, parse_spec
+
+        if is_spec(dataset):
+            parse_spec(dataset)
+    except ValueError as exc:
+        print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
     results: dict[str, Any] = run_eval(
         dataset,

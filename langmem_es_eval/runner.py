@@ -25,13 +25,8 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from langmem_es_eval.locomo import (
-    CATEGORY_NAMES,
-    HEADLINE_CATEGORIES,
-    Conversation,
-    file_sha256,
-    load_dataset,
-)
+from langmem_es_eval.datasets import Dataset, load
+from langmem_es_eval.locomo import CATEGORY_NAMES, HEADLINE_CATEGORIES, Conversation
 from langmem_es_eval.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics
 from langmem_es_eval.systems import (
     EvalContext,
@@ -103,15 +98,23 @@ def _machine() -> dict[str, Any]:
     }
 
 
-def aggregate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Average per-question rows (``category`` + metric values) into the result shape."""
-    headline = [r["metrics"] for r in rows if r["category"] in HEADLINE_CATEGORIES]
+def aggregate(
+    rows: Sequence[dict[str, Any]],
+    names: dict[int, str] = CATEGORY_NAMES,
+    headline_categories: Sequence[int] = HEADLINE_CATEGORIES,
+    apart: Sequence[int] = (5,),
+) -> dict[str, Any]:
+    """Average per-question rows (``category`` + metric values) into the result shape.
+
+    ``overall`` averages ``headline_categories``; ``adversarial`` the categories reported
+    ``apart`` (LoCoMo's category 5; none for the generated yardstick)."""
+    headline = [r["metrics"] for r in rows if r["category"] in headline_categories]
     by_category: dict[str, Any] = {}
     for cat in sorted({r["category"] for r in rows}):
         m = mean_metrics(r["metrics"] for r in rows if r["category"] == cat)
-        m["name"] = CATEGORY_NAMES.get(cat, str(cat))
+        m["name"] = names.get(cat, str(cat))
         by_category[str(cat)] = m
-    adversarial = mean_metrics(r["metrics"] for r in rows if r["category"] == 5)
+    adversarial = mean_metrics(r["metrics"] for r in rows if r["category"] in apart)
     return {"overall": mean_metrics(headline), "by_category": by_category, "adversarial": adversarial}
 
 
@@ -154,7 +157,10 @@ def run_eval(
     print_report: bool = True,
     stream: TextIO | None = None,
 ) -> dict[str, Any]:
-    """Run ``systems`` on the LoCoMo file at ``dataset_path`` and return the results.
+    """Run ``systems`` on the dataset at ``dataset_path`` and return the results.
+
+    ``dataset_path`` is a LoCoMo JSONL file or a generator spec such as ``"longconv"``
+    (see :mod:`langmem_es_eval.datasets`).
 
     ``systems`` are names from ``SYSTEMS`` or ready objects (default:
     :func:`default_systems`). Each system indexes each conversation into a fresh space,
@@ -166,10 +172,8 @@ def run_eval(
     ids (keep it outside the repository: it quotes the dataset).
     """
     started = time.perf_counter()
-    path = Path(dataset_path)
-    if not path.is_file():
-        raise FileNotFoundError(f"dataset not found: {path}")
-    conversations = load_dataset(path, limit_conversations)
+    dataset = load(dataset_path, limit_conversations)
+    conversations = dataset.conversations
     context = context or EvalContext(backend=backend)
     depth = max(int(k), 10)
     errors: dict[str, str] = {}
@@ -205,7 +209,7 @@ def run_eval(
                     system.close()
                 except Exception:
                     pass
-            result = aggregate(rows[name])
+            result = aggregate(rows[name], dataset.category_names, dataset.headline, dataset.apart)
             q = max(timing["queries"], 1)
             result["timing"] = {
                 "index_s": round(timing["index_s"], 3),
@@ -219,8 +223,7 @@ def run_eval(
             bar.close()
 
     results: dict[str, Any] = {
-        "metadata": _metadata_block(path, conversations, context, k, limit_conversations,
-                                    context.backend),
+        "metadata": _metadata_block(dataset, context, k, limit_conversations, context.backend),
         "systems": per_system,
         "errors": errors,
     }
@@ -228,7 +231,7 @@ def run_eval(
     results["metadata"]["runtime_s"] = round(time.perf_counter() - started, 2)
 
     if dump_misses is not None:
-        _dump_questions(Path(dump_misses), conversations, rows)
+        _dump_questions(Path(dump_misses), dataset, rows)
     if out_dir is not None:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -296,13 +299,13 @@ def _ask(
 
 
 def _metadata_block(
-    path: Path,
-    conversations: list[Conversation],
+    dataset: Dataset,
     context: EvalContext,
     k: int,
     limit: int | None,
     backend: str,
 ) -> dict[str, Any]:
+    conversations = dataset.conversations
     counts: dict[str, int] = {}
     for c in conversations:
         for q in c.questions:
@@ -312,8 +315,8 @@ def _metadata_block(
         "machine": _machine(),
         "versions": {p: _version(p) for p in _PACKAGES},
         "dataset": {
-            "path": str(path.resolve()),
-            "sha256": file_sha256(path),
+            "name": dataset.name,
+            **dataset.meta,
             "conversations": [c.conv_id for c in conversations],
             "turns": sum(len(c.turns) for c in conversations),
             "questions_by_category": dict(sorted(counts.items())),
@@ -324,7 +327,8 @@ def _metadata_block(
         "backend": backend,
         "protocol": "../shared/data/README.md: one memory per turn '{speaker}: {text}' "
         "[+ ' [shares image: {caption}]'], question text as query, top 10 turn ids",
-        "headline_categories": list(HEADLINE_CATEGORIES),
+        "headline_categories": list(dataset.headline),
+        "categories": {str(c): n for c, n in dataset.category_names.items()},
         "options": dict(context.options),
         "timing_note": "turn and question embeddings are computed once, up front "
         "(embedding_warmup), and shared by every system: index_s and search ms/q exclude "
@@ -332,9 +336,8 @@ def _metadata_block(
     }
 
 
-def _dump_questions(
-    path: Path, conversations: list[Conversation], rows: dict[str, list[dict[str, Any]]]
-) -> None:
+def _dump_questions(path: Path, dataset: Dataset, rows: dict[str, list[dict[str, Any]]]) -> None:
+    conversations = dataset.conversations
     by_q: dict[str, dict[str, dict[str, Any]]] = {}
     for name, rs in rows.items():
         for r in rs:
@@ -355,7 +358,7 @@ def _dump_questions(
                     "qid": q.qid,
                     "conv_id": conv.conv_id,
                     "category": q.category,
-                    "category_name": CATEGORY_NAMES.get(q.category, ""),
+                    "category_name": dataset.category_names.get(q.category, ""),
                     "question": q.question,
                     "answer": q.answer,
                     "evidence": list(q.evidence),
@@ -367,6 +370,12 @@ def _dump_questions(
 
 
 # --------------------------------------------------------------------------- reporting
+
+
+def _headline_label(results: dict[str, Any]) -> str:
+    """``"categories 1-4"`` (LoCoMo) or the dataset's own headline range."""
+    cats = results.get("metadata", {}).get("headline_categories") or list(HEADLINE_CATEGORIES)
+    return f"categories {min(cats)}-{max(cats)}"
 
 
 def _cat_label(cat: str, entry: dict[str, Any]) -> str:
@@ -386,7 +395,7 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
              f"{r['timing']['index_s']:.1f}", f"{r['timing']['search_ms_mean']:.2f}"]
             for name, r in systems.items()
         ]
-        tables.append((f"Categories 1-4 ({n} questions)", header, rows))
+        tables.append((f"{_headline_label(results).capitalize()} ({n} questions)", header, rows))
 
         cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
         labels = {c: _cat_label(c, first["by_category"].get(c, {"n": 0})) for c in cats}
@@ -472,10 +481,11 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     names = list(systems)
     first = systems[names[0]]
     cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
-    groups = [("overall", "categories 1-4\n(n={})".format(first["overall"].get("n", 0)))]
+    headline = [str(c) for c in results.get("metadata", {}).get("headline_categories", HEADLINE_CATEGORIES)]
+    groups = [("overall", "{}\n(n={})".format(_headline_label(results), first["overall"].get("n", 0)))]
     groups += [(c, "{} {}\n(n={}{})".format(c, first["by_category"][c].get("name", ""),
                                             first["by_category"][c].get("n", 0),
-                                            ", not in 1-4" if c == "5" else ""))
+                                            ", apart" if c not in headline else ""))
                for c in cats]
 
     def value(r: dict[str, Any], g: str) -> float:
@@ -495,11 +505,12 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     ax.set_ylabel("recall@10")
     ax.set_ylim(0, 1.08)
     ax.axvline(0.5, color="0.6", linewidth=0.8, linestyle="--")
-    if "5" in cats:  # category 5 is outside the headline: set it apart
+    if any(c not in headline for c in cats):  # e.g. LoCoMo's category 5: set it apart
         ax.axvline(len(groups) - 1.5, color="0.6", linewidth=0.8, linestyle="--")
     meta = results.get("metadata", {})
     ds = meta.get("dataset", {})
-    ax.set_title(f"LoCoMo retrieval recall@10 by category — {Path(str(ds.get('path', ''))).name}"
+    label = "LoCoMo" if ds.get("name", "locomo") == "locomo" else str(ds.get("name"))
+    ax.set_title(f"{label} retrieval recall@10 by category — {Path(str(ds.get('path', ''))).name}"
                  f", {len(ds.get('conversations', []))} conversations"
                  + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
                  fontsize=11)
