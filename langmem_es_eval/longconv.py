@@ -247,18 +247,23 @@ class _ConversationMaker:
             self.ask(3, t, s, [msg], value)
 
     def temporal(self, count: int) -> None:
+        """``count - 2`` "when did" questions, one naming a month, one about two events."""
         picks = self.rng.sample(F.EVENTS, count + 1)
+        sessions = self.rng.sample(range(len(self.dates)), count + 1)
         said: list[tuple[_Msg, int, str]] = []
-        for t in picks:
+        for t, at in zip(picks, sessions):
             s = self.values(t)
-            at = self.session()
             msg = self.exchange(at, self.short(t.says[0].format(**s)))
             said.append((msg, at, t.updates[0].format(**s)))
-            if len(said) <= count - 1:
+            if len(said) <= count - 2:
                 self.plan.questions.append((2, t.asks[0].format(**s), [msg], self.dates[at].date().isoformat()))
+        months = [f"{self.dates[at]:%B %Y}" for _, at, _ in said]
+        msg, at, clause = said[count - 2]
+        if months.count(months[count - 2]) == 1:  # the month names one event only
+            question = self.rng.choice((f"What milestone did I mention in {months[count - 2]}?",
+                                        f"What big thing happened to me in {months[count - 2]}?"))
+            self.plan.questions.append((2, question, [msg], clause))
         (m1, a1, e1), (m2, a2, e2) = said[-2:]
-        if a1 == a2:  # two events of one session: ask which came first only across sessions
-            return
         days = abs((self.dates[a2] - self.dates[a1]).days)
         question = self.rng.choice((
             f"How many days passed between the day {e1} and the day {e2}?",
