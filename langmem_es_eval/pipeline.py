@@ -96,6 +96,19 @@ class MemoryPipelineSystem:
         turn_of = self._turn_of[conversation_id]
         return dedupe([turn_of[key] for key in keys if key in turn_of])[:k]
 
+    def candidates(self, conversation_id: str, question: str, n: int) -> list[str]:
+        """The fused candidate list (both legs ``n`` deep, RRF as the core fuses them) as
+        turn ids, before any reranking: what a better reranker could still reorder."""
+        from langmem_es.fusion import rrf
+
+        identity = self._identity(conversation_id)
+        legs = self.backend.hybrid(["episodic"], self._scope(identity), text=question,
+                                   vector=self.core.embeddings.embed_query(question), size=n)
+        fused = rrf([[h.doc["key"] for h in legs.text_hits], [h.doc["key"] for h in legs.vector_hits]],
+                    k=self.core.config.rrf_k, weights=self.core.config.leg_weights)
+        turn_of = self._turn_of[conversation_id]
+        return dedupe(turn_of[key] for key, _ in fused if key in turn_of)[:n]
+
     @staticmethod
     def _scope(identity: Identity) -> Any:
         from langmem_es.core import scope

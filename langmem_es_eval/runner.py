@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 from langmem_es_eval.datasets import Dataset, load
 from langmem_es_eval.locomo import CATEGORY_NAMES, HEADLINE_CATEGORIES, Conversation
-from langmem_es_eval.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics
+from langmem_es_eval.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics, recall_at_k
 from langmem_es_eval.systems import (
     EvalContext,
     RetrievalSystem,
@@ -45,6 +45,10 @@ __all__ = [
     "plot_recall_by_category",
     "run_eval",
 ]
+
+#: Depths of candidate recall (``cand@N``: recall of the fused list before reranking),
+#: for systems that expose ``candidates(conversation_id, question, n)``.
+CANDIDATE_DEPTHS: tuple[int, ...] = (80, 160)
 
 #: Systems that need a configured Elasticsearch cluster.
 CLUSTER_SYSTEMS: frozenset[str] = frozenset({"langchain_es"})
@@ -287,6 +291,10 @@ def _ask(
         timing["search_s"] += time.perf_counter() - t0
         timing["queries"] += 1
         metrics = question_metrics(ranked, q.evidence)
+        pool = getattr(system, "candidates", None)
+        if callable(pool):  # candidate recall of the fused list, outside the search timing
+            for n in CANDIDATE_DEPTHS:
+                metrics[f"cand@{n}"] = recall_at_k(pool(conv.conv_id, q.question, n), q.evidence, n)
         if k not in (5, 10):
             metrics[f"recall@{k}"] = len(set(q.evidence) & set(ranked[:k])) / len(set(q.evidence))
         out.append(
@@ -389,9 +397,12 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
     if systems:
         first = next(iter(systems.values()))
         n = first["overall"].get("n", 0)
-        header = ["system", *METRIC_NAMES, "index s", "search ms/q"]
+        extra = [f"cand@{d}" for d in CANDIDATE_DEPTHS
+                 if any(f"cand@{d}" in r["overall"] for r in systems.values())]
+        header = ["system", *METRIC_NAMES, *extra, "index s", "search ms/q"]
         rows = [
             [name, *(f"{r['overall'].get(m, 0.0):.3f}" for m in METRIC_NAMES),
+             *(f"{r['overall'][m]:.3f}" if m in r["overall"] else "-" for m in extra),
              f"{r['timing']['index_s']:.1f}", f"{r['timing']['search_ms_mean']:.2f}"]
             for name, r in systems.items()
         ]
@@ -406,6 +417,12 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
             for name, r in systems.items()
         ]
         tables.append(("recall@10 by category", header, rows))
+        for m in extra:
+            rows = [
+                [name, *(f"{r['by_category'].get(c, {}).get(m, float('nan')):.3f}" for c in cats)]
+                for name, r in systems.items() if m in r["overall"]
+            ]
+            tables.append((f"{m} (fused candidates before reranking) by category", header, rows))
 
         if first["adversarial"].get("n"):
             header = ["system", *METRIC_NAMES]
