@@ -24,6 +24,17 @@ class MemoryConfig:
     """Bulk ingest: neighbouring events (each side, same session) indexed for BM25 with an event."""
     context_window_vector: int = 1
     """Bulk ingest: neighbouring events embedded with an event (its vector is own + in-context, normalised)."""
+    passage_tokens: int = 200
+    """A content longer than this (estimated word pieces) is also embedded passage by passage
+    (sentence-aligned, overlapping): the default embedder reads 256 word pieces, so the
+    middle of a pasted document would be invisible to the vector leg otherwise."""
+    passage_overlap: int = 40
+    """Tokens two neighbouring passages share, so a fact on a boundary is whole in one."""
+    max_content_chars: int = 32_000
+    """Longest content a caller may write by hand (``remember``)."""
+    max_event_chars: int = 4_000_000
+    """Longest content of an ingested event (``remember_many``: conversation turns, pasted
+    documents, logs); passages keep it searchable."""
     time_in_text: bool = True
     """Index an event's date as words ("8 May 2023") beside it, for questions that name the date."""
     denial_confidence: float = 0.5
