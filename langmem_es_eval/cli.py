@@ -86,7 +86,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
                              "non-alphanumerics; 'standard' also keeps word-internal ' and . "
                              "like Elasticsearch's standard tokenizer")
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                        help="a MemoryConfig setting of our pipeline for this run, e.g. "
+                             "--set second_hop=true (repeatable; recorded in results)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _settings(pairs: list[str]) -> dict[str, str]:
+    """``["a=1", "b=x"]`` → ``{"a": "1", "b": "x"}``; names are checked against MemoryConfig."""
+    from langmem_es.core import MemoryConfig
+
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key not in MemoryConfig.__dataclass_fields__:
+            raise ValueError(f"--set {pair!r}: expected KEY=VALUE with a MemoryConfig field as KEY")
+        out[key] = value
+    return out
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -122,6 +138,11 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
+    try:
+        settings = _settings(getattr(args, "settings", []))
+    except ValueError as exc:
+        print(f"langmem-es eval: {exc}", file=sys.stderr)
+        return 2
     results: dict[str, Any] = run_eval(
         dataset,
         systems=systems,
@@ -132,7 +153,8 @@ def run_command(args: argparse.Namespace) -> int:
         backend=args.backend,
         context=EvalContext(
             backend=args.backend,
-            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple")},
+            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"),
+                     **settings},
         ),
         dump_misses=args.dump_misses,
     )

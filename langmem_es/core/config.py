@@ -35,6 +35,15 @@ class MemoryConfig:
     max_event_chars: int = 4_000_000
     """Longest content of an ingested event (``remember_many``: conversation turns, pasted
     documents, logs); passages keep it searchable."""
+    second_hop: bool = False
+    """Multi-hop questions: search again (BM25) with the words the first hop's best hits add,
+    fused as a third ranking (client-side fusion only). Off: see docs for what it measured."""
+    second_hop_seeds: int = 3
+    """Best first-hop hits whose words seed the second hop."""
+    second_hop_terms: int = 5
+    """Words added to the question for the second hop."""
+    second_hop_weight: float = 0.5
+    """RRF weight of the second hop's ranking (the two first-hop legs weigh ``leg_weights``)."""
     time_in_text: bool = True
     """Index an event's date as words ("8 May 2023") beside it, for questions that name the date."""
     denial_confidence: float = 0.5

@@ -25,10 +25,11 @@ from .. import scoring
 from .. import validation as V
 from ..records import memory_of
 from ..results import RecalledMemory, RecallResult
+from .hops import Hops
 from .long_events import LongEvents
 
 
-class Retrieval(LongEvents):
+class Retrieval(LongEvents, Hops):
     """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
 
     def recall(
@@ -88,6 +89,14 @@ class Retrieval(LongEvents):
                     stages[h.doc["id"]][f"{name}_rank"] = rank
             fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
                         k=self.config.rrf_k, weights=self.config.leg_weights)
+            if self.config.second_hop:  # opt-in: see core/_async/hops.py
+                hop = self._second_hop(query, kinds, flt, size, fused, by_id)
+                for h in hop:
+                    by_id.setdefault(h.doc["id"], h)
+                if hop:
+                    fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits],
+                                 [h.doc["id"] for h in hop]], k=self.config.rrf_k,
+                                weights=(*self.config.leg_weights, self.config.second_hop_weight))
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
