@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from .errors import UnavailableShard
+
 Collection = Literal["items", "episodic", "semantic", "procedural", "audit"]
 COLLECTIONS: tuple[Collection, ...] = ("items", "episodic", "semantic", "procedural", "audit")
 MEMORY_COLLECTIONS: tuple[Collection, ...] = ("episodic", "semantic", "procedural")
@@ -51,12 +53,22 @@ class Hit:
 
 @dataclass
 class HybridResult:
-    """What one hybrid round trip returns: each leg's ranked hits, and the time it took."""
+    """What one hybrid round trip returns: each leg's ranked hits, and the time it took.
+
+    ``unavailable`` names the shards that did not answer; it can only be non-empty when
+    the caller passed ``allow_partial=True`` (otherwise a partial answer raises
+    :class:`~langmem_es.errors.ShardsUnavailableError`).
+    """
 
     text_hits: list[Hit] = field(default_factory=list)
     vector_hits: list[Hit] = field(default_factory=list)
     fused: list[Hit] | None = None  # set when fusion ran server-side
     took_ms: float = 0.0
+    unavailable: list[UnavailableShard] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.unavailable)
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,12 @@ class StoragePort(Protocol):
 
     Every method that reads applies the given filter inside the engine; callers never
     get a document the filter excludes. Writes are upserts by ``doc["id"]``.
+
+    Reads fail closed: when part of the data cannot be read (an Elasticsearch shard
+    without an active copy), they raise :class:`~langmem_es.errors.ShardsUnavailableError`
+    rather than answer from the rest — tombstone checks, dedupe, heads, scope checks and
+    exports depend on complete answers. Only ``hybrid(..., allow_partial=True)`` may
+    answer in part, and then says which shards are missing.
     """
 
     capabilities: Capabilities
@@ -133,10 +151,13 @@ class StoragePort(Protocol):
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        allow_partial: bool = False,
     ) -> HybridResult:
         """Run the BM25 leg and the vector leg in one round trip, each returning ``size`` hits.
 
         With ``server_rrf`` (only when ``capabilities.server_rrf``), the engine fuses.
+        With ``allow_partial``, unavailable shards do not raise: the hits come from the
+        rest and ``HybridResult.unavailable`` names what is missing.
         """
         ...
 

@@ -32,7 +32,7 @@ class Dataset:
     apart: tuple[int, ...]
     """Categories reported apart (LoCoMo's adversarial questions)."""
     meta: dict[str, Any]
-    """Recorded in results: path and checksum, or generator parameters and checksum."""
+    """Recorded in results: file name and checksum, or generator parameters and checksum."""
 
 
 def is_dataset(spec: str | os.PathLike[str]) -> bool:
@@ -45,11 +45,11 @@ def load(spec: str | os.PathLike[str], limit_conversations: int | None = None) -
     if longconv.is_spec(spec):
         convs, params = longconv.load_spec(spec, limit_conversations)
         digest = hashlib.sha256("".join(longconv.to_jsonl(convs)).encode()).hexdigest()
-        meta = {"path": str(spec), "generator": "langmem_es_eval.longconv", "params": params, "sha256": digest}
+        meta = {"name": str(spec), "generator": "langmem_es_eval.longconv", "params": params, "sha256": digest}
         return Dataset("longconv", convs, longconv.CATEGORY_NAMES, longconv.HEADLINE_CATEGORIES, (), meta)
     path = Path(spec)
     if not path.is_file():
         raise FileNotFoundError(f"dataset not found: {path}")
     convs = locomo.load_dataset(path, limit_conversations)
-    meta = {"path": str(path.resolve()), "sha256": locomo.file_sha256(path)}
+    meta = {"name": path.name, "sha256": locomo.file_sha256(path)}
     return Dataset("locomo", convs, locomo.CATEGORY_NAMES, locomo.HEADLINE_CATEGORIES, (5,), meta)

@@ -74,3 +74,12 @@ class MemoryConfig:
     """Decay half-life per kind: episodic memories fade fastest."""
     decay_threshold: Mapping[str, float] = field(default_factory=lambda: {"episodic": 0.15, "semantic": 0.08, "procedural": 0.08})
     """Memories whose decay score falls below this are soft-deleted."""
+    shared_writes: Literal["direct", "review"] = "direct"
+    """``direct``: a shared write the rules allow applies at once. ``review``: a member's shared
+    write is ``pending`` — seen only by its author and owners — until an owner approves it
+    (:meth:`~langmem_es.core.MemoryCore.approve`) or rejects it; owners write directly."""
+    copy_similarity: float = 0.6
+    """Forgetting a fact also forgets the episodic events that state it: events linked to it by a
+    source, and events this close (cosine) to it that also say it in its words (core/copies.py).
+    all-MiniLM-L6-v2 puts "Alice has a red bike" and "I have a red bike" at 0.65; the lexical
+    test, not this threshold, is what keeps unrelated events."""

@@ -8,7 +8,8 @@ from typing import Any, Literal
 from ..model import Memory
 from ..tokens import render_memories
 
-WriteAction = Literal["created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated"]
+WriteAction = Literal["created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated",
+                      "pending"]
 
 
 @dataclass
@@ -21,6 +22,43 @@ class WriteResult:
     superseded: list[str] = field(default_factory=list)
     conflict_id: str | None = None
     note: str = ""
+
+
+@dataclass(eq=False)
+class ForgetReport:
+    """What ``forget`` removed (or, with ``dry_run``, would remove).
+
+    ``ids``: every memory forgotten — the matches and their copies (events and
+    playbooks that state them or were their sources); ``counts``: per kind, per scope;
+    ``denied``: matches the caller may not forget (left untouched). It iterates, counts
+    and compares like the list of ``ids``.
+    """
+
+    ids: list[str] = field(default_factory=list)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    dry_run: bool = False
+    denied: list[str] = field(default_factory=list)
+    copies: list[str] = field(default_factory=list)
+
+    def __iter__(self) -> Any:
+        return iter(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.ids
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.ids[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ForgetReport):
+            return (self.ids, self.counts, self.dry_run, self.denied) == (other.ids, other.counts, other.dry_run,
+                                                                          other.denied)
+        return isinstance(other, (list, tuple)) and list(other) == self.ids
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass

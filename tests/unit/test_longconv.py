@@ -109,7 +109,7 @@ def test_eval_runs_on_the_generated_dataset(tmp_path):
     res = run_eval("longconv:conversations=1,scale=0.02", ["bm25", "dense"], out_dir=tmp_path,
                    progress=False, context=ctx, print_report=False)
     meta = res["metadata"]
-    assert meta["dataset"]["name"] == "longconv" and meta["headline_categories"] == [1, 2, 3, 4, 5, 6, 7]
+    assert meta["dataset"]["kind"] == "longconv" and meta["headline_categories"] == [1, 2, 3, 4, 5, 6, 7]
     assert res["systems"]["bm25"]["overall"]["n"] == sum(meta["dataset"]["questions_by_category"].values())
     assert res["systems"]["bm25"]["by_category"]["6"]["name"] == "long-message middle"
     assert 0.0 < res["systems"]["bm25"]["overall"]["recall@10"] <= 1.0

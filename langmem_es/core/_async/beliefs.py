@@ -17,6 +17,7 @@ from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Kind, Memory, Scope, content_hash
 from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
+from .. import authz
 from .. import context as ctx
 from .. import heuristics as H
 from .. import scope as S
@@ -64,6 +65,8 @@ class AsyncBeliefs(AsyncLongEvents):
         )
         if await self._tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
+        if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
+            return await self._write_pending(memory, replaces)
         if kind == "semantic":
             return await self._write_semantic(identity, memory, replaces)
         if replaces:
@@ -158,13 +161,38 @@ class AsyncBeliefs(AsyncLongEvents):
         mid = id or V.memory_id(identity.tenant, scope, owner, kind, content_hash(text),
                                      D.iso(event_time) if event_time else None, session_id,
                                      ",".join(sources) if kind == "episodic" else None)
-        return Memory(
+        return self._admit(identity, Memory(
             id=mid, kind=kind, scope=scope, tenant=identity.tenant, owner=owner, content=text, reason=reason,
             subject_key=subject_key, confidence=float(confidence), sources=list(sources), written_at=now,
             written_by=writer, polarity=polarity,  # type: ignore[arg-type]
             steps=[V.clean_text(s, "step", limit=2000) for s in steps], event_time=event_time,
             session_id=session_id, metadata=dict(metadata or {}),
-        )
+        ))
+
+    # -- authorisation of writes (core/authz.py decides; kept apart from the belief logic) --
+
+    def _admit(self, identity: Identity, memory: Memory) -> Memory:
+        """Authorise a new memory and stamp its provenance; in review mode a member's shared write is pending."""
+        review = memory.scope == "shared" and self.config.shared_writes == "review" and not identity.is_owner
+        self._authorize(identity, authz.Request("propose" if review else "write", memory.scope))
+        update: dict[str, Any] = {"metadata": {**memory.metadata, "provenance": authz.provenance(identity)}}
+        if review:
+            update["status"] = "pending"
+        return memory.model_copy(update=update)
+
+    def _authorize_supersede(self, identity: Identity, targets: Iterable[Memory], *, conflict: bool) -> None:
+        """Raise before anything is written unless the caller may replace every target (authz: supersede)."""
+        for old in targets:
+            if old.status == "active":
+                self._authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
+
+    async def _write_pending(self, memory: Memory, replaces: Sequence[str]) -> WriteResult:
+        if replaces:
+            memory = memory.model_copy(update={"supersedes": list(replaces)})
+        [vector] = await self.embeddings.aembed_documents([memory.content])
+        await self.backend.put(memory.kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+        return WriteResult(memory.id, "pending", memory,
+                           note="a shared write waits for an owner's review; until then only you and owners see it")
 
 
     async def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str]) -> WriteResult:
@@ -201,9 +229,13 @@ class AsyncBeliefs(AsyncLongEvents):
             return await self._write_denial(scope_filter, memory, vector, replaces, now)
         actives = await self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
         conflict_id = None
+        rivals: list[Memory] = []
         if memory.scope == "shared":
             rivals = [m for m in map(lambda s: memory_of(s.doc), actives)
                       if m.polarity == "assert" and m.written_by not in (None, memory.written_by)]
+        self._authorize_supersede(identity, [*await self._memories(list(replaces)),
+                                             *(memory_of(s.doc) for s in actives)], conflict=bool(rivals))
+        if memory.scope == "shared":
             if rivals:
                 conflict_id = await self._open_conflict(memory, rivals, now)
                 memory = memory.model_copy(update={"conflict_id": conflict_id})
@@ -297,7 +329,7 @@ class AsyncBeliefs(AsyncLongEvents):
         old, update = done
         new = old.model_copy(update=update)
         if new.polarity == "deny" and old.confidence < self.config.apply_denial_at <= new.confidence:
-            superseded = await self._apply_denial(new, now)
+            superseded = await self._apply_denial(new, now, confirmed_by=authz.actor_of(incoming))
             return WriteResult(new.id, "reinforced", new, superseded,
                                note="the denial is confirmed and now supersedes what it denies")
         return WriteResult(new.id, "reinforced", new,
@@ -350,13 +382,16 @@ class AsyncBeliefs(AsyncLongEvents):
         return [memory_of(s.doc) for s in found]
 
 
-    async def _apply_denial(self, denial: Memory, now: datetime) -> list[str]:
-        """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing."""
-        return await self._supersede(denial.supersedes, identity_of(denial), denial, now, spare_frozen=True)
+    async def _apply_denial(self, denial: Memory, now: datetime, confirmed_by: Identity | None = None) -> list[str]:
+        """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing.
+
+        It acts with the authority of its writer or of whoever confirmed it (core/authz.py)."""
+        return await self._supersede(denial.supersedes, identity_of(denial), denial, now, spare_frozen=True,
+                                     confirmed_by=confirmed_by)
 
 
     async def _supersede(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime, *,
-                         spare_frozen: bool = False) -> list[str]:
+                         spare_frozen: bool = False, confirmed_by: Identity | None = None) -> list[str]:
         """Mark each active id superseded by ``by`` (optimistic concurrency, retried).
 
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
@@ -372,16 +407,23 @@ class AsyncBeliefs(AsyncLongEvents):
                     "confidence": old.confidence if old.frozen
                     else round(old.confidence * self.config.contradiction_factor, 6)}
 
-        return await self._supersede_with(decide, ids, identity, by, now)
+        return await self._supersede_with(decide, ids, identity, by, now, confirmed_by=confirmed_by)
 
 
     async def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Iterable[str],
-                              identity: Identity, by: Memory, now: datetime) -> list[str]:
-        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded."""
+                              identity: Identity, by: Memory, now: datetime, *,
+                              confirmed_by: Identity | None = None) -> list[str]:
+        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded.
+
+        Only ids the actor may supersede are touched (core/authz.py): the caller, or — for the
+        core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
         done = []
+        actors = [identity] if (identity.user_id or identity.agent_id) else [authz.actor_of(by)]
+        actors += [confirmed_by] if confirmed_by is not None else []
         for key in dict.fromkeys(i for i in ids if i and i != by.id):
             stored = await self._get_visible(identity, key, collection="semantic")  # scope is checked once: it never changes
-            if stored is not None:
+            if stored is not None and any(self._allowed(actor, authz.Request(
+                    "supersede", target=memory_of(stored.doc), conflict=bool(by.conflict_id))) for actor in actors):
                 changed = await self._update("semantic", stored.doc["id"], decide, now, what="supersede")
                 if changed and changed[1].get("status") == "superseded":
                     done.append(key)

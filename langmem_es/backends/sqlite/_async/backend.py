@@ -455,11 +455,13 @@ class AsyncSQLiteBackend:
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        allow_partial: bool = False,
     ) -> HybridResult:
         """BM25 (FTS5, score ``-bm25()``) and cosine legs, both under ``filter``.
 
         Each document scores once per leg: its best vector (a document may carry one
         vector per indexed path). Fusion is the caller's: ``server_rrf`` raises.
+        One database file never answers in part: ``allow_partial`` changes nothing.
         """
         if server_rrf:
             raise ValueError("the SQLite backend cannot fuse server-side (capabilities.server_rrf is False)")
