@@ -116,7 +116,9 @@ def _parts(item: Any) -> tuple[str, str, str]:
     kind = _text(_field(item, "kind")) or "memory"
     ident = _text(_field(item, "id") or _field(item, "key"))
     prefix = f"- [{kind} {ident[:8]}] " if ident else f"- [{kind}] "
-    content = _WS.sub(" ", _text(_field(item, "content") or _field(item, "text"))).strip()
+    passage = _field(item, "passage")  # a long memory's matched passage stands in for it
+    content = f"…{passage}…" if passage else _text(_field(item, "content") or _field(item, "text"))
+    content = _WS.sub(" ", content).strip()
     meta: list[str] = []
     when = _date(_field(item, "written_at"))
     if when:

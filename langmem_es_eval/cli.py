@@ -59,51 +59,48 @@ def _resolve_systems(names: list[str] | None) -> list[str] | None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--dataset", type=Path, default=None, help=f"LoCoMo JSONL file (default: {_RELATIVE} when present)"
-    )
-    parser.add_argument(
-        "--systems",
-        type=_systems_arg,
-        default=None,
-        help="comma-separated names, or 'all' (see --list-systems; default: "
-        "every system but the opt-in variants, langchain_es only when "
-        "a cluster is configured)",
-    )
-    parser.add_argument("--list-systems", action="store_true", help="print the registered systems and exit")
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=Path("eval-results"),
-        help="directory for results.json and recall_by_category.png (default: ./eval-results)",
-    )
-    parser.add_argument(
-        "--limit-conversations", type=int, default=None, metavar="N", help="only the first N conversations"
-    )
-    parser.add_argument(
-        "--backend",
-        choices=("sqlite", "elasticsearch"),
-        default="sqlite",
-        help="backend of the langmem_es pipeline (baselines ignore it)",
-    )
+    parser.add_argument("--dataset", type=str, default=None,
+                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present), or the "
+                             "generated long-conversation yardstick: 'longconv' or "
+                             "'longconv:seed=N,conversations=N,scale=F,max_chars=N'")
+    parser.add_argument("--systems", type=_systems_arg, default=None,
+                        help="comma-separated names, or 'all' (see --list-systems; default: "
+                             "every system but the opt-in variants, langchain_es only when "
+                             "a cluster is configured)")
+    parser.add_argument("--list-systems", action="store_true",
+                        help="print the registered systems and exit")
+    parser.add_argument("--out", type=Path, default=Path("eval-results"),
+                        help="directory for results.json and recall_by_category.png "
+                             "(default: ./eval-results)")
+    parser.add_argument("--limit-conversations", type=int, default=None, metavar="N",
+                        help="only the first N conversations")
+    parser.add_argument("--backend", choices=("sqlite", "elasticsearch"), default="sqlite",
+                        help="backend of the langmem_es pipeline (baselines ignore it)")
     parser.add_argument("-k", type=int, default=10, help="retrieval depth (default 10)")
-    parser.add_argument(
-        "--dump-misses",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="write per-question JSONL (question, category, evidence, each "
-        "system's top 10); keep it outside the repository",
-    )
-    parser.add_argument(
-        "--bm25-tokenizer",
-        choices=("simple", "standard"),
-        default="simple",
-        help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
-        "non-alphanumerics; 'standard' also keeps word-internal ' and . "
-        "like Elasticsearch's standard tokenizer",
-    )
+    parser.add_argument("--dump-misses", type=Path, default=None, metavar="FILE",
+                        help="write per-question JSONL (question, category, evidence, each "
+                             "system's top 10); keep it outside the repository")
+    parser.add_argument("--bm25-tokenizer", choices=("simple", "standard"), default="simple",
+                        help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
+                             "non-alphanumerics; 'standard' also keeps word-internal ' and . "
+                             "like Elasticsearch's standard tokenizer")
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                        help="a MemoryConfig setting of our pipeline for this run, e.g. "
+                             "--set second_hop=true (repeatable; recorded in results)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _settings(pairs: list[str]) -> dict[str, str]:
+    """``["a=1", "b=x"]`` → ``{"a": "1", "b": "x"}``; names are checked against MemoryConfig."""
+    from langmem_es.core import MemoryConfig
+
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key not in MemoryConfig.__dataclass_fields__:
+            raise ValueError(f"--set {pair!r}: expected KEY=VALUE with a MemoryConfig field as KEY")
+        out[key] = value
+    return out
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -120,8 +117,10 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
+    from langmem_es_eval.datasets import is_dataset
+
     dataset = args.dataset or default_dataset()
-    if dataset is None or not Path(dataset).is_file():
+    if dataset is None or not is_dataset(dataset):
         where = dataset or f"{_RELATIVE} (from {Path.cwd()} or {_repo_root()})"
         print(
             f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
@@ -131,6 +130,19 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     if args.limit_conversations is not None and args.limit_conversations < 1:
         print("langmem-es eval: --limit-conversations must be >= 1", file=sys.stderr)
+        return 2
+    try:
+        from langmem_es_eval.longconv import is_spec, parse_spec
+
+        if is_spec(dataset):
+            parse_spec(dataset)
+    except ValueError as exc:
+        print(f"langmem-es eval: {exc}", file=sys.stderr)
+        return 2
+    try:
+        settings = _settings(getattr(args, "settings", []))
+    except ValueError as exc:
+        print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
     results: dict[str, Any] = run_eval(
         dataset,
@@ -142,7 +154,8 @@ def run_command(args: argparse.Namespace) -> int:
         backend=args.backend,
         context=EvalContext(
             backend=args.backend,
-            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple")},
+            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"),
+                     **settings},
         ),
         dump_misses=args.dump_misses,
     )

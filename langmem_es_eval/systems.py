@@ -440,8 +440,20 @@ class LangGraphInMemorySystem:
         from langgraph.store.base import PutOp
 
         ns = self._ns(conversation.conv_id)
-        # One batch per conversation: the store embeds all texts in one call.
-        self._store.batch([PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata}) for t in conversation.turns])
+        # Few batches per conversation: the store embeds each batch's texts in one call.
+        # InMemoryStore (langgraph 0.x-1.x) refuses a batch holding two items with the
+        # same text ("Number of embeddings does not match"), so a repeated text waits for
+        # the next batch.
+        pending = list(conversation.turns)
+        while pending:
+            batch, later, seen = [], [], set()
+            for t in pending:
+                (later if t.memory_text in seen else batch).append(t)
+                seen.add(t.memory_text)
+            self._store.batch(
+                [PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata}) for t in batch]
+            )
+            pending = later
 
     def search(self, conversation_id: str, question: str, k: int) -> list[str]:
         items = self._store.search(self._ns(conversation_id), query=question, limit=k)
