@@ -70,6 +70,9 @@ class RecalledMemory:
     score: float
     stages: dict[str, float] = field(default_factory=dict)
     conflict: bool = False
+    passage: str | None = None
+    """For a long memory: the passage the query matched (rendering shows it instead of
+    the whole content)."""
 
     # what tokens.render_memories reads
     @property

@@ -24,10 +24,11 @@ from .. import scoring
 from .. import validation as V
 from ..records import memory_of
 from ..results import RecalledMemory, RecallResult
-from .base import AsyncCoreBase
+from .hops import AsyncHops
+from .long_events import AsyncLongEvents
 
 
-class AsyncRetrieval(AsyncCoreBase):
+class AsyncRetrieval(AsyncLongEvents, AsyncHops):
     """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
 
     async def recall(
@@ -92,6 +93,14 @@ class AsyncRetrieval(AsyncCoreBase):
                     stages[h.doc["id"]][f"{name}_rank"] = rank
             fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
                         k=self.config.rrf_k, weights=self.config.leg_weights)
+            if self.config.second_hop:  # opt-in: see core/_async/hops.py
+                hop = await self._second_hop(query, kinds, flt, size, fused, by_id)
+                for h in hop:
+                    by_id.setdefault(h.doc["id"], h)
+                if hop:
+                    fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits],
+                                 [h.doc["id"] for h in hop]], k=self.config.rrf_k,
+                                weights=(*self.config.leg_weights, self.config.second_hop_weight))
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
@@ -105,10 +114,14 @@ class AsyncRetrieval(AsyncCoreBase):
         out = []
         open_conflicts = {c.id for c in await self.conflicts(identity)} if any(
             by_id[i].doc.get("conflict_id") for i, _ in top) else set()
+        memories = {i: memory_of(by_id[i].doc) for i, _ in top}
+        matched = await self._matched_passages(query, vector, [(by_id[i].collection, i, m.content)
+                                                               for i, m in memories.items()])
         for i, score in top:
-            memory = memory_of(by_id[i].doc)
+            memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
-            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
+            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts,
+                                      passage=matched.get(i)))
             self._pending_access[(by_id[i].collection, i)] = self._pending_access.get((by_id[i].collection, i), 0) + 1
         self._recalls_since_flush += 1
         if self._recalls_since_flush >= self.config.access_flush_every:
