@@ -304,7 +304,7 @@ def test_after_the_node_is_back_nothing_was_resurrected(outage: Outage) -> None:
     from langmem_es_cli.local_es import start_cluster, stop_cluster
 
     stop_cluster(NAME, grace=20)
-    info = start_cluster(NAME, nodes=2, timeout=300)
+    info = start_cluster(NAME, nodes=2, timeout=120)  # bounded: a restart that cannot form the cluster fails
     admin = Elasticsearch(info["url"], basic_auth=(info["user"], info["password"]), request_timeout=30)
     admin.cluster.health(index=f"{outage.prefix}-*", wait_for_status="green", timeout="120s")
     core = core_for(admin, outage.prefix, replicas=0)
