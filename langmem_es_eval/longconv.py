@@ -38,6 +38,7 @@ True
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -352,13 +353,13 @@ def generate(seed: int = DEFAULT_SEED, conversations: int = DEFAULT_CONVERSATION
 
 # ---------------------------------------------------------------------- dataset specs
 
-def is_spec(text: str | Path) -> bool:
+def is_spec(text: str | os.PathLike[str]) -> bool:
     """True for ``longconv`` or ``longconv:seed=1,conversations=4,scale=0.5,max_chars=30000``."""
     s = str(text)
     return (s == "longconv" or s.startswith("longconv:")) and not Path(s).exists()
 
 
-def parse_spec(text: str | Path) -> dict[str, Any]:
+def parse_spec(text: str | os.PathLike[str]) -> dict[str, Any]:
     """Generator parameters of a spec (see :func:`is_spec`); unknown keys are an error."""
     params: dict[str, Any] = {"seed": DEFAULT_SEED, "conversations": DEFAULT_CONVERSATIONS, "scale": 1.0, "max_chars": None}
     _, _, rest = str(text).partition(":")
@@ -370,7 +371,7 @@ def parse_spec(text: str | Path) -> dict[str, Any]:
     return params
 
 
-def load_spec(text: str | Path, limit_conversations: int | None = None) -> tuple[list[Conversation], dict[str, Any]]:
+def load_spec(text: str | os.PathLike[str], limit_conversations: int | None = None) -> tuple[list[Conversation], dict[str, Any]]:
     """Generate the conversations of a spec; ``max_chars`` cuts longer messages (for
     systems that cannot ingest them, measured on the same cut data). Returns the
     conversations and the parameters."""

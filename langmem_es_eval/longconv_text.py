@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 __all__ = ["Filler", "Vocab", "WORDS"]
 
@@ -198,7 +199,7 @@ class Filler:
         self.services = [vocab.service() for _ in range(6)]
         self.hosts = [vocab.host() for _ in range(8)]
 
-    def slots(self) -> dict[str, object]:
+    def slots(self) -> dict[str, Any]:
         r, v = self.rng, self.v
         return {
             "person": r.choice(self.people), "person2": r.choice(self.people),

@@ -111,7 +111,7 @@ def aggregate(
     headline = [r["metrics"] for r in rows if r["category"] in headline_categories]
     by_category: dict[str, Any] = {}
     for cat in sorted({r["category"] for r in rows}):
-        m = mean_metrics(r["metrics"] for r in rows if r["category"] == cat)
+        m: dict[str, Any] = dict(mean_metrics(r["metrics"] for r in rows if r["category"] == cat))
         m["name"] = names.get(cat, str(cat))
         by_category[str(cat)] = m
     adversarial = mean_metrics(r["metrics"] for r in rows if r["category"] in apart)

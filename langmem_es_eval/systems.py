@@ -446,7 +446,9 @@ class LangGraphInMemorySystem:
         # the next batch.
         pending = list(conversation.turns)
         while pending:
-            batch, later, seen = [], [], set()
+            batch: list[Any] = []
+            later: list[Any] = []
+            seen: set[str] = set()
             for t in pending:
                 (later if t.memory_text in seen else batch).append(t)
                 seen.add(t.memory_text)

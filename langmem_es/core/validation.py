@@ -127,7 +127,7 @@ def checked_embeddings(embeddings: Any) -> Any:
     if isinstance(embeddings, _Checked):
         return embeddings
 
-    def check(vectors: Any) -> Any:
+    def check(vectors: list[list[float]]) -> list[list[float]]:
         for v in vectors:
             if not len(v) or not all(math.isfinite(x) for x in v):
                 raise EmbeddingError(f"the embedder {embeddings!r:.60} returned an invalid vector (empty, NaN or inf); "
@@ -142,16 +142,16 @@ def checked_embeddings(embeddings: Any) -> Any:
             return getattr(embeddings, name)
 
         def embed_documents(self, texts: list[str]) -> list[list[float]]:
-            return check(embeddings.embed_documents(texts))
+            return check(list(embeddings.embed_documents(texts)))
 
         def embed_query(self, text: str) -> list[float]:
-            return check([embeddings.embed_query(text)])[0]
+            return check([list(embeddings.embed_query(text))])[0]
 
         async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
-            return check(await embeddings.aembed_documents(texts))
+            return check(list(await embeddings.aembed_documents(texts)))
 
         async def aembed_query(self, text: str) -> list[float]:
-            return check([await embeddings.aembed_query(text)])[0]
+            return check([list(await embeddings.aembed_query(text))])[0]
 
         def __repr__(self) -> str:
             return repr(embeddings)

@@ -11,6 +11,8 @@ must not take such an answer as whole. :func:`require_complete` raises
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -167,6 +169,6 @@ def numbered(found: Sequence[UnavailableShard], health: Mapping[str, Any]) -> li
         else:
             table = ((health.get("indices") or {}).get(s.index) or {}).get("shards") or {}
             down = sorted(int(n) for n, h in table.items() if not h.get("primary_active", True))
-            candidates = [s._replace(shard=n) for n in down] or [s]
+            candidates = [dataclasses.replace(s, shard=n) for n in down] or [s]
         out += [c for c in candidates if c not in out]
     return out
