@@ -54,9 +54,7 @@ def _resolve_systems(names: list[str] | None) -> list[str] | None:
         return list(SYSTEMS)
     unknown = [n for n in names if n not in SYSTEMS]
     if unknown:
-        raise ValueError(
-            f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'"
-        )
+        raise ValueError(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'")
     return names
 
 
@@ -124,8 +122,11 @@ def run_command(args: argparse.Namespace) -> int:
     dataset = args.dataset or default_dataset()
     if dataset is None or not is_dataset(dataset):
         where = dataset or f"{_RELATIVE} (from {Path.cwd()} or {_repo_root()})"
-        print(f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
-              f"(the LoCoMo JSONL described in ../shared/data/README.md)", file=sys.stderr)
+        print(
+            f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
+            f"(the LoCoMo JSONL described in ../shared/data/README.md)",
+            file=sys.stderr,
+        )
         return 2
     if args.limit_conversations is not None and args.limit_conversations < 1:
         print("langmem-es eval: --limit-conversations must be >= 1", file=sys.stderr)
@@ -171,8 +172,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "eval",
         help="run the LoCoMo retrieval protocol, systems side by side",
         description="Run the LoCoMo retrieval protocol (../shared/data/README.md) on each "
-                    "system; print recall@5/@10, hit@10, MRR@10, nDCG@10 (categories 1-4), "
-                    "recall@10 per category, category 5 apart; write results.json and a PNG.",
+        "system; print recall@5/@10, hit@10, MRR@10, nDCG@10 (categories 1-4), "
+        "recall@10 per category, category 5 apart; write results.json and a PNG.",
     )
     add_arguments(parser)
     parser.set_defaults(func=run_command)

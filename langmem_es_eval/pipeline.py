@@ -69,6 +69,7 @@ class MemoryPipelineSystem:
             config = dataclasses.replace(config, **extra)
         self.info = {"config": {k: getattr(config, k) for k in sorted(handled | set(extra))}}
         self._owned_client = None
+        self.backend: Any
         backend = getattr(context, "backend", "sqlite")
         if backend == "elasticsearch":
             from langmem_es.backends.elasticsearch import ElasticsearchBackend
@@ -80,8 +81,12 @@ class MemoryPipelineSystem:
             from langmem_es.backends.sqlite import SQLiteBackend
 
             self.backend = SQLiteBackend(":memory:")
-        self.core = MemoryCore(self.backend, embeddings=context.embeddings, config=config,
-                               reranker=opts.get("reranker", "memory") if full else "none")
+        self.core = MemoryCore(
+            self.backend,
+            embeddings=context.embeddings,
+            config=config,
+            reranker=opts.get("reranker", "memory") if full else "none",
+        )
         self.core.setup()
         self._turn_of: dict[str, dict[str, str]] = {}
 
@@ -107,10 +112,13 @@ class MemoryPipelineSystem:
     def search(self, conversation_id: str, question: str, k: int) -> list[str]:
         identity = self._identity(conversation_id)
         if self.mode in ("bm25", "dense"):
-            legs = self.backend.hybrid(["episodic"], self._scope(identity),
-                                       text=question if self.mode == "bm25" else None,
-                                       vector=self.core.embeddings.embed_query(question) if self.mode == "dense" else None,
-                                       size=k)
+            legs = self.backend.hybrid(
+                ["episodic"],
+                self._scope(identity),
+                text=question if self.mode == "bm25" else None,
+                vector=self.core.embeddings.embed_query(question) if self.mode == "dense" else None,
+                size=k,
+            )
             hits = legs.text_hits if self.mode == "bm25" else legs.vector_hits
             keys = [h.doc["key"] for h in hits]
         else:

@@ -54,9 +54,7 @@ CANDIDATE_DEPTHS: tuple[int, ...] = (80, 160)
 CLUSTER_SYSTEMS: frozenset[str] = frozenset({"langchain_es"})
 
 #: Registered systems that run only when named (variants of our pipeline).
-OPT_IN_SYSTEMS: frozenset[str] = frozenset(
-    {"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"}
-)
+OPT_IN_SYSTEMS: frozenset[str] = frozenset({"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"})
 
 
 def default_systems() -> list[str]:
@@ -70,10 +68,8 @@ def default_systems() -> list[str]:
         have_cluster = connection_from_env() is not None
     except Exception:
         have_cluster = False
-    return [
-        n for n in SYSTEMS
-        if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)
-    ]
+    return [n for n in SYSTEMS if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)]
+
 
 _PACKAGES = (
     "langmem-es",
@@ -244,8 +240,7 @@ def run_eval(
             try:
                 plot_recall_by_category(results, out / "recall_by_category.png")
             except ImportError:
-                print("langmem-es eval: no plot: pip install 'langmem-es[eval]' (matplotlib)",
-                      file=sys.stderr)
+                print("langmem-es eval: no plot: pip install 'langmem-es[eval]' (matplotlib)", file=sys.stderr)
     if print_report:
         print_results(results, stream=stream)
     return results
@@ -272,8 +267,12 @@ def _warm_embeddings(
         errors.setdefault("embeddings", f"{type(exc).__name__}: {exc}")
         return None
     seconds = time.perf_counter() - t0
-    return {"documents": len(texts), "queries": len(questions), "seconds": round(seconds, 2),
-            "per_text_ms": round(1000 * seconds / max(len(texts) + len(questions), 1), 3)}
+    return {
+        "documents": len(texts),
+        "queries": len(questions),
+        "seconds": round(seconds, 2),
+        "per_text_ms": round(1000 * seconds / max(len(texts) + len(questions), 1), 3),
+    }
 
 
 def _ask(
@@ -298,8 +297,7 @@ def _ask(
         if k not in (5, 10):
             metrics[f"recall@{k}"] = len(set(q.evidence) & set(ranked[:k])) / len(set(q.evidence))
         out.append(
-            {"qid": q.qid, "conv_id": conv.conv_id, "category": q.category,
-             "ranked": ranked[:10], "metrics": metrics}
+            {"qid": q.qid, "conv_id": conv.conv_id, "category": q.category, "ranked": ranked[:10], "metrics": metrics}
         )
         if bar is not None:
             bar.update(1)
@@ -356,8 +354,7 @@ def _dump_questions(path: Path, dataset: Dataset, rows: dict[str, list[dict[str,
             }
     repo = Path(__file__).resolve().parents[2]
     if repo in path.resolve().parents:
-        print(f"warning: {path} is inside the repository; keep dataset excerpts out of it",
-              file=sys.stderr)
+        print(f"warning: {path} is inside the repository; keep dataset excerpts out of it", file=sys.stderr)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as fh:
         for conv in conversations:
@@ -413,8 +410,7 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
         labels = {c: _cat_label(c, first["by_category"].get(c, {"n": 0})) for c in cats}
         header = ["system", *(labels[c] for c in cats)]
         rows = [
-            [name, *(f"{r['by_category'].get(c, {}).get('recall@10', float('nan')):.3f}"
-                     for c in cats)]
+            [name, *(f"{r['by_category'].get(c, {}).get('recall@10', float('nan')):.3f}" for c in cats)]
             for name, r in systems.items()
         ]
         tables.append(("recall@10 by category", header, rows))
@@ -428,12 +424,9 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
         if first["adversarial"].get("n"):
             header = ["system", *METRIC_NAMES]
             rows = [
-                [name, *(f"{r['adversarial'].get(m, 0.0):.3f}" for m in METRIC_NAMES)]
-                for name, r in systems.items()
+                [name, *(f"{r['adversarial'].get(m, 0.0):.3f}" for m in METRIC_NAMES)] for name, r in systems.items()
             ]
-            tables.append(
-                (f"Category 5, adversarial ({first['adversarial']['n']} questions)", header, rows)
-            )
+            tables.append((f"Category 5, adversarial ({first['adversarial']['n']} questions)", header, rows))
     return tables
 
 
@@ -441,8 +434,9 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
     """Print the side-by-side tables (rich when available), notes and errors."""
     stream = stream or sys.stdout
     tables = format_report(results)
-    notes = [f"{n}: {r['info']['note']}" for n, r in results.get("systems", {}).items()
-             if r.get("info", {}).get("note")]
+    notes = [
+        f"{n}: {r['info']['note']}" for n, r in results.get("systems", {}).items() if r.get("info", {}).get("note")
+    ]
     errors = [f"{n}: {e}" for n, e in results.get("errors", {}).items()]
     meta = results.get("metadata", {})
     try:
@@ -483,8 +477,10 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
         emit(f"error {line}")
     if meta:
         ds = meta.get("dataset", {})
-        emit(f"dataset {ds.get('name') or ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
-             f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s")
+        emit(
+            f"dataset {ds.get('name') or ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
+            f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s"
+        )
 
 
 def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
@@ -517,8 +513,9 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     for i, name in enumerate(names):
         vals = [value(systems[name], g) for g, _ in groups]
         bars = ax.bar(x - 0.4 + width * (i + 0.5), vals, width, label=name, color=cmap(i % 10))
-        ax.bar_label(bars, labels=[f"{v:.3f}" for v in vals], fontsize=7, padding=1,
-                     rotation=90 if len(names) > 3 else 0)
+        ax.bar_label(
+            bars, labels=[f"{v:.3f}" for v in vals], fontsize=7, padding=1, rotation=90 if len(names) > 3 else 0
+        )
     ax.set_xticks(x, [label for _, label in groups], fontsize=9)
     ax.set_ylabel("recall@10")
     ax.set_ylim(0, 1.08)
@@ -534,8 +531,7 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
                  fontsize=11)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6),
-              frameon=False, fontsize=9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6), frameon=False, fontsize=9)
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=130)

@@ -135,7 +135,8 @@ def from_error_body(status: int | None, body: Any) -> list[tuple[UnavailableShar
     if not isinstance(err, Mapping):
         return []
     kind = str(err.get("type") or "")
-    cause = err.get("caused_by") if isinstance(err.get("caused_by"), Mapping) else {}
+    raw_cause = err.get("caused_by")
+    cause: Mapping[str, Any] = raw_cause if isinstance(raw_cause, Mapping) else {}
     # "Search rejected due to missing shards [[index][0]]" is the cause (the top reason may say "start")
     text = str(cause.get("reason") or err.get("reason") or "")
     if kind == "search_phase_execution_exception":

@@ -44,11 +44,16 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
         include_deleted: bool = False,
         as_of: datetime | None = None,
         candidates: int | None = None,
+        allow_partial: bool = False,
     ) -> RecallResult:
         """Hybrid recall: BM25 and kNN legs in one round trip, fused, reranked, scope-checked.
 
         ``filters`` narrow further (same filter language); they can never widen what
         the caller's identity may see. ``as_of`` answers with what was believed then.
+        When part of the store cannot be read (shards without an active copy), recall
+        raises :class:`~langmem_es.errors.ShardsUnavailableError`; with
+        ``allow_partial=True`` it answers from the rest and says so
+        (``RecallResult.partial``, ``RecallResult.unavailable_shards``).
         """
         started = time.perf_counter()
         query = V.clean_text(query, "query", limit=4000)
@@ -73,7 +78,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
         legs = await self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
-                                         server_rrf=server, rrf_k=self.config.rrf_k)
+                                         server_rrf=server, rrf_k=self.config.rrf_k, allow_partial=allow_partial)
         timings["search"] = _ms(t)
         t = time.perf_counter()
         stages: dict[str, dict[str, float]] = {}
@@ -122,7 +127,8 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
         if self._recalls_since_flush >= self.config.access_flush_every:
             await self.flush_access()
         timings["total"] = _ms(started)
-        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused))
+        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused),
+                            unavailable_shards=list(legs.unavailable))
 
     def _bm25_text(self, query: str) -> str:
         return query

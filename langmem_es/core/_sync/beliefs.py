@@ -284,19 +284,27 @@ class Beliefs(LongEvents):
         Writers race on it with optimistic concurrency, so concurrent supersessions of
         one fact are serialised: each winner supersedes exactly the previous head, and
         the history stays a line. Returns (whether a head existed, the previous head).
+
+        The head also records the fact it replaced (``previous``), so the claim is
+        idempotent: when a client retry of a write that landed gets a 409, the writer
+        finds itself as head and still supersedes the fact its claim replaced.
         """
         rid = V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
-        body = {"active": memory.id, "subject_key": memory.subject_key, "scope": memory.scope}
-        doc = audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
-                             extra={"scope": memory.scope, "subject_key": memory.subject_key})
+
+        def head_doc(previous: str | None) -> dict[str, Any]:
+            body = {"active": memory.id, "previous": previous, "subject_key": memory.subject_key, "scope": memory.scope}
+            return audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
+                                  extra={"scope": memory.scope, "subject_key": memory.subject_key})
+
         seen: list[StoredDoc | None] = []
 
         def change(head: StoredDoc | None) -> dict[str, Any] | None:
             seen[:] = [head]
-            return None if head and head.doc["value"].get("active") == memory.id else doc
+            active = head.doc["value"].get("active") if head else None
+            return None if active == memory.id else head_doc(active)
 
         try:
-            self._cas(AUDIT, doc["id"], change, what=f"supersede {memory.subject_key!r}")
+            self._cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
         except WriteError:
             if withdraw:  # never leave a second active fact behind
                 self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
@@ -304,8 +312,12 @@ class Beliefs(LongEvents):
         [head] = seen
         if head is None:
             return False, None
-        previous = head.doc["value"].get("active")
-        return True, (None if previous == memory.id else previous)
+        value = head.doc["value"]
+        if value.get("active") != memory.id:
+            return True, value.get("active")
+        if "previous" not in value:  # a head written before heads recorded what they replaced
+            return True, None
+        return value["previous"] is not None, value["previous"]  # our claim had landed already
 
 
     def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
