@@ -1,4 +1,4 @@
-"""The second hop (on by default): a chain of two turns, the second never naming the first's words."""
+"""The opt-in second hop: a chain of two turns, the second never naming the first's words."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 # generated from the _async twin by scripts/unasync.py — do not edit
 """The second retrieval hop (async source; ``_sync/hops.py`` is generated).
 
-On by default (``MemoryConfig.second_hop``): after the first fusion, a BM25 search with the
+Opt-in (``MemoryConfig.second_hop``): after the first fusion, a BM25 search with the
 question plus the words its best hits add (:func:`langmem_es.core.hops.expansion_terms`)
 becomes a third ranking in the fusion, at ``second_hop_weight``.
 """
