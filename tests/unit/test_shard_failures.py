@@ -6,6 +6,8 @@ end-to-end behaviour against such a cluster is in tests/reliability/test_partial
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from langmem_es.backends.elasticsearch import shards
@@ -126,6 +128,6 @@ def test_failed_gets_are_not_misses_and_take_their_numbers_from_health():
     assert failed.index == "mem-semantic-000001" and failed.shard is None
     health = {"indices": {"mem-semantic-000001": {"shards": {
         "0": {"status": "red", "primary_active": False}, "1": {"status": "green", "primary_active": True}}}}}
-    assert shards.numbered([failed], health) == [failed._replace(shard=0)]
+    assert shards.numbered([failed], health) == [dataclasses.replace(failed, shard=0)]
     assert shards.numbered([failed], {}) == [failed]  # no health at hand: named by index alone
     assert str(UnavailableShard("i", None)) == "i[?]"
