@@ -47,7 +47,7 @@ The whole tree (each section below adds its part and says who owns it)::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 __all__ = [
     "ClusterUnavailableError",
@@ -142,7 +142,8 @@ class OverloadedError(ClusterUnavailableError):
     """Elasticsearch answered 429 (too many requests): retry with backoff."""
 
 
-class UnavailableShard(NamedTuple):
+@dataclass(frozen=True)
+class UnavailableShard:
     """One shard a request could not read or write: ``index[shard]`` and why."""
 
     index: str | None

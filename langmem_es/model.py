@@ -37,7 +37,7 @@ def memory_namespace(kind: Kind, tenant: str, scope: Scope, owner: str) -> tuple
 def collection_for(namespace: Sequence[str]) -> Collection:
     """The collection a store namespace lives in: its kind's index, or ``items``."""
     if len(namespace) >= 2 and namespace[0] == ROOT and namespace[1] in KINDS:
-        return namespace[1]  # type: ignore[return-value]
+        return namespace[1]
     return "items"
 
 
@@ -73,7 +73,11 @@ class Identity(BaseModel):
     @field_validator("roles", mode="before")
     @classmethod
     def _known_roles(cls, v: object) -> frozenset[str]:
-        roles = frozenset([v] if isinstance(v, str) else (v or ()))  # type: ignore[arg-type]
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, (list, tuple, set, frozenset)) and v is not None:
+            raise ValueError(f"roles must be a list of role names, got {type(v).__name__}")
+        roles = frozenset(str(r) for r in v or ())
         unknown = roles - set(ROLES)
         if unknown:
             raise ValueError(f"unknown role(s) {sorted(unknown)}; known: {list(ROLES)}")

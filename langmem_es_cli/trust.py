@@ -57,7 +57,7 @@ def _with_core(args: argparse.Namespace, handler: Any) -> int:
 
     from .decay import _backend
 
-    identity = Identity(tenant=args.tenant, user_id=args.by, roles={args.role})
+    identity = Identity(tenant=args.tenant, user_id=args.by, roles=frozenset({args.role}))
     backend = _backend(args)
     try:
         backend.setup()

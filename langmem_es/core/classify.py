@@ -19,7 +19,7 @@ error is raised with ``strict=True``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, Field
 
@@ -85,7 +85,7 @@ class LLMStatementClassifier:
     def _label(self, content: str, answer: Any) -> Statement:
         label = answer.get("label") if isinstance(answer, dict) else getattr(answer, "label", None)
         if label in ("assert", "update", "deny"):
-            return label  # type: ignore[return-value]
+            return cast(Statement, label)
         return self._fail(content, ValueError(f"the model returned {answer!r}, not a label"))
 
     def _fail(self, content: str, exc: Exception) -> Statement:

@@ -98,7 +98,7 @@ async def aready(core: AsyncMemoryCore) -> AsyncMemoryCore:
 def sync_core(store: Any = None) -> MemoryCore:
     """The ready sync core for ``store`` (else the graph's store); a clear error for an async-only one."""
     core = memory_for(store_from_config(store))
-    if is_async_core(core):
+    if isinstance(core, AsyncMemoryCore):
         raise TypeError("this memory store is async-only (AsyncElasticsearchMemoryStore / AsyncMemoryCore): use "
                         "`await ...ainvoke(...)` (graph.ainvoke, tool.ainvoke), or ElasticsearchMemoryStore")
     return ready(core)
@@ -110,7 +110,7 @@ async def async_core(store: Any = None) -> tuple[Any, bool]:
     import asyncio
 
     core = memory_for(store_from_config(store))
-    if is_async_core(core):
+    if isinstance(core, AsyncMemoryCore):
         return await aready(core), True
     await asyncio.to_thread(ready, core)
     return core, False

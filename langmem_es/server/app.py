@@ -1,8 +1,9 @@
 """One ASGI app: the HTTP API (``/v1``), MCP over streamable HTTP (``/mcp``), the console (``/console``).
 
->>> # doctest: +SKIP
->>> app = create_app(AsyncMemoryCore(AsyncSQLiteBackend("memory.db")), TokenTable.load("tokens.toml"))
->>> uvicorn.run(app, host="127.0.0.1", port=8080)
+Serve it with uvicorn, e.g.::
+
+    app = create_app(AsyncMemoryCore(AsyncSQLiteBackend("memory.db")), TokenTable.load("tokens.toml"))
+    uvicorn.run(app, host="127.0.0.1", port=8080)
 """
 
 from __future__ import annotations

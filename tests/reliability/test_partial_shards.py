@@ -88,7 +88,7 @@ def duo(es_unavailable) -> Iterator[Cluster]:
     from langmem_es_cli.local_es import start_cluster, stop_cluster
 
     try:
-        info = start_cluster(NAME, nodes=2, timeout=300)
+        info = start_cluster(NAME, nodes=2, fresh=True, timeout=300)  # a cluster of its own, wiped first
     except LangmemEsError as exc:
         es_unavailable(f"could not start the 2-node cluster {NAME!r}: {exc}")
     try:
@@ -248,6 +248,32 @@ def test_partial_hybrid_only_when_allowed_and_then_it_says_so(outage: Outage) ->
 
 
 @pytest.mark.slow
+def test_recall_degrades_only_when_the_caller_allows_it_and_says_so(outage: Outage) -> None:
+    core, sem = outage.reader, f"{outage.semantic_index}[0]"
+    with pytest.raises(ShardsUnavailableError) as info:
+        core.recall(ALICE, "lunch with Bob")
+    assert sem in _names(info.value)
+    result = core.recall(ALICE, "lunch with Bob", allow_partial=True)
+    assert result.partial and sem in {str(s) for s in result.unavailable_shards}
+    assert [m.memory.content for m in result.memories][:1] == ["Lunch with Bob at the harbour"]
+    assert "partial" in result.render().splitlines()[0]
+
+
+def test_sqlite_keeps_the_port_signature_and_is_never_partial(tmp_path) -> None:
+    from langmem_es.backends.sqlite import SQLiteBackend
+
+    core = MemoryCore(SQLiteBackend(str(tmp_path / "m.db")), embeddings=embed,
+                      config=MemoryConfig(access_flush_every=10**9))
+    core.setup()
+    core.remember(ALICE, "Lunch with Bob at the harbour", kind="episodic")
+    result = core.recall(ALICE, "lunch with Bob", allow_partial=True)
+    assert not result.partial and result.unavailable_shards == []
+    assert [m.memory.content for m in result.memories] == ["Lunch with Bob at the harbour"]
+    assert "partial" not in result.render()
+    core.close()
+
+
+@pytest.mark.slow
 def test_the_message_is_not_the_one_of_a_cluster_that_is_down(outage: Outage) -> None:
     with pytest.raises(ShardsUnavailableError) as partial:
         outage.reader.export(ALICE, scopes=["private"])
@@ -278,7 +304,7 @@ def test_after_the_node_is_back_nothing_was_resurrected(outage: Outage) -> None:
     from langmem_es_cli.local_es import start_cluster, stop_cluster
 
     stop_cluster(NAME, grace=20)
-    info = start_cluster(NAME, nodes=2, timeout=300)
+    info = start_cluster(NAME, nodes=2, timeout=120)  # bounded: a restart that cannot form the cluster fails
     admin = Elasticsearch(info["url"], basic_auth=(info["user"], info["password"]), request_timeout=30)
     admin.cluster.health(index=f"{outage.prefix}-*", wait_for_status="green", timeout="120s")
     core = core_for(admin, outage.prefix, replicas=0)

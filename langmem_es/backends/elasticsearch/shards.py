@@ -11,6 +11,8 @@ must not take such an answer as whole. :func:`require_complete` raises
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -135,7 +137,8 @@ def from_error_body(status: int | None, body: Any) -> list[tuple[UnavailableShar
     if not isinstance(err, Mapping):
         return []
     kind = str(err.get("type") or "")
-    cause = err.get("caused_by") if isinstance(err.get("caused_by"), Mapping) else {}
+    raw_cause = err.get("caused_by")
+    cause: Mapping[str, Any] = raw_cause if isinstance(raw_cause, Mapping) else {}
     # "Search rejected due to missing shards [[index][0]]" is the cause (the top reason may say "start")
     text = str(cause.get("reason") or err.get("reason") or "")
     if kind == "search_phase_execution_exception":
@@ -166,6 +169,6 @@ def numbered(found: Sequence[UnavailableShard], health: Mapping[str, Any]) -> li
         else:
             table = ((health.get("indices") or {}).get(s.index) or {}).get("shards") or {}
             down = sorted(int(n) for n, h in table.items() if not h.get("primary_active", True))
-            candidates = [s._replace(shard=n) for n in down] or [s]
+            candidates = [dataclasses.replace(s, shard=n) for n in down] or [s]
         out += [c for c in candidates if c not in out]
     return out

@@ -26,6 +26,7 @@ from ....port import (
     Version,
 )
 from .. import mappings, queries, shards
+from ....errors import UnavailableShard
 from ..errors import translate_errors
 from ..licence import capabilities_from, default_replicas
 
@@ -94,10 +95,10 @@ class AsyncElasticsearchBackend:
             nodes = await self.client.nodes.info(
                 metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name,nodes.*.roles")
             if self.replicas is None:
-                self.replicas = default_replicas(nodes)
+                self.replicas = default_replicas(nodes.body)
             for collection in COLLECTIONS:
                 await self._ensure_index(collection)
-        self.capabilities = capabilities_from(licence, nodes)
+        self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
     async def _ensure_index(self, collection: Collection) -> None:
@@ -118,7 +119,7 @@ class AsyncElasticsearchBackend:
                 if meta.get("langmem_es_mapping_version", 0) < mappings.MAPPING_VERSION:
                     # mapping changes are additive: put the new fields and version.
                     await self.client.indices.put_mapping(
-                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic=False
+                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic="false"
                     )
             return
         try:
@@ -185,17 +186,20 @@ class AsyncElasticsearchBackend:
     async def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
         if not docs:
             return
-        operations: list[dict[str, Any]] = []
-        for doc in docs:
-            operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
-            operations.append(doc)
-        with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
-            response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+        failed: list[dict[str, Any]] = []
+        for chunk in queries.bulk_chunks(docs):  # one request, unless megabyte events make it too big
+            operations: list[dict[str, Any]] = []
+            for doc in chunk:
+                operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
+                operations.append(doc)
+            with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
+                response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+            if response.get("errors"):
+                failed += [item["index"] for item in response["items"] if item["index"].get("error")]
         self._written(collection, refresh)
-        if response.get("errors"):
+        if failed:
             from ....errors import WriteError
 
-            failed = [item["index"] for item in response["items"] if item["index"].get("error")]
             raise WriteError(
                 f"{len(failed)} of {len(docs)} documents were not written (first: {failed[0]['error']}); "
                 "the others were; retrying the same call is safe (ids are deterministic)"
@@ -253,7 +257,7 @@ class AsyncElasticsearchBackend:
                         deleted += await self._bulk_delete(batch)
                         batch = []
             except ScanError as exc:  # a shard lost mid-scroll: the sweep is incomplete
-                raise shards.shards_error([(shards.UnavailableShard(None, None, str(exc)), "unavailable")],
+                raise shards.shards_error([(UnavailableShard(None, None, str(exc)), "unavailable")],
                                           f"a delete sweep of {index}") from exc
             if batch:
                 deleted += await self._bulk_delete(batch)
@@ -272,7 +276,7 @@ class AsyncElasticsearchBackend:
             indices = await self._indices(collection)
             docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for i in ids for index in indices]
             response = await self.client.mget(docs=docs)
-        failed = shards.failed_gets(response)
+        failed = shards.failed_gets(response.body)
         if failed:
             failed = await self._numbered(failed)
             raise shards.shards_error([(s, "unavailable") for s in failed], f"a get by id from {self.alias(collection)}")
@@ -287,7 +291,7 @@ class AsyncElasticsearchBackend:
         response = await self.client.indices.get_alias(name=self.alias(collection))
         return sorted(response)
 
-    async def _numbered(self, found: list[shards.UnavailableShard]) -> list[shards.UnavailableShard]:
+    async def _numbered(self, found: list[UnavailableShard]) -> list[UnavailableShard]:
         """Shard numbers filled in from shard-level health (best effort: else as they are)."""
         indices = sorted({s.index for s in found if s.index and s.shard is None})
         if not indices:
@@ -296,7 +300,7 @@ class AsyncElasticsearchBackend:
             health = await self.client.cluster.health(index=",".join(indices), level="shards", timeout="5s")
         except Exception:  # noqa: BLE001 - no monitor privilege, or worse: keep what the error said
             return found
-        return shards.numbered(found, health)
+        return shards.numbered(found, health.body)
 
     def _stored(self, hit: dict[str, Any]) -> StoredDoc:
         version = None
@@ -326,7 +330,7 @@ class AsyncElasticsearchBackend:
         """One search that refuses partial results (every shard answers in full, or an error)."""
         with translate_errors(f"a search of {index}"):
             response = await self.client.search(index=index, body=body, allow_partial_search_results=False)
-        shards.require_complete(response, f"a search of {index}")
+        shards.require_complete(response.body, f"a search of {index}")
         return response
 
     async def _find_deep(
@@ -359,7 +363,7 @@ class AsyncElasticsearchBackend:
             await self._fresh(collections)
         with translate_errors(f"a count of {self._aliases(collections)}"):
             response = await self.client.count(index=self._aliases(collections), query={"bool": {"filter": [filter]}})
-        shards.require_complete(response, f"a count of {self._aliases(collections)}")
+        shards.require_complete(response.body, f"a count of {self._aliases(collections)}")
         return int(response["count"])
 
     async def hybrid(
@@ -424,7 +428,7 @@ class AsyncElasticsearchBackend:
         return result
 
     @staticmethod
-    def _partial(response: Any, what: str, allow_partial: bool) -> list[shards.UnavailableShard]:
+    def _partial(response: Any, what: str, allow_partial: bool) -> list[UnavailableShard]:
         """The shards a response is missing: raised unless the caller allows a partial answer."""
         if not allow_partial:
             shards.require_complete(response, what)
