@@ -145,7 +145,9 @@ def _serve(args: argparse.Namespace) -> int:
         shared_writes=args.shared_writes,
         shared_writers=args.shared_writers,
     )
-    settings = ServerSettings(max_body_bytes=args.max_body, rate_per_second=args.rate, burst=args.burst)
+    settings = ServerSettings(
+        max_body_bytes=args.max_body, rate_per_second=args.rate, burst=args.burst, mcp_shared=args.mcp_shared
+    )
     app = create_app(core, tokens, settings=settings, health=health)
     print(
         f"langmem-es serving {args.backend} on http://{args.host}:{args.port}  "
@@ -178,13 +180,18 @@ def _mcp(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise IdentityError(f"invalid identity: {exc}") from None
     core, _ = open_async_core(
-        args.backend, path=args.path, cluster=args.cluster, prefix=args.prefix, embeddings=args.embeddings
+        args.backend,
+        path=args.path,
+        cluster=args.cluster,
+        prefix=args.prefix,
+        embeddings=args.embeddings,
+        shared_writers=args.shared_writers,
     )
 
     async def main() -> None:
         await core.setup()
         try:
-            await run_stdio(core, identity)
+            await run_stdio(core, identity, shared=args.mcp_shared)
         finally:
             await core.close()
 
@@ -193,6 +200,18 @@ def _mcp(args: argparse.Namespace) -> int:
 
 
 def _backend_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--shared-writers",
+        default="",
+        metavar="AGENTS",
+        help="comma-separated agent ids whose members may write the shared scope ('*': every agent; "
+        "owners always may; default: owners only)",
+    )
+    p.add_argument(
+        "--mcp-shared",
+        action="store_true",
+        help="the MCP tools remember/forget may act on the shared scope (the core's policy still decides who may)",
+    )
     p.add_argument(
         "--backend",
         choices=["sqlite", "elasticsearch"],
@@ -226,13 +245,6 @@ def register(sub: Any) -> None:
         choices=["direct", "review"],
         default=None,
         help="shared writes published at once or held for the owner's review (core default if unset)",
-    )
-    p.add_argument(
-        "--shared-writers",
-        default="",
-        metavar="AGENTS",
-        help="comma-separated agent ids whose members may write the shared scope ('*': every agent; "
-        "owners always may; default: owners only)",
     )
     p.add_argument("--max-body", type=int, default=1_048_576, help="largest request body in bytes (default 1 MiB)")
     p.add_argument("--rate", type=float, default=50.0, help="requests per second per token (default 50)")

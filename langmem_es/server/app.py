@@ -46,7 +46,12 @@ def create_app(
     passes index sizes and the isolation mode of the backend it opened).
     """
     state = ServerState(core, tokens, settings or ServerSettings(), health)
-    mcp = build_mcp_server(core, identity_from_request, recall_budget_tokens=state.settings.recall_budget_tokens)
+    mcp = build_mcp_server(
+        core,
+        identity_from_request,
+        recall_budget_tokens=state.settings.recall_budget_tokens,
+        shared=state.settings.mcp_shared,
+    )
     mcp_app = mcp.streamable_http_app(
         streamable_http_path="/",
         stateless_http=True,

@@ -60,9 +60,15 @@ def identity_from_request(ctx: Any) -> Identity:
     return identity
 
 
-def build_mcp_server(core: Any, identity_for: IdentityFor, *, recall_budget_tokens: int = 1200) -> Server:
-    """A low-level MCP server exposing remember, recall, forget and record_outcome over ``core``."""
-    tools = {t.name: t for t in create_memory_tools(core, recall_budget_tokens=recall_budget_tokens)}
+def build_mcp_server(
+    core: Any, identity_for: IdentityFor, *, recall_budget_tokens: int = 1200, shared: bool = False
+) -> Server:
+    """A low-level MCP server exposing remember, recall, forget and record_outcome over ``core``.
+
+    ``shared``: remember and forget may act on the shared scope (as ``create_memory_tools(shared=True)``);
+    the core's policy still decides who may.
+    """
+    tools = {t.name: t for t in create_memory_tools(core, recall_budget_tokens=recall_budget_tokens, shared=shared)}
     listed = [
         types.Tool(name=t.name, description=t.description, input_schema=t.args_schema.model_json_schema())  # type: ignore[union-attr]
         for t in tools.values()
@@ -107,10 +113,10 @@ def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
 
 
-async def run_stdio(core: Any, identity: Identity) -> None:
+async def run_stdio(core: Any, identity: Identity, *, shared: bool = False) -> None:
     """Serve MCP on stdin/stdout for one fixed identity (a desktop client's ``command``)."""
     from mcp.server.stdio import stdio_server
 
-    server = build_mcp_server(core, lambda ctx: identity)
+    server = build_mcp_server(core, lambda ctx: identity, shared=shared)
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())

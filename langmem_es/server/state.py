@@ -26,6 +26,8 @@ class ServerSettings:
     """Requests a token may send at once before the rate applies."""
     recall_budget_tokens: int = 1200
     """Token budget of the MCP ``recall`` tool's text (as for the LangChain tools)."""
+    mcp_shared: bool = False
+    """The MCP tools remember and forget may act on the shared scope (the core's policy still decides)."""
     cookie_secure: bool = False
     """Mark the console's session cookie ``Secure`` (set it behind HTTPS)."""
 

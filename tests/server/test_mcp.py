@@ -176,3 +176,36 @@ def test_streamable_http_without_a_valid_token_is_refused(server: Server, header
         json={"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
     )
     assert r.status_code == 401 and r.json()["error"] == "AuthenticationError"
+
+
+async def test_shared_scope_over_mcp_only_when_the_server_opts_in(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    async with stdio_session(db, "--tenant", "acme", "--user", "olga", "--role", "owner") as plain:
+        [remember] = [t for t in (await plain.list_tools()).tools if t.name == "remember"]
+        assert "shared" not in str(remember.input_schema["properties"]["scope"])
+        err, text = await call(
+            plain, "remember", content="The office closes at 6pm.", reason="Visitors ask.", scope="shared"
+        )
+        assert err
+    async with stdio_session(db, "--tenant", "acme", "--user", "olga", "--role", "owner", "--mcp-shared") as owner:
+        err, text = await call(
+            owner,
+            "remember",
+            content="The office closes at 6pm.",
+            reason="Visitors ask.",
+            scope="shared",
+            subject_key="office.closing_time",
+        )
+        assert not err and "(created, shared)" in text
+    async with stdio_session(db, "--tenant", "acme", "--user", "sam", "--mcp-shared") as member:
+        err, text = await call(
+            member,
+            "remember",
+            content="The office closes at 8pm.",
+            reason="Visitors ask.",
+            scope="shared",
+            subject_key="office.closing_time",
+        )
+        assert err and "may not write" in text
+        err, text = await call(member, "recall", query="When does the office close?")
+        assert "6pm" in text and "8pm" not in text
