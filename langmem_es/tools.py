@@ -156,7 +156,11 @@ def _forget_call(args: dict[str, Any]) -> dict[str, Any]:
 
 def _forget_text(report: Any) -> str:
     ids = list(getattr(report, "ids", report))
-    return f"Forgot {len(ids)}: {', '.join(ids)}." if ids else "Nothing matched; nothing forgotten."
+    text = f"Forgot {len(ids)}: {', '.join(ids)}." if ids else "Nothing matched; nothing forgotten."
+    denied = list(getattr(report, "denied", ()))
+    if denied:
+        text += f" Not forgotten, not yours to forget (its author or an owner may): {', '.join(denied)}."
+    return text
 
 
 def _write_scopes(scopes: Sequence[Scope], shared: bool) -> tuple[Scope, ...]:

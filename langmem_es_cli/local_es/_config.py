@@ -174,8 +174,12 @@ def plan_cluster(
         for i, (h, t) in enumerate(zip(http_ports, transport_ports, strict=False))
     )
     return ClusterSpec(
-        name=name, cluster_dir=cluster_dir, nodes=nodes, version=version,
-        license=license, heap=heap,
+        name=name,
+        cluster_dir=cluster_dir,
+        nodes=nodes,
+        version=version,
+        license=license,
+        heap=heap,
     )
 
 

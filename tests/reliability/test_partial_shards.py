@@ -88,7 +88,7 @@ def duo(es_unavailable) -> Iterator[Cluster]:
     from langmem_es_cli.local_es import start_cluster, stop_cluster
 
     try:
-        info = start_cluster(NAME, nodes=2, timeout=300)
+        info = start_cluster(NAME, nodes=2, fresh=True, timeout=300)  # a cluster of its own, wiped first
     except LangmemEsError as exc:
         es_unavailable(f"could not start the 2-node cluster {NAME!r}: {exc}")
     try:
@@ -245,6 +245,32 @@ def test_partial_hybrid_only_when_allowed_and_then_it_says_so(outage: Outage) ->
                             vector=vector, allow_partial=True)
     assert result.partial and f"{outage.semantic_index}[0]" in {str(s) for s in result.unavailable}
     assert [h.doc["key"] for h in result.text_hits] == [outage.facts["lunch"]]
+
+
+@pytest.mark.slow
+def test_recall_degrades_only_when_the_caller_allows_it_and_says_so(outage: Outage) -> None:
+    core, sem = outage.reader, f"{outage.semantic_index}[0]"
+    with pytest.raises(ShardsUnavailableError) as info:
+        core.recall(ALICE, "lunch with Bob")
+    assert sem in _names(info.value)
+    result = core.recall(ALICE, "lunch with Bob", allow_partial=True)
+    assert result.partial and sem in {str(s) for s in result.unavailable_shards}
+    assert [m.memory.content for m in result.memories][:1] == ["Lunch with Bob at the harbour"]
+    assert "partial" in result.render().splitlines()[0]
+
+
+def test_sqlite_keeps_the_port_signature_and_is_never_partial(tmp_path) -> None:
+    from langmem_es.backends.sqlite import SQLiteBackend
+
+    core = MemoryCore(SQLiteBackend(str(tmp_path / "m.db")), embeddings=embed,
+                      config=MemoryConfig(access_flush_every=10**9))
+    core.setup()
+    core.remember(ALICE, "Lunch with Bob at the harbour", kind="episodic")
+    result = core.recall(ALICE, "lunch with Bob", allow_partial=True)
+    assert not result.partial and result.unavailable_shards == []
+    assert [m.memory.content for m in result.memories] == ["Lunch with Bob at the harbour"]
+    assert "partial" not in result.render()
+    core.close()
 
 
 @pytest.mark.slow

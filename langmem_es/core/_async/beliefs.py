@@ -24,10 +24,11 @@ from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_document, memory_of
 from ..results import WriteResult
-from .base import AsyncCoreBase, identity_of, owner_of
+from .base import identity_of, owner_of
+from .long_events import AsyncLongEvents
 
 
-class AsyncBeliefs(AsyncCoreBase):
+class AsyncBeliefs(AsyncLongEvents):
     """Writing memories and maintaining the beliefs they state."""
 
     async def remember(
@@ -71,7 +72,8 @@ class AsyncBeliefs(AsyncCoreBase):
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = await self.embeddings.aembed_documents([memory.content])
-        await self.backend.put(kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+        [passages] = await self._passage_vectors([memory.content])
+        await self.backend.put(kind, [memory_document(memory, [("content", vector), *passages], now=self.clock())])
         return WriteResult(memory.id, "created", memory)
 
 
@@ -100,18 +102,20 @@ class AsyncBeliefs(AsyncCoreBase):
             args = dict(item)
             explicit.append(args.pop("context", None))
             memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
-                                             scope=args.pop("scope", scope), **args))
+                                             scope=args.pop("scope", scope), limit=self.config.max_event_chars,
+                                             **args))
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
         vec_nb = ctx.session_neighbours(memories, self.config.context_window_vector)
         ids: list[str] = []
-        for start in range(0, len(memories), batch_size):
-            batch = range(start, min(start + batch_size, len(memories)))
+        for batch in _batches([len(m.content) for m in memories], batch_size):
             buried = await self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
             texts = [memories[i].content for i in batch]
             with_ctx = [i for i in batch if vec_nb[i]]
             texts += ["\n".join([memories[i].content, *vec_nb[i]]) for i in with_ctx]
             vectors = await self.embeddings.aembed_documents(texts)
             contextual = dict(zip(with_ctx, vectors[len(batch):]))
+            passages = await self._passage_vectors([memories[i].content if memories[i].id not in buried else ""
+                                                    for i in batch])
             now = self.clock()
             by_kind: dict[str, list[dict[str, Any]]] = {}
             for j, i in enumerate(batch):
@@ -120,7 +124,8 @@ class AsyncBeliefs(AsyncCoreBase):
                     continue
                 context = explicit[i] or ctx.text_context(text_nb[i], m.event_time if self.config.time_in_text else None)
                 vector = ctx.combine(vectors[j], contextual.get(i))
-                by_kind.setdefault(m.kind, []).append(memory_document(m, [("content", vector)], now=now, context=context))
+                by_kind.setdefault(m.kind, []).append(
+                    memory_document(m, [("content", vector), *passages[j]], now=now, context=context))
             for k, docs in by_kind.items():
                 await self.backend.put(k, docs, refresh=False)
             ids.extend(memories[i].id for i in batch)
@@ -134,12 +139,12 @@ class AsyncBeliefs(AsyncCoreBase):
                     subject_key: str | None = None, confidence: float | None = None, sources: Sequence[str] = (),
                     steps: Sequence[str] = (), event_time: datetime | None = None, session_id: str | None = None,
                     metadata: Mapping[str, Any] | None = None, written_by: str | None = None,
-                    polarity: str | None = None, id: str | None = None) -> Memory:
+                    polarity: str | None = None, id: str | None = None, limit: int | None = None) -> Memory:
         V.check_write_args(confidence=confidence, event_time=event_time, sources=sources, metadata=metadata,
                                 steps=steps)
         [kind] = V.check_kinds([kind])
         [scope] = V.check_scopes([scope])
-        text = V.clean_text(content)
+        text = V.clean_text(content, limit=limit or self.config.max_content_chars)
         reason = V.check_reason(kind, reason)
         owner = owner_of(identity, scope)
         if confidence is not None and not (0.0 <= float(confidence) <= 1.0):
@@ -278,19 +283,27 @@ class AsyncBeliefs(AsyncCoreBase):
         Writers race on it with optimistic concurrency, so concurrent supersessions of
         one fact are serialised: each winner supersedes exactly the previous head, and
         the history stays a line. Returns (whether a head existed, the previous head).
+
+        The head also records the fact it replaced (``previous``), so the claim is
+        idempotent: when a client retry of a write that landed gets a 409, the writer
+        finds itself as head and still supersedes the fact its claim replaced.
         """
         rid = V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
-        body = {"active": memory.id, "subject_key": memory.subject_key, "scope": memory.scope}
-        doc = audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
-                             extra={"scope": memory.scope, "subject_key": memory.subject_key})
+
+        def head_doc(previous: str | None) -> dict[str, Any]:
+            body = {"active": memory.id, "previous": previous, "subject_key": memory.subject_key, "scope": memory.scope}
+            return audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
+                                  extra={"scope": memory.scope, "subject_key": memory.subject_key})
+
         seen: list[StoredDoc | None] = []
 
         def change(head: StoredDoc | None) -> dict[str, Any] | None:
             seen[:] = [head]
-            return None if head and head.doc["value"].get("active") == memory.id else doc
+            active = head.doc["value"].get("active") if head else None
+            return None if active == memory.id else head_doc(active)
 
         try:
-            await self._cas(AUDIT, doc["id"], change, what=f"supersede {memory.subject_key!r}")
+            await self._cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
         except WriteError:
             if withdraw:  # never leave a second active fact behind
                 await self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
@@ -298,8 +311,12 @@ class AsyncBeliefs(AsyncCoreBase):
         [head] = seen
         if head is None:
             return False, None
-        previous = head.doc["value"].get("active")
-        return True, (None if previous == memory.id else previous)
+        value = head.doc["value"]
+        if value.get("active") != memory.id:
+            return True, value.get("active")
+        if "previous" not in value:  # a head written before heads recorded what they replaced
+            return True, None
+        return value["previous"] is not None, value["previous"]  # our claim had landed already
 
 
     async def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
@@ -437,3 +454,27 @@ class AsyncBeliefs(AsyncCoreBase):
 
 def _first_key(memories: Iterable[Memory]) -> str | None:
     return next((m.subject_key for m in memories if m.subject_key), None)
+
+
+#: Characters of content per bulk batch: megabyte events go in smaller batches.
+BATCH_CHARS = 2_000_000
+
+
+def _batches(lengths: Sequence[int], size: int, max_chars: int = BATCH_CHARS) -> list[range]:
+    """Consecutive index ranges of at most ``size`` items and about ``max_chars`` characters.
+
+    >>> _batches([10, 10, 10], 2)
+    [range(0, 2), range(2, 3)]
+    >>> _batches([5, 900, 5], 10, max_chars=100)
+    [range(0, 1), range(1, 2), range(2, 3)]
+    """
+    out: list[range] = []
+    start, chars = 0, 0
+    for i, n in enumerate(lengths):
+        if i > start and (i - start >= size or chars + n > max_chars):
+            out.append(range(start, i))
+            start, chars = i, 0
+        chars += n
+    if start < len(lengths):
+        out.append(range(start, len(lengths)))
+    return out

@@ -28,7 +28,8 @@ class Review(CoreBase):
         """Pending shared writes, oldest first: all of the tenant's for an owner, one's own for a member."""
         flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("status", "pending"))
         found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
-        return [memory_of(s.doc) for s in found if S.visible(s.doc, identity, ["shared"])]
+        return [m for m in (memory_of(s.doc) for s in found if S.visible(s.doc, identity, ["shared"]))
+                if self._allowed(identity, authz.Request("read", "shared", target=m))]
 
     def approve(self, identity: Identity, memory_id: str) -> Memory:
         """Apply a pending shared write (owners only): it becomes active through the ordinary write path."""

@@ -186,17 +186,20 @@ class AsyncElasticsearchBackend:
     async def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
         if not docs:
             return
-        operations: list[dict[str, Any]] = []
-        for doc in docs:
-            operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
-            operations.append(doc)
-        with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
-            response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+        failed: list[dict[str, Any]] = []
+        for chunk in queries.bulk_chunks(docs):  # one request, unless megabyte events make it too big
+            operations: list[dict[str, Any]] = []
+            for doc in chunk:
+                operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
+                operations.append(doc)
+            with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
+                response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+            if response.get("errors"):
+                failed += [item["index"] for item in response["items"] if item["index"].get("error")]
         self._written(collection, refresh)
-        if response.get("errors"):
+        if failed:
             from ....errors import WriteError
 
-            failed = [item["index"] for item in response["items"] if item["index"].get("error")]
             raise WriteError(
                 f"{len(failed)} of {len(docs)} documents were not written (first: {failed[0]['error']}); "
                 "the others were; retrying the same call is safe (ids are deterministic)"
