@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from elasticsearch import (
@@ -188,7 +188,7 @@ class AsyncElasticsearchBackend:
             return
         failed: list[dict[str, Any]] = []
         for chunk in queries.bulk_chunks(docs):  # one request, unless megabyte events make it too big
-            operations: list[dict[str, Any]] = []
+            operations: list[Mapping[str, Any]] = []
             for doc in chunk:
                 operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
                 operations.append(doc)
