@@ -70,10 +70,10 @@ def test_system_message_is_replaced_not_duplicated(store: SQLiteMemoryStore) -> 
 def test_no_new_human_message_does_nothing(store: SQLiteMemoryStore) -> None:
     c = cfg()
     seed(store, c, ("The user lives in Edinburgh.", "user.home_city"))
-    node = pre_recall(store)
+    node = pre_recall(store, mode="system_message")
     first = node.invoke({"messages": [HumanMessage("Where do I live?", id="h1")]}, c)
-    [msg] = first["messages"]
-    state = {"messages": [HumanMessage("Where do I live?", id="h1"), msg, AIMessage("Edinburgh", id="a1")]}
+    [msg] = [m for m in first["messages"] if m.type == "system"]
+    state = {"messages": [msg, HumanMessage("Where do I live?", id="h1"), AIMessage("Edinburgh", id="a1")]}
     assert node.invoke(state, c) == {}
     assert node.invoke({"messages": []}, c) == {}
     assert node.invoke({"messages": [AIMessage("hello")]}, c) == {}
@@ -189,8 +189,8 @@ def test_add_memory_wiring_and_errors(store: SQLiteMemoryStore) -> None:
     b3.add_node("agent", echo_agent)
     b3.add_edge(START, "agent")
     with pytest.raises(ValueError, match="memories"):
-        add_memory(b3, "agent", mode="state_key")
-    add_memory(b3, "agent")  # system_message mode works on plain MessagesState
+        add_memory(b3, "agent")  # the default, state_key, needs MemoryState's keys
+    add_memory(b3, "agent", mode="system_message")  # system_message mode works on plain MessagesState
 
 
 def test_module_doctests() -> None:
