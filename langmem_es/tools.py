@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field, create_model
 from .errors import InvalidMemoryError, ScopeViolationError
 from .integration.identity import identity_from_config
 from .integration.render import render_block
-from .core import heuristics
+from .core import scoring
 from .core import validation as V
 from .integration.resolve import acall, is_async_core, sync_core
 from .model import KINDS, SCOPES, Kind, Scope
@@ -299,7 +299,7 @@ def _playbooks_op(problem: str, k: int, scopes: Sequence[Scope], budget: int) ->
         def offered_and_withheld(offered: Any, everything: Any) -> tuple[Any, Any]:
             shown = {r.memory.id for r in offered}
             withheld = [r for r in everything.memories
-                        if r.memory.id not in shown and heuristics.failed_for_query(r.memory, problem)]
+                        if r.memory.id not in shown and scoring.failed_for_query(r.memory, problem)]
             return offered, withheld
 
         if is_async_core(core):

