@@ -333,7 +333,7 @@ class Beliefs(CoreBase):
         """The configured chat model's decision over the candidates; ``None`` when it fails or talks nonsense."""
         candidates = [memory_of(h.doc) for h in near if h.doc.get("id")]
         try:
-            answer = self.config.reconcile_model.ainvoke(LLM.messages(memory, candidates))
+            answer = self.config.reconcile_model.invoke(LLM.messages(memory, candidates))
         except Exception:  # noqa: BLE001 - any model failure: the rules decide
             return None
         return LLM.read(answer, candidates)
