@@ -15,6 +15,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 __all__ = ["main", "register", "run_command"]
 
@@ -30,25 +31,47 @@ def _sizes(value: str) -> list[int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--backend", choices=("sqlite", "elasticsearch", "both"), default="both",
-                   help="backend(s) of langmem-es (default: %(default)s); langchain-elasticsearch runs with "
-                        "elasticsearch")
-    p.add_argument("--sizes", type=_sizes, default=None, help="corpus sizes for one tenant "
-                   "(default: 1000,10000,100000; smoke: 100,300)")
-    p.add_argument("--tenants", type=int, default=None,
-                   help="tenants sharing the largest corpus (default: 1000; smoke: 10; 0 or 1 skips)")
+    p.add_argument(
+        "--backend",
+        choices=("sqlite", "elasticsearch", "both"),
+        default="both",
+        help="backend(s) of langmem-es (default: %(default)s); langchain-elasticsearch runs with elasticsearch",
+    )
+    p.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=None,
+        help="corpus sizes for one tenant (default: 1000,10000,100000; smoke: 100,300)",
+    )
+    p.add_argument(
+        "--tenants",
+        type=int,
+        default=None,
+        help="tenants sharing the largest corpus (default: 1000; smoke: 10; 0 or 1 skips)",
+    )
     p.add_argument("--queries", type=int, default=None, help="timed queries per point (default: 100)")
     p.add_argument("--writes", type=int, default=None, help="timed writes and write→visible probes (default: 50)")
     p.add_argument("--ingest", type=int, default=None, help="texts in the real-embedding ingest slice (default: 500)")
-    p.add_argument("--no-competitors", action="store_true",
-                   help="skip LangGraph InMemoryStore and langchain-elasticsearch")
+    p.add_argument(
+        "--no-competitors", action="store_true", help="skip LangGraph InMemoryStore and langchain-elasticsearch"
+    )
     p.add_argument("--smoke", action="store_true", help="tiny sizes (CI): figures printed, nothing asserted")
-    p.add_argument("--out", type=Path, default=Path("bench-out"),
-                   help="folder for results.json and plots (default: ./bench-out)")
-    p.add_argument("--docs", type=Path, default=None,
-                   help="also write this markdown report (e.g. docs/benchmarks.md) with plots in its img/")
-    p.add_argument("--report-only", type=Path, default=None, metavar="RESULTS_JSON",
-                   help="no run: print and (with --docs) write the report of a saved results.json")
+    p.add_argument(
+        "--out", type=Path, default=Path("bench-out"), help="folder for results.json and plots (default: ./bench-out)"
+    )
+    p.add_argument(
+        "--docs",
+        type=Path,
+        default=None,
+        help="also write this markdown report (e.g. docs/benchmarks.md) with plots in its img/",
+    )
+    p.add_argument(
+        "--report-only",
+        type=Path,
+        default=None,
+        metavar="RESULTS_JSON",
+        help="no run: print and (with --docs) write the report of a saved results.json",
+    )
 
 
 def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported lazily
@@ -71,12 +94,29 @@ def _command_line(argv: list[str]) -> str:
     return "langmem-es bench " + " ".join(shlex.quote(a) for a in argv if a)
 
 
+def _saved_results(path: Path) -> dict[str, Any]:
+    """The saved ``results.json`` at ``path``, or a one-line :class:`ConfigurationError`."""
+    from langmem_es.errors import ConfigurationError
+
+    try:
+        results = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigurationError(f"--report-only {str(path)!r}: no such file (give a saved results.json)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigurationError(f"--report-only {str(path)!r}: cannot read it ({exc.__class__.__name__})") from None
+    except ValueError as exc:
+        raise ConfigurationError(f"--report-only {str(path)!r} is not JSON: {exc}") from None
+    if not isinstance(results, dict) or "systems" not in results:
+        raise ConfigurationError(f"--report-only {str(path)!r} is not a results.json of `langmem-es bench`")
+    return results
+
+
 def run_command(args: argparse.Namespace) -> int:
     from langmem_es_bench.report import plot, summary, write_markdown
 
     argv = getattr(args, "_argv", None) or sys.argv[2:]
     if args.report_only:
-        results = json.loads(args.report_only.read_text())
+        results = _saved_results(args.report_only)
         command = results.get("command") or _command_line(argv)
     else:
         from langmem_es_bench.runner import run_bench
@@ -92,15 +132,19 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"wrote {path} (plots in {path.parent / 'img'})")
     if not args.report_only:
         print(f"results: {args.out / 'results.json'}")
-    failed = [k for res in results.get("systems", {}).values() for k, v in res.items()
-              if isinstance(v, dict) and "error" in v]
+    failed = [
+        k for res in results.get("systems", {}).values() for k, v in res.items() if isinstance(v, dict) and "error" in v
+    ]
     return 1 if failed else 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``bench`` to the ``langmem-es`` subcommands."""
-    p = subparsers.add_parser("bench", help="performance benchmarks (latency, writes, ingest, footprint)",
-                              description=__doc__.split("\n\n")[0])
+    p = subparsers.add_parser(
+        "bench",
+        help="performance benchmarks (latency, writes, ingest, footprint)",
+        description=__doc__.split("\n\n")[0],
+    )
     add_arguments(p)
     p.set_defaults(func=run_command)
 

@@ -88,8 +88,7 @@ def corpus_vectors(
     meta.unlink(missing_ok=True)
     elapsed = time.perf_counter() - started
     vecs = np.load(final)
-    return vecs, {"cached": False, "file": str(final), "embedded": len(texts) - first,
-                  "seconds": round(elapsed, 1)}
+    return vecs, {"cached": False, "file": str(final), "embedded": len(texts) - first, "seconds": round(elapsed, 1)}
 
 
 class CachedDocumentEmbeddings(Embeddings):
@@ -117,7 +116,7 @@ class CachedDocumentEmbeddings(Embeddings):
             else:
                 out[j] = self._vectors[row].tolist()
         if missing:
-            for j, v in zip(missing, self.inner.embed_documents([texts[j] for j in missing])):
+            for j, v in zip(missing, self.inner.embed_documents([texts[j] for j in missing]), strict=False):
                 out[j] = [float(x) for x in v]
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)

@@ -20,6 +20,8 @@ import argparse
 import json
 from typing import Any
 
+from langmem_es_cli._checks import file_path
+
 __all__ = ["register", "run_decay"]
 
 
@@ -38,12 +40,16 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--prefix", default="langmem", help="Elasticsearch index prefix (default: langmem)")
-    where.add_argument("--sqlite", metavar="PATH", help="use the embedded SQLite database at PATH")
+    where.add_argument("--sqlite", metavar="PATH", help="use the embedded SQLite database at PATH (must exist)")
+    p.add_argument(
+        "--create", action="store_true", help="with --sqlite: create the database (and its directory) if missing"
+    )
     p.set_defaults(func=_run)
 
 
-def run_decay(backend: Any, *, tenant: str, user: str | None = None, agent: str | None = None,
-              dry_run: bool = False) -> dict[str, Any]:
+def run_decay(
+    backend: Any, *, tenant: str, user: str | None = None, agent: str | None = None, dry_run: bool = False
+) -> dict[str, Any]:
     """One decay pass on a set-up sync backend; the report as a dict."""
     from langmem_es.core import MemoryCore
     from langmem_es.model import Identity
@@ -51,8 +57,16 @@ def run_decay(backend: Any, *, tenant: str, user: str | None = None, agent: str 
     identity = Identity(tenant=tenant, user_id=user, agent_id=agent)
     core = MemoryCore(backend, embeddings=_no_embeddings)
     report = core.decay(identity, tenant_wide=not (user or agent), dry_run=dry_run)
-    return {"tenant": tenant, "user": user, "agent": agent, "dry_run": dry_run, "scored": report.scored,
-            "soft_deleted": report.soft_deleted, "frozen": report.frozen, "soft_deleted_ids": report.soft_deleted_ids}
+    return {
+        "tenant": tenant,
+        "user": user,
+        "agent": agent,
+        "dry_run": dry_run,
+        "scored": report.scored,
+        "soft_deleted": report.soft_deleted,
+        "frozen": report.frozen,
+        "soft_deleted_ids": report.soft_deleted_ids,
+    }
 
 
 def _no_embeddings(texts: list[str]) -> list[list[float]]:  # decay never embeds
@@ -63,14 +77,12 @@ def _backend(args: argparse.Namespace) -> Any:
     if args.sqlite:
         from langmem_es.backends.sqlite import SQLiteBackend
 
-        return SQLiteBackend(args.sqlite)
-    from elasticsearch import Elasticsearch
+        return SQLiteBackend(str(file_path(args.sqlite, create=args.create, flag="--sqlite", must_exist=True)))
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import es_client
 
-    conn = require_connection()
-    return ElasticsearchBackend(Elasticsearch(**conn.client_kwargs(), request_timeout=60), prefix=args.prefix)
+    return ElasticsearchBackend(es_client(request_timeout=60), prefix=args.prefix)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -87,6 +99,8 @@ def _run(args: argparse.Namespace) -> int:
     who = f"user {args.user}" if args.user else f"agent {args.agent}" if args.agent else "every owner"
     print(f"decay of tenant {args.tenant!r} ({who}){' [dry run]' if args.dry_run else ''}:")
     for kind in out["scored"]:
-        print(f"  {kind:<11} scored {out['scored'][kind]:>6}  {verb} {out['soft_deleted'][kind]:>6}  "
-              f"{'would freeze' if args.dry_run else 'frozen'} {out['frozen'][kind]:>6}")
+        print(
+            f"  {kind:<11} scored {out['scored'][kind]:>6}  {verb} {out['soft_deleted'][kind]:>6}  "
+            f"{'would freeze' if args.dry_run else 'frozen'} {out['frozen'][kind]:>6}"
+        )
     return 0

@@ -23,10 +23,11 @@ from .. import scoring
 from .. import validation as V
 from ..records import memory_of
 from ..results import RecalledMemory, RecallResult
-from .base import AsyncCoreBase
+from .hops import AsyncHops
+from .long_events import AsyncLongEvents
 
 
-class AsyncRetrieval(AsyncCoreBase):
+class AsyncRetrieval(AsyncLongEvents, AsyncHops):
     """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
 
     async def recall(
@@ -42,11 +43,16 @@ class AsyncRetrieval(AsyncCoreBase):
         include_deleted: bool = False,
         as_of: datetime | None = None,
         candidates: int | None = None,
+        allow_partial: bool = False,
     ) -> RecallResult:
         """Hybrid recall: BM25 and kNN legs in one round trip, fused, reranked, scope-checked.
 
         ``filters`` narrow further (same filter language); they can never widen what
         the caller's identity may see. ``as_of`` answers with what was believed then.
+        When part of the store cannot be read (shards without an active copy), recall
+        raises :class:`~langmem_es.errors.ShardsUnavailableError`; with
+        ``allow_partial=True`` it answers from the rest and says so
+        (``RecallResult.partial``, ``RecallResult.unavailable_shards``).
         """
         started = time.perf_counter()
         query = V.clean_text(query, "query", limit=4000)
@@ -71,7 +77,7 @@ class AsyncRetrieval(AsyncCoreBase):
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
         legs = await self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
-                                         server_rrf=server, rrf_k=self.config.rrf_k)
+                                         server_rrf=server, rrf_k=self.config.rrf_k, allow_partial=allow_partial)
         timings["search"] = _ms(t)
         t = time.perf_counter()
         stages: dict[str, dict[str, float]] = {}
@@ -86,6 +92,14 @@ class AsyncRetrieval(AsyncCoreBase):
                     stages[h.doc["id"]][f"{name}_rank"] = rank
             fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
                         k=self.config.rrf_k, weights=self.config.leg_weights)
+            if self.config.second_hop:  # opt-in: see core/_async/hops.py
+                hop = await self._second_hop(query, kinds, flt, size, fused, by_id)
+                for h in hop:
+                    by_id.setdefault(h.doc["id"], h)
+                if hop:
+                    fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits],
+                                 [h.doc["id"] for h in hop]], k=self.config.rrf_k,
+                                weights=(*self.config.leg_weights, self.config.second_hop_weight))
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
@@ -99,16 +113,21 @@ class AsyncRetrieval(AsyncCoreBase):
         out = []
         open_conflicts = {c.id for c in await self.conflicts(identity)} if any(
             by_id[i].doc.get("conflict_id") for i, _ in top) else set()
+        memories = {i: memory_of(by_id[i].doc) for i, _ in top}
+        matched = await self._matched_passages(query, vector, [(by_id[i].collection, i, m.content)
+                                                               for i, m in memories.items()])
         for i, score in top:
-            memory = memory_of(by_id[i].doc)
+            memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
-            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
+            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts,
+                                      passage=matched.get(i)))
             self._pending_access[(by_id[i].collection, i)] = self._pending_access.get((by_id[i].collection, i), 0) + 1
         self._recalls_since_flush += 1
         if self._recalls_since_flush >= self.config.access_flush_every:
             await self.flush_access()
         timings["total"] = _ms(started)
-        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused))
+        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused),
+                            unavailable_shards=list(legs.unavailable))
 
     def _bm25_text(self, query: str) -> str:
         return query
