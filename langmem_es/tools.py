@@ -9,7 +9,7 @@
 'Remembered [semantic ...] (created, private).'
 >>> print(recall.invoke({"query": "where does Sam live?"}, config=cfg))  # doctest: +ELLIPSIS
 1 memory:
-- [semantic ...] Sam lives in Edinburgh. (..., private, confidence 1.00)
+- [semantic ...] Sam lives in Edinburgh. (..., private, confidence 0.80)
 
 The **identity** (tenant, user, agent, conversation) comes only from the run's
 ``config["configurable"]`` (see :mod:`langmem_es.integration.identity`): it is not an

@@ -270,7 +270,7 @@ class Beliefs(LongEvents):
         rivals = [m for m in held if memory.scope == "shared" and m.polarity == "assert"
                   and m.written_by not in (None, memory.written_by) and m not in blocked]
         conflict_id = None
-        self._authorize_supersede(identity, held, conflict=bool(rivals or blocked))
+        self._authorize_supersede(identity, held, conflict=bool(rivals))
         if blocked or rivals:
             conflict_id = self._open_conflict(memory, [*rivals, *blocked], now)
             memory = memory.model_copy(update={"conflict_id": conflict_id})
