@@ -51,6 +51,9 @@ def relation(old: Memory, new: Memory) -> St.Relation:
     if rel in ("unrelated", "other_key") and old.polarity == new.polarity \
             and St.content_lemmas(old.content) == St.content_lemmas(new.content):
         rel = "reinforcement"  # the same words in another order: "Peanuts: Alice is allergic to those."
+    if rel == "reinforcement" and _digits(old.content) and _digits(new.content) \
+            and _digits(old.content) != _digits(new.content):
+        rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
     if old.polarity == "deny" and rel == "reinforcement" and new.polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected
     return rel
@@ -90,3 +93,7 @@ def may_supersede(old: Memory, new: Memory, *, explicit: bool, margin: float) ->
 def reinforced(confidence: float, step: float, cap: float) -> float:
     """Confidence after an independent confirmation: ``+ step``, never above ``cap`` (< 1.0)."""
     return round(min(cap, confidence + step), 6)
+
+
+def _digits(text: str) -> set[str]:
+    return {re.sub(r"[,\s]", "", d) for d in re.findall(r"\d[\d,]*", text)}

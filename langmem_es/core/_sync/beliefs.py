@@ -254,6 +254,9 @@ class Beliefs(LongEvents):
             return self._write_denial(scope_filter, memory, vector, replaces, now)
         actives = self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
         if actives:
+            held = [memory_of(x.doc) for x in actives]
+            self._authorize_supersede(identity, held, conflict=memory.scope == "shared" and any(
+                m.polarity == "assert" and m.written_by not in (None, memory.written_by) for m in held))
             memory, actives = self._guard_lookalike(scope_filter, memory, actives)
         return self._write_assertion(identity, memory, vector, replaces, actives, explicit, named, now)
 
