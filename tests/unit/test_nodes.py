@@ -144,7 +144,9 @@ def test_extract_facts_applies_through_remember(store: SQLiteMemoryStore) -> Non
                                        "subject_key": "user.home_city", "confidence": 0.95}]), store)
     node.invoke({"messages": [HumanMessage("I live in Bristol")]}, c)
     node2 = extract_facts(facts_model([
-        {"content": "The user lives in Edinburgh.", "reason": "Local advice.", "subject_key": "user.home_city"},
+        # as confident as the fact it replaces (a weaker one would only open a conflict)
+        {"content": "The user lives in Edinburgh.", "reason": "Local advice.", "subject_key": "user.home_city",
+         "confidence": 0.95},
         {"content": "The user might like jazz.", "reason": "Guess.", "subject_key": "user.music", "confidence": 0.2},
     ]), store)
     node2.invoke({"messages": [HumanMessage("I moved to Edinburgh")]}, c)
