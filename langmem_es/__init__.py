@@ -48,6 +48,8 @@ _EXPORTS = {
     "pre_recall": "langmem_es.nodes",
     "episodic_write": "langmem_es.nodes",
     "extract_facts": "langmem_es.nodes",
+    "merge_memories": "langmem_es.nodes",
+    "ScriptedChatModel": "langmem_es.integration.scripted",
     # embeddings and rerankers
     "default_embeddings": "langmem_es.embeddings",
     "JinaEmbeddings": "langmem_es.embeddings",

@@ -4,7 +4,11 @@
 agent``, where the agent is LangChain's ``create_agent`` (the successor of LangGraph's
 deprecated ``create_react_agent``, used when ``langchain`` ≥ 1 is not installed) with the
 memory tools added. :func:`add_memory` wires the same nodes into a ``StateGraph`` you
-already have.
+already have. The three (and :func:`~langmem_es.nodes.pre_recall`) share parameter names
+and defaults: ``mode="state_key"``, ``k=8``, ``budget_tokens=800``, ``scope="private"``.
+
+Recalled memory always reaches the model inside the ONE leading system message (the
+agent's own prompt, then the memory block), so the same graph runs on every provider.
 
 >>> from langmem_es.agent import create_memory_agent
 >>> from langmem_es.store import SQLiteMemoryStore
@@ -19,12 +23,12 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from langchain_core.messages import SystemMessage
 from langgraph.graph import END, START, StateGraph
 from typing_extensions import NotRequired
 
 from .model import KINDS, SCOPES, Kind, Scope
-from .nodes import MemoryState, episodic_write, extract_facts, pre_recall
+from .nodes import (DEFAULT_BUDGET_TOKENS, DEFAULT_K, DEFAULT_MODE, MemoryState, Mode, _block_of, episodic_write,
+                    extract_facts, merge_memories, pre_recall)
 from .tools import create_memory_tools
 
 __all__ = ["DEFAULT_SYSTEM_PROMPT", "add_memory", "create_memory_agent"]
@@ -42,8 +46,32 @@ DEFAULT_SYSTEM_PROMPT = (
 Engine = Literal["auto", "langchain", "langgraph"]
 
 
-def _compose_prompt(system_prompt: str, memories: str | None) -> str:
-    return f"{system_prompt}\n\n{memories}" if memories else system_prompt
+def _model_messages(state: Any, messages: Sequence[Any], system_prompt: str, mode: str) -> list[Any]:
+    """What the model sees: one leading system message (prompt + memories), then the conversation."""
+    memories = state.get("memories") if mode == "state_key" else None
+    if mode != "state_key" and messages and getattr(messages[0], "type", None) == "system":
+        memories = _block_of(messages[0])  # the block pre_recall merged there
+    return merge_memories(list(messages), memories, system_prompt=system_prompt)
+
+
+def _memory_middleware(system_prompt: str, mode: str) -> Any:
+    """A ``create_agent`` middleware that sends one leading system message: prompt, then memories."""
+    from langchain.agents.middleware import AgentMiddleware
+
+    def rewrite(request: Any) -> Any:
+        merged = _model_messages(request.state, request.messages, system_prompt, mode)
+        return request.override(system_message=merged[0], messages=merged[1:])
+
+    class MemoryPrompt(AgentMiddleware):
+        name = "langmem_es_memory_prompt"
+
+        def wrap_model_call(self, request: Any, handler: Any) -> Any:
+            return handler(rewrite(request))
+
+        async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+            return await handler(rewrite(request))
+
+    return MemoryPrompt()
 
 
 def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: Engine, mode: str, name: str) -> Any:
@@ -51,7 +79,6 @@ def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: E
     if engine in ("auto", "langchain"):
         try:
             from langchain.agents import AgentState, create_agent
-            from langchain.agents.middleware import ModelRequest, dynamic_prompt
         except ImportError:
             if engine == "langchain":
                 raise
@@ -60,12 +87,7 @@ def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: E
                 memories: NotRequired[str]
                 memories_for: NotRequired[str]
 
-            @dynamic_prompt
-            def memory_prompt(request: ModelRequest) -> str:
-                memories = request.state.get("memories") if mode == "state_key" else None
-                return _compose_prompt(system_prompt, memories)
-
-            return create_agent(model, list(tools), middleware=[memory_prompt],
+            return create_agent(model, list(tools), middleware=[_memory_middleware(system_prompt, mode)],
                                 state_schema=LangchainMemoryAgentState, name=name)
     with warnings.catch_warnings():  # deprecated in LangGraph 1.0, still the agent without langchain
         warnings.simplefilter("ignore")
@@ -77,8 +99,7 @@ def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: E
             memories_for: NotRequired[str]
 
         def prompt(state: Any) -> list[Any]:
-            memories = state.get("memories") if mode == "state_key" else None
-            return [SystemMessage(_compose_prompt(system_prompt, memories)), *state["messages"]]
+            return _model_messages(state, state["messages"], system_prompt, mode)
 
         return create_react_agent(model, list(tools), prompt=prompt, state_schema=LanggraphMemoryAgentState,
                                   name=name)
@@ -86,8 +107,13 @@ def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: E
 
 def _resolve_model(model: Any) -> Any:
     if isinstance(model, str):
-        from langchain.chat_models import init_chat_model
+        try:
+            from langchain.chat_models import init_chat_model
+        except ImportError:  # pragma: no cover - langchain is a dependency
+            from .errors import MissingDependencyError
 
+            raise MissingDependencyError("create_memory_agent('provider:model') needs langchain: "
+                                         "pip install langchain (and the provider's package)") from None
         return init_chat_model(model)
     return model
 
@@ -99,12 +125,12 @@ def create_memory_agent(
     store: Any,
     checkpointer: Any = None,
     system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+    mode: Mode = DEFAULT_MODE,
     kinds: Sequence[Kind] = KINDS,
     scopes: Sequence[Scope] = SCOPES,
-    default_scope: Scope = "private",
-    recall_k: int = 8,
-    budget_tokens: int = 800,
-    memory_mode: Literal["state_key", "system_message"] = "state_key",
+    k: int = DEFAULT_K,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+    scope: Scope = "private",
     episodic: bool = True,
     extract_model: Any = None,
     engine: Engine = "auto",
@@ -118,10 +144,12 @@ def create_memory_agent(
         tools: your tools; the memory tools (``remember``, ``recall``, ``forget``,
             ``record_outcome``) are added.
         store: a langmem_es store (or a ``MemoryCore``); the graph is compiled with it.
-        memory_mode: ``"state_key"`` (default) puts the recalled block in the system
-            prompt of every model call of the turn (safe with every provider);
-            ``"system_message"`` adds it to ``messages`` as one ``SystemMessage`` with a
-            stable id.
+        mode: ``"state_key"`` (default) keeps the recalled block in the ``memories`` state
+            key; ``"system_message"`` keeps it in the leading system message of
+            ``messages``. Either way the model gets one leading system message (your
+            ``system_prompt``, then the memories) — safe with every provider.
+        k, budget_tokens: memories recalled per turn and the block's token budget.
+        scope: where ``remember`` writes unless told (and the episodic turn).
         episodic: write each user message as an episodic memory before the agent runs.
         extract_model: a chat model for :func:`~langmem_es.nodes.extract_facts` (facts
             proposed from the user message, applied before recall); ``None``: no extraction.
@@ -132,18 +160,18 @@ def create_memory_agent(
     ``user_id``, ``agent_id``, ``thread_id``).
     """
     model = _resolve_model(model)
-    memory_tools = create_memory_tools(store, kinds=kinds, scopes=scopes, default_scope=default_scope)
+    memory_tools = create_memory_tools(store, kinds=kinds, scopes=scopes, default_scope=scope)
     taken = {getattr(t, "name", None) for t in tools}
     clash = [t.name for t in memory_tools if t.name in taken]
     if clash:
         raise ValueError(f"tool name(s) {clash} clash with the memory tools; rename yours")
-    agent = _react_agent(model, [*tools, *memory_tools], system_prompt, engine, memory_mode, name)
+    agent = _react_agent(model, [*tools, *memory_tools], system_prompt, engine, mode, name)
     builder = StateGraph(MemoryState)
     builder.add_node("agent", agent)
     builder.add_edge(START, "agent")
     builder.add_edge("agent", END)
-    add_memory(builder, "agent", store=store, mode=memory_mode, kinds=kinds, scopes=scopes, k=recall_k,
-               budget_tokens=budget_tokens, episodic=episodic, extract_model=extract_model, scope=default_scope)
+    add_memory(builder, "agent", store=store, mode=mode, kinds=kinds, scopes=scopes, k=k,
+               budget_tokens=budget_tokens, episodic=episodic, extract_model=extract_model, scope=scope)
     return builder.compile(checkpointer=checkpointer, store=store if _is_base_store(store) else None, name=name)
 
 
@@ -158,11 +186,11 @@ def add_memory(
     agent_node_name: str,
     *,
     store: Any = None,
-    mode: Literal["system_message", "state_key"] = "system_message",
+    mode: Mode = DEFAULT_MODE,
     kinds: Sequence[Kind] = KINDS,
     scopes: Sequence[Scope] = SCOPES,
-    k: int = 8,
-    budget_tokens: int = 800,
+    k: int = DEFAULT_K,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
     episodic: bool = True,
     extract_model: Any = None,
     scope: Scope = "private",
@@ -172,9 +200,12 @@ def add_memory(
 
     The graph must enter at the agent (``builder.add_edge(START, agent_node_name)``); that
     edge is replaced by the chain. Nodes are named ``memory_episodic_write``,
-    ``memory_extract_facts``, ``memory_pre_recall``. ``mode="state_key"`` needs
+    ``memory_extract_facts``, ``memory_pre_recall``. ``mode="state_key"`` (default) needs
     ``memories`` and ``memories_for`` in the state schema (use
-    :class:`~langmem_es.nodes.MemoryState`). Give your agent the tools of
+    :class:`~langmem_es.nodes.MemoryState`); your agent node then builds its model input
+    with ``merge_memories(state["messages"], state.get("memories"), system_prompt=...)``.
+    ``mode="system_message"`` merges the block into the leading system message of
+    ``messages`` instead. Give your agent the tools of
     :func:`~langmem_es.tools.create_memory_tools` for writes during the turn. ``store=None``
     uses the store the graph is compiled with.
     """

@@ -3,9 +3,11 @@
 * :func:`episodic_write` — writes the turn's raw user message as an episodic memory,
   synchronously, before the agent runs (so the agent's own tools can already find it).
 * :func:`pre_recall` — recalls across kinds and scopes on the raw latest user message,
-  before any model call, and puts a token-budgeted block into the state: a
-  ``SystemMessage`` with a stable id (replaced each turn, never duplicated) or a
-  ``memories`` key. With no new user message it does nothing.
+  before any model call, and puts a token-budgeted block into the state: a ``memories``
+  key (default; the agent's prompt merges it with :func:`merge_memories`), or merged into
+  the single *leading* system message of ``messages`` (never a second system message later
+  in the list, which providers such as Anthropic reject). With no new user message it does
+  nothing.
 * :func:`extract_facts` — optional: any chat model with structured output proposes
   semantic facts (content, reason, subject key) from the turn; they go through the same
   ``remember`` path (dedupe, supersession). Without a model, memory still works.
@@ -50,14 +52,20 @@ __all__ = [
     "episodic_write",
     "extract_facts",
     "latest_human",
+    "merge_memories",
     "pre_recall",
 ]
 
 logger = logging.getLogger(__name__)
 
 MEMORY_MESSAGE_ID = "langmem-es-memories"
-"""The id of the memory ``SystemMessage``: the ``add_messages`` reducer replaces it in place each turn."""
+"""The id of the leading ``SystemMessage`` pre_recall creates when ``messages`` has none."""
 _SEEN = "langmem_es_recalled_for"
+_BASE = "langmem_es_base_prompt"
+Mode = Literal["state_key", "system_message"]
+DEFAULT_MODE: Mode = "state_key"
+DEFAULT_K = 8
+DEFAULT_BUDGET_TOKENS = 800
 
 
 class MemoryState(MessagesState, total=False):
@@ -105,10 +113,45 @@ def _get(state: Any, key: str) -> Any:
 def _seen_id(state: Any, messages: Sequence[AnyMessage], mode: str, memories_for_key: str) -> str | None:
     if mode == "state_key":
         return _get(state, memories_for_key)
-    for m in messages:
-        if m.id == MEMORY_MESSAGE_ID:
-            return (m.response_metadata or {}).get(_SEEN)
+    if messages and messages[0].type == "system":
+        return (messages[0].response_metadata or {}).get(_SEEN)
     return None
+
+
+def _is_system(message: Any) -> bool:
+    return isinstance(message, SystemMessage) or getattr(message, "type", None) == "system"
+
+
+def _block_of(message: Any) -> str:
+    """The memory block merged into a leading system message (its text after the base prompt)."""
+    text = _text(message)
+    base = (message.response_metadata or {}).get(_BASE)
+    return text[len(base):].strip() if base is not None and text.startswith(base) else text
+
+
+def merge_memories(messages: Sequence[AnyMessage], memories: str | None, system_prompt: str | None = None
+                   ) -> list[AnyMessage]:
+    """``messages`` with ONE leading system message: ``system_prompt`` (else the list's own
+    leading system message, without an earlier memory block) followed by ``memories``.
+
+    Works with every provider: no system message is left later in the list. For a
+    ``mode="state_key"`` graph, call it in your agent's prompt with ``state["memories"]``.
+
+    >>> from langchain_core.messages import HumanMessage, SystemMessage
+    >>> [m.type for m in merge_memories([SystemMessage("Be brief."), HumanMessage("hi")], "- fact")]
+    ['system', 'human']
+    """
+    msgs = list(messages)
+    base = system_prompt
+    if msgs and _is_system(msgs[0]):
+        first = msgs.pop(0)
+        if base is None:
+            base = (first.response_metadata or {}).get(_BASE, _text(first))
+    rest = [m for m in msgs if not (_is_system(m) and m.id == MEMORY_MESSAGE_ID)]
+    parts = [p for p in (base, memories) if p]
+    if not parts:
+        return rest
+    return [SystemMessage("\n\n".join(parts), id=MEMORY_MESSAGE_ID, response_metadata={_BASE: base or ""}), *rest]
 
 
 def _emit(event: str, **data: Any) -> None:
@@ -183,11 +226,11 @@ def episodic_write(store: Any = None, *, scope: Scope = "private", messages_key:
 def pre_recall(
     store: Any = None,
     *,
-    mode: Literal["system_message", "state_key"] = "system_message",
+    mode: Mode = DEFAULT_MODE,
     kinds: Sequence[Kind] = KINDS,
     scopes: Sequence[Scope] = SCOPES,
-    k: int = 8,
-    budget_tokens: int = 800,
+    k: int = DEFAULT_K,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
     header: str = "Relevant memories (from earlier turns and conversations; cite ids when you use them):",
     messages_key: str = "messages",
     memories_key: str = "memories",
@@ -195,10 +238,10 @@ def pre_recall(
 ) -> RunnableLambda:
     """A node recalling memories for the raw latest user message, before any model call.
 
-    ``mode="system_message"`` puts the block into ``messages`` as a ``SystemMessage`` whose
-    id is :data:`MEMORY_MESSAGE_ID` (replaced in place each turn); ``mode="state_key"``
-    writes it to ``memories`` (and the message id to ``memories_for``), for a prompt
-    function to use. A user message already recalled for is skipped (returns no update).
+    ``mode="state_key"`` (default) writes it to ``memories`` (and the message id to
+    ``memories_for``), for the agent's prompt to merge (:func:`merge_memories`);
+    ``mode="system_message"`` merges it into the leading system message of ``messages``
+    (replaced in place each turn; created at the start when there is none). A user message already recalled for is skipped (returns no update).
     The turn's own episodic memory (see :func:`episodic_write`) is left out of the block.
     """
     if mode not in ("system_message", "state_key"):
@@ -219,7 +262,7 @@ def pre_recall(
             return None
         return identity_from_config(config), query, mid
 
-    def done(result: Any, mid: str) -> dict[str, Any]:
+    def done(result: Any, mid: str, messages: list[AnyMessage]) -> dict[str, Any]:
         own = f"message:{mid}"
         kept = [r for r in result.memories if own not in r.memory.sources][:k]
         block = render_block(kept, budget_tokens, header=header) if kept else ""
@@ -227,9 +270,8 @@ def pre_recall(
               timings_ms=result.timings_ms)
         if mode == "state_key":
             return {memories_key: block, memories_for_key: mid}
-        content = block or "No relevant memories for this message."
-        return {messages_key: [SystemMessage(content=content, id=MEMORY_MESSAGE_ID,
-                                               response_metadata={_SEEN: mid})]}
+        return {messages_key: _leading_update(messages, block or "No relevant memories for this message.",
+                                              mid)}
 
     def node(state: Any, config: RunnableConfig) -> dict[str, Any]:
         planned = plan(state, config)
@@ -237,7 +279,7 @@ def pre_recall(
             return {}
         identity, query, mid = planned
         result = sync_core(store).recall(identity, query, kinds=kinds, scopes=scopes, k=k + 1)
-        return done(result, mid)
+        return done(result, mid, _messages(state, messages_key))
 
     async def anode(state: Any, config: RunnableConfig) -> dict[str, Any]:
         planned = plan(state, config)
@@ -245,9 +287,21 @@ def pre_recall(
             return {}
         identity, query, mid = planned
         result = await acall(store, lambda core: core.recall(identity, query, kinds=kinds, scopes=scopes, k=k + 1))
-        return done(result, mid)
+        return done(result, mid, _messages(state, messages_key))
 
     return RunnableLambda(node, afunc=anode, name="pre_recall")
+
+
+def _leading_update(messages: list[AnyMessage], block: str, mid: str) -> list[Any]:
+    """The ``messages`` update that puts ``block`` into the one leading system message."""
+    from langchain_core.messages import RemoveMessage
+    from langgraph.graph.message import REMOVE_ALL_MESSAGES
+
+    merged = merge_memories(messages, block)
+    head = merged[0].model_copy(update={"response_metadata": {**merged[0].response_metadata, _SEEN: mid}})
+    if messages and _is_system(messages[0]):
+        return [head.model_copy(update={"id": messages[0].id or MEMORY_MESSAGE_ID})]  # replaced in place
+    return [RemoveMessage(id=REMOVE_ALL_MESSAGES), head, *merged[1:]]  # inserted at the start
 
 
 # --------------------------------------------------------------------------- extract_facts

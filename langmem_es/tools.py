@@ -9,7 +9,7 @@
 'Remembered [semantic ...] (created, private).'
 >>> print(recall.invoke({"query": "where does Sam live?"}, config=cfg))  # doctest: +ELLIPSIS
 1 memory:
-- [semantic ...] Sam lives in Edinburgh. (..., private, confidence 1.00)
+- [semantic ...] Sam lives in Edinburgh. (..., private, confidence 0.80)
 
 The **identity** (tenant, user, agent, conversation) comes only from the run's
 ``config["configurable"]`` (see :mod:`langmem_es.integration.identity`): it is not an
@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
+from langgraph.prebuilt import InjectedState
 from pydantic import BaseModel, Field, create_model
 
 from .errors import InvalidMemoryError, ScopeViolationError
 from .integration.identity import identity_from_config
 from .integration.render import render_block
-from .core import heuristics
+from .core import scoring
 from .core import validation as V
 from .integration.resolve import acall, is_async_core, sync_core
 from .model import KINDS, SCOPES, Kind, Scope
@@ -51,6 +52,7 @@ _SCOPE_HELP = {
     "conversation": "conversation = only this conversation thread",
 }
 _MODEL_ERRORS = (InvalidMemoryError, ScopeViolationError)
+_INJECTED_STATE: Any = (Annotated[Optional[dict], InjectedState], Field(None))
 
 
 def _literal(values: Sequence[str]) -> Any:
@@ -83,6 +85,7 @@ def _schemas(kinds: Sequence[Kind], scopes: Sequence[Scope], default_scope: Scop
         "k": (int, Field(5, ge=1, le=20, description="How many memories to return (1-20).")),
         "include_history": (bool, Field(False, description="Also return superseded (outdated) versions of facts.")),
     }
+    recall_fields["state"] = _INJECTED_STATE  # the graph's state, to leave out the current turn (not shown to the model)
     if "procedural" in kinds:
         recall_fields["problem"] = (Optional[str], Field(None, description=(
             "When looking for a fix: the problem to solve, e.g. 'smart hub offline'. Then only playbooks are "
@@ -138,6 +141,24 @@ def _recall_call(args: dict[str, Any], kinds: Sequence[Kind], scopes: Sequence[S
         raise InvalidMemoryError(f"kinds must be some of {list(kinds)}")
     return {"kinds": wanted, "scopes": list(scopes), "k": int(args.get("k") or 5),
             "include_superseded": bool(args.get("include_history"))}
+
+
+def _current_turn_source(state: Any) -> str | None:
+    """``message:<id>`` of the run's latest user message: its episodic memory is the question itself."""
+    from .nodes import _message_id, latest_human
+
+    messages = state.get("messages") if isinstance(state, dict) else getattr(state, "messages", None)
+    msg = latest_human(messages or [])
+    return f"message:{_message_id(msg)}" if msg is not None else None
+
+
+def _without_current_turn(result: Any, source: str | None, k: int) -> Any:
+    if source is None:
+        return result
+    kept = [r for r in result.memories if not (r.memory.kind == "episodic" and source in r.memory.sources)][:k]
+    from dataclasses import replace
+
+    return replace(result, memories=kept)
 
 
 def _recall_text(result: Any, budget_tokens: int) -> str:
@@ -238,8 +259,11 @@ def create_memory_tools(
             return _playbooks_op(V.clean_text(args["problem"], "problem", limit=2000), int(args.get("k") or 5),
                                  scopes, recall_budget_tokens)
         call = _recall_call(args, kinds, scopes)
+        own = _current_turn_source(args.get("state"))
+        k = call["k"]
+        call["k"] = k + (own is not None)
         return _then(lambda core, ident: core.recall(ident, args["query"], **call),
-                     lambda r: _recall_text(r, recall_budget_tokens))
+                     lambda r: _recall_text(_without_current_turn(r, own, k), recall_budget_tokens))
 
     def op_forget(args: dict[str, Any]) -> Callable[[Any, Any], Any]:
         call = {**_forget_call(args), "scopes": list(write_scopes)}
@@ -297,7 +321,7 @@ def _playbooks_op(problem: str, k: int, scopes: Sequence[Scope], budget: int) ->
         def offered_and_withheld(offered: Any, everything: Any) -> tuple[Any, Any]:
             shown = {r.memory.id for r in offered}
             withheld = [r for r in everything.memories
-                        if r.memory.id not in shown and heuristics.failed_for_query(r.memory, problem)]
+                        if r.memory.id not in shown and scoring.failed_for_query(r.memory, problem)]
             return offered, withheld
 
         if is_async_core(core):

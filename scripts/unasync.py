@@ -38,6 +38,7 @@ RENAMES = {
     "aembed_query": "embed_query",
     "aembed_documents": "embed_documents",
     "arerank": "rerank",
+    "ainvoke": "invoke",
 }
 ASYNC_NAME = re.compile(r"^Async([A-Z]\w*)$")
 TEXT_RENAMES = [("asyncio.sleep(", "time.sleep("), ("import asyncio\n", "import time\n")]

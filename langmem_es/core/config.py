@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,21 @@ class MemoryConfig:
     """A keyless fact this close (cosine) to a keyed active fact, and about that key, supersedes it."""
     denial_similarity: float = 0.6
     """A keyless denial this close (cosine) to an active claim, with its content words, targets it."""
+    origin_confidence: Mapping[str, float] = field(default_factory=lambda: {"user": 0.8, "tool": 0.7, "extracted": 0.6})
+    """Default confidence of a semantic statement by where it comes from (``remember(origin=)``):
+    the user said it, a tool reported it, extraction inferred it. Below 1.0, so independent
+    confirmations have room to raise it."""
+    max_confidence: float = 0.99
+    """Reinforcement never lifts confidence above this: certainty is not for sale."""
+    key_similarity: float = 0.6
+    """Cosine between two subject keys (as words) for a caller's new key to map to a held key of the
+    same subject (with the statements agreeing they are about one attribute)."""
+    relation_similarity: float = 0.3
+    """Least cosine for a held fact to be read against a new statement (update, denial, repeat)."""
+    reconcile_model: Any = None
+    """Optional chat model deciding add / update / delete / none over the candidate memories of a
+    semantic write (Mem0-style), applied through the same rules; ``None`` (default): rules only.
+    A failed or nonsensical answer falls back to the rules."""
     access_flush_every: int = 32
     """Recalls between two batched writes of access statistics."""
     freeze_after_days: float = 30.0

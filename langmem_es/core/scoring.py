@@ -7,8 +7,37 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ..model import Memory
-from .heuristics import failed_for_query
+from ..model import Memory, content_hash
+from .statements import word_lemmas
+
+
+def failed_for_query(memory: Memory | Mapping[str, Any], query: str, *, overlap: float = 0.6) -> bool:
+    """Post-filter for recall: did this playbook already fail for the problem in ``query``?
+
+    ``record_outcome(..., success=False, problem=...)`` appends the problem to
+    ``metadata["failed_for"]``. A playbook is withheld when one of those problems is the
+    query (same fingerprint) or ``overlap`` of its content lemmas are in the query.
+    Works on a :class:`Memory` or a stored document (its ``value``).
+    """
+    meta = memory.metadata if isinstance(memory, Memory) else (memory.get("value", memory) or {}).get("metadata") or {}
+    failed = meta.get("failed_for") or []
+    if not failed:
+        return False
+    qhash = content_hash(query)
+    qwords = _folded(word_lemmas(query))
+    for problem in failed:
+        if not isinstance(problem, str):
+            continue
+        if content_hash(problem) == qhash:
+            return True
+        pwords = _folded(word_lemmas(problem))
+        if pwords and len(pwords & qwords) / len(pwords) >= overlap:
+            return True
+    return False
+
+
+def _folded(words: frozenset[str]) -> set[str]:
+    return {w.casefold() for w in words}
 
 
 def outcome_weight(success_count: int, failure_count: int) -> float:
@@ -27,11 +56,14 @@ def decay_score(memory: Memory, now: datetime, half_life_days: Mapping[str, floa
     """Decay score in 0..1: recency (half-life per kind), access, confidence, contradictions.
 
     ``(0.7·recency + 0.3·access) · (0.5 + 0.5·confidence) − 0.25·contradictions``:
-    recency halves every ``half_life_days[kind]`` since the last access (or the write),
+    recency halves every ``half_life_days[kind]`` since the last access (else the event's
+    own time when given — a year of imported history is a year old — else the write),
     access saturates at 50 recalls, a low-confidence memory fades twice as fast, and
     each contradiction costs a quarter. A fresh, confident memory scores 0.7.
     """
-    ref = memory.last_accessed_at or memory.written_at
+    ref = memory.last_accessed_at or memory.event_time or memory.written_at
+    if (ref.tzinfo is None) != (now.tzinfo is None):  # a naive event time is taken as UTC
+        ref = ref.replace(tzinfo=now.tzinfo)
     age_days = max(0.0, (now - ref).total_seconds() / 86400)
     recency = math.exp(-math.log(2) * age_days / half_life_days[memory.kind])
     access = min(1.0, math.log1p(memory.access_count) / math.log1p(50))

@@ -137,15 +137,15 @@ def test_confidence_freezes_after_n_stable_days(core, alice, clock):
     core.remember(alice, "Alice is not allergic to peanuts.", subject_key="health.allergy",
                   reason="Safety when suggesting food.", sources=["chat:13"])
     m = core.get(alice, fact.id)
-    assert m.status == "active" and m.confidence == 1.0 and m.contradiction_count == 1
+    assert m.status == "active" and m.confidence == 0.8 and m.contradiction_count == 1  # the user's word: 0.8
     # a reinforcement does not move it either
     core.remember(alice, "Alice is allergic to peanuts.", reason="Safety.", sources=["doctor-letter"])
-    assert core.get(alice, fact.id).confidence == 1.0
+    assert core.get(alice, fact.id).confidence == 0.8
     # an explicit update still replaces it, and its confidence stays what it was
     core.remember(alice, "Alice outgrew her peanut allergy in 2026.", subject_key="health.allergy",
                   reason="Safety when suggesting food.")
     m = core.get(alice, fact.id)
-    assert m.status == "superseded" and m.confidence == 1.0
+    assert m.status == "superseded" and m.confidence == 0.8
 
 
 def test_a_disputed_fact_does_not_freeze(core, planner, researcher, clock, tenant):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langmem_es.core import heuristics, scoring
+from langmem_es.core import scoring
 from langmem_es.errors import ScopeViolationError
 from langmem_es.model import Identity
 
@@ -82,11 +82,11 @@ def test_failed_for_query_helper():
 
     m = Memory(id="p", kind="procedural", scope="private", tenant="t", owner="user:a", content="Restart",
                written_at=datetime(2026, 1, 1, tzinfo=timezone.utc), metadata={"failed_for": [PROBLEM]})
-    assert heuristics.failed_for_query(m, PROBLEM)
-    assert heuristics.failed_for_query(m, PROBLEM.upper())
-    assert heuristics.failed_for_query({"value": m.model_dump(mode="json")}, "export job stuck, queue growing nightly")
-    assert not heuristics.failed_for_query(m, "VPN clients cannot resolve hosts")
-    assert not heuristics.failed_for_query(m.model_copy(update={"metadata": {}}), PROBLEM)
+    assert scoring.failed_for_query(m, PROBLEM)
+    assert scoring.failed_for_query(m, PROBLEM.upper())
+    assert scoring.failed_for_query({"value": m.model_dump(mode="json")}, "export job stuck, queue growing nightly")
+    assert not scoring.failed_for_query(m, "VPN clients cannot resolve hosts")
+    assert not scoring.failed_for_query(m.model_copy(update={"metadata": {}}), PROBLEM)
     assert scoring.outcome_weight(0, 0) == 0.5 and scoring.outcome_weight(9, 0) > scoring.outcome_weight(1, 0)
 
 

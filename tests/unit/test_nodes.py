@@ -70,10 +70,10 @@ def test_system_message_is_replaced_not_duplicated(store: SQLiteMemoryStore) -> 
 def test_no_new_human_message_does_nothing(store: SQLiteMemoryStore) -> None:
     c = cfg()
     seed(store, c, ("The user lives in Edinburgh.", "user.home_city"))
-    node = pre_recall(store)
+    node = pre_recall(store, mode="system_message")
     first = node.invoke({"messages": [HumanMessage("Where do I live?", id="h1")]}, c)
-    [msg] = first["messages"]
-    state = {"messages": [HumanMessage("Where do I live?", id="h1"), msg, AIMessage("Edinburgh", id="a1")]}
+    [msg] = [m for m in first["messages"] if m.type == "system"]
+    state = {"messages": [msg, HumanMessage("Where do I live?", id="h1"), AIMessage("Edinburgh", id="a1")]}
     assert node.invoke(state, c) == {}
     assert node.invoke({"messages": []}, c) == {}
     assert node.invoke({"messages": [AIMessage("hello")]}, c) == {}
@@ -144,7 +144,9 @@ def test_extract_facts_applies_through_remember(store: SQLiteMemoryStore) -> Non
                                        "subject_key": "user.home_city", "confidence": 0.95}]), store)
     node.invoke({"messages": [HumanMessage("I live in Bristol")]}, c)
     node2 = extract_facts(facts_model([
-        {"content": "The user lives in Edinburgh.", "reason": "Local advice.", "subject_key": "user.home_city"},
+        # as confident as the fact it replaces (a weaker one would only open a conflict)
+        {"content": "The user lives in Edinburgh.", "reason": "Local advice.", "subject_key": "user.home_city",
+         "confidence": 0.95},
         {"content": "The user might like jazz.", "reason": "Guess.", "subject_key": "user.music", "confidence": 0.2},
     ]), store)
     node2.invoke({"messages": [HumanMessage("I moved to Edinburgh")]}, c)
@@ -189,8 +191,8 @@ def test_add_memory_wiring_and_errors(store: SQLiteMemoryStore) -> None:
     b3.add_node("agent", echo_agent)
     b3.add_edge(START, "agent")
     with pytest.raises(ValueError, match="memories"):
-        add_memory(b3, "agent", mode="state_key")
-    add_memory(b3, "agent")  # system_message mode works on plain MessagesState
+        add_memory(b3, "agent")  # the default, state_key, needs MemoryState's keys
+    add_memory(b3, "agent", mode="system_message")  # system_message mode works on plain MessagesState
 
 
 def test_module_doctests() -> None:

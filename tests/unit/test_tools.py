@@ -228,7 +228,8 @@ def test_public_api_pinned() -> None:
     assert tools_mod.__all__ == ["create_memory_tools"]
     assert agent_mod.__all__ == ["DEFAULT_SYSTEM_PROMPT", "add_memory", "create_memory_agent"]
     assert nodes_mod.__all__ == ["MEMORY_MESSAGE_ID", "ExtractedFact", "ExtractedFacts", "MemoryState",
-                                 "episodic_write", "extract_facts", "latest_human", "pre_recall"]
+                                 "episodic_write", "extract_facts", "latest_human", "merge_memories",
+                                 "pre_recall"]
     assert demo_mod.__all__ == ["DEMO_MODEL_ENV", "DemoReport", "register", "run_demo"]
     assert integration_mod.__all__ == ["IDENTITY_KEYS", "aready", "identity_from_config", "memory_for", "ready",
                                        "store_from_config"]

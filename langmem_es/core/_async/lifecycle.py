@@ -26,7 +26,7 @@ class AsyncLifecycle(AsyncCoreBase):
 
         Concurrent calls never lose a count (optimistic concurrency, retried with
         back-off). A playbook that failed for a problem is not offered again for it by
-        :meth:`playbooks` (see :func:`~langmem_es.core.H.failed_for_query`).
+        :meth:`playbooks` (see :func:`~langmem_es.core.scoring.failed_for_query`).
         """
         note = V.clean_text(note, "note", limit=2000) if note else None
         problem = V.clean_text(problem, "problem", limit=2000) if problem else None

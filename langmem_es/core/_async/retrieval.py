@@ -18,7 +18,6 @@ from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Hit
 from ...rerank import Candidate, NoReranker
-from .. import heuristics as H
 from .. import scope as S
 from .. import scoring
 from .. import validation as V
@@ -194,7 +193,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
         playbook counts as 0.5. ``stages`` carries ``relevance``, ``success_rate`` and ``final``.
         """
         found = await self.recall(identity, problem, kinds=["procedural"], scopes=scopes, k=max(4 * k, 20))
-        kept = [r for r in found.memories if not H.failed_for_query(r.memory, problem)]
+        kept = [r for r in found.memories if not scoring.failed_for_query(r.memory, problem)]
         if not kept:
             return []
         query = await self.embeddings.aembed_query(problem)

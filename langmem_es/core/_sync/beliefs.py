@@ -19,8 +19,9 @@ from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Kind, Memory, Scope, content_hash
 from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
 from .. import authz
+from .. import belief_rules as R
 from .. import context as ctx
-from .. import heuristics as H
+from .. import reconcile as LLM
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_document, memory_of
@@ -51,6 +52,7 @@ class Beliefs(LongEvents):
         written_by: str | None = None,
         polarity: str | None = None,
         id: str | None = None,
+        origin: str | None = None,
     ) -> WriteResult:
         """Write one memory synchronously: visible to recall as soon as this returns.
 
@@ -58,18 +60,22 @@ class Beliefs(LongEvents):
         active fact with the same ``subject_key`` in the same scope (or the ids in
         ``replaces``), and a flat denial waits at reduced confidence until reinforced.
         A fact that was forgotten is not written again (its tombstone suppresses it).
+        ``origin`` (``"user"``, ``"tool"``, ``"extracted"``; default ``"user"``) sets the
+        default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
         """
         memory = self._new_memory(
             identity, content, kind=kind, scope=scope, reason=reason, subject_key=subject_key,
             confidence=confidence, sources=sources, steps=steps, event_time=event_time,
             session_id=session_id, metadata=metadata, written_by=written_by, polarity=polarity, id=id,
+            origin=origin,
         )
         if self._tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
             return self._write_pending(memory, replaces)
         if kind == "semantic":
-            return self._write_semantic(identity, memory, replaces)
+            return self._write_semantic(identity, memory, replaces, read_polarity=polarity is None,
+                                              read_confidence=confidence is None)
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = self.embeddings.embed_documents([memory.content])
@@ -140,7 +146,8 @@ class Beliefs(LongEvents):
                     subject_key: str | None = None, confidence: float | None = None, sources: Sequence[str] = (),
                     steps: Sequence[str] = (), event_time: datetime | None = None, session_id: str | None = None,
                     metadata: Mapping[str, Any] | None = None, written_by: str | None = None,
-                    polarity: str | None = None, id: str | None = None, limit: int | None = None) -> Memory:
+                    polarity: str | None = None, id: str | None = None, limit: int | None = None,
+                    origin: str | None = None) -> Memory:
         V.check_write_args(confidence=confidence, event_time=event_time, sources=sources, metadata=metadata,
                                 steps=steps)
         [kind] = V.check_kinds([kind])
@@ -152,11 +159,16 @@ class Beliefs(LongEvents):
             raise InvalidMemoryError(f"confidence must be between 0 and 1, got {confidence}")
         if subject_key is not None:
             subject_key = V.clean_text(subject_key, "subject_key", limit=200)
-        polarity = polarity or (H.classify_polarity(text) if kind == "semantic" else "assert")
+        polarity = polarity or (R.polarity(text) if kind == "semantic" else "assert")
         if polarity not in ("assert", "deny"):
             raise InvalidMemoryError("polarity must be 'assert' or 'deny'")
+        if origin is not None and origin not in R.ORIGINS:
+            raise InvalidMemoryError(f"origin must be one of {list(R.ORIGINS)}, got {origin!r:.40}")
+        if origin is not None:
+            metadata = {**(metadata or {}), "origin": origin}
         if confidence is None:
-            confidence = self.config.denial_confidence if polarity == "deny" else 1.0
+            confidence = (R.initial_confidence(origin or "user", polarity, self.config.origin_confidence,
+                                               self.config.denial_confidence) if kind == "semantic" else 1.0)
         now = self.clock()
         writer = written_by or identity.agent_id or identity.user_id
         mid = id or V.memory_id(identity.tenant, scope, owner, kind, content_hash(text),
@@ -196,7 +208,8 @@ class Beliefs(LongEvents):
                            note="a shared write waits for an owner's review; until then only you and owners see it")
 
 
-    def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str]) -> WriteResult:
+    def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str], *,
+                              read_polarity: bool = False, read_confidence: bool = False) -> WriteResult:
         now = self.clock()
         scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
         active = F.term("status", "active")
@@ -213,47 +226,173 @@ class Beliefs(LongEvents):
         if (self.backend.get("semantic", [memory_document(memory, [], now=now)["id"]]))[0] is not None:
             # an older, no longer active version of this very sentence keeps its id and its history
             memory = memory.model_copy(update={"id": V.memory_id(memory.id, D.iso(now))})
-        near = self._similar(scope_filter, vector)
-        # 2. a near-duplicate (same claim in other words) reinforces the fact it repeats.
-        for hit in near:
-            old = memory_of(hit.doc)
-            if (not replaces and old.polarity == memory.polarity and memory.subject_key in (None, old.subject_key)
-                    and H.near_duplicate(old.content, memory.content, hit.score,
-                                              self.config.near_duplicate_similarity)):
-                [stored] = self.backend.get("semantic", [hit.doc["id"]])
+        near = self._similar(scope_filter, vector, size=10)
+        explicit = bool(memory.subject_key)  # the caller named the fact: its key, or the ids in replaces=
+        named = set(replaces)
+        decision = self._reconcile(memory, near) if self.config.reconcile_model is not None and not replaces \
+            else None
+        if decision is not None:
+            memory, replaces, done = self._apply_decision(decision, memory, near, now)
+            if done is not None:
+                return done
+        else:
+            if read_polarity:
+                memory = self._negates_held(near, memory, read_confidence)
+            # 2. the same claim in other words (paraphrase, spelling, tense) reinforces the fact it repeats.
+            repeated = None if replaces else self._repeated(near, memory)
+            if repeated is not None:
+                [stored] = self.backend.get("semantic", [repeated.doc["id"]])
                 if stored is not None:
                     return self._reinforce(stored, memory, now)
-        # 3. a keyless claim that is a new value of a keyed fact (similarity plus key) takes its key.
-        if not memory.subject_key and memory.polarity == "assert" and not replaces:
-            memory = self._infer_key(near, memory)
+            # 3. keys: a caller's key is mapped to the tenant's key for the same subject; a keyless
+            #    statement that updates a keyed fact takes its key.
+            if memory.subject_key:
+                memory = self._canonical_key(near, memory)
+            elif memory.polarity == "assert" and not replaces:
+                memory = self._infer_key(near, memory)
         if memory.polarity == "deny":
             return self._write_denial(scope_filter, memory, vector, replaces, now)
         actives = self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
+        if actives:
+            held = [memory_of(x.doc) for x in actives]
+            self._authorize_supersede(identity, held, conflict=memory.scope == "shared" and any(
+                m.polarity == "assert" and m.written_by not in (None, memory.written_by) for m in held))
+            memory, actives = self._guard_lookalike(scope_filter, memory, actives)
+        return self._write_assertion(identity, memory, vector, replaces, actives, explicit, named, now)
+
+    def _write_assertion(self, identity: Identity, memory: Memory, vector: Sequence[float],
+                               replaces: Sequence[str], actives: list[StoredDoc], explicit: bool,
+                               named: set[str], now: datetime) -> WriteResult:
+        """Store an assertion; supersede what it replaces, unless that is stronger or frozen (then a conflict)."""
+        held = [memory_of(s.doc) for s in actives]
+        held += [m for m in self._memories(list(replaces)) if m.status == "active" and m.id not in
+                 {h.id for h in held}]
+        margin = self.config.reinforce_step
+        blocked = [m for m in held if m.polarity == "assert" and m.id != memory.id
+                   and not R.may_supersede(m, memory, explicit=explicit or m.id in named, margin=margin)]
+        rivals = [m for m in held if memory.scope == "shared" and m.polarity == "assert"
+                  and m.written_by not in (None, memory.written_by) and m not in blocked]
         conflict_id = None
-        rivals: list[Memory] = []
-        if memory.scope == "shared":
-            rivals = [m for m in map(lambda s: memory_of(s.doc), actives)
-                      if m.polarity == "assert" and m.written_by not in (None, memory.written_by)]
-        self._authorize_supersede(identity, [*self._memories(list(replaces)),
-                                             *(memory_of(s.doc) for s in actives)], conflict=bool(rivals))
-        if memory.scope == "shared":
-            if rivals:
-                conflict_id = self._open_conflict(memory, rivals, now)
-                memory = memory.model_copy(update={"conflict_id": conflict_id})
+        self._authorize_supersede(identity, held, conflict=bool(rivals))
+        if blocked or rivals:
+            conflict_id = self._open_conflict(memory, [*rivals, *blocked], now)
+            memory = memory.model_copy(update={"conflict_id": conflict_id})
         self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
-        targets = list(replaces)
-        if memory.subject_key:
+        spared = {m.id for m in blocked}
+        targets = [t for t in replaces if t not in spared]
+        if memory.subject_key and not blocked:
             had_head, previous = self._claim_head(memory, now)
             if had_head:
                 targets += [previous] if previous else []
             else:  # first write through the head: whatever was active under the key is older
                 targets += [s.doc["key"] for s in actives]
         superseded = self._supersede(targets, identity, memory, now)
+        if blocked:
+            return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
+                               note="a weaker statement than the fact it contradicts (or the fact is frozen): a "
+                                    "conflict is open and the fact stays until it is resolved")
         if conflict_id:
             return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
                                note="another agent asserted a different value; the newest wins until resolved")
         return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
 
+    # -- statements against held facts (rules in core/belief_rules.py, reading in core/statements.py)
+
+    def _related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
+        """Held facts close enough to read against ``memory``, with what ``memory`` does to each."""
+        return [(hit, old, R.relation(old, memory)) for hit in near
+                if hit.score >= self.config.relation_similarity and hit.doc.get("id")
+                for old in [memory_of(hit.doc)] if old.id != memory.id]
+
+    def _repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
+        """The held fact ``memory`` repeats in other words (same polarity, compatible key)."""
+        for hit, old, rel in self._related(near, memory):
+            if rel == "reinforcement" and old.polarity == memory.polarity and memory.subject_key in (
+                    None, old.subject_key) and old.confidence > 0:
+                return hit
+        return None
+
+    def _negates_held(self, near: Sequence[Hit], memory: Memory, set_confidence: bool) -> Memory:
+        """A negative habit ("I don't live in Bristol") that negates a held fact is a denial of it."""
+        if memory.polarity != "assert" or not any(rel == "denial" for _, old, rel in self._related(near, memory)
+                                                  if old.polarity == "assert"):
+            return memory
+        update: dict[str, Any] = {"polarity": "deny"}
+        if set_confidence:
+            update["confidence"] = self.config.denial_confidence
+        return memory.model_copy(update=update)
+
+    def _infer_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
+        """A keyless statement that updates a keyed fact (same holder and attribute) takes its key."""
+        for _, old, rel in self._related(near, memory):
+            if old.polarity == "assert" and old.subject_key and rel == "update":
+                return memory.model_copy(update={"subject_key": old.subject_key})
+        return memory
+
+    def _canonical_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
+        """Map the caller's key to a held key for the same subject (``user.location.city`` → ``user.home_city``).
+
+        Only when no fact is held under the caller's key, the statements agree that the two
+        are about one attribute of one holder, and the keys are close (shared words or
+        close in meaning).
+        """
+        key = memory.subject_key or ""
+        others = [(old, rel) for _, old, rel in self._related(near, memory)
+                  if old.subject_key and old.subject_key != key and rel in ("update", "reinforcement", "denial")]
+        if not others:
+            return memory
+        flt = F.all_of(F.term("record", "memory"), F.term("tenant", memory.tenant), F.term("scope", memory.scope),
+                       F.term("owner", memory.owner), F.term("subject_key", key), F.term("status", "active"))
+        if self.backend.find(["semantic"], flt, size=1):
+            return memory
+        vectors = self.embeddings.embed_documents([_key_text(key), *(_key_text(o.subject_key or "")
+                                                                            for o, _ in others)])
+        from ..scoring import cosine
+
+        for (old, _), vec in zip(others, vectors[1:]):
+            if R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self.config.key_similarity):
+                return memory.model_copy(update={"subject_key": old.subject_key})
+        return memory
+
+    def _guard_lookalike(self, scope_filter: F.Filter, memory: Memory, actives: list[StoredDoc]
+                               ) -> tuple[Memory, list[StoredDoc]]:
+        """A statement about another holder under a held key ("my sister lives in York" as
+        ``user.home_city``) gets its own key instead of replacing the user's fact."""
+        held = [memory_of(s.doc) for s in actives]
+        if held and all(R.relation(m, memory) == "lookalike" for m in held if m.polarity == "assert"):
+            from ..statements import parse
+
+            own = f"{memory.subject_key}.{parse(memory.content).key}"
+            memory = memory.model_copy(update={"subject_key": own})
+            return memory, self._actives(scope_filter, own)
+        return memory, actives
+
+    def _reconcile(self, memory: Memory, near: Sequence[Hit]) -> LLM.Decision | None:
+        """The configured chat model's decision over the candidates; ``None`` when it fails or talks nonsense."""
+        candidates = [memory_of(h.doc) for h in near if h.doc.get("id")]
+        try:
+            answer = self.config.reconcile_model.invoke(LLM.messages(memory, candidates))
+        except Exception:  # noqa: BLE001 - any model failure: the rules decide
+            return None
+        return LLM.read(answer, candidates)
+
+    def _apply_decision(self, decision: LLM.Decision, memory: Memory, near: Sequence[Hit], now: datetime
+                              ) -> tuple[Memory, list[str], WriteResult | None]:
+        """Carry out a model's decision through the ordinary path: (memory, replaces, a finished result)."""
+        target = next((memory_of(h.doc) for h in near if h.doc.get("key") == decision.target), None)
+        if decision.event == "ADD" or target is None:
+            return memory, [], None
+        if decision.event == "NONE":
+            [stored] = self.backend.get("semantic", [memory_document(target, [], now=now)["id"]])
+            if stored is not None:
+                return memory, [], self._reinforce(stored, memory, now)
+            return memory, [], None
+        if decision.event == "DELETE":
+            denial = memory.model_copy(update={"polarity": "deny", "confidence": min(memory.confidence,
+                                                                                    self.config.denial_confidence)})
+            return denial, [target.id], None
+        key = memory.subject_key or target.subject_key
+        return memory.model_copy(update={"subject_key": key}), [target.id], None
 
     def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]:
         """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
@@ -266,15 +405,6 @@ class Beliefs(LongEvents):
         legs = self.backend.hybrid(["semantic"], F.all_of(scope_filter, F.term("status", "active")),
                                          text=None, vector=vector, size=size)
         return legs.vector_hits
-
-
-    def _infer_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
-        for hit in near:
-            old = memory_of(hit.doc)
-            if old.polarity == "assert" and H.likely_contradiction(
-                    old.content, old.subject_key, memory.content, hit.score, self.config.contradiction_similarity):
-                return memory.model_copy(update={"subject_key": old.subject_key})
-        return memory
 
 
     def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
@@ -333,7 +463,8 @@ class Beliefs(LongEvents):
             independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
             update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
             if independent and not old.frozen:
-                update["confidence"] = round(min(1.0, old.confidence + self.config.reinforce_step), 6)
+                update["confidence"] = R.reinforced(old.confidence, self.config.reinforce_step,
+                                                    max(self.config.max_confidence, old.confidence))
             return update
 
         done = self._update("semantic", stored.doc["id"], merge, now, what="reinforce")
@@ -370,8 +501,8 @@ class Beliefs(LongEvents):
             old = memory_of(hit.doc)
             if old.polarity == "deny":
                 pending.append(hit)
-            elif not replaces and not memory.subject_key and H.denies(
-                    old.content, memory.content, hit.score, self.config.denial_similarity):
+            elif not replaces and not memory.subject_key and hit.score >= self.config.relation_similarity \
+                    and R.relation(old, memory) == "denial":
                 denied.append(old.id)
         denied = [d for d in dict.fromkeys(denied) if d != memory.id]
         for hit in pending:  # the same claim already denied and waiting: this confirms it
@@ -451,6 +582,11 @@ class Beliefs(LongEvents):
             return None if supersedes == current.supersedes else {"supersedes": supersedes}
 
         self._update("semantic", memory_document(by, [], now=now)["id"], link, now, what="link the supersession")
+
+
+def _key_text(key: str) -> str:
+    """A subject key as words, for embedding: ``user.home_city`` → ``user home city``."""
+    return " ".join(w for w in key.replace("_", ".").replace("-", ".").split(".") if w)
 
 
 def _first_key(memories: Iterable[Memory]) -> str | None:

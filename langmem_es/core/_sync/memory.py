@@ -17,7 +17,7 @@ part                      what it does
 ========================  ===================================================================
 
 The pure rules they share live beside this folder: ``core/scope.py`` (the scope choke
-point), ``core/authz.py`` (who may do what: one fail-closed check), ``core/validation.py``, ``core/heuristics.py``, ``core/scoring.py``.
+point), ``core/authz.py`` (who may do what: one fail-closed check), ``core/validation.py``, ``core/statements.py``, ``core/belief_rules.py``, ``core/scoring.py``.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Hit
 from ...rerank import Candidate, NoReranker
-from .. import heuristics as H
 from .. import scope as S
 from .. import scoring
 from .. import validation as V
@@ -195,7 +194,7 @@ class Retrieval(LongEvents, Hops):
         playbook counts as 0.5. ``stages`` carries ``relevance``, ``success_rate`` and ``final``.
         """
         found = self.recall(identity, problem, kinds=["procedural"], scopes=scopes, k=max(4 * k, 20))
-        kept = [r for r in found.memories if not H.failed_for_query(r.memory, problem)]
+        kept = [r for r in found.memories if not scoring.failed_for_query(r.memory, problem)]
         if not kept:
             return []
         query = self.embeddings.embed_query(problem)

@@ -1,0 +1,99 @@
+"""The rules of belief maintenance, pure: how a new semantic statement bears on held facts.
+
+Built on :mod:`.statements` (the one place that reads sentences). The semantic write
+path (``_async/beliefs.py``) asks these questions and acts on the answers:
+
+* :func:`relation` — does a new statement repeat, update, deny, or merely resemble a
+  held fact (another holder: "my sister lives in York"; another instance: the return
+  flight)? Look-alikes and unrelated statements never take a fact's key.
+* :func:`keys_close` — is a caller's subject key another spelling of a key already held
+  for the same subject (``user.location.city`` for ``user.home_city``)?
+* :func:`may_supersede` — a weaker statement never silently replaces a stronger one, and
+  only an explicit update (the caller's own key or ``replaces=``) unseats a frozen fact.
+* :func:`initial_confidence` — calibrated by origin, below 1.0, so reinforcement has room.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Literal
+
+from ..model import Memory
+from . import statements as St
+
+Origin = Literal["user", "tool", "extracted"]
+ORIGINS: tuple[Origin, ...] = ("user", "tool", "extracted")
+DEFAULT_ORIGIN_CONFIDENCE: Mapping[str, float] = {"user": 0.8, "tool": 0.7, "extracted": 0.6}
+_KEY_STOP = frozenset({"user", "users", "the", "a", "of", "my", "current", "info", "data", "fact"})
+
+
+def polarity(text: str) -> Literal["assert", "deny"]:
+    """``deny`` for a flat denial ("I never lived in Bristol"), else ``assert`` (changes assert the new state)."""
+    return "deny" if St.parse(text).polarity == "deny" else "assert"
+
+
+def stated_change(text: str) -> bool:
+    """Does the sentence itself say something changed ("moved", "no longer", "took over", "not X, Y")?"""
+    return St.parse(text).polarity == "update"
+
+
+def initial_confidence(origin: str, polarity_: str, table: Mapping[str, float], denial_confidence: float) -> float:
+    """The default confidence of a new statement: by origin (user > tool > extraction), a denial lower."""
+    if polarity_ == "deny":
+        return denial_confidence
+    return float(table.get(origin, table.get("user", 0.8)))
+
+
+def relation(old: Memory, new: Memory) -> St.Relation:
+    """What ``new`` does to the held fact ``old`` (statements' relation, polarity-aware)."""
+    rel = St.relate(old.content, new.content)
+    if rel in ("unrelated", "other_key") and old.polarity == new.polarity \
+            and St.content_lemmas(old.content) == St.content_lemmas(new.content):
+        rel = "reinforcement"  # the same words in another order: "Peanuts: Alice is allergic to those."
+    if rel == "reinforcement" and _digits(old.content) and _digits(new.content) \
+            and _digits(old.content) != _digits(new.content):
+        rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
+    if old.polarity == "deny" and rel == "reinforcement" and new.polarity == "assert":
+        return "update"  # re-asserting what a pending denial rejected
+    return rel
+
+
+def key_words(key: str) -> set[str]:
+    """``user.home_city`` → ``{"home", "city"}`` (spelling-folded, no filler words)."""
+    words = {St.american(w) for w in re.split(r"[._\-:/\s]+", key.casefold()) if len(w) > 1}
+    return words - _KEY_STOP
+
+
+def keys_close(a: str, b: str, cosine: float, threshold: float) -> bool:
+    """Two keys for one subject: most words shared, or some shared and close in meaning."""
+    wa, wb = key_words(a), key_words(b)
+    if not wa or not wb:
+        return False
+    shared = len(wa & wb) / len(wa | wb)
+    return shared >= 0.5 or (shared > 0 and cosine >= threshold) or cosine >= max(threshold, 0.9)
+
+
+def may_supersede(old: Memory, new: Memory, *, explicit: bool, margin: float) -> bool:
+    """May ``new`` replace ``old`` at once? Else a conflict is opened and ``old`` stays.
+
+    ``explicit``: the caller named the fact (its own subject key, or ``replaces=``).
+    A frozen fact yields only to an explicit update. Otherwise a statement at least as
+    confident as the fact replaces it, and so does one that states a change in its own
+    words ("I moved to Leeds") and is at most ``margin`` less confident; a weaker mention
+    does not.
+    """
+    if old.frozen:
+        return explicit
+    if new.confidence >= old.confidence:
+        return True
+    return new.confidence + margin >= old.confidence and stated_change(new.content)
+
+
+def reinforced(confidence: float, step: float, cap: float) -> float:
+    """Confidence after an independent confirmation: ``+ step``, never above ``cap`` (< 1.0)."""
+    return round(min(cap, confidence + step), 6)
+
+
+def _digits(text: str) -> set[str]:
+    return {re.sub(r"[,\s]", "", d) for d in re.findall(r"\d[\d,]*", text)}
