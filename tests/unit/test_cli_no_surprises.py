@@ -272,7 +272,7 @@ def test_saved_results_name_no_machine_path() -> None:
 
 _WITHOUT_EXTRAS = """
 import importlib.abc, runpy, sys
-BLOCKED = {"rich", "tqdm", "matplotlib", "langchain_elasticsearch", "langchain", "psutil", "sentence_transformers"}
+BLOCKED = {"rich", "matplotlib", "langchain_elasticsearch", "langchain", "psutil", "sentence_transformers"}
 class Block(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
         if name.split(".")[0] in BLOCKED:
