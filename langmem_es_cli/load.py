@@ -212,7 +212,9 @@ def open_core(
     backend: str, *, cluster: str = "default", prefix: str | None = None, embeddings: str | None = None
 ) -> tuple[Any, Callable[[], None]]:
     """A set-up core for the run, and its cleanup."""
-    from langmem_es.core import MemoryConfig, MemoryCore
+    from langmem_es.core import MemoryConfig, MemoryCore, Policy
+
+    rules = Policy(shared_writers={"agent"})  # the load's one agent writes the shared scope too
 
     emb: Any = fast_embed if embeddings in (None, "fast") else embeddings
     config = MemoryConfig(access_flush_every=1_000)
@@ -223,7 +225,7 @@ def open_core(
         from langmem_es.backends.sqlite import SQLiteBackend
 
         path = os.path.join(tempfile.mkdtemp(prefix="langmem-load-"), "load.db")
-        core = MemoryCore(SQLiteBackend(path, prefix="load"), embeddings=emb, config=config)
+        core = MemoryCore(SQLiteBackend(path, prefix="load"), embeddings=emb, config=config, rules=rules)
         core.setup()
 
         def cleanup() -> None:
@@ -247,7 +249,7 @@ def open_core(
     )
     dims = DIMS if emb is fast_embed else embedding_dims(resolve_embeddings(emb))
     backend_ = ElasticsearchBackend(client, prefix=prefix or f"load-{uuid.uuid4().hex[:10]}", dims=dims)
-    core = MemoryCore(backend_, embeddings=emb, config=config)
+    core = MemoryCore(backend_, embeddings=emb, config=config, rules=rules)
     core.setup()
 
     def cleanup_es() -> None:
