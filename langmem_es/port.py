@@ -60,6 +60,49 @@ class HybridResult:
 
 
 @dataclass(frozen=True)
+class Find:
+    """A filter-only read (see :meth:`StoragePort.find`), one op of :meth:`StoragePort.read_many`."""
+
+    collections: tuple[Collection, ...]
+    filter: Filter
+    size: int = 10
+    sort: tuple[tuple[str, Literal["asc", "desc"]], ...] = (("updated_at", "desc"),)
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """A vector read: the ``size`` documents nearest ``vector`` (cosine scores), one op of ``read_many``.
+
+    ``exact`` asks for exact cosines (for thresholds), not only the right order.
+    """
+
+    collections: tuple[Collection, ...]
+    filter: Filter
+    vector: tuple[float, ...]
+    size: int = 10
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class Write:
+    """One document write of a batch (:meth:`StoragePort.write`).
+
+    ``if_version``: ``None`` writes unconditionally; a :class:`Version` writes only if the
+    stored version is still that one; :data:`ABSENT` only if no such document exists.
+    ``refresh=False`` for a document only ever read by id (real-time get needs no refresh).
+    """
+
+    collection: Collection
+    doc: Doc
+    if_version: Version | object | None = None
+    refresh: bool = True
+
+
+ABSENT = object()
+"""``Write.if_version`` for "only if the document does not exist yet"."""
+
+
+@dataclass(frozen=True)
 class Capabilities:
     """What a backend's engine offers, detected at ``setup()``."""
 
@@ -101,6 +144,22 @@ class StoragePort(Protocol):
         """Real-time get by id, in the order asked (no refresh needed)."""
         ...
 
+    async def get_many(self, refs: Sequence[tuple[Collection, str]]) -> list[StoredDoc | None]:
+        """Real-time get of documents in several collections in one round trip, in the order asked."""
+        ...
+
+    async def write(self, writes: Sequence[Write]) -> list[bool]:
+        """Several writes (any collections, conditional or not) in one round trip.
+
+        Returns, per write, whether it was applied (``False``: a version conflict, or the
+        document exists for :data:`ABSENT`). Other failures raise ``WriteError``.
+        """
+        ...
+
+    async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+        """Several reads in one round trip: a ``Find`` gives stored docs (with versions), a ``Nearest`` hits."""
+        ...
+
     async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
         """Delete by id; returns how many existed."""
         ...
@@ -133,10 +192,15 @@ class StoragePort(Protocol):
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        fields: Sequence[str] | None = None,
+        exact: bool = True,
     ) -> HybridResult:
         """Run the BM25 leg and the vector leg in one round trip, each returning ``size`` hits.
 
         With ``server_rrf`` (only when ``capabilities.server_rrf``), the engine fuses.
+        ``fields`` (top-level or dotted paths) limits what each hit's document carries —
+        a backend may return more, never less; ``None``: everything but the vectors.
+        ``exact=False`` lets the vector leg skip exact cosine rescoring (order only).
         """
         ...
 

@@ -25,7 +25,21 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 
 from ....filters import MATCH_ALL
-from ....port import COLLECTIONS, Capabilities, Collection, Doc, Filter, Hit, HybridResult, StoredDoc, Version
+from ....port import (
+    ABSENT,
+    COLLECTIONS,
+    Capabilities,
+    Collection,
+    Doc,
+    Filter,
+    Find,
+    Hit,
+    HybridResult,
+    Nearest,
+    StoredDoc,
+    Version,
+    Write,
+)
 from .. import schema as S
 from .._runner import AsyncRunner
 
@@ -303,16 +317,39 @@ class AsyncSQLiteBackend:
         return await self._runner.run(self._locked, self._put_if_tx, collection, row, version)
 
     def _put_if_tx(self, conn: sqlite3.Connection, collection: Collection, row: S.Row, version: Version | None) -> bool:
-        table = self.names.table(collection)
         with self._tx(conn):  # BEGIN IMMEDIATE: no other writer between the check and the write
+            return self._write_if(conn, collection, row, ABSENT if version is None else version)
+
+    def _write_if(self, conn: sqlite3.Connection, collection: Collection, row: S.Row, version: object) -> bool:
+        """Inside a write transaction: write ``row`` if its condition holds (see ``Write.if_version``)."""
+        if version is not None:
+            table = self.names.table(collection)
             found = conn.execute(f"SELECT seq_no FROM {S.q(table)} WHERE id = ?", (row.id,)).fetchone()
-            if version is None:
+            if version is ABSENT:
                 ok = found is None
             else:
-                ok = found is not None and (found[0], 1) == (version.seq_no, version.primary_term)
-            if ok:
-                self._write_rows(conn, collection, [row])
-        return ok
+                ok = found is not None and isinstance(version, Version) and (found[0], 1) == (
+                    version.seq_no, version.primary_term)
+            if not ok:
+                return False
+        self._write_rows(conn, collection, [row])
+        return True
+
+    async def write(self, writes: Sequence[Write]) -> list[bool]:
+        """Every write in one transaction; each conditional one checked as it comes."""
+        if not writes:
+            return []
+        rows = [(w.collection, S.to_row(w.doc), w.if_version) for w in writes]
+        for c, _, _ in rows:
+            self.names.table(c)
+        return await self._runner.run(self._locked, self._write_tx, rows)
+
+    def _write_tx(self, conn: sqlite3.Connection, rows: list[tuple[Collection, S.Row, object]]) -> list[bool]:
+        with self._tx(conn):
+            out = [self._write_if(conn, c, row, v) for c, row, v in rows]
+        for c in dict.fromkeys(c for c, _, _ in rows):
+            self._analyse_if_grown(conn, c)
+        return out
 
     async def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
         """Stored per-path vectors of some documents (to score hits that only BM25 found)."""
@@ -363,6 +400,28 @@ class AsyncSQLiteBackend:
     async def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
         """By id, in the order asked; ``None`` where an id is missing."""
         return await self._runner.run(self._locked, self._get, collection, list(ids))
+
+    async def get_many(self, refs: Sequence[tuple[Collection, str]]) -> list[StoredDoc | None]:
+        """By (collection, id), in the order asked, in one read transaction."""
+        return await self._runner.run(self._locked, self._get_many, list(refs))
+
+    def _get_many(self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]]) -> list[StoredDoc | None]:
+        found: dict[tuple[Collection, str], StoredDoc | None] = {}
+        for c in dict.fromkeys(c for c, _ in refs):
+            ids = [i for cc, i in refs if cc == c]
+            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids)))
+        return [found.get(r) for r in refs]
+
+    async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+        """Each read in turn (one process, no round trips to save)."""
+        out: list[list[StoredDoc] | list[Hit]] = []
+        for op in ops:
+            if isinstance(op, Nearest):
+                out.append((await self.hybrid(op.collections, op.filter, text=None, vector=op.vector,
+                                              size=op.size)).vector_hits)
+            else:
+                out.append(await self.find(op.collections, op.filter, size=op.size, sort=op.sort))
+        return out
 
     def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> list[StoredDoc | None]:
         table, vectors = self.names.table(collection), self.names.vectors(collection)
@@ -455,11 +514,14 @@ class AsyncSQLiteBackend:
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        fields: Sequence[str] | None = None,
+        exact: bool = True,
     ) -> HybridResult:
         """BM25 (FTS5, score ``-bm25()``) and cosine legs, both under ``filter``.
 
         Each document scores once per leg: its best vector (a document may carry one
         vector per indexed path). Fusion is the caller's: ``server_rrf`` raises.
+        Hits carry whole documents (``fields`` is a hint; cosines are always exact).
         """
         if server_rrf:
             raise ValueError("the SQLite backend cannot fuse server-side (capabilities.server_rrf is False)")
