@@ -144,8 +144,11 @@ class StoragePort(Protocol):
         """Real-time get by id, in the order asked (no refresh needed)."""
         ...
 
-    async def get_many(self, refs: Sequence[tuple[Collection, str]]) -> list[StoredDoc | None]:
-        """Real-time get of documents in several collections in one round trip, in the order asked."""
+    async def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+        """Real-time get of documents in several collections in one round trip, in the order asked.
+
+        ``vectors=False``: the documents may come without their vectors (less to move).
+        """
         ...
 
     async def write(self, writes: Sequence[Write]) -> list[bool]:

@@ -8,7 +8,6 @@ tombstones; decay; procedural outcomes; export and purge — over any storage po
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -26,7 +25,8 @@ from ...rerank import Candidate, NoReranker, resolve_reranker
 from .. import context as ctx
 from .. import policy
 from ..config import MemoryConfig
-from ..records import AUDIT, audit_document, memory_document, memory_of, restamp
+from ..records import AUDIT, LEG_FIELDS, audit_document, memory_document, memory_of, restamp
+from .access import AsyncAccessLog, with_access
 from ..results import Conflict, DecayReport, RecalledMemory, RecallResult, WriteResult
 
 
@@ -53,8 +53,8 @@ class AsyncMemoryCore:
         self.reranker = resolve_reranker("memory" if reranker is None else reranker)
         self.config = config or MemoryConfig()
         self.clock = clock
-        self._pending_access: dict[tuple[Collection, str], int] = {}
-        self._recalls_since_flush = 0
+        self._access = AsyncAccessLog(backend, flush_every=self.config.access_flush_every, clock=clock,
+                                      retries=self.config.occ_retries, backoff_ms=self.config.occ_backoff_ms)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -65,7 +65,7 @@ class AsyncMemoryCore:
         return await self.backend.setup()
 
     async def close(self) -> None:
-        await self.flush_access()
+        await self._access.close()
         await self.backend.close()
 
     # ------------------------------------------------------------------ writes
@@ -551,8 +551,9 @@ class AsyncMemoryCore:
         timings["embed"] = _ms(t)
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
+        # the legs carry what fusion, reranking and the scope check read; the k kept are fetched whole
         legs = await self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
-                                         server_rrf=server, rrf_k=self.config.rrf_k)
+                                         server_rrf=server, rrf_k=self.config.rrf_k, fields=LEG_FIELDS, exact=False)
         timings["search"] = _ms(t)
         t = time.perf_counter()
         stages: dict[str, dict[str, float]] = {}
@@ -572,27 +573,45 @@ class AsyncMemoryCore:
         ranked = [(i, s) for i, s in fused if policy.visible(by_id[i].doc, identity, scopes)]
         t = time.perf_counter()
         reranked = await self._rerank(query, ranked, by_id)
-        # and what is returned also passes the whole filter (status, as_of, caller filters),
-        # re-evaluated here rather than trusted from the engine — for the k kept, not all candidates
-        top = list(itertools.islice((p for p in reranked if F.matches(by_id[p[0]].doc, flt)), k))
         timings["rerank"] = _ms(t)
+        t = time.perf_counter()
+        top = await self._fetch_top(reranked, by_id, identity, scopes, flt, k)
+        timings["fetch"] = _ms(t)
         fused_score = dict(fused)
         out = []
         open_conflicts = {c.id for c in await self.conflicts(identity)} if any(
-            by_id[i].doc.get("conflict_id") for i, _ in top) else set()
-        for i, score in top:
-            memory = memory_of(by_id[i].doc)
+            stored.doc.get("conflict_id") for _, _, stored, _ in top) else set()
+        for i, score, stored, record in top:
+            memory = with_access(memory_of(stored.doc), record.doc if record else None)
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
-            self._pending_access[(by_id[i].collection, i)] = self._pending_access.get((by_id[i].collection, i), 0) + 1
-        self._recalls_since_flush += 1
-        if self._recalls_since_flush >= self.config.access_flush_every:
-            await self.flush_access()
+        self._access.note((stored.collection, stored.doc) for _, _, stored, _ in top)  # written after this turn
         timings["total"] = _ms(started)
         return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused))
 
     def _bm25_text(self, query: str) -> str:
         return query
+
+    async def _fetch_top(self, reranked: Sequence[tuple[str, float]], by_id: Mapping[str, Hit], identity: Identity,
+                         scopes: Sequence[Scope], flt: F.Filter, k: int) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
+        """The best ``k`` candidates fetched whole (one real-time ``mget`` with their access records).
+
+        The choke point runs again on every fetched document, and the whole filter
+        (status, ``as_of``, the caller's filters) is re-evaluated on it rather than trusted
+        from the engine; a candidate that fails (changed since the search) makes room for the next.
+        """
+        out: list[tuple[str, float, StoredDoc, StoredDoc | None]] = []
+        pos = 0
+        while len(out) < k and pos < len(reranked):
+            window = list(reranked[pos:pos + k - len(out)])
+            pos += len(window)
+            hits = [by_id[i] for i, _ in window]
+            found = await self.backend.get_many([(h.collection, h.doc["id"]) for h in hits], vectors=False)
+            fetched = [(p, s) for p, s in zip(window, found) if s is not None and policy.visible(s.doc, identity, scopes)
+                       and F.matches(s.doc, flt)]
+            records = await self._access.records([(s.collection, s.doc) for _, s in fetched])
+            out.extend((i, score, s, r) for ((i, score), s), r in zip(fetched, records))
+        return out
 
     async def _rerank(self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]) -> list[tuple[str, float]]:
         if isinstance(self.reranker, NoReranker) or not ranked:
@@ -609,24 +628,25 @@ class AsyncMemoryCore:
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window):]
 
     async def flush_access(self) -> int:
-        """Write batched access statistics (count, last access); called every N recalls and on close.
+        """Write the buffered access statistics now; returns the memories whose counts were written.
 
-        Each memory is updated under optimistic concurrency, so a flush never writes an
-        old status back over a supersession or decay that happened meanwhile.
+        Recalls buffer them and a background flush writes them every
+        ``access_flush_every`` recalls (see :mod:`langmem_es.core._async.access`); this waits
+        for that flush and writes the rest. :meth:`close` does the same.
         """
-        pending, self._pending_access = self._pending_access, {}
-        self._recalls_since_flush = 0
-        now = self.clock()
-        written = 0
-        for (collection, did), hits in pending.items():
-            update = await self._update(collection, did, lambda m, n=hits: {
-                "access_count": m.access_count + n, "last_accessed_at": now}, now)
-            written += update is not None
-        return written
+        await self._access.wait()
+        return await self._access.flush()
+
+    async def wait_background(self) -> None:
+        """Wait for the access statistics being written in the background (tests, benchmarks)."""
+        await self._access.wait()
 
     async def get(self, identity: Identity, memory_id: str) -> Memory | None:
         stored = await self._get_visible(identity, memory_id)
-        return memory_of(stored.doc) if stored else None
+        if stored is None:
+            return None
+        [record] = await self._access.records([(stored.collection, stored.doc)])
+        return with_access(memory_of(stored.doc), record.doc if record else None)
 
     async def _get_visible(self, identity: Identity, memory_id: str, *, collection: Collection | None = None) -> StoredDoc | None:
         """A memory by id, only if the caller may see it (any status but forgotten)."""
@@ -749,9 +769,10 @@ class AsyncMemoryCore:
         mine = F.all_of(F.term("tenant", identity.tenant),
                         F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
         collections: list[Collection] = [*MEMORY_COLLECTIONS, AUDIT]
+        await self._access.wait()  # no access record of the user written after the purge
+        self._access.drop(lambda ref, tenant, o: not (tenant == identity.tenant and o == owner))
         await self.backend.delete_where(collections, mine)
         await self.backend.refresh(collections)
-        self._pending_access = {k: v for k, v in self._pending_access.items() if k[0] not in collections}
         return {c: await self.backend.count([c], mine) for c in collections}
 
     # ------------------------------------------------------------------ procedural
@@ -828,6 +849,7 @@ class AsyncMemoryCore:
         """
         now = now or self.clock()
         report = DecayReport()
+        await self.flush_access()  # decay scores on every access counted so far
         if tenant_wide:
             flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.term("status", "active"))
         else:
@@ -840,6 +862,9 @@ class AsyncMemoryCore:
                 if len(page) < 1000:
                     break
             docs = [s for s in docs if tenant_wide or policy.visible(s.doc, identity)]
+            records: list[StoredDoc | None] = []
+            for start in range(0, len(docs), 1000):
+                records += await self._access.records([(kind, s.doc) for s in docs[start:start + 1000]])
             report.scored[kind] = len(docs)
             deleted: list[str] = []
             frozen = 0
@@ -854,13 +879,14 @@ class AsyncMemoryCore:
                     return {"frozen": True}
                 return None
 
-            for s in docs:
-                # decide on the real-time document: search results may predate batched access stats
+            for s, record in zip(docs, records):
+                # decide on the real-time document, with its access record added
+                seen = record.doc if record else None
                 if dry_run:
                     [exact] = await self.backend.get(kind, [s.doc["id"]])
-                    update = decide(memory_of(exact.doc)) if exact else None
+                    update = decide(with_access(memory_of(exact.doc), seen)) if exact else None
                 else:
-                    update = await self._update(kind, s.doc["id"], decide, now)
+                    update = await self._update(kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now)
                 if update is None:
                     continue
                 if update.get("status"):

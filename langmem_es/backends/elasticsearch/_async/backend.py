@@ -310,14 +310,15 @@ class AsyncElasticsearchBackend:
     async def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
         return await self.get_many([(collection, i) for i in ids])
 
-    async def get_many(self, refs: Sequence[tuple[Collection, str]]) -> list[StoredDoc | None]:
+    async def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
         """One real-time ``mget`` over every concrete index behind the collections asked."""
         if not refs:
             return []
         with translate_errors():
             indices = {c: await self._indices(c) for c in dict.fromkeys(c for c, _ in refs)}
             docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for c, i in refs for index in indices[c]]
-            response = await self.client.mget(docs=docs)
+            response = await (self.client.mget(docs=docs) if vectors
+                              else self.client.mget(docs=docs, source_excludes=["vectors"]))
         by_ref: dict[tuple[Collection, str], StoredDoc] = {}
         for item in response["docs"]:
             if item.get("found"):

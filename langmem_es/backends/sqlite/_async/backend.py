@@ -401,15 +401,15 @@ class AsyncSQLiteBackend:
         """By id, in the order asked; ``None`` where an id is missing."""
         return await self._runner.run(self._locked, self._get, collection, list(ids))
 
-    async def get_many(self, refs: Sequence[tuple[Collection, str]]) -> list[StoredDoc | None]:
-        """By (collection, id), in the order asked, in one read transaction."""
-        return await self._runner.run(self._locked, self._get_many, list(refs))
+    async def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+        """By (collection, id), in the order asked."""
+        return await self._runner.run(self._locked, self._get_many, list(refs), vectors)
 
-    def _get_many(self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]]) -> list[StoredDoc | None]:
+    def _get_many(self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]], vectors: bool) -> list[StoredDoc | None]:
         found: dict[tuple[Collection, str], StoredDoc | None] = {}
         for c in dict.fromkeys(c for c, _ in refs):
             ids = [i for cc, i in refs if cc == c]
-            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids)))
+            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids, vectors)))
         return [found.get(r) for r in refs]
 
     async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
@@ -423,7 +423,8 @@ class AsyncSQLiteBackend:
                 out.append(await self.find(op.collections, op.filter, size=op.size, sort=op.sort))
         return out
 
-    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> list[StoredDoc | None]:
+    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str],
+             vectors_too: bool = True) -> list[StoredDoc | None]:
         table, vectors = self.names.table(collection), self.names.vectors(collection)
         found: dict[str, StoredDoc] = {}
         with self._tx(conn, "DEFERRED"):
@@ -433,6 +434,8 @@ class AsyncSQLiteBackend:
                     f"SELECT id, seq_no, doc FROM {S.q(table)} WHERE id IN ({marks})", list(part)
                 ):
                     found[id_] = StoredDoc(collection, json.loads(doc), Version(seq_no, 1, table))
+                if not vectors_too:
+                    continue
                 for id_, path, blob in conn.execute(
                     f"SELECT t.id, v.path, v.vec FROM {S.q(table)} t CROSS JOIN {S.q(vectors)} v ON v.rid = t.rid "
                     f"WHERE t.id IN ({marks}) ORDER BY v.rowid",

@@ -402,15 +402,15 @@ class SQLiteBackend:
         """By id, in the order asked; ``None`` where an id is missing."""
         return self._runner.run(self._locked, self._get, collection, list(ids))
 
-    def get_many(self, refs: Sequence[tuple[Collection, str]]) -> list[StoredDoc | None]:
-        """By (collection, id), in the order asked, in one read transaction."""
-        return self._runner.run(self._locked, self._get_many, list(refs))
+    def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+        """By (collection, id), in the order asked."""
+        return self._runner.run(self._locked, self._get_many, list(refs), vectors)
 
-    def _get_many(self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]]) -> list[StoredDoc | None]:
+    def _get_many(self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]], vectors: bool) -> list[StoredDoc | None]:
         found: dict[tuple[Collection, str], StoredDoc | None] = {}
         for c in dict.fromkeys(c for c, _ in refs):
             ids = [i for cc, i in refs if cc == c]
-            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids)))
+            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids, vectors)))
         return [found.get(r) for r in refs]
 
     def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
@@ -424,7 +424,8 @@ class SQLiteBackend:
                 out.append(self.find(op.collections, op.filter, size=op.size, sort=op.sort))
         return out
 
-    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> list[StoredDoc | None]:
+    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str],
+             vectors_too: bool = True) -> list[StoredDoc | None]:
         table, vectors = self.names.table(collection), self.names.vectors(collection)
         found: dict[str, StoredDoc] = {}
         with self._tx(conn, "DEFERRED"):
@@ -434,6 +435,8 @@ class SQLiteBackend:
                     f"SELECT id, seq_no, doc FROM {S.q(table)} WHERE id IN ({marks})", list(part)
                 ):
                     found[id_] = StoredDoc(collection, json.loads(doc), Version(seq_no, 1, table))
+                if not vectors_too:
+                    continue
                 for id_, path, blob in conn.execute(
                     f"SELECT t.id, v.path, v.vec FROM {S.q(table)} t CROSS JOIN {S.q(vectors)} v ON v.rid = t.rid "
                     f"WHERE t.id IN ({marks}) ORDER BY v.rowid",
