@@ -35,7 +35,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import MessagesState
 from pydantic import BaseModel, Field
 
-from .core import policy
+from .core import validation as V
 from .errors import InvalidMemoryError
 from .integration.identity import identity_from_config
 from .integration.render import render_block
@@ -123,7 +123,7 @@ def _emit(event: str, **data: Any) -> None:
 
 def episodic_id(identity: Identity, scope: Scope, message_id: str) -> str:
     """Deterministic id of the episodic memory of one user message (a retried turn overwrites it)."""
-    return policy.memory_id("episodic-turn", identity.tenant, scope, identity.owner_for(scope), message_id)
+    return V.memory_id("episodic-turn", identity.tenant, scope, identity.owner_for(scope), message_id)
 
 
 # --------------------------------------------------------------------------- episodic_write
@@ -203,8 +203,8 @@ def pre_recall(
     """
     if mode not in ("system_message", "state_key"):
         raise ValueError("mode must be 'system_message' or 'state_key'")
-    kinds = policy.check_kinds(kinds)
-    scopes = policy.check_scopes(scopes)
+    kinds = V.check_kinds(kinds)
+    scopes = V.check_scopes(scopes)
 
     def plan(state: Any, config: RunnableConfig) -> tuple[Identity, str, str] | None:
         messages = _messages(state, messages_key)

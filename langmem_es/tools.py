@@ -33,7 +33,8 @@ from pydantic import BaseModel, Field, create_model
 from .errors import InvalidMemoryError, ScopeViolationError
 from .integration.identity import identity_from_config
 from .integration.render import render_block
-from .core import policy
+from .core import heuristics
+from .core import validation as V
 from .integration.resolve import acall, is_async_core, sync_core
 from .model import KINDS, SCOPES, Kind, Scope
 
@@ -212,7 +213,7 @@ def create_memory_tools(
 
     def op_recall(args: dict[str, Any]) -> Callable[[Any, Any], Any]:
         if args.get("problem") and "procedural" in kinds:
-            return _playbooks_op(policy.clean_text(args["problem"], "problem", limit=2000), int(args.get("k") or 5),
+            return _playbooks_op(V.clean_text(args["problem"], "problem", limit=2000), int(args.get("k") or 5),
                                  scopes, recall_budget_tokens)
         call = _recall_call(args, kinds, scopes)
         return _then(lambda core, ident: core.recall(ident, args["query"], **call),
@@ -274,7 +275,7 @@ def _playbooks_op(problem: str, k: int, scopes: Sequence[Scope], budget: int) ->
         def offered_and_withheld(offered: Any, everything: Any) -> tuple[Any, Any]:
             shown = {r.memory.id for r in offered}
             withheld = [r for r in everything.memories
-                        if r.memory.id not in shown and policy.failed_for_query(r.memory, problem)]
+                        if r.memory.id not in shown and heuristics.failed_for_query(r.memory, problem)]
             return offered, withheld
 
         if is_async_core(core):

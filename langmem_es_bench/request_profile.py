@@ -143,7 +143,6 @@ def run_profile(*, memories: int = 10_000, recalls: int = 100, writes: int = 40,
     from langmem_es.core import MemoryCore
     from langmem_es.embeddings import default_embeddings
     from langmem_es.model import Identity
-
     from langmem_es_bench.corpus import QueryStream, corpus
     from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
 
@@ -155,7 +154,6 @@ def run_profile(*, memories: int = 10_000, recalls: int = 100, writes: int = 40,
     client = counter = None
     if backend == "elasticsearch":
         from langmem_es.backends.elasticsearch import ElasticsearchBackend
-
         from langmem_es_bench.targets import es_client
 
         client = es_client()

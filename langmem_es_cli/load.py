@@ -8,7 +8,7 @@
 Each worker thread picks a random tenant and user per operation and runs a write
 (``remember``, episodic), a recall (hybrid, ``k=5``) or a get, in the proportions of
 ``--read-ratio``. Every recalled memory is checked against the caller's identity
-(``policy.visible``): a memory of another tenant or owner counts as a leak. Prints
+(``scope.visible``): a memory of another tenant or owner counts as a leak. Prints
 ops/s, latency percentiles per operation, errors by type, and leaks. The run works in
 its own index prefix (or SQLite file) and removes it afterwards. Bounds: at most 600
 seconds, 64 threads, 10,000 tenants.

@@ -5,7 +5,7 @@ user, agent or conversation) gets its own credential — an **API key**, or a
 **file-realm user** (:class:`FileRealm`) where the cluster cannot create its
 ``.security`` index (the integ-test distribution). The credential's role descriptor
 carries a document-level-security (DLS) query built from the same visibility rules as
-:func:`langmem_es.core.policy.visibility_filter`, so a client holding the key — even one
+:func:`langmem_es.core.scope.visibility_filter`, so a client holding the key — even one
 that bypasses this library and sends ``match_all`` — sees only its tenant's documents:
 
 * tenant-wide key (``issue_key(client, "acme")``): every document whose ``tenant`` is
@@ -31,8 +31,8 @@ it knows (ids are deterministic). Reads and injection are closed; that integrity
 is closed by per-tenant prefixes (:func:`issue_key` with ``prefix=f"lm-{tenant}"``:
 index privileges then bound writes), see ``docs/isolation.md``.
 
-Without a licence that allows DLS, the library's choke point (``policy.visibility_filter``
-plus the fail-closed ``policy.visible``) is the isolation: ``library`` mode.
+Without a licence that allows DLS, the library's choke point (``scope.visibility_filter``
+plus the fail-closed ``scope.visible``) is the isolation: ``library`` mode.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from langmem_es import filters as F
-from langmem_es.core import policy
+from langmem_es.core import scope
 from langmem_es.errors import AuthorizationError, LangmemEsError
 from langmem_es.model import Identity
 
@@ -138,7 +138,7 @@ def dls_query(identity: Identity) -> F.Filter:
     """The DLS query of a key for ``identity`` (pure).
 
     Tenant-wide (no user/agent/conversation): every document of the tenant. Narrowed:
-    the memories :func:`policy.visibility_filter` allows (without its ``record``
+    the memories :func:`scope.visibility_filter` allows (without its ``record``
     clause, so the core's audit records of those owners pass too). Generic store items
     (no ``tenant`` field) are visible when a key of the same tenant wrote them.
     """
@@ -150,7 +150,7 @@ def dls_query(identity: Identity) -> F.Filter:
     else:
         owners = sorted({o for per in identity.owners().values() for o in per})
         raw = sorted({v for v in (identity.user_id, identity.agent_id) if v})  # audit entries name the actor bare
-        memories = policy.visibility_filter(identity)
+        memories = scope.visibility_filter(identity)
         memories = F.all_of(*[c for c in memories["bool"]["filter"] if c != F.term("record", "memory")])
         audit = F.all_of(F.term("tenant", tenant), F.terms("record", ["tombstone", "conflict", "head", "audit"]),
                          F.terms("owner", owners + raw))

@@ -98,9 +98,9 @@ class MemoryPipelineSystem:
 
     @staticmethod
     def _scope(identity: Identity) -> Any:
-        from langmem_es.core import policy
+        from langmem_es.core import scope
 
-        return policy.visibility_filter(identity)
+        return scope.visibility_filter(identity)
 
     def close(self) -> None:
         drop = getattr(self.backend, "drop", None)

@@ -41,7 +41,7 @@ class AsyncBackground:
 async def _logged(fn: Callable[[], Awaitable[Any]]) -> None:
     try:
         await fn()
-    except Exception:  # noqa: BLE001 - background work reports, never raises into nobody
+    except Exception:
         log.warning("background work failed; it is retried with the next batch", exc_info=True)
 
 
@@ -75,7 +75,7 @@ class Background:
 def _logged_sync(fn: Callable[[], Any]) -> None:
     try:
         fn()
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.warning("background work failed; it is retried with the next batch", exc_info=True)
 
 

@@ -1,7 +1,7 @@
 """An optional LLM classifier of statements: update, denial or plain assertion.
 
 The memory core classifies with rules by default
-(:func:`langmem_es.core.policy.classify_statement`). Where phrasing is too varied for
+(:func:`langmem_es.core.heuristics.classify_statement`). Where phrasing is too varied for
 rules, any LangChain chat model that supports structured output can do it::
 
     from langchain.chat_models import init_chat_model
@@ -24,7 +24,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ..errors import InvalidMemoryError
-from .policy import Statement, classify_statement, clean_text
+from .heuristics import Statement, classify_statement
+from .validation import clean_text
 
 __all__ = ["LLMStatementClassifier", "StatementLabel", "SYSTEM_PROMPT"]
 

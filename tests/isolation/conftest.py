@@ -3,7 +3,7 @@
 Modes:
 
 * ``library-es`` — Basic-licence cluster, one admin client: the library's choke point
-  (``policy.visibility_filter`` + ``policy.visible``) is the only isolation.
+  (``scope.visibility_filter`` + ``scope.visible``) is the only isolation.
 * ``library-sqlite`` — the embedded backend, same choke point.
 * ``dls`` — trial cluster: every tenant works through its own file-realm credential
   whose role carries a DLS query (:mod:`langmem_es_cli.tenants`); writes are stamped.

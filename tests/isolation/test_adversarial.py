@@ -118,7 +118,7 @@ def raw_strategy(values: dict[str, list[Any]]) -> st.SearchStrategy[tuple]:
 
 def raw_ok(world: World, who: str, src: dict[str, Any]) -> bool:
     """Would the credential ``who`` be allowed to see this stored document?"""
-    from langmem_es.core import policy
+    from langmem_es.core import scope
 
     tenant = who.split("/")[0]
     if src.get("tenant") != tenant:
@@ -126,7 +126,7 @@ def raw_ok(world: World, who: str, src: dict[str, Any]) -> bool:
     if "/" in who:  # narrowed: acme/alice
         ident = Identity(tenant="acme", user_id="alice")
         if src.get("record") == "memory":
-            return policy.visible(src, ident)
+            return scope.visible(src, ident)
         return src.get("owner") in [o for per in ident.owners().values() for o in per] + ["alice"]
     return True
 

@@ -150,7 +150,7 @@ def test_api_keys_or_a_clear_error(dls_world: World) -> None:
 
 
 def test_dls_query_is_the_policy(dls_world: World) -> None:
-    """The narrowed DLS query is built from policy.visibility_filter (pure check)."""
+    """The narrowed DLS query is built from scope.visibility_filter (pure check)."""
     q = T.dls_query(Identity(tenant="acme", user_id="alice"))
     text = str(q)
     assert "user:alice" in text and "'acme'" in text and "bob" not in text

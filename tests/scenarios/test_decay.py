@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from langmem_es_cli import decay as decay_cli
-from langmem_es.core import policy
+from langmem_es.core import scoring
 from langmem_es.model import Identity, Memory
 
 from .conftest import START, contents
@@ -128,10 +128,10 @@ def test_contradictions_speed_up_decay():
                written_at=START, confidence=1.0)
     now = START + timedelta(days=30)
     halves = {"episodic": 14.0, "semantic": 180.0, "procedural": 90.0}
-    assert policy.decay_score(m.model_copy(update={"contradiction_count": 2}), now, halves) < \
-        policy.decay_score(m, now, halves) - 0.4
-    assert policy.decay_score(m.model_copy(update={"confidence": 0.2}), now, halves) < policy.decay_score(m, now, halves)
-    assert policy.decay_score(m, START, halves) == pytest.approx(0.7)
+    assert scoring.decay_score(m.model_copy(update={"contradiction_count": 2}), now, halves) < \
+        scoring.decay_score(m, now, halves) - 0.4
+    assert scoring.decay_score(m.model_copy(update={"confidence": 0.2}), now, halves) < scoring.decay_score(m, now, halves)
+    assert scoring.decay_score(m, START, halves) == pytest.approx(0.7)
 
 
 def test_confidence_freezes_after_n_stable_days(core, alice, clock):

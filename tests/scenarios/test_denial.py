@@ -11,7 +11,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from langmem_es.core.classify import LLMStatementClassifier
-from langmem_es.core.policy import classify_polarity, classify_statement
+from langmem_es.core.heuristics import classify_polarity, classify_statement
 from langmem_es.errors import InvalidMemoryError
 from langmem_es.model import Identity
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langmem_es.core import policy
+from langmem_es.core import heuristics, scoring
 from langmem_es.errors import ScopeViolationError
 from langmem_es.model import Identity
 
@@ -82,12 +82,12 @@ def test_failed_for_query_helper():
 
     m = Memory(id="p", kind="procedural", scope="private", tenant="t", owner="user:a", content="Restart",
                written_at=datetime(2026, 1, 1, tzinfo=timezone.utc), metadata={"failed_for": [PROBLEM]})
-    assert policy.failed_for_query(m, PROBLEM)
-    assert policy.failed_for_query(m, PROBLEM.upper())
-    assert policy.failed_for_query({"value": m.model_dump(mode="json")}, "export job stuck, queue growing nightly")
-    assert not policy.failed_for_query(m, "VPN clients cannot resolve hosts")
-    assert not policy.failed_for_query(m.model_copy(update={"metadata": {}}), PROBLEM)
-    assert policy.outcome_weight(0, 0) == 0.5 and policy.outcome_weight(9, 0) > policy.outcome_weight(1, 0)
+    assert heuristics.failed_for_query(m, PROBLEM)
+    assert heuristics.failed_for_query(m, PROBLEM.upper())
+    assert heuristics.failed_for_query({"value": m.model_dump(mode="json")}, "export job stuck, queue growing nightly")
+    assert not heuristics.failed_for_query(m, "VPN clients cannot resolve hosts")
+    assert not heuristics.failed_for_query(m.model_copy(update={"metadata": {}}), PROBLEM)
+    assert scoring.outcome_weight(0, 0) == 0.5 and scoring.outcome_weight(9, 0) > scoring.outcome_weight(1, 0)
 
 
 def test_outcomes_only_on_my_playbooks(core, alice, tenant):
@@ -117,6 +117,6 @@ def test_adjust_playbooks_for_the_recall_path():
         "failed": {"kind": "procedural", "value": {"metadata": {"failed_for": [PROBLEM]}}},
     }
     ranked = [("bad", 0.9), ("fact", 0.8), ("failed", 0.7), ("good", 0.6)]
-    out = policy.adjust_playbooks(ranked, docs, PROBLEM)
+    out = scoring.adjust_playbooks(ranked, docs, PROBLEM)
     assert [i for i, _ in out] == ["good", "fact", "bad"]
     assert dict(out)["fact"] == 0.8 and dict(out)["good"] == pytest.approx(0.6 * 2 * 5 / 6)

@@ -27,9 +27,9 @@ from typing import Any
 from ... import documents as D
 from ...model import Memory
 from ...port import ABSENT, Collection, StoredDoc, Write
-from .. import policy
 from ..background import Background
 from ..records import AUDIT, audit_document
+from ..validation import memory_id
 
 Ref = tuple[Collection, str]
 """(collection, document id) of a memory."""
@@ -37,7 +37,7 @@ Ref = tuple[Collection, str]
 
 def record_id(collection: Collection, doc: Mapping[str, Any]) -> str:
     """The document id of a memory's access record (computable: read by id, never searched)."""
-    key = policy.memory_id("access", collection, doc["id"])
+    key = memory_id("access", collection, doc["id"])
     return D.doc_id(("memories-audit", "access", doc["tenant"], doc["owner"]), key)
 
 
@@ -153,7 +153,7 @@ class AccessLog:
             last = max(last, D.parse_iso(old["last_accessed_at"]))
         body = {"collection": collection, "doc_id": did, "memory_id": e.key,
                 "count": int(old.get("count") or 0) + e.count, "last_accessed_at": D.iso(last)}
-        key = policy.memory_id("access", collection, did)
+        key = memory_id("access", collection, did)
         doc = audit_document("access", key, e.tenant, e.owner, body, now=now)
         if stored:
             doc["created_at"] = stored.doc.get("created_at", doc["created_at"])
@@ -161,7 +161,7 @@ class AccessLog:
 
 
 class _Entry:
-    __slots__ = ("tenant", "owner", "key", "count", "last")
+    __slots__ = ("count", "key", "last", "owner", "tenant")
 
     def __init__(self, tenant: str, owner: str, key: str, count: int, last: datetime) -> None:
         self.tenant, self.owner, self.key, self.count, self.last = tenant, owner, key, count, last

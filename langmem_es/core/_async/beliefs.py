@@ -1,0 +1,397 @@
+"""Remembering and beliefs (async source; ``_sync/beliefs.py`` is generated).
+
+Writes one memory synchronously, or many events in bulk; keeps semantic facts
+consistent: the same claim reinforces instead of copying, a new value supersedes the
+active fact under its subject key (serialised on a small *head* record), a flat denial
+waits at reduced confidence until confirmed, and rival shared values open a conflict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ... import documents as D
+from ... import filters as F
+from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
+from ...model import Identity, Kind, Memory, Scope, content_hash
+from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
+from .. import context as ctx
+from .. import heuristics as H
+from .. import scope as S
+from .. import validation as V
+from ..records import AUDIT, audit_document, memory_document, memory_of
+from ..results import WriteResult
+from .base import AsyncCoreBase, identity_of, owner_of
+
+
+class AsyncBeliefs(AsyncCoreBase):
+    """Writing memories and maintaining the beliefs they state."""
+
+    async def remember(
+        self,
+        identity: Identity,
+        content: str,
+        *,
+        kind: Kind = "semantic",
+        scope: Scope = "private",
+        reason: str | None = None,
+        subject_key: str | None = None,
+        confidence: float | None = None,
+        sources: Sequence[str] = (),
+        replaces: Sequence[str] = (),
+        steps: Sequence[str] = (),
+        event_time: datetime | None = None,
+        session_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        written_by: str | None = None,
+        polarity: str | None = None,
+        id: str | None = None,
+    ) -> WriteResult:
+        """Write one memory synchronously: visible to recall as soon as this returns.
+
+        Semantic facts are deduplicated (same content → reinforced), supersede the
+        active fact with the same ``subject_key`` in the same scope (or the ids in
+        ``replaces``), and a flat denial waits at reduced confidence until reinforced.
+        A fact that was forgotten is not written again (its tombstone suppresses it).
+        """
+        memory = self._new_memory(
+            identity, content, kind=kind, scope=scope, reason=reason, subject_key=subject_key,
+            confidence=confidence, sources=sources, steps=steps, event_time=event_time,
+            session_id=session_id, metadata=metadata, written_by=written_by, polarity=polarity, id=id,
+        )
+        if await self._tombstoned(identity, memory):
+            return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
+        if kind == "semantic":
+            return await self._write_semantic(identity, memory, replaces)
+        if replaces:
+            raise InvalidMemoryError("replaces= applies to semantic facts only")
+        [vector] = await self.embeddings.aembed_documents([memory.content])
+        await self.backend.put(kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+        return WriteResult(memory.id, "created", memory)
+
+
+    async def remember_many(
+        self,
+        identity: Identity,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        kind: Kind = "episodic",
+        scope: Scope = "private",
+        batch_size: int = 256,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[str]:
+        """Bulk-ingest raw events in order (no belief maintenance), one bulk write per batch.
+
+        Each item is a mapping of :meth:`remember` arguments (``content`` required).
+        Events of one ``session_id`` are indexed with their neighbours as context (see
+        :mod:`langmem_es.core.context`); an item's own ``context`` text replaces that.
+        Returns the ids, in order. Retrying the same call is safe: ids are deterministic.
+        Events that were forgotten (a tombstone covers them) are skipped: their ids are
+        returned but nothing is written.
+        """
+        memories: list[Memory] = []
+        explicit: list[str | None] = []
+        for item in items:
+            args = dict(item)
+            explicit.append(args.pop("context", None))
+            memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
+                                             scope=args.pop("scope", scope), **args))
+        text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
+        vec_nb = ctx.session_neighbours(memories, self.config.context_window_vector)
+        ids: list[str] = []
+        for start in range(0, len(memories), batch_size):
+            batch = range(start, min(start + batch_size, len(memories)))
+            buried = await self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
+            texts = [memories[i].content for i in batch]
+            with_ctx = [i for i in batch if vec_nb[i]]
+            texts += ["\n".join([memories[i].content, *vec_nb[i]]) for i in with_ctx]
+            vectors = await self.embeddings.aembed_documents(texts)
+            contextual = dict(zip(with_ctx, vectors[len(batch):]))
+            now = self.clock()
+            by_kind: dict[str, list[dict[str, Any]]] = {}
+            for j, i in enumerate(batch):
+                m = memories[i]
+                if m.id in buried:
+                    continue
+                context = explicit[i] or ctx.text_context(text_nb[i], m.event_time if self.config.time_in_text else None)
+                vector = ctx.combine(vectors[j], contextual.get(i))
+                by_kind.setdefault(m.kind, []).append(memory_document(m, [("content", vector)], now=now, context=context))
+            for k, docs in by_kind.items():
+                await self.backend.put(k, docs, refresh=False)
+            ids.extend(memories[i].id for i in batch)
+            if progress:
+                progress(batch.stop, len(memories))
+        await self.backend.refresh(list(MEMORY_COLLECTIONS))
+        return ids
+
+
+    def _new_memory(self, identity: Identity, content: Any, *, kind: Kind, scope: Scope, reason: str | None = None,
+                    subject_key: str | None = None, confidence: float | None = None, sources: Sequence[str] = (),
+                    steps: Sequence[str] = (), event_time: datetime | None = None, session_id: str | None = None,
+                    metadata: Mapping[str, Any] | None = None, written_by: str | None = None,
+                    polarity: str | None = None, id: str | None = None) -> Memory:
+        V.check_write_args(confidence=confidence, event_time=event_time, sources=sources, metadata=metadata,
+                                steps=steps)
+        [kind] = V.check_kinds([kind])
+        [scope] = V.check_scopes([scope])
+        text = V.clean_text(content)
+        reason = V.check_reason(kind, reason)
+        owner = owner_of(identity, scope)
+        if confidence is not None and not (0.0 <= float(confidence) <= 1.0):
+            raise InvalidMemoryError(f"confidence must be between 0 and 1, got {confidence}")
+        if subject_key is not None:
+            subject_key = V.clean_text(subject_key, "subject_key", limit=200)
+        polarity = polarity or (H.classify_polarity(text) if kind == "semantic" else "assert")
+        if polarity not in ("assert", "deny"):
+            raise InvalidMemoryError("polarity must be 'assert' or 'deny'")
+        if confidence is None:
+            confidence = self.config.denial_confidence if polarity == "deny" else 1.0
+        now = self.clock()
+        writer = written_by or identity.agent_id or identity.user_id
+        mid = id or V.memory_id(identity.tenant, scope, owner, kind, content_hash(text),
+                                     D.iso(event_time) if event_time else None, session_id,
+                                     ",".join(sources) if kind == "episodic" else None)
+        return Memory(
+            id=mid, kind=kind, scope=scope, tenant=identity.tenant, owner=owner, content=text, reason=reason,
+            subject_key=subject_key, confidence=float(confidence), sources=list(sources), written_at=now,
+            written_by=writer, polarity=polarity,  # type: ignore[arg-type]
+            steps=[V.clean_text(s, "step", limit=2000) for s in steps], event_time=event_time,
+            session_id=session_id, metadata=dict(metadata or {}),
+        )
+
+
+    async def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str]) -> WriteResult:
+        now = self.clock()
+        scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
+        active = F.term("status", "active")
+        # 1. the same claim, still active in the same scope: reinforce it (an independent
+        #    confirmation raises its confidence; a confirmed denial then applies).
+        same = await self.backend.find(["semantic"], F.all_of(scope_filter, F.term("content_hash", memory.content_hash),
+                                                              active), size=1)
+        if same:
+            return await self._reinforce(same[0], memory, now)
+        for tid in replaces:
+            if await self._get_visible(identity, tid, collection="semantic") is None:
+                raise ScopeViolationError(f"replaces={tid!r}: no such semantic memory in your scopes")
+        [vector] = await self.embeddings.aembed_documents([memory.content])
+        if (await self.backend.get("semantic", [memory_document(memory, [], now=now)["id"]]))[0] is not None:
+            # an older, no longer active version of this very sentence keeps its id and its history
+            memory = memory.model_copy(update={"id": V.memory_id(memory.id, D.iso(now))})
+        near = await self._similar(scope_filter, vector)
+        # 2. a near-duplicate (same claim in other words) reinforces the fact it repeats.
+        for hit in near:
+            old = memory_of(hit.doc)
+            if (not replaces and old.polarity == memory.polarity and memory.subject_key in (None, old.subject_key)
+                    and H.near_duplicate(old.content, memory.content, hit.score,
+                                              self.config.near_duplicate_similarity)):
+                [stored] = await self.backend.get("semantic", [hit.doc["id"]])
+                if stored is not None:
+                    return await self._reinforce(stored, memory, now)
+        # 3. a keyless claim that is a new value of a keyed fact (similarity plus key) takes its key.
+        if not memory.subject_key and memory.polarity == "assert" and not replaces:
+            memory = self._infer_key(near, memory)
+        if memory.polarity == "deny":
+            return await self._write_denial(scope_filter, memory, vector, replaces, now)
+        actives = await self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
+        conflict_id = None
+        if memory.scope == "shared":
+            rivals = [m for m in map(lambda s: memory_of(s.doc), actives)
+                      if m.polarity == "assert" and m.written_by not in (None, memory.written_by)]
+            if rivals:
+                conflict_id = await self._open_conflict(memory, rivals, now)
+                memory = memory.model_copy(update={"conflict_id": conflict_id})
+        await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        targets = list(replaces)
+        if memory.subject_key:
+            had_head, previous = await self._claim_head(memory, now)
+            if had_head:
+                targets += [previous] if previous else []
+            else:  # first write through the head: whatever was active under the key is older
+                targets += [s.doc["key"] for s in actives]
+        superseded = await self._supersede(targets, identity, memory, now)
+        if conflict_id:
+            return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
+                               note="another agent asserted a different value; the newest wins until resolved")
+        return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
+
+
+    async def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]:
+        """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
+        flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
+        return await self.backend.find(["semantic"], flt, size=100, sort=(("written_at", "asc"),))
+
+
+    async def _similar(self, scope_filter: F.Filter, vector: Sequence[float], size: int = 5) -> list[Hit]:
+        """The active semantic facts nearest to ``vector`` in one scope and owner (cosine scores)."""
+        legs = await self.backend.hybrid(["semantic"], F.all_of(scope_filter, F.term("status", "active")),
+                                         text=None, vector=vector, size=size)
+        return legs.vector_hits
+
+
+    def _infer_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
+        for hit in near:
+            old = memory_of(hit.doc)
+            if old.polarity == "assert" and H.likely_contradiction(
+                    old.content, old.subject_key, memory.content, hit.score, self.config.contradiction_similarity):
+                return memory.model_copy(update={"subject_key": old.subject_key})
+        return memory
+
+
+    async def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
+        """Make ``memory`` the head of its subject key (compare-and-swap, retried).
+
+        One small record per (tenant, scope, owner, subject key) names the active fact.
+        Writers race on it with optimistic concurrency, so concurrent supersessions of
+        one fact are serialised: each winner supersedes exactly the previous head, and
+        the history stays a line. Returns (whether a head existed, the previous head).
+        """
+        rid = V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
+        body = {"active": memory.id, "subject_key": memory.subject_key, "scope": memory.scope}
+        doc = audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
+                             extra={"scope": memory.scope, "subject_key": memory.subject_key})
+        seen: list[StoredDoc | None] = []
+
+        def change(head: StoredDoc | None) -> dict[str, Any] | None:
+            seen[:] = [head]
+            return None if head and head.doc["value"].get("active") == memory.id else doc
+
+        try:
+            await self._cas(AUDIT, doc["id"], change, what=f"supersede {memory.subject_key!r}")
+        except WriteError:
+            if withdraw:  # never leave a second active fact behind
+                await self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
+            raise
+        [head] = seen
+        if head is None:
+            return False, None
+        previous = head.doc["value"].get("active")
+        return True, (None if previous == memory.id else previous)
+
+
+    async def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
+        """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
+
+        Independent means another source or another writer. A denial whose confidence
+        reaches ``apply_denial_at`` this way is applied (supersedes what it denies).
+        """
+        independent = False
+
+        def merge(old: Memory) -> dict[str, Any]:
+            nonlocal independent
+            independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
+            update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
+            if independent and not old.frozen:
+                update["confidence"] = round(min(1.0, old.confidence + self.config.reinforce_step), 6)
+            return update
+
+        done = await self._update("semantic", stored.doc["id"], merge, now, what="reinforce")
+        if done is None:
+            raise WriteError("could not reinforce: the memory changed or vanished meanwhile; retry")
+        old, update = done
+        new = old.model_copy(update=update)
+        if new.polarity == "deny" and old.confidence < self.config.apply_denial_at <= new.confidence:
+            superseded = await self._apply_denial(new, now)
+            return WriteResult(new.id, "reinforced", new, superseded,
+                               note="the denial is confirmed and now supersedes what it denies")
+        return WriteResult(new.id, "reinforced", new,
+                           note="" if independent else "same source and writer: confidence unchanged")
+
+
+    async def _write_denial(self, scope_filter: F.Filter, memory: Memory, vector: Sequence[float],
+                            replaces: Sequence[str], now: datetime) -> WriteResult:
+        """A flat denial is kept at reduced confidence, naming what it denies; it applies once reinforced.
+
+        It denies the ids in ``replaces``, the active claims under its subject key, or —
+        without either — the active claims it negates (close in meaning, same content
+        words). A second denial of the same claim from another source or writer is an
+        independent confirmation: it reinforces the pending denial instead of adding one.
+        """
+        denied = list(replaces)
+        pending: list[Hit] = []
+        if memory.subject_key:
+            for s in await self._actives(scope_filter, memory.subject_key):
+                if memory_of(s.doc).polarity == "assert":
+                    denied.append(s.doc["key"])
+                else:
+                    pending.append(Hit(s.collection, s.doc, 1.0))
+        for hit in await self._similar(scope_filter, vector, size=10):
+            old = memory_of(hit.doc)
+            if old.polarity == "deny":
+                pending.append(hit)
+            elif not replaces and not memory.subject_key and H.denies(
+                    old.content, memory.content, hit.score, self.config.denial_similarity):
+                denied.append(old.id)
+        denied = [d for d in dict.fromkeys(denied) if d != memory.id]
+        for hit in pending:  # the same claim already denied and waiting: this confirms it
+            if denied and set(memory_of(hit.doc).supersedes) & set(denied):
+                return await self._reinforce(StoredDoc("semantic", hit.doc), memory, now)
+        memory = memory.model_copy(update={"supersedes": denied,
+                                           "subject_key": memory.subject_key or _first_key(await self._memories(denied))})
+        await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        if memory.confidence >= self.config.apply_denial_at:
+            superseded = await self._apply_denial(memory, now)
+            return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
+        return WriteResult(memory.id, "pending_denial", memory,
+                           note=f"a denial is held at confidence {memory.confidence:.2f} until an independent "
+                                "confirmation; it supersedes nothing yet")
+
+
+    async def _memories(self, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        found = await self.backend.find(["semantic"], F.terms("key", list(ids)), size=len(ids) * 2)
+        return [memory_of(s.doc) for s in found]
+
+
+    async def _apply_denial(self, denial: Memory, now: datetime) -> list[str]:
+        """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing."""
+        return await self._supersede(denial.supersedes, identity_of(denial), denial, now, spare_frozen=True)
+
+
+    async def _supersede(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime, *,
+                         spare_frozen: bool = False) -> list[str]:
+        """Mark each active id superseded by ``by`` (optimistic concurrency, retried).
+
+        With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
+        contradiction. A frozen fact's confidence never changes.
+        """
+        def decide(old: Memory) -> dict[str, Any] | None:
+            if old.status != "active":
+                return None
+            if spare_frozen and old.frozen:
+                return {"contradiction_count": old.contradiction_count + 1}
+            return {"status": "superseded", "superseded_by": by.id, "valid_to": now,
+                    "contradiction_count": old.contradiction_count + 1,
+                    "confidence": old.confidence if old.frozen
+                    else round(old.confidence * self.config.contradiction_factor, 6)}
+
+        return await self._supersede_with(decide, ids, identity, by, now)
+
+
+    async def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Iterable[str],
+                              identity: Identity, by: Memory, now: datetime) -> list[str]:
+        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded."""
+        done = []
+        for key in dict.fromkeys(i for i in ids if i and i != by.id):
+            stored = await self._get_visible(identity, key, collection="semantic")  # scope is checked once: it never changes
+            if stored is not None:
+                changed = await self._update("semantic", stored.doc["id"], decide, now, what="supersede")
+                if changed and changed[1].get("status") == "superseded":
+                    done.append(key)
+        if done:
+            await self._link_supersedes(by, done, now)
+        return done
+
+
+    async def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
+        def link(current: Memory) -> dict[str, Any] | None:
+            supersedes = list(dict.fromkeys([*current.supersedes, *ids]))
+            return None if supersedes == current.supersedes else {"supersedes": supersedes}
+
+        await self._update("semantic", memory_document(by, [], now=now)["id"], link, now, what="link the supersession")
+
+
+def _first_key(memories: Iterable[Memory]) -> str | None:
+    return next((m.subject_key for m in memories if m.subject_key), None)

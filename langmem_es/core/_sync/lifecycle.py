@@ -1,0 +1,118 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""What happens to memories over time (async source): decay and procedural outcomes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ... import filters as F
+from ...errors import ScopeViolationError
+from ...model import KINDS, Identity, Memory
+from ...port import StoredDoc
+from .. import scope as S
+from .. import scoring
+from .. import validation as V
+from ..records import memory_of
+from .access import with_access
+from ..results import DecayReport
+from .base import CoreBase
+
+
+class Lifecycle(CoreBase):
+    """Decay into soft deletion, freezing stable facts, and counting playbook outcomes."""
+
+    def record_outcome(self, identity: Identity, playbook_id: str, success: bool, note: str | None = None,
+                             problem: str | None = None) -> Memory:
+        """Count a playbook's success or failure atomically; a failure remembers the problem it failed on.
+
+        Concurrent calls never lose a count (optimistic concurrency, retried with
+        back-off). A playbook that failed for a problem is not offered again for it by
+        :meth:`playbooks` (see :func:`~langmem_es.core.H.failed_for_query`).
+        """
+        note = V.clean_text(note, "note", limit=2000) if note else None
+        problem = V.clean_text(problem, "problem", limit=2000) if problem else None
+        visible = self._get_visible(identity, playbook_id, collection="procedural")
+        if visible is None:
+            raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
+        def count(m: Memory) -> dict[str, Any]:
+            meta = dict(m.metadata)
+            if not success and problem and problem not in meta.get("failed_for", []):
+                meta["failed_for"] = [*meta.get("failed_for", []), problem]
+            if success and problem:
+                meta["succeeded_for"] = [*meta.get("succeeded_for", []), problem][-20:]
+            if note:
+                meta["notes"] = [*meta.get("notes", []), note][-20:]
+            return {"success_count": m.success_count + (1 if success else 0),
+                    "failure_count": m.failure_count + (0 if success else 1), "metadata": meta}
+
+        done = self._update("procedural", visible.doc["id"], count, self.clock(), what="record the outcome")
+        if done is None:
+            raise ScopeViolationError(f"playbook {playbook_id!r} was forgotten")
+        old, update = done
+        return old.model_copy(update=update)
+
+    def decay(self, identity: Identity, *, now: datetime | None = None, tenant_wide: bool = False,
+                    dry_run: bool = False) -> DecayReport:
+        """Score active memories on age, access and contradictions; soft-delete each kind's weakest.
+
+        Per kind, memories scoring below ``decay_threshold[kind]`` (see
+        :func:`~langmem_es.core.scoring.decay_score`; episodic memories have the shortest
+        half-life) become ``soft_deleted``: no longer recalled unless asked with
+        ``include_deleted=True``. Memories stable and unchallenged for
+        ``freeze_after_days`` are frozen: their confidence no longer changes.
+        ``tenant_wide`` (operators, ``langmem-es decay --tenant``) covers every owner of
+        the tenant; otherwise only what the identity can see. ``dry_run`` changes nothing.
+        """
+        now = now or self.clock()
+        self.flush_access()  # decay scores on every access counted so far
+        report = DecayReport()
+        if tenant_wide:
+            flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.term("status", "active"))
+        else:
+            flt = F.all_of(S.visibility_filter(identity), F.term("status", "active"))
+        for kind in KINDS:
+            docs: list[StoredDoc] = []
+            while True:  # read every page first: the writes below change what the filter matches
+                page = self.backend.find([kind], flt, size=1000, offset=len(docs), sort=(("written_at", "asc"),))
+                docs.extend(page)
+                if len(page) < 1000:
+                    break
+            docs = [s for s in docs if tenant_wide or S.visible(s.doc, identity)]
+            records: list[StoredDoc | None] = []
+            for start in range(0, len(docs), 1000):
+                records += self._access.records([(kind, s.doc) for s in docs[start:start + 1000]])
+            report.scored[kind] = len(docs)
+            deleted: list[str] = []
+            frozen = 0
+
+            def decide(m: Memory) -> dict[str, Any] | None:
+                if m.status != "active":
+                    return None
+                if scoring.decay_score(m, now, self.config.half_life_days) < self.config.decay_threshold[kind]:
+                    return {"status": "soft_deleted"}
+                age_days = (now - m.written_at).total_seconds() / 86400
+                if not m.frozen and m.contradiction_count == 0 and age_days >= self.config.freeze_after_days:
+                    return {"frozen": True}
+                return None
+
+            for s, record in zip(docs, records):
+                # decide on the real-time document, with its access record added
+                seen = record.doc if record else None
+                if dry_run:
+                    [exact] = self.backend.get(kind, [s.doc["id"]])
+                    update = decide(with_access(memory_of(exact.doc), seen)) if exact else None
+                else:
+                    changed = self._update(kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now,
+                                                 what="decay")
+                    update = changed[1] if changed else None
+                if update is None:
+                    continue
+                if update.get("status"):
+                    deleted.append(s.doc["key"])
+                else:
+                    frozen += 1
+            report.soft_deleted[kind] = len(deleted)
+            report.frozen[kind] = frozen
+            report.soft_deleted_ids[kind] = deleted
+        return report

@@ -1,0 +1,218 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""Reading memories (async source): hybrid recall, get, history, playbooks, access statistics.
+
+Recall runs a BM25 and a kNN leg in one round trip, fuses them (server-side RRF where the
+cluster offers it), reranks, and passes every candidate through the scope choke point
+(:mod:`langmem_es.core.scope`) before anything is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+
+from ... import filters as F
+from ...errors import InvalidMemoryError
+from ...fusion import rrf
+from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
+from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
+from ...rerank import Candidate, NoReranker
+from .. import heuristics as H
+from .. import scope as S
+from .. import scoring
+from .. import validation as V
+from ..records import AUDIT, LEG_FIELDS, memory_of
+from ..results import RecalledMemory, RecallResult
+from .access import record_id, with_access
+from .base import CoreBase
+
+
+class Retrieval(CoreBase):
+    """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
+
+    def recall(
+        self,
+        identity: Identity,
+        query: str,
+        *,
+        kinds: Iterable[Kind] = KINDS,
+        scopes: Iterable[Scope] = SCOPES,
+        k: int = 10,
+        filters: F.Filter | None = None,
+        include_superseded: bool = False,
+        include_deleted: bool = False,
+        as_of: datetime | None = None,
+        candidates: int | None = None,
+    ) -> RecallResult:
+        """Hybrid recall: BM25 and kNN legs in one round trip, fused, reranked, scope-checked.
+
+        ``filters`` narrow further (same filter language); they can never widen what
+        the caller's identity may see. ``as_of`` answers with what was believed then.
+        """
+        started = time.perf_counter()
+        query = V.clean_text(query, "query", limit=4000)
+        V.check_recall_args(k=k, candidates=candidates, filters=filters, as_of=as_of)
+        kinds = V.check_kinds(kinds)
+        scopes = V.check_scopes(scopes)
+        if not 1 <= k <= 1000:
+            raise InvalidMemoryError(f"k must be between 1 and 1000, got {k}")
+        size = candidates or self.config.candidates
+        if not 1 <= size <= 10_000:
+            raise InvalidMemoryError(f"candidates must be between 1 and 10000, got {size}")
+        visibility = S.visibility_filter(identity, scopes)
+        flt = F.all_of(
+            visibility,
+            S.status_filter(include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of),
+            filters,
+        )
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        vector = self.embeddings.embed_query(query)
+        timings["embed"] = _ms(t)
+        server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
+        t = time.perf_counter()
+        # the legs carry what fusion, reranking and the scope check read; the k kept are fetched whole
+        legs = self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
+                                         server_rrf=server, rrf_k=self.config.rrf_k, fields=LEG_FIELDS, exact=False)
+        timings["search"] = _ms(t)
+        t = time.perf_counter()
+        stages: dict[str, dict[str, float]] = {}
+        if legs.fused is not None:
+            fused = [(h.doc["id"], h.score) for h in legs.fused]
+            by_id = {h.doc["id"]: h for h in legs.fused}
+        else:
+            by_id = {h.doc["id"]: h for h in [*legs.vector_hits, *legs.text_hits]}
+            for name, hits in (("bm25", legs.text_hits), ("dense", legs.vector_hits)):
+                for rank, h in enumerate(hits, 1):
+                    stages.setdefault(h.doc["id"], {})[name] = h.score
+                    stages[h.doc["id"]][f"{name}_rank"] = rank
+            fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
+                        k=self.config.rrf_k, weights=self.config.leg_weights)
+        timings["fuse"] = _ms(t)
+        # the choke point: whatever the engine returned, only provably visible memories pass.
+        ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
+        t = time.perf_counter()
+        reranked = self._rerank(query, ranked, by_id)
+        timings["rerank"] = _ms(t)
+        t = time.perf_counter()
+        top = self._fetch_top(reranked, by_id, identity, scopes, flt, k)
+        timings["fetch"] = _ms(t)
+        fused_score = dict(fused)
+        out = []
+        open_conflicts = {c.id for c in self.conflicts(identity)} if any(
+            stored.doc.get("conflict_id") for _, _, stored, _ in top) else set()
+        for i, score, stored, record in top:
+            memory = with_access(memory_of(stored.doc), record.doc if record else None)
+            st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
+            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
+        self._access.note((stored.collection, stored.doc) for _, _, stored, _ in top)  # written after this turn
+        timings["total"] = _ms(started)
+        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused))
+
+    def _bm25_text(self, query: str) -> str:
+        return query
+
+    def _fetch_top(self, reranked: Sequence[tuple[str, float]], by_id: Mapping[str, Hit], identity: Identity,
+                         scopes: Sequence[Scope], flt: F.Filter,
+                         k: int) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
+        """The best ``k`` candidates fetched whole, with their access records, in one real-time ``mget``.
+
+        The choke point runs again on every fetched document, and the whole filter
+        (status, ``as_of``, the caller's filters) is re-evaluated on it rather than trusted
+        from the engine; a candidate that fails (changed since the search) makes room for the next.
+        """
+        out: list[tuple[str, float, StoredDoc, StoredDoc | None]] = []
+        pos = 0
+        while len(out) < k and pos < len(reranked):
+            window = list(reranked[pos:pos + k - len(out)])
+            pos += len(window)
+            hits = [by_id[i] for i, _ in window]
+            refs = [(h.collection, h.doc["id"]) for h in hits]
+            refs += [(AUDIT, record_id(h.collection, h.doc)) for h in hits]
+            found = self.backend.get_many(refs, vectors=False)
+            for (i, score), stored, record in zip(window, found[:len(window)], found[len(window):]):
+                if stored is not None and S.visible(stored.doc, identity, scopes) and F.matches(stored.doc, flt):
+                    out.append((i, score, stored, record))
+        return out
+
+    def _rerank(self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]) -> list[tuple[str, float]]:
+        if isinstance(self.reranker, NoReranker) or not ranked:
+            return ranked
+        window = ranked[: self.config.rerank_window]
+        cands: list[Candidate] = []
+        for i, s in window:
+            doc = by_id[i].doc
+            cands.append(Candidate(id=i, text=doc.get("text", ""), score=s, kind=doc.get("kind", ""),
+                                   written_at=doc.get("event_time") or doc.get("written_at") or "",
+                                   confidence=float(doc.get("confidence", 1.0)), access_count=int(doc.get("access_count", 0))))
+        scores = self.reranker.rerank(query, cands)
+        order = sorted(range(len(window)), key=lambda j: -scores[j])
+        return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window):]
+
+    def flush_access(self) -> int:
+        """Write the buffered access statistics now; returns the memories whose counts were written.
+
+        Recalls buffer them and a background flush writes them every
+        ``access_flush_every`` recalls (see :mod:`langmem_es.core._async.access`); this waits
+        for that flush and writes the rest. ``close`` does the same.
+        """
+        self._access.wait()
+        return self._access.flush()
+
+    def wait_background(self) -> None:
+        """Wait for the access statistics being written in the background (tests, benchmarks)."""
+        self._access.wait()
+
+    def get(self, identity: Identity, memory_id: str) -> Memory | None:
+        stored = self._get_visible(identity, memory_id)
+        if stored is None:
+            return None
+        [record] = self._access.records([(stored.collection, stored.doc)])
+        return with_access(memory_of(stored.doc), record.doc if record else None)
+
+    def history(self, identity: Identity, key_or_id: str) -> list[Memory]:
+        """Every version of a fact, oldest first: by subject key, or the chain through an id."""
+        key_or_id = V.check_ref(key_or_id, "subject key or id")
+        vis = S.visibility_filter(identity)
+        flt = F.all_of(vis, F.any_of(F.term("subject_key", key_or_id), F.term("key", key_or_id)))
+        found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
+        memories = {s.doc["key"]: memory_of(s.doc) for s in found if S.visible(s.doc, identity)}
+        frontier = list(memories.values())
+        while frontier:  # follow supersedes / superseded_by links
+            linked = {i for m in frontier for i in [*m.supersedes, m.superseded_by] if i and i not in memories}
+            frontier = []
+            for i in sorted(linked):
+                m = self.get(identity, i)
+                if m:
+                    memories[i] = m
+                    frontier.append(m)
+        return sorted(memories.values(), key=lambda m: (m.written_at, m.id))
+
+    def playbooks(self, identity: Identity, problem: str, *, k: int = 3,
+                        scopes: Iterable[Scope] = SCOPES) -> list[RecalledMemory]:
+        """Playbooks for ``problem``, ranked by relevance × success rate; ones that failed for it are withheld.
+
+        Relevance is the cosine of problem and playbook; the success rate is Laplace
+        smoothed (:func:`~langmem_es.core.scoring.outcome_weight`), so an untried
+        playbook counts as 0.5. ``stages`` carries ``relevance``, ``success_rate`` and ``final``.
+        """
+        found = self.recall(identity, problem, kinds=["procedural"], scopes=scopes, k=max(4 * k, 20))
+        kept = [r for r in found.memories if not H.failed_for_query(r.memory, problem)]
+        if not kept:
+            return []
+        query = self.embeddings.embed_query(problem)
+        vectors = self.embeddings.embed_documents([r.memory.content for r in kept])
+        ranked = []
+        for r, v in zip(kept, vectors):
+            relevance = max(0.0, scoring.cosine(query, v))
+            rate = scoring.outcome_weight(r.memory.success_count, r.memory.failure_count)
+            score = relevance * rate
+            ranked.append(RecalledMemory(r.memory, score, {**r.stages, "relevance": relevance, "success_rate": rate,
+                                                           "final": score}, r.conflict))
+        ranked.sort(key=lambda r: -r.score)
+        return ranked[:k]
+
+
+def _ms(t: float) -> float:
+    return round((time.perf_counter() - t) * 1000, 3)

@@ -1,0 +1,60 @@
+"""The scope choke point, pure: who may read which memories.
+
+Scoping is a security property. :func:`visibility_filter` is the one filter that every
+read of the memory core adds to its query, and :func:`visible` re-checks each returned
+document: a document whose tenant, scope or owner cannot be proven to belong to the
+caller is dropped (fail closed). :func:`status_filter` narrows by lifecycle status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from .. import filters as F
+from ..documents import iso
+from ..model import SCOPES, Identity, Scope
+from .validation import check_scopes
+
+NOTHING: F.Filter = {"bool": {"must_not": [F.MATCH_ALL]}}
+
+
+def visibility_filter(identity: Identity, scopes: Iterable[Scope] = SCOPES) -> F.Filter:
+    """Only memories of the caller's tenant, in the asked scopes it may read."""
+    owners = identity.owners()
+    per_scope = [
+        F.all_of(F.term("scope", scope), F.terms("owner", owners[scope]))
+        for scope in check_scopes(scopes)
+        if owners[scope]
+    ]
+    if not per_scope:
+        return NOTHING
+    return F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.any_of(*per_scope))
+
+
+def visible(doc: Mapping[str, Any], identity: Identity, scopes: Iterable[Scope] = SCOPES) -> bool:
+    """Fail closed: true only if tenant, scope and owner are present and the caller's."""
+    tenant, scope, owner = doc.get("tenant"), doc.get("scope"), doc.get("owner")
+    if not (isinstance(tenant, str) and isinstance(scope, str) and isinstance(owner, str)):
+        return False
+    if tenant != identity.tenant or doc.get("record") != "memory":
+        return False
+    value = doc.get("value")
+    if not isinstance(value, Mapping) or (value.get("tenant"), value.get("scope"), value.get("owner")) != (tenant, scope, owner):
+        return False
+    return owner in identity.owners().get(scope, ()) and scope in set(scopes)  # type: ignore[call-overload]
+
+
+def status_filter(*, include_superseded: bool, include_deleted: bool, as_of: datetime | None) -> F.Filter:
+    statuses = ["active"]
+    if include_superseded or as_of is not None:
+        statuses.append("superseded")
+    if include_deleted:
+        statuses.append("soft_deleted")
+    clauses = [F.terms("status", statuses)]
+    if as_of is not None:
+        t = iso(as_of)
+        clauses.append(F.range_("written_at", lte=t))
+        clauses.append(F.any_of(F.none_of(F.exists("valid_to")), F.range_("valid_to", gt=t)))
+    return F.all_of(*clauses)
