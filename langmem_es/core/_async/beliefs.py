@@ -99,16 +99,18 @@ class AsyncBeliefs(AsyncCoreBase):
             memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
                                              scope=args.pop("scope", scope), **args))
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
-        vec_nb = ctx.session_neighbours(memories, self.config.context_window_vector)
+        vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
         ids: list[str] = []
+        own: dict[int, list[float]] = {}  # each event embedded once; neighbours across batches kept
         for start in range(0, len(memories), batch_size):
             batch = range(start, min(start + batch_size, len(memories)))
             buried = await self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
-            texts = [memories[i].content for i in batch]
-            with_ctx = [i for i in batch if vec_nb[i]]
-            texts += ["\n".join([memories[i].content, *vec_nb[i]]) for i in with_ctx]
-            vectors = await self.embeddings.aembed_documents(texts)
-            contextual = dict(zip(with_ctx, vectors[len(batch):]))
+            wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
+            own.update(zip(wanted, await self.embeddings.aembed_documents([memories[j].content for j in wanted])))
+            vectors = [own[i] for i in batch]
+            contextual = {i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]]) for i in batch if vec_nb[i]}
+            for j in [j for j in own if j < start - self.config.context_window_vector]:
+                del own[j]
             now = self.clock()
             by_kind: dict[str, list[dict[str, Any]]] = {}
             for j, i in enumerate(batch):
