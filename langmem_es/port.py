@@ -67,6 +67,8 @@ class Find:
     filter: Filter
     size: int = 10
     sort: tuple[tuple[str, Literal["asc", "desc"]], ...] = (("updated_at", "desc"),)
+    vectors: bool = False
+    """Bring the documents' vectors too (to rewrite them whole under their version)."""
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,15 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Kind, Memory, Scope, content_hash
-from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
+from ...port import ABSENT, MEMORY_COLLECTIONS, Find, Hit, Nearest, StoredDoc, Write
 from .. import context as ctx
 from .. import heuristics as H
 from .. import scope as S
 from .. import validation as V
-from ..records import AUDIT, audit_document, memory_document, memory_of
+from ..records import AUDIT, audit_document, memory_document, memory_of, restamp
 from ..results import WriteResult
 from .base import AsyncCoreBase, identity_of, owner_of
+from .forgetting import buried_ids, tombstone_find
 
 
 class AsyncBeliefs(AsyncCoreBase):
@@ -61,10 +62,10 @@ class AsyncBeliefs(AsyncCoreBase):
             confidence=confidence, sources=sources, steps=steps, event_time=event_time,
             session_id=session_id, metadata=metadata, written_by=written_by, polarity=polarity, id=id,
         )
+        if kind == "semantic":  # its tombstone check is one of the batched belief-maintenance reads
+            return await self._write_semantic(identity, memory, replaces)
         if await self._tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
-        if kind == "semantic":
-            return await self._write_semantic(identity, memory, replaces)
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = await self.embeddings.aembed_documents([memory.content])
@@ -168,20 +169,30 @@ class AsyncBeliefs(AsyncCoreBase):
         now = self.clock()
         scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
         active = F.term("status", "active")
+        [vector] = await self.embeddings.aembed_documents([memory.content])
+        # every belief-maintenance read in one round trip: tombstones, the same claim, this id,
+        # the nearest active claims, the active facts under the key
+        key = memory.subject_key
+        tombs, same, exists, near, actives = await self.backend.read_many([
+            tombstone_find(identity, [memory]),
+            Find(("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1),
+            Find(("semantic",), F.term("id", memory_document(memory, [], now=now)["id"]), size=1),
+            Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=5),
+            Find(("semantic",), F.all_of(scope_filter, F.term("subject_key", key or ""), active), size=100 if key else 0,
+                 sort=(("written_at", "asc"),), vectors=True),
+        ])
+        if buried_ids([memory], tombs):
+            return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         # 1. the same claim, still active in the same scope: reinforce it (an independent
         #    confirmation raises its confidence; a confirmed denial then applies).
-        same = await self.backend.find(["semantic"], F.all_of(scope_filter, F.term("content_hash", memory.content_hash),
-                                                              active), size=1)
         if same:
             return await self._reinforce(same[0], memory, now)
         for tid in replaces:
             if await self._get_visible(identity, tid, collection="semantic") is None:
                 raise ScopeViolationError(f"replaces={tid!r}: no such semantic memory in your scopes")
-        [vector] = await self.embeddings.aembed_documents([memory.content])
-        if (await self.backend.get("semantic", [memory_document(memory, [], now=now)["id"]]))[0] is not None:
+        if exists:
             # an older, no longer active version of this very sentence keeps its id and its history
             memory = memory.model_copy(update={"id": V.memory_id(memory.id, D.iso(now))})
-        near = await self._similar(scope_filter, vector)
         # 2. a near-duplicate (same claim in other words) reinforces the fact it repeats.
         for hit in near:
             old = memory_of(hit.doc)
@@ -196,7 +207,9 @@ class AsyncBeliefs(AsyncCoreBase):
             memory = self._infer_key(near, memory)
         if memory.polarity == "deny":
             return await self._write_denial(scope_filter, memory, vector, replaces, now)
-        actives = await self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
+        if memory.subject_key != key:  # the key was inferred: read its actives now
+            actives = await self._actives(scope_filter, memory.subject_key, vectors=True) if memory.subject_key else []
+        actives = [s for s in actives if S.visible(s.doc, identity)]
         conflict_id = None
         if memory.scope == "shared":
             rivals = [m for m in map(lambda s: memory_of(s.doc), actives)
@@ -204,25 +217,83 @@ class AsyncBeliefs(AsyncCoreBase):
             if rivals:
                 conflict_id = await self._open_conflict(memory, rivals, now)
                 memory = memory.model_copy(update={"conflict_id": conflict_id})
-        await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
-        targets = list(replaces)
         if memory.subject_key:
-            had_head, previous = await self._claim_head(memory, now)
-            if had_head:
-                targets += [previous] if previous else []
-            else:  # first write through the head: whatever was active under the key is older
-                targets += [s.doc["key"] for s in actives]
-        superseded = await self._supersede(targets, identity, memory, now)
+            superseded = await self._write_keyed(identity, memory, vector, actives, replaces, now)
+        else:
+            await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+            superseded = await self._supersede(replaces, identity, memory, now)
         if conflict_id:
             return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
                                note="another agent asserted a different value; the newest wins until resolved")
         return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
 
 
-    async def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]:
+    async def _actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
         """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
         flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
-        return await self.backend.find(["semantic"], flt, size=100, sort=(("written_at", "asc"),))
+        [found] = await self.backend.read_many([Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),),
+                                                     vectors=vectors)])
+        return found  # type: ignore[return-value]
+
+    async def _write_keyed(self, identity: Identity, memory: Memory, vector: Sequence[float],
+                           actives: Sequence[StoredDoc], replaces: Sequence[str], now: datetime) -> list[str]:
+        """Write a keyed fact, move its head, supersede what it replaces — in two writes when nobody races.
+
+        The fact and the head record go in one bulk (the head conditional on the version
+        just read, and not refreshed: it is only read by id); the facts it supersedes,
+        as read with their versions, in a second. A lost race on the head, or on a fact,
+        falls back to the serialised path (compare-and-swap on fresh reads), and the new
+        fact's ``supersedes`` link is corrected to what was superseded.
+        """
+        head_doc = self._head_document(memory, now)
+        [head] = await self.backend.get_many([(AUDIT, head_doc["id"])])
+        previous = head.doc["value"].get("active") if head else None
+        planned = [*replaces, *([previous] if head else [s.doc["key"] for s in actives])]
+        planned = [p for p in dict.fromkeys(planned) if p and p != memory.id]
+        fact = memory_document(memory.model_copy(update={"supersedes": planned}), [("content", vector)], now=now)
+        if previous == memory.id:  # the head already names this fact (a retried call): nothing to move
+            await self.backend.put("semantic", [fact])
+            return await self._settle_links(memory, planned, [], identity, now)
+        _, moved = await self.backend.write([
+            Write("semantic", fact),
+            Write(AUDIT, head_doc, if_version=head.version if head else ABSENT, refresh=False),
+        ])
+        if not moved:  # another writer moved the head first: take the serialised path
+            had_head, previous = await self._claim_head(memory, now)
+            targets = [*replaces, *([previous] if previous else [])] if had_head else planned
+            return await self._settle_links(memory, planned, targets, identity, now)
+        known = {s.doc["key"]: s for s in actives}
+        decide = self._supersession(memory, now)
+        batch: list[tuple[str, Write]] = []
+        for k in planned:
+            old = memory_of(known[k].doc) if k in known else None
+            update = decide(old) if old else None
+            if old and update and update.get("status") == "superseded":
+                batch.append((k, Write("semantic", restamp(known[k].doc, old.model_copy(update=update), now=now),
+                                       if_version=known[k].version)))
+        applied = await self.backend.write([w for _, w in batch]) if batch else []
+        done = [k for (k, _), ok in zip(batch, applied) if ok]
+        rest = [k for k in planned if k not in done]
+        return await self._settle_links(memory, planned, rest, identity, now, done=done)
+
+    async def _settle_links(self, memory: Memory, linked: Sequence[str], targets: Sequence[str], identity: Identity,
+                            now: datetime, *, done: Sequence[str] = ()) -> list[str]:
+        """Supersede ``targets`` one by one (serialised path), then make the fact link exactly what it superseded."""
+        superseded = [*done]
+        for key in dict.fromkeys(targets):
+            if key in superseded:
+                continue
+            stored = await self._get_visible(identity, key, collection="semantic")
+            if stored is not None:
+                changed = await self._update("semantic", stored.doc["id"], self._supersession(memory, now), now,
+                                             what="supersede")
+                if changed and changed[1].get("status") == "superseded":
+                    superseded.append(key)
+        if list(linked) != superseded:
+            await self._update("semantic", memory_document(memory, [], now=now)["id"],
+                               lambda m: {"supersedes": superseded} if m.supersedes != superseded else None, now,
+                               what="link the supersession")
+        return superseded
 
 
     async def _similar(self, scope_filter: F.Filter, vector: Sequence[float], size: int = 5) -> list[Hit]:
@@ -249,10 +320,7 @@ class AsyncBeliefs(AsyncCoreBase):
         one fact are serialised: each winner supersedes exactly the previous head, and
         the history stays a line. Returns (whether a head existed, the previous head).
         """
-        rid = V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
-        body = {"active": memory.id, "subject_key": memory.subject_key, "scope": memory.scope}
-        doc = audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
-                             extra={"scope": memory.scope, "subject_key": memory.subject_key})
+        doc = self._head_document(memory, now)
         seen: list[StoredDoc | None] = []
 
         def change(head: StoredDoc | None) -> dict[str, Any] | None:
@@ -271,6 +339,13 @@ class AsyncBeliefs(AsyncCoreBase):
         previous = head.doc["value"].get("active")
         return True, (None if previous == memory.id else previous)
 
+
+    def _head_document(self, memory: Memory, now: datetime) -> dict[str, Any]:
+        """The head record of ``memory``'s subject key, naming it as the active fact."""
+        rid = V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
+        body = {"active": memory.id, "subject_key": memory.subject_key, "scope": memory.scope}
+        return audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
+                              extra={"scope": memory.scope, "subject_key": memory.subject_key})
 
     async def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
         """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
@@ -359,6 +434,11 @@ class AsyncBeliefs(AsyncCoreBase):
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
         contradiction. A frozen fact's confidence never changes.
         """
+        return await self._supersede_with(self._supersession(by, now, spare_frozen), ids, identity, by, now)
+
+    def _supersession(self, by: Memory, now: datetime,
+                      spare_frozen: bool = False) -> Callable[[Memory], dict[str, Any] | None]:
+        """What superseding a fact by ``by`` changes in it (``None``: nothing, it is no longer active)."""
         def decide(old: Memory) -> dict[str, Any] | None:
             if old.status != "active":
                 return None
@@ -369,7 +449,7 @@ class AsyncBeliefs(AsyncCoreBase):
                     "confidence": old.confidence if old.frozen
                     else round(old.confidence * self.config.contradiction_factor, 6)}
 
-        return await self._supersede_with(decide, ids, identity, by, now)
+        return decide
 
 
     async def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Iterable[str],

@@ -16,7 +16,7 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Memory
-from ...port import MEMORY_COLLECTIONS, Collection, StoredDoc
+from ...port import MEMORY_COLLECTIONS, Collection, Find, StoredDoc
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_of
@@ -89,13 +89,8 @@ class Forgetting(CoreBase):
         """
         if not memories:
             return set()
-        hashes = sorted({m.content_hash for m in memories})
-        sources = sorted({s for m in memories for s in m.sources})
-        evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
-        flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
-                       F.terms("owner", sorted({m.owner for m in memories})), F.any_of(*evidence))
-        tombs = [(s.doc.get("owner"), s.doc["value"]) for s in self.backend.find([AUDIT], flt, size=10_000)]
-        return {m.id for m in memories if any(owner == m.owner and _buries(t, m) for owner, t in tombs)}
+        op = tombstone_find(identity, memories)
+        return buried_ids(memories, self.backend.find(op.collections, op.filter, size=op.size))
 
     def tombstones(self, identity: Identity) -> list[dict[str, Any]]:
         """The caller's tombstones (what was forgotten and how; never the forgotten content)."""
@@ -121,6 +116,22 @@ class Forgetting(CoreBase):
         self.backend.delete_where(collections, mine)
         self.backend.refresh(collections)
         return {c: self.backend.count([c], mine) for c in collections}
+
+
+def tombstone_find(identity: Identity, memories: Sequence[Memory]) -> Find:
+    """The read of every tombstone that could suppress one of ``memories`` (see ``_tombstoned_ids``)."""
+    hashes = sorted({m.content_hash for m in memories})
+    sources = sorted({s for m in memories for s in m.sources})
+    evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
+    flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
+                   F.terms("owner", sorted({m.owner for m in memories})), F.any_of(*evidence))
+    return Find((AUDIT,), flt, size=10_000)
+
+
+def buried_ids(memories: Sequence[Memory], tombstones: Sequence[StoredDoc]) -> set[str]:
+    """The ids among ``memories`` that one of ``tombstones`` (as read by :func:`tombstone_find`) suppresses."""
+    tombs = [(s.doc.get("owner"), s.doc["value"]) for s in tombstones]
+    return {m.id for m in memories if any(owner == m.owner and _buries(t, m) for owner, t in tombs)}
 
 
 def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:

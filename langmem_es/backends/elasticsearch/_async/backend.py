@@ -459,7 +459,10 @@ class AsyncElasticsearchBackend:
             if isinstance(op, Nearest):
                 searches.append(queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact))
             else:
-                searches.append(queries.find_body(op.filter, op.size, 0, op.sort))
+                body = queries.find_body(op.filter, op.size, 0, op.sort)
+                if op.vectors:
+                    body.pop("_source")
+                searches.append(body)
         with translate_errors():
             await self._fresh([c for op in ops for c in op.collections])
             response = await self.client.msearch(searches=searches)

@@ -460,7 +460,10 @@ class ElasticsearchBackend:
             if isinstance(op, Nearest):
                 searches.append(queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact))
             else:
-                searches.append(queries.find_body(op.filter, op.size, 0, op.sort))
+                body = queries.find_body(op.filter, op.size, 0, op.sort)
+                if op.vectors:
+                    body.pop("_source")
+                searches.append(body)
         with translate_errors():
             self._fresh([c for op in ops for c in op.collections])
             response = self.client.msearch(searches=searches)

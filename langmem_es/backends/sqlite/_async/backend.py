@@ -420,7 +420,10 @@ class AsyncSQLiteBackend:
                 out.append((await self.hybrid(op.collections, op.filter, text=None, vector=op.vector,
                                               size=op.size)).vector_hits)
             else:
-                out.append(await self.find(op.collections, op.filter, size=op.size, sort=op.sort))
+                found = await self.find(op.collections, op.filter, size=op.size, sort=op.sort)
+                if op.vectors and found:
+                    found = [s for s in await self.get_many([(s.collection, s.doc["id"]) for s in found]) if s]
+                out.append(found)
         return out
 
     def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str],

@@ -421,7 +421,10 @@ class SQLiteBackend:
                 out.append((self.hybrid(op.collections, op.filter, text=None, vector=op.vector,
                                               size=op.size)).vector_hits)
             else:
-                out.append(self.find(op.collections, op.filter, size=op.size, sort=op.sort))
+                found = self.find(op.collections, op.filter, size=op.size, sort=op.sort)
+                if op.vectors and found:
+                    found = [s for s in self.get_many([(s.collection, s.doc["id"]) for s in found]) if s]
+                out.append(found)
         return out
 
     def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str],
