@@ -51,6 +51,9 @@ _CHUNK = 500
 #: above this many filtered documents the vector leg builds (or reuses) an in-memory
 #: matrix of the whole collection instead of reading the filtered rows' blobs
 DIRECT_VECTOR_MAX = 20_000
+#: a vector-leg filter matching more documents than this is checked on the best-scoring
+#: candidates (post-filtering the cached matrix) instead of listing every matching id
+SELECTIVE_MAX = 2_000
 
 
 class _Matrix:
@@ -93,6 +96,19 @@ def _normalised(blobs: list[bytes], dim: int) -> np.ndarray:
     norms[norms == 0] = 1.0
     m /= norms
     return m
+
+
+def _best_per_doc(rids: np.ndarray, matrix: np.ndarray, qn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each document's best cosine (a document may carry one vector per path; rids sorted)."""
+    scores = np.clip(matrix @ qn, -1.0, 1.0)
+    doc_rids, starts = np.unique(rids, return_index=True)
+    return doc_rids, np.maximum.reduceat(scores, starts)
+
+
+def _top(best: np.ndarray, n: int) -> np.ndarray:
+    """Positions of the ``n`` highest scores, best first (ties in position order)."""
+    top = np.argsort(-best, kind="stable") if best.size <= n else np.argpartition(-best, n)[:n]
+    return top[np.argsort(-best[top], kind="stable")]
 
 
 def _chunks(seq: Sequence[T], n: int = _CHUNK) -> Iterator[Sequence[T]]:
@@ -574,11 +590,16 @@ class SQLiteBackend:
         w, p = S.where(n, c, flt)
         wanted: np.ndarray | None = None
         if flt != MATCH_ALL:
+            # a selective filter: read the few matching rids; a broad one (a whole tenant) is
+            # checked on the best-scoring candidates only, never by listing every id it matches
             wanted = np.fromiter(
-                (r[0] for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w}", p)), dtype=np.int64
+                (r[0] for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w} LIMIT {SELECTIVE_MAX + 1}", p)),
+                dtype=np.int64,
             )
             if not wanted.size:
                 return []
+            if wanted.size > SELECTIVE_MAX:
+                return self._knn_post_filtered(conn, c, (w, p), qn, dim, size)
         cached = self._matrix(conn, c, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX)
         if cached is not None:
             rids, matrix = cached.rids, cached.matrix
@@ -597,12 +618,38 @@ class SQLiteBackend:
             matrix = _normalised([r[1] for r in rows], dim)
         if not rids.size:
             return []
-        scores = np.clip(matrix @ qn, -1.0, 1.0)
-        doc_rids, starts = np.unique(rids, return_index=True)  # rids are sorted
-        best = np.maximum.reduceat(scores, starts)
-        top = np.argsort(-best, kind="stable") if best.size <= size else np.argpartition(-best, size)[:size]
-        top = top[np.argsort(-best[top], kind="stable")]
-        chosen = {int(doc_rids[i]): float(best[i]) for i in top}
+        doc_rids, best = _best_per_doc(rids, matrix, qn)
+        top = _top(best, size)
+        return self._hits(conn, c, {int(doc_rids[i]): float(best[i]) for i in top})
+
+    def _knn_post_filtered(self, conn: sqlite3.Connection, c: Collection, where: tuple[str, dict[str, Any]],
+                           qn: np.ndarray, dim: int, size: int) -> list[Hit]:
+        """Score the whole collection's cached matrix, then check the filter on the best
+        candidates in SQL — 4× ``size`` first, four times more each round until ``size`` pass
+        or none are left (exact: candidates are checked in score order)."""
+        cached = self._matrix(conn, c, dim, build=True)
+        if cached is None or not cached.rids.size:
+            return []
+        doc_rids, best = _best_per_doc(cached.rids, cached.matrix, qn)
+        w, p = where
+        sql = f"SELECT t.rid FROM {S.q(self.names.table(c))} t WHERE t.rid IN (SELECT value FROM json_each(:rids)) AND {w}"
+        chosen: dict[int, float] = {}
+        done, m = 0, 4 * size
+        while len(chosen) < size and done < best.size:
+            order = _top(best, min(m, best.size))[done:]
+            candidates = [int(r) for r in doc_rids[order]]
+            passing = {r for (r,) in conn.execute(sql, {**p, "rids": json.dumps(candidates)})}
+            for i, r in zip(order, candidates):
+                if r in passing:
+                    chosen[r] = float(best[i])
+                    if len(chosen) == size:
+                        break
+            done, m = done + len(order), m * 4
+        return self._hits(conn, c, chosen)
+
+    def _hits(self, conn: sqlite3.Connection, c: Collection, chosen: dict[int, float]) -> list[Hit]:
+        """Hits for ``{rid: score}`` (in that order), their documents read by rid."""
+        table = self.names.table(c)
         docs: dict[int, str] = {}
         keys = list(chosen)
         for part in _chunks(keys):
