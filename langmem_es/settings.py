@@ -21,8 +21,17 @@ When the URL variable is unset, :func:`connection_from_env` falls back to the
 credentials file that ``langmem-es es start --name NAME`` writes
 (``$LANGMEM_ES_HOME/clusters/NAME.json``), provided that cluster is running.
 
-Nothing here imports ``elasticsearch``: :meth:`Connection.client_kwargs` gives the
-keyword arguments for ``Elasticsearch(**kwargs)`` / ``AsyncElasticsearch(**kwargs)``.
+Nothing here imports ``elasticsearch`` at module level. :meth:`Connection.client` is
+the one place a client is built, sync or async, from explicit settings:
+
+>>> conn = Connection(url="http://127.0.0.1:9200", password="secret")
+>>> conn.client_kwargs()
+{'hosts': ['http://127.0.0.1:9200'], 'basic_auth': ('elastic', 'secret')}
+>>> client = conn.client(request_timeout=30)            # Elasticsearch, no I/O yet
+>>> aclient = conn.client(asynchronous=True)            # AsyncElasticsearch
+
+Nothing reads the environment unless asked (:func:`connection_from_env`); the stores
+and backends never fall back to it.
 """
 
 from __future__ import annotations
@@ -32,11 +41,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import ClusterUnavailableError
 
 __all__ = [
     "DEFAULT_USER",
+    "NO_CLIENT_HINT",
     "Connection",
     "Settings",
     "cluster_file",
@@ -49,6 +60,13 @@ __all__ = [
 ]
 
 DEFAULT_USER = "elastic"
+
+#: How to give a store or backend its cluster (the error when none was given).
+NO_CLIENT_HINT = (
+    "pass an Elasticsearch client (Elasticsearch(url, basic_auth=(user, password))), or use "
+    "from_conn_string(url, user=..., password=...) / from_conn_string(connection_from_env()); "
+    "no cluster yet? `langmem-es es start` starts a local one and `langmem-es es env` prints its settings"
+)
 
 
 def home_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -106,14 +124,26 @@ class Connection:
     source: str = "env"
     """``env`` or ``local:<name>`` (the credentials file of a local cluster)."""
 
-    def client_kwargs(self) -> dict:
+    def client_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``Elasticsearch(...)`` / ``AsyncElasticsearch(...)``."""
-        kwargs: dict = {"hosts": [self.url]}
+        kwargs: dict[str, Any] = {"hosts": [self.url]}
         if self.api_key:
             kwargs["api_key"] = self.api_key
         elif self.password is not None:
             kwargs["basic_auth"] = (self.user or DEFAULT_USER, self.password)
         return kwargs
+
+    def client(self, *, asynchronous: bool = False, **options: Any) -> Any:
+        """A new ``Elasticsearch`` (or, with ``asynchronous``, ``AsyncElasticsearch``) client
+        for this connection; ``options`` go to the client (``request_timeout`` etc.). No I/O.
+        The caller owns it and closes it."""
+        if asynchronous:
+            from elasticsearch import AsyncElasticsearch
+
+            return AsyncElasticsearch(**self.client_kwargs(), **options)
+        from elasticsearch import Elasticsearch
+
+        return Elasticsearch(**self.client_kwargs(), **options)
 
     def as_env(self, prefix: str = "LANGMEM_ES") -> dict[str, str]:
         """The environment variables that describe this connection."""

@@ -15,6 +15,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 __all__ = ["main", "register", "run_command"]
 
@@ -71,12 +72,29 @@ def _command_line(argv: list[str]) -> str:
     return "langmem-es bench " + " ".join(shlex.quote(a) for a in argv if a)
 
 
+def _saved_results(path: Path) -> dict[str, Any]:
+    """The saved ``results.json`` at ``path``, or a one-line :class:`ConfigurationError`."""
+    from langmem_es.errors import ConfigurationError
+
+    try:
+        results = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigurationError(f"--report-only {str(path)!r}: no such file (give a saved results.json)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigurationError(f"--report-only {str(path)!r}: cannot read it ({exc.__class__.__name__})") from None
+    except ValueError as exc:
+        raise ConfigurationError(f"--report-only {str(path)!r} is not JSON: {exc}") from None
+    if not isinstance(results, dict) or "systems" not in results:
+        raise ConfigurationError(f"--report-only {str(path)!r} is not a results.json of `langmem-es bench`")
+    return results
+
+
 def run_command(args: argparse.Namespace) -> int:
     from langmem_es_bench.report import plot, summary, write_markdown
 
     argv = getattr(args, "_argv", None) or sys.argv[2:]
     if args.report_only:
-        results = json.loads(args.report_only.read_text())
+        results = _saved_results(args.report_only)
         command = results.get("command") or _command_line(argv)
     else:
         from langmem_es_bench.runner import run_bench

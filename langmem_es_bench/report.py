@@ -365,7 +365,7 @@ def plot(results: dict[str, Any], img_dir: Path, prefix: str = "bench") -> list[
         ax.barh(labels, ratios, color=["tab:blue" if k.startswith("langmem") else "tab:grey" for k, _, _ in rows])
         ax.axvline(0.9, color="red", ls="-.", lw=0.8, label="target 0.9")
         ax.axvline(1.0, color="black", lw=0.5)
-        for i, (k, r, v) in enumerate(rows):
+        for i, (_k, r, v) in enumerate(rows):
             ax.text(ratios[i], i, f" {ratios[i]:.2f}× ({r['ingest'][v]['per_s']:,.0f}/s)", va="center", fontsize=7)
         ax.set_xlabel("ingest throughput ÷ embedder throughput on the same texts")
         ax.set_title("Bulk ingest with real embedding")

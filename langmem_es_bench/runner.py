@@ -401,7 +401,6 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
     say = say or (lambda m: print(f"[{(time.perf_counter() - started) / 60:4.1f} min] {m}", file=sys.stderr, flush=True))
     bench = Bench(config, say)
     from langmem_es.embeddings import default_embeddings
-
     from langmem_es_bench.targets import InMemoryStoreTarget, LangChainESTarget, OursTarget, es_client
     from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
 
@@ -447,7 +446,7 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
             if config.tenants > 1:
                 _guard(res, "tenants", say, lambda: _tenants_phase(bench, make, emb, cached, items[:largest]))
             if config.same_turn:
-                _guard(res, "same_turn_tools", say, lambda: _same_turn(bench, backend))
+                _guard(res, "same_turn_tools", say, lambda backend=backend: _same_turn(bench, backend))
         if config.competitors:
             comps: list[tuple[str, Callable[[Any], Any]]] = [("langgraph_inmemory", InMemoryStoreTarget)]
             if client is not None:
@@ -461,12 +460,13 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                 say(f"== {key}")
                 res = {}
                 systems[key] = res
-                _guard(res, "ingest", say, lambda: bench.ingest_point(lambda: factory(emb), emb, ingest_items, [False]))
-                _guard(res, "scale", say, lambda: _scale_phase(bench, factory, emb, cached, items))
+                _guard(res, "ingest", say,
+                       lambda f=factory: bench.ingest_point(lambda: f(emb), emb, ingest_items, [False]))
+                _guard(res, "scale", say, lambda f=factory: _scale_phase(bench, f, emb, cached, items))
                 if isinstance(res.get("scale"), dict) and "tenants" in res["scale"]:
                     res["tenants"] = res["scale"].pop("tenants")
                 elif config.tenants > 1:
-                    _guard(res, "tenants", say, lambda: _tenants_phase(bench, factory, emb, cached, items[:largest]))
+                    _guard(res, "tenants", say, lambda f=factory: _tenants_phase(bench, f, emb, cached, items[:largest]))
     finally:
         _checkpoint = None
         if client is not None:

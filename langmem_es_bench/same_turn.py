@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(run(store, args.n, label))
         finally:
             close()
-    print(f"\nwrite → visible through the tools (remember, then recall until it cites the new id); ms")
+    print("\nwrite → visible through the tools (remember, then recall until it cites the new id); ms")
     print(f"{'backend':<14}{'n':>4}{'remember p50/p95':>20}{'recall p50/p95':>18}{'write→visible p50/p95':>25}"
           f"{'visible on 1st recall':>24}")
     for r in rows:

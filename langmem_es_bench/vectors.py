@@ -117,7 +117,7 @@ class CachedDocumentEmbeddings(Embeddings):
             else:
                 out[j] = self._vectors[row].tolist()
         if missing:
-            for j, v in zip(missing, self.inner.embed_documents([texts[j] for j in missing])):
+            for j, v in zip(missing, self.inner.embed_documents([texts[j] for j in missing]), strict=False):
                 out[j] = [float(x) for x in v]
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)

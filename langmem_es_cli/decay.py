@@ -20,6 +20,8 @@ import argparse
 import json
 from typing import Any
 
+from langmem_es_cli._checks import file_path
+
 __all__ = ["register", "run_decay"]
 
 
@@ -38,7 +40,9 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--prefix", default="langmem", help="Elasticsearch index prefix (default: langmem)")
-    where.add_argument("--sqlite", metavar="PATH", help="use the embedded SQLite database at PATH")
+    where.add_argument("--sqlite", metavar="PATH", help="use the embedded SQLite database at PATH (must exist)")
+    p.add_argument("--create", action="store_true",
+                   help="with --sqlite: create the database (and its directory) if missing")
     p.set_defaults(func=_run)
 
 
@@ -63,14 +67,12 @@ def _backend(args: argparse.Namespace) -> Any:
     if args.sqlite:
         from langmem_es.backends.sqlite import SQLiteBackend
 
-        return SQLiteBackend(args.sqlite)
-    from elasticsearch import Elasticsearch
+        return SQLiteBackend(str(file_path(args.sqlite, create=args.create, flag="--sqlite", must_exist=True)))
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import es_client
 
-    conn = require_connection()
-    return ElasticsearchBackend(Elasticsearch(**conn.client_kwargs(), request_timeout=60), prefix=args.prefix)
+    return ElasticsearchBackend(es_client(request_timeout=60), prefix=args.prefix)
 
 
 def _run(args: argparse.Namespace) -> int:

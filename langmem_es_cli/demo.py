@@ -30,9 +30,15 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from typing import Any
+
+from langmem_es_cli._checks import file_path
+from langmem_es_cli._console import console as make_console
+from langmem_es_cli._console import escape
+from langmem_es_cli._console import table as make_table
 
 __all__ = ["DEMO_MODEL_ENV", "DemoReport", "register", "run_demo"]
 
@@ -45,7 +51,7 @@ PROBLEM = "smart hub offline"
 @dataclass
 class Turn:
     user: str
-    moves: list[Callable[["Ctx"], Any]]
+    moves: list[Callable[[Ctx], Any]]
     """Scripted agent: one function per model call; each returns tool calls or the final answer."""
 
 
@@ -166,7 +172,8 @@ FIX_QUERY = ("recall", {"query": "smart hub keeps going offline", "problem": PRO
 
 
 def conversation() -> list[Session]:
-    march = lambda now: datetime(now.year if now.month > 3 else now.year - 1, 3, 12, 10, 0, tzinfo=timezone.utc)
+    def march(now):
+        return datetime(now.year if now.month > 3 else now.year - 1, 3, 12, 10, 0, tzinfo=timezone.utc)
     return [
         Session("Session 1 — March", "session-march", march, [
             Turn("Hi! I live in Bristol, and my smart hub keeps dropping offline. Any idea?", [
@@ -315,9 +322,9 @@ def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], N
     from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import connection
 
-    conn = require_connection()
+    conn = connection()
     client = Elasticsearch(**conn.client_kwargs(), request_timeout=30)
     prefix = f"langmem-demo-{uuid.uuid4().hex[:8]}"
     backend = ElasticsearchBackend(client, prefix=prefix)
@@ -341,13 +348,12 @@ def run_demo(
 ) -> DemoReport:
     """Run the demo conversation and print it; returns the scenario outcomes."""
     from langgraph.checkpoint.memory import InMemorySaver
-    from rich.console import Console
 
     from langmem_es.agent import create_memory_agent
     from langmem_es.core import MemoryCore
     from langmem_es.model import Identity
 
-    console = console or Console()
+    console = console or make_console()
     started = time.perf_counter()
     sessions = conversation()
     turns = {t.user: t for s in sessions for t in s.turns}
@@ -400,7 +406,6 @@ def run_demo(
 
 
 def _seed(core: Any, team: Any, console: Any) -> dict[str, str]:
-    from rich.markup import escape
 
     console.print("\n[bold]Workspace knowledge base[/] (shared playbooks written by the support team before March):")
     ids = {}
@@ -416,7 +421,6 @@ def _seed(core: Any, team: Any, console: Any) -> dict[str, str]:
 
 def _run_turn(graph: Any, cfg: dict[str, Any], text: str, console: Any) -> dict[str, Any]:
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-    from rich.markup import escape
 
     events: list[dict[str, Any]] = []
     final: dict[str, Any] = {}
@@ -501,11 +505,9 @@ def _check(core: Any, user: Any, ids: dict[str, str], transcript: dict[str, dict
 
 
 def _print_outcomes(report: DemoReport, console: Any) -> None:
-    from rich.markup import escape
-    from rich.table import Table
 
     console.print()
-    table = Table(title="Scenario outcomes", show_lines=False)
+    table = make_table(title="Scenario outcomes", show_lines=False)
     table.add_column("scenario")
     table.add_column("result")
     table.add_column("evidence", overflow="fold")
@@ -526,14 +528,17 @@ def register(subparsers: Any) -> None:
                         "or `langmem-es es start`")
     p.add_argument("--model", default=None,
                    help=f"an init_chat_model spec for a real agent (default: ${DEMO_MODEL_ENV}; unset: scripted)")
-    p.add_argument("--path", default=None, help="SQLite file to use (default: a temporary directory)")
+    p.add_argument("--path", default=None,
+                   help="SQLite file to use (default: a temporary directory); its directory must exist")
+    p.add_argument("--create", action="store_true", help="with --path: create its directory if missing")
     p.add_argument("--keep", action="store_true", help="keep the memory (SQLite file / Elasticsearch indices)")
     p.set_defaults(func=_main)
 
 
 def _main(args: argparse.Namespace) -> int:
     model = args.model or os.environ.get(DEMO_MODEL_ENV) or None
-    report = run_demo(backend=args.backend, model=model, path=args.path, keep=args.keep)
+    path = str(file_path(args.path, create=args.create)) if args.path else None
+    report = run_demo(backend=args.backend, model=model, path=path, keep=args.keep)
     return 0 if report.ok or not report.scripted else 1
 
 

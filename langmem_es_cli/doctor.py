@@ -55,10 +55,11 @@ def diagnose(client: Any, prefix: str = "langmem") -> dict[str, Any]:
         if state == "red":
             problems.append(f"{name} is red")
         if version is None or version < MAPPING_VERSION:
-            problems.append(f"{name} has mapping version {version}, current is {MAPPING_VERSION}: run setup()")
+            problems.append(f"{name} has mapping version {version}, current is {MAPPING_VERSION}: "
+                            f"run `langmem-es setup --prefix {prefix}`")
     missing = [c for c in COLLECTIONS if not any(i["index"].startswith(f"{prefix}-{c}-") for i in indices)]
     if missing:
-        problems.append(f"no index for {', '.join(missing)} under {pattern}: run setup()")
+        problems.append(f"no index for {', '.join(missing)} under {pattern}: run `langmem-es setup --prefix {prefix}`")
     return {
         "cluster": {"name": health.get("cluster_name"), "version": caps.version, "nodes": health.get("number_of_nodes"),
                     "health": health.get("status")},
@@ -91,12 +92,10 @@ def _render(report: dict[str, Any]) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from elasticsearch import Elasticsearch
 
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import es_client
 
-    conn = require_connection(args.cluster)
-    with Elasticsearch(**conn.client_kwargs(), request_timeout=args.timeout, max_retries=0) as client:
+    with es_client(args.cluster, request_timeout=args.timeout, max_retries=0) as client:
         report = diagnose(client, args.prefix)
     print(json.dumps(report, indent=2) if args.json else _render(report))
     return 1 if report["problems"] else 0

@@ -21,6 +21,7 @@ import hashlib
 import json
 import math
 import random
+import sys
 import threading
 import time
 import uuid
@@ -31,6 +32,7 @@ from typing import Any
 __all__ = ["register", "run_load"]
 
 MAX_SECONDS, MAX_THREADS, MAX_TENANTS = 600.0, 64, 10_000
+PROGRESS_EVERY = 5.0
 DIMS = 64
 
 
@@ -60,10 +62,20 @@ WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lim
 
 def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: int = 4, read_ratio: float = 0.7,
              seed: int = 0, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Run the mixed load against a set-up ``MemoryCore``; returns the figures."""
-    from langmem_es.errors import LangmemEsError
+    """Run the mixed load against a set-up ``MemoryCore``; returns the figures.
+
+    ``progress`` gets a line when a limit is capped and about every ``PROGRESS_EVERY`` seconds.
+    """
+    from langmem_es.errors import ConfigurationError, LangmemEsError
     from langmem_es.model import Identity
 
+    if not seconds > 0:
+        raise ConfigurationError(f"--seconds {seconds}: the load needs a positive duration")
+    say = progress or (lambda _msg: None)
+    for flag, value, low, high in (("--seconds", seconds, 0, MAX_SECONDS), ("--threads", threads, 1, MAX_THREADS),
+                                   ("--tenants", tenants, 1, MAX_TENANTS)):
+        if not low <= value <= high:
+            say(f"load: {flag} {value:g} capped to {min(max(value, low), high):g} (the limits are {low:g}..{high:g})")
     seconds, threads, tenants = min(seconds, MAX_SECONDS), min(max(threads, 1), MAX_THREADS), min(max(tenants, 1), MAX_TENANTS)
     latencies: dict[str, list[float]] = defaultdict(list)
     errors: Counter[str] = Counter()
@@ -117,8 +129,17 @@ def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: in
     pool = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(threads)]
     for t in pool:
         t.start()
-    for t in pool:
-        t.join(seconds + 120)
+    give_up = started + seconds + 120
+    while any(t.is_alive() for t in pool) and time.monotonic() < give_up:
+        next_report = min(time.monotonic() + PROGRESS_EVERY, give_up)
+        for t in pool:  # returns at the next report, or as soon as every worker is done
+            t.join(max(0.0, next_report - time.monotonic()))
+        now = time.monotonic()
+        if any(t.is_alive() for t in pool):
+            with lock:
+                done, failed = sum(len(v) for v in latencies.values()), sum(errors.values())
+            say(f"load: {min(now - started, seconds):.0f}/{seconds:.0f} s, {done} ops, {failed} errors, "
+                f"{len(leaks)} leaks")
     elapsed = time.monotonic() - started
     all_lat = [v for vs in latencies.values() for v in vs]
     report = {
@@ -173,9 +194,9 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import connection
 
-    conn = require_connection(cluster)
+    conn = connection(cluster)
     client = Elasticsearch(**conn.client_kwargs(), request_timeout=30, max_retries=2, retry_on_timeout=True,
                            connections_per_node=MAX_THREADS)
     dims = DIMS if emb is fast_embed else embedding_dims(resolve_embeddings(emb))
@@ -190,11 +211,19 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
     return core, cleanup_es
 
 
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
 def _run(args: argparse.Namespace) -> int:
+    if not args.seconds > 0:
+        from langmem_es.errors import ConfigurationError
+
+        raise ConfigurationError(f"--seconds {args.seconds:g}: the load needs a positive duration")
     core, cleanup = open_core(args.backend, cluster=args.cluster, prefix=args.prefix, embeddings=args.embeddings)
     try:
         report = run_load(core, seconds=args.seconds, tenants=args.tenants, threads=args.threads,
-                          read_ratio=args.read_ratio, seed=args.seed)
+                          read_ratio=args.read_ratio, seed=args.seed, progress=_progress)
     finally:
         cleanup()
     report["backend"] = args.backend

@@ -70,11 +70,24 @@ def _info_path(name: str) -> str:
 
 
 def _es_stop(args: argparse.Namespace) -> int:
-    from langmem_es_cli.local_es import stop_cluster
+    from langmem_es_cli.local_es import clean, stop_cluster
 
     pids = stop_cluster(args.name, grace=args.grace, progress=_progress)
     print(f"stopped cluster {args.name!r} ({len(pids)} node(s))" if pids
           else f"cluster {args.name!r}: not running")
+    if args.purge:
+        _print_removed(clean(args.name))
+    return 0
+
+
+def _print_removed(paths: list) -> None:
+    print("removed: " + ", ".join(str(p) for p in paths) if paths else "nothing to remove")
+
+
+def _es_clean(args: argparse.Namespace) -> int:
+    from langmem_es_cli.local_es import clean
+
+    _print_removed(clean(args.name, keep_download=args.keep_download))
     return 0
 
 
@@ -98,8 +111,8 @@ def _es_status(args: argparse.Namespace) -> int:
 
 def _es_env(args: argparse.Namespace) -> int:
     from langmem_es.errors import ClusterUnavailableError
-    from langmem_es_cli.local_es import read_info
     from langmem_es.settings import cluster_file
+    from langmem_es_cli.local_es import read_info
 
     info = read_info(args.name)
     if info is None:
@@ -116,9 +129,9 @@ def _es_env(args: argparse.Namespace) -> int:
 
 @command_group
 def add_es_commands(sub: argparse._SubParsersAction) -> None:
-    """``langmem-es es start|stop|status|env``: a local Elasticsearch without Docker."""
+    """``langmem-es es start|stop|status|env|clean``: a local Elasticsearch without Docker."""
     es = sub.add_parser("es", help="run a local Elasticsearch (fetched from Maven Central)")
-    es_sub = es.add_subparsers(dest="es_command", metavar="{start,stop,status,env}")
+    es_sub = es.add_subparsers(dest="es_command", metavar="{start,stop,status,env,clean}")
     es_sub.required = True
 
     def name_arg(p: argparse.ArgumentParser) -> None:
@@ -129,8 +142,9 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
 
     p = es_sub.add_parser("start", help="fetch (once), start and wait for health")
     name_arg(p)
-    p.add_argument("--port", type=int, default=None,
-                   help="HTTP port of the first node (default: 9200 if free, else a free one)")
+    p.add_argument("--port", default=None,
+                   help="HTTP port of the first node (node i gets PORT+i), or a range LOW-HIGH that "
+                        "Elasticsearch binds from (default: 9200-9299; transport from 9300-9399)")
     p.add_argument("--nodes", type=int, choices=(1, 3), default=1)
     p.add_argument("--license", choices=("basic", "trial"), default="basic")
     p.add_argument("--heap", default=DEFAULT_HEAP, help="JVM heap per node (default: %(default)s)")
@@ -144,7 +158,15 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
     name_arg(p)
     p.add_argument("--grace", type=float, default=60.0,
                    help="seconds to wait after SIGTERM (default: %(default)s)")
+    p.add_argument("--purge", action="store_true", help="then remove its data, logs and credential file")
     p.set_defaults(func=_es_stop)
+
+    p = es_sub.add_parser("clean", help="remove what `start` left under LANGMEM_ES_HOME (stopped clusters only)")
+    p.add_argument("--name", default=None,
+                   help="only this cluster's data and credentials (default: every cluster, the unpacked "
+                        "distribution and the download)")
+    p.add_argument("--keep-download", action="store_true", help="keep the downloaded zip (no re-download)")
+    p.set_defaults(func=_es_clean)
 
     p = es_sub.add_parser("status", help="URL, version, licence, node count")
     name_arg(p)
@@ -164,12 +186,13 @@ from langmem_es_bench.cli import register as add_bench_command  # noqa: E402
 from langmem_es_cli.decay import register as add_decay_command  # noqa: E402
 from langmem_es_cli.demo import register as add_demo_command  # noqa: E402
 from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
-from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
-from langmem_es_cli.load import register as add_load_command  # noqa: E402
+from langmem_es_cli.load import register as add_load_command
+from langmem_es_cli.setup_cli import register as add_setup_command  # noqa: E402
 from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
+from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
 
-for _group in (add_demo_command, add_eval_command, add_bench_command, add_load_command, add_decay_command,
-               add_doctor_command, add_tenants_command):
+for _group in (add_demo_command, add_setup_command, add_eval_command, add_bench_command, add_load_command,
+               add_decay_command, add_doctor_command, add_tenants_command):
     command_group(_group)
 
 

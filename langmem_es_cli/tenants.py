@@ -37,15 +37,15 @@ plus the fail-closed ``scope.visible``) is the isolation: ``library`` mode.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
 import secrets
-import base64
 import time
-from pathlib import Path
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from langmem_es import filters as F
@@ -229,7 +229,7 @@ def list_keys(client: Any, tenant: str | None = None, *, include_invalidated: bo
     if not include_invalidated:
         must.append({"term": {"invalidated": False}})
     response = _call(lambda: client.security.query_api_keys(query={"bool": {"filter": must}}, size=1000,
-                                                              sort=[{"creation": "desc"}]))
+                                                              sort=[{"creation": {"order": "desc"}}]))
     out = []
     for k in response.get("api_keys", []):
         meta = k.get("metadata") or {}
@@ -374,7 +374,7 @@ class FileRealm:
         self.dirs = [Path(d) for d in config_dirs]
 
     @classmethod
-    def for_local_cluster(cls, name: str = "default") -> "FileRealm":
+    def for_local_cluster(cls, name: str = "default") -> FileRealm:
         """The file realm of a cluster started by ``langmem-es es start --name NAME``."""
         from langmem_es_cli.local_es import read_info
 

@@ -27,9 +27,9 @@ __all__ = ["register"]
 def _client(args: argparse.Namespace) -> Any:
     from elasticsearch import Elasticsearch
 
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import connection
 
-    conn = require_connection(args.cluster)
+    conn = connection(args.cluster)
     return conn, Elasticsearch(**conn.client_kwargs(), request_timeout=30)
 
 

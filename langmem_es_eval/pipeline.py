@@ -80,7 +80,7 @@ class MemoryPipelineSystem:
             for t in turns
         ]
         ids = self.core.remember_many(self._identity(conversation.conv_id), items)
-        self._turn_of[conversation.conv_id] = {mid: t.turn_id for mid, t in zip(ids, turns)}
+        self._turn_of[conversation.conv_id] = {mid: t.turn_id for mid, t in zip(ids, turns, strict=False)}
 
     def search(self, conversation_id: str, question: str, k: int) -> list[str]:
         identity = self._identity(conversation_id)

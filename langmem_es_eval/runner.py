@@ -312,7 +312,8 @@ def _metadata_block(
         "machine": _machine(),
         "versions": {p: _version(p) for p in _PACKAGES},
         "dataset": {
-            "path": str(path.resolve()),
+            # by name and checksum: no path of the machine that ran it in saved results
+            "name": path.name,
             "sha256": file_sha256(path),
             "conversations": [c.conv_id for c in conversations],
             "turns": sum(len(c.turns) for c in conversations),
@@ -441,10 +442,10 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
 
     else:
         for title, header, rows in tables:
-            widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+            widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
             print(title, file=stream)
             for row in [header, *rows]:
-                print("  ".join(str(x).rjust(w) for x, w in zip(row, widths)), file=stream)
+                print("  ".join(str(x).rjust(w) for x, w in zip(row, widths, strict=False)), file=stream)
             print(file=stream)
 
         def emit(line: str) -> None:
@@ -456,7 +457,7 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
         emit(f"error {line}")
     if meta:
         ds = meta.get("dataset", {})
-        emit(f"dataset {ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
+        emit(f"dataset {ds.get('name') or ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
              f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s")
 
 
@@ -499,7 +500,7 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
         ax.axvline(len(groups) - 1.5, color="0.6", linewidth=0.8, linestyle="--")
     meta = results.get("metadata", {})
     ds = meta.get("dataset", {})
-    ax.set_title(f"LoCoMo retrieval recall@10 by category — {Path(str(ds.get('path', ''))).name}"
+    ax.set_title(f"LoCoMo retrieval recall@10 by category — {ds.get('name') or Path(str(ds.get('path', ''))).name}"
                  f", {len(ds.get('conversations', []))} conversations"
                  + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
                  fontsize=11)

@@ -34,9 +34,9 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from langmem_es.fusion import rrf
 from langmem_es_eval.locomo import Conversation
 from langmem_es_eval.metrics import dedupe
-from langmem_es.fusion import rrf
 
 __all__ = [
     "BM25Index",
@@ -99,7 +99,7 @@ class CachedEmbeddings(Embeddings):
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         missing = dedupe(t for t in texts if t not in self._docs)
         if missing:
-            for t, v in zip(missing, self.inner.embed_documents(missing)):
+            for t, v in zip(missing, self.inner.embed_documents(missing), strict=False):
                 self._docs[t] = [float(x) for x in v]
         return [self._docs[t] for t in texts]
 

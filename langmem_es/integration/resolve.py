@@ -5,16 +5,14 @@ given (or what ``langgraph.config.get_store()`` returns) into a
 :class:`~langmem_es.core.MemoryCore` / :class:`~langmem_es.core.AsyncMemoryCore`:
 
 1. a core is returned as is;
-2. a store with a ``memory`` attribute (the stores of :mod:`langmem_es.store`) gives it;
-3. a store over a storage port (``._backend``, ``.backend`` or ``._core.port``) gets a
-   core built once over the same backend, with the store's embeddings, and cached on it.
+2. a store gives its public ``memory`` property (the stores of :mod:`langmem_es.store`
+   build it once over their own backend, with their embeddings).
 
 Anything else is a :class:`TypeError` naming what is accepted.
 """
 
 from __future__ import annotations
 
-import inspect
 import threading
 from typing import Any
 
@@ -22,34 +20,16 @@ from ..core import AsyncMemoryCore, MemoryCore
 
 __all__ = ["acall", "aready", "async_core", "is_async_core", "memory_for", "ready", "store_from_config", "sync_core"]
 
-_CACHE_ATTR = "_langmem_es_memory"
 _lock = threading.Lock()
 
 ACCEPTED = (
     "a MemoryCore or AsyncMemoryCore, or a langmem_es store (SQLiteMemoryStore, "
-    "ElasticsearchMemoryStore, AsyncElasticsearchMemoryStore) or any store exposing "
-    "`.memory` or its storage backend as `._backend` / `.backend`"
+    "ElasticsearchMemoryStore, AsyncElasticsearchMemoryStore) or any store whose `.memory` is one"
 )
 
 
 def is_async_core(core: Any) -> bool:
     return isinstance(core, AsyncMemoryCore)
-
-
-def _backend_of(store: Any) -> Any:
-    for attr in ("_backend", "backend"):
-        backend = getattr(store, attr, None)
-        if backend is not None:
-            return backend
-    inner = getattr(store, "_core", None)  # the langmem_es stores keep the port on their op runner
-    return getattr(inner, "port", None) if inner is not None else None
-
-
-def _embeddings_of(store: Any) -> Any:
-    index = getattr(store, "_index", None)
-    if index is not None and getattr(index, "embeddings", None) is not None:
-        return index.embeddings
-    return getattr(store, "embeddings", None)
 
 
 def memory_for(store_or_core: Any) -> MemoryCore | AsyncMemoryCore:
@@ -68,35 +48,12 @@ def memory_for(store_or_core: Any) -> MemoryCore | AsyncMemoryCore:
         return store_or_core
     if store_or_core is None:
         raise TypeError(f"memory_for() got None: pass {ACCEPTED}, or run inside a graph compiled with a store")
-    cached = getattr(store_or_core, _CACHE_ATTR, None)
-    if cached is not None:
-        return cached
-    memory = _memory_attr(store_or_core)
+    memory = getattr(store_or_core, "memory", None)
     if isinstance(memory, (MemoryCore, AsyncMemoryCore)):
         return memory
-    backend = _backend_of(store_or_core)
-    if backend is None:
-        raise TypeError(
-            f"memory_for() needs {ACCEPTED}; got {type(store_or_core).__module__}.{type(store_or_core).__qualname__}"
-        )
-    with _lock:
-        cached = getattr(store_or_core, _CACHE_ATTR, None)
-        if cached is not None:
-            return cached
-        cls = AsyncMemoryCore if inspect.iscoroutinefunction(getattr(backend, "put", None)) else MemoryCore
-        core = cls(backend, embeddings=_embeddings_of(store_or_core))
-        try:
-            setattr(store_or_core, _CACHE_ATTR, core)
-        except AttributeError:  # slotted or frozen object: do without the cache
-            pass
-        return core
-
-
-def _memory_attr(store: Any) -> Any:
-    try:
-        return getattr(store, "memory", None)
-    except Exception:  # a property that cannot build its core: fall back to the backend
-        return None
+    raise TypeError(
+        f"memory_for() needs {ACCEPTED}; got {type(store_or_core).__module__}.{type(store_or_core).__qualname__}"
+    )
 
 
 def store_from_config(store: Any = None) -> Any:

@@ -32,12 +32,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.store.base import NOT_PROVIDED, BaseStore, IndexConfig, Op, Result, TTLConfig
 
+from ..errors import ClusterUnavailableError
+from ..settings import DEFAULT_USER, NO_CLIENT_HINT, Connection
 from .base import DEFAULT_MAX_DOCUMENT_BYTES, StoreIndexConfig, resolve_index, typed_namespace_errors
 from ._async.store import AsyncStoreCore
 from ._sync.store import StoreCore
 
 if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch, Elasticsearch
+
+    from ..core import AsyncMemoryCore, MemoryCore
 
 __all__ = [
     "AsyncElasticsearchMemoryStore",
@@ -52,19 +56,45 @@ RefreshMode = Literal["lazy", "always", "never"]
 _DEFAULT_DIMS = 384
 
 
+_MEMORY_LOCK = threading.Lock()
+
+
 class _Common(BaseStore):
     """Configuration shared by every store class (TTL, index, limits)."""
 
     supports_ttl: bool = True
+    _core: StoreCore | AsyncStoreCore
 
     def _configure(self, index: IndexConfig | None, ttl: TTLConfig | None) -> None:
         self.index_config = dict(index) if index is not None else None
         self._index = resolve_index(index)
+        #: the embeddings of the index config (``None`` without one), as on LangGraph's stores
+        self.embeddings = self._index.embeddings if self._index is not None else None
         self.ttl_config = ttl
         if ttl is not None:
             default = ttl.get("default_ttl")
             if default is not None and (not isinstance(default, (int, float)) or default <= 0):
                 raise ValueError(f"ttl default_ttl is a positive number of minutes, got {default!r}")
+
+    @property
+    def memory(self) -> MemoryCore | AsyncMemoryCore:
+        """The memory core behind this store: the same backend and embeddings, built once.
+
+        ``MemoryCore`` for the sync stores, ``AsyncMemoryCore`` for
+        :class:`AsyncElasticsearchMemoryStore`; tools and nodes reach the memory API
+        through it (:func:`langmem_es.integration.memory_for`).
+        """
+        core = self.__dict__.get("_memory")
+        if core is None:
+            with _MEMORY_LOCK:
+                core = self.__dict__.get("_memory")
+                if core is None:
+                    from ..core import AsyncMemoryCore, MemoryCore
+
+                    port = self._core.port
+                    cls = AsyncMemoryCore if isinstance(self._core, AsyncStoreCore) else MemoryCore
+                    core = self.__dict__["_memory"] = cls(port, embeddings=self.embeddings)  # type: ignore[arg-type]
+        return core  # type: ignore[no-any-return]
 
     @property
     def _dims(self) -> int:
@@ -155,22 +185,32 @@ class _SyncStore(_Common):
         self.close()
 
 
-def _es_client_kwargs(url: str | None, user: str | None, password: str | None, api_key: str | None) -> dict[str, Any]:
-    """Client arguments for sync and async clients: explicit URL + credentials, else the
-    environment / the running local cluster (:mod:`langmem_es.settings`). No I/O."""
-    from ..settings import DEFAULT_USER, Connection, require_connection
+def _connection(url: str | Connection, user: str | None, password: str | None, api_key: str | None) -> Connection:
+    """Explicit settings as a :class:`~langmem_es.settings.Connection` (no environment, no I/O)."""
+    if isinstance(url, Connection):
+        if user is not None or password is not None or api_key is not None:
+            raise ValueError("from_conn_string(connection) takes its credentials from the Connection; "
+                             "give user/password/api_key with a URL string instead")
+        return url
+    if not isinstance(url, str) or not url.strip():
+        raise ValueError(f"from_conn_string needs an Elasticsearch URL such as 'http://127.0.0.1:9200', got {url!r}; "
+                         + NO_CLIENT_HINT)
+    return Connection(url=url, user=user or DEFAULT_USER, password=password, api_key=api_key, source="explicit")
 
-    if url is None:
-        return require_connection().client_kwargs()
-    return Connection(url=url, user=user or DEFAULT_USER, password=password, api_key=api_key).client_kwargs()
+
+def _require_client(client: Any, cls_name: str) -> Any:
+    if client is None:
+        raise ClusterUnavailableError(f"{cls_name} needs its cluster: {NO_CLIENT_HINT}")
+    return client
 
 
 class ElasticsearchMemoryStore(_SyncStore):
     """A LangGraph store on Elasticsearch, over a synchronous ``Elasticsearch`` client.
 
     Args:
-        client: a ready client; ``None`` builds one from ``LANGMEM_ES_URL`` (and
-            credentials) or the running local cluster — without any network call.
+        client: a ready ``Elasticsearch`` client. The caller owns it: :meth:`close` leaves
+            it open. Without one use :meth:`from_conn_string`, which creates a client and
+            closes it on exit; nothing is read from the environment.
         index: ``{"dims", "embed", "fields"}`` to enable natural-language search;
             ``embed`` may be an ``Embeddings``, a sync/async function or a
             ``"provider:model"`` string (``"default"``: offline MiniLM, 384 dims).
@@ -198,11 +238,7 @@ class ElasticsearchMemoryStore(_SyncStore):
         from ..backends.elasticsearch import ElasticsearchBackend
 
         self._configure(index, ttl)
-        if client is None:
-            from elasticsearch import Elasticsearch
-
-            client = Elasticsearch(**_es_client_kwargs(None, None, None, None))
-        self.client = client
+        self.client = client = _require_client(client, type(self).__name__)
         backend = ElasticsearchBackend(client, prefix=prefix, dims=self._dims, replicas=replicas)
         self._core = StoreCore(backend, index=self._index, max_document_bytes=max_document_bytes, refresh=refresh)
 
@@ -210,7 +246,7 @@ class ElasticsearchMemoryStore(_SyncStore):
     @contextmanager
     def from_conn_string(
         cls,
-        url: str,
+        url: str | Connection,
         *,
         user: str | None = None,
         password: str | None = None,
@@ -218,15 +254,14 @@ class ElasticsearchMemoryStore(_SyncStore):
         client_kwargs: dict[str, Any] | None = None,
         **store_kwargs: Any,
     ) -> Iterator["ElasticsearchMemoryStore"]:
-        """A store on a new client for ``url``; the client is closed on exit."""
-        from elasticsearch import Elasticsearch
-
-        client = Elasticsearch(**_es_client_kwargs(url, user, password, api_key), **(client_kwargs or {}))
-        store = cls(client, **store_kwargs)
+        """A store on a new client for ``url`` (or a :class:`~langmem_es.settings.Connection`);
+        the store owns that client and closes it on exit."""
+        client = _connection(url, user, password, api_key).client(**(client_kwargs or {}))
         try:
-            yield store
+            with cls(client, **store_kwargs) as store:
+                yield store
         finally:
-            store.close()
+            client.close()
 
 
 class SQLiteMemoryStore(_SyncStore):
@@ -296,11 +331,7 @@ class AsyncElasticsearchMemoryStore(_Common):
         from ..backends.elasticsearch import AsyncElasticsearchBackend
 
         self._configure(index, ttl)
-        if client is None:
-            from elasticsearch import AsyncElasticsearch
-
-            client = AsyncElasticsearch(**_es_client_kwargs(None, None, None, None))
-        self.client = client
+        self.client = client = _require_client(client, type(self).__name__)
         backend = AsyncElasticsearchBackend(client, prefix=prefix, dims=self._dims, replicas=replicas)
         self._core = AsyncStoreCore(backend, index=self._index, max_document_bytes=max_document_bytes, refresh=refresh)
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -45,7 +45,9 @@ from ..errors import (
 )
 from ..fusion import rrf
 from ..model import ROOT, KINDS, collection_for
-from ..port import Collection, Doc, Hit
+from .._async.embedder import AsyncEmbedder
+from .._sync.embedder import Embedder
+from ..port import Collection, Doc, Hit, StoredDoc
 
 __all__ = [
     "AsyncEmbedder",
@@ -109,44 +111,27 @@ class ResolvedIndex:
     tokenized: tuple[tuple[str, Any], ...]
 
 
-class AsyncEmbedder:
-    """The embedder as the async core calls it (the only I/O here, kept beside its twin)."""
-
-    def __init__(self, embeddings: Embeddings) -> None:
-        self.embeddings = embeddings
-
-    async def embed_texts(self, texts: list[str]) -> list[list[float]]:
-        return await self.embeddings.aembed_documents(texts)
-
-    async def embed_query_text(self, text: str) -> list[float]:
-        return await self.embeddings.aembed_query(text)
-
-
-class Embedder:
-    """The embedder as the generated sync core calls it."""
-
-    def __init__(self, embeddings: Embeddings) -> None:
-        self.embeddings = embeddings
-
-    def embed_texts(self, texts: list[str]) -> list[list[float]]:
-        return self.embeddings.embed_documents(texts)
-
-    def embed_query_text(self, text: str) -> list[float]:
-        return self.embeddings.embed_query(text)
-
-
 def _resolve_embeddings(spec: Any) -> Embeddings:
-    try:
-        from ..embeddings import resolve_embeddings
-    except ImportError:  # pragma: no cover - embeddings module absent
-        from langgraph.store.base import ensure_embeddings
+    from ..embeddings import resolve_embeddings
 
-        return ensure_embeddings(spec)
     return resolve_embeddings(spec)
 
 
 def _tokenize(path: str) -> tuple[str, Any]:
     return (path, "$") if path == "$" else (path, tokenize_path(path))
+
+
+def _index_fields(index: Mapping[str, Any]) -> tuple[str, ...]:
+    """``fields``, or ``text_fields`` as ``SqliteStore`` names them; default ``("$",)``."""
+    fields, text_fields = index.get("fields"), index.get("text_fields")
+    if fields is not None and text_fields is not None and list(fields) != list(text_fields):
+        raise ValueError(f"index config has fields={fields!r} and text_fields={text_fields!r}; give one")
+    chosen = fields if fields is not None else text_fields
+    if isinstance(chosen, str):
+        chosen = [chosen]
+    if chosen is not None and (not isinstance(chosen, (list, tuple)) or not all(isinstance(p, str) for p in chosen)):
+        raise ValueError(f"index fields are a list of paths like ['text', 'meta.title'], got {chosen!r}")
+    return tuple(chosen or ("$",))
 
 
 def resolve_index(index: IndexConfig | Mapping[str, Any] | None) -> ResolvedIndex | None:
@@ -155,7 +140,7 @@ def resolve_index(index: IndexConfig | Mapping[str, Any] | None) -> ResolvedInde
         return None
     if "dims" not in index or not isinstance(index["dims"], int) or index["dims"] <= 0:
         raise ValueError("index config needs 'dims', the positive vector length of the embedder")
-    fields = tuple(index.get("fields") or ("$",))
+    fields = _index_fields(index)
     return ResolvedIndex(
         dims=index["dims"],
         embeddings=_resolve_embeddings(index.get("embed")),
@@ -221,11 +206,8 @@ def validate_op(op: Op) -> None:
             raise InvalidNamespaceError(
                 "a namespace cannot be empty; put items under at least one label, e.g. ('memories',)"
             )
-        if op.namespace[0] == RESERVED_ROOT:
-            raise InvalidNamespaceError(
-                f'the root label "{RESERVED_ROOT}" is reserved by LangGraph; got {op.namespace}: '
-                "choose another first label"
-            )
+        # the reserved root ("langgraph") is refused by the public put() only, as in
+        # LangGraph's stores: LangGraph itself writes under it through batch()
         if not isinstance(op.key, str):
             raise InvalidArgumentError(f"item keys are strings, got {type(op.key).__name__}: pass str(key)")
         _utf8(op.key, "item key", InvalidArgumentError)
@@ -494,6 +476,27 @@ def fuse_hits(text_hits: Sequence[Hit], vector_hits: Sequence[Hit], *, k: int = 
         by_id.setdefault(hit.doc["id"], Ranked(hit.collection, hit.doc))
     fused = rrf([[h.doc["id"] for h in text_hits], [h.doc["id"] for h in vector_hits]], k=k)
     return [by_id[i] for i, _ in fused]
+
+
+def by_score(
+    ranked: Sequence[Ranked], qvec: Sequence[float], stored: Mapping[str, StoredDoc]
+) -> list[tuple[Ranked, float | None]]:
+    """Every candidate with its score, best score first, as ``InMemoryStore`` orders them.
+
+    The score is the vector leg's cosine, else the best cosine of the stored path vectors
+    (from the candidate itself or, when the hit carried none, from ``stored`` by id).
+    Items without vectors follow unscored, in fused order; ties keep the fused order.
+    So the order never contradicts the scores, and consecutive pages continue it.
+    """
+    pairs: list[tuple[Ranked, float | None]] = []
+    for r in ranked:
+        score = r.vector_score
+        if score is None:
+            found = stored.get(r.doc["id"])
+            score = best_cosine(qvec, (found.doc if found is not None else r.doc).get("vectors"))
+        pairs.append((r, score))
+    scored = sorted((p for p in pairs if p[1] is not None), key=lambda p: -(p[1] or 0.0))
+    return scored + [p for p in pairs if p[1] is None]
 
 
 # --------------------------------------------------------------------------------------

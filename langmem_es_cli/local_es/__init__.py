@@ -13,6 +13,7 @@ unpacks it, and runs one or three nodes on 127.0.0.1 with security on and a gene
 
 from langmem_es_cli.local_es._cluster import (
     Layout,
+    clean,
     cluster_status,
     layout,
     list_clusters,
@@ -27,9 +28,11 @@ from langmem_es_cli.local_es._config import (
     MIN_JAVA,
     ClusterSpec,
     NodeSpec,
+    PortRange,
     choose_ports,
     maven_coordinates,
     plan_cluster,
+    plan_ports,
     port_free,
     render_elasticsearch_yml,
 )
@@ -43,7 +46,9 @@ __all__ = [
     "ClusterSpec",
     "Layout",
     "NodeSpec",
+    "PortRange",
     "check_disk",
+    "clean",
     "choose_ports",
     "cluster_status",
     "download_zip",
@@ -54,6 +59,7 @@ __all__ = [
     "maven_coordinates",
     "modules_in",
     "plan_cluster",
+    "plan_ports",
     "port_free",
     "read_info",
     "render_elasticsearch_yml",

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import pwd
+import re
 import secrets
 import shutil
 import signal
@@ -21,18 +22,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langmem_es import settings as _settings
-from langmem_es.errors import ClusterUnavailableError, ElasticsearchStartError, HealthTimeoutError
+from langmem_es.errors import (
+    ClusterUnavailableError,
+    ConfigurationError,
+    ElasticsearchStartError,
+    HealthTimeoutError,
+    PortInUseError,
+)
+from langmem_es_cli._checks import parse_heap, parse_port_range
 from langmem_es_cli.local_es._config import (
     DEFAULT_HEAP,
-    DEFAULT_HTTP_PORT,
-    DEFAULT_TRANSPORT_PORT,
     ES_SYSTEM_USER,
     ES_VERSION,
     ClusterSpec,
     NodeSpec,
-    choose_ports,
     java_opts,
     plan_cluster,
+    plan_ports,
     render_elasticsearch_yml,
 )
 from langmem_es_cli.local_es._fetch import Java, Progress, _say, download_zip, find_java, modules_in, unpack
@@ -106,7 +112,7 @@ class RunAs:
     def chown_tree(self, root: Path) -> None:
         if self.uid is None:
             return
-        for dirpath, dirnames, filenames in os.walk(root):
+        for dirpath, _dirnames, filenames in os.walk(root):
             os.chown(dirpath, self.uid, self.gid)
             for f in filenames:
                 os.chown(os.path.join(dirpath, f), self.uid, self.gid)
@@ -131,7 +137,7 @@ def ensure_run_as(progress: Progress | None = None) -> RunAs:
             raise ElasticsearchStartError(
                 f"cannot create system user {ES_SYSTEM_USER!r} to run Elasticsearch as "
                 f"(it refuses root): {r.stderr.strip() or r.returncode}"
-            )
+            ) from None
         pw = pwd.getpwnam(ES_SYSTEM_USER)
     return RunAs(user=pw.pw_name, uid=pw.pw_uid, gid=pw.pw_gid)
 
@@ -261,10 +267,7 @@ def _prepare_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run
                 shutil.copytree(item, target, dirs_exist_ok=True)
             else:
                 shutil.copy2(item, target)
-    bootstrap = len(spec.nodes) > 1 and not (node.data_dir / "_state").exists()
-    (node.config_dir / "elasticsearch.yml").write_text(
-        render_elasticsearch_yml(spec, node, bootstrap=bootstrap)
-    )
+    _write_yml(spec, node, seeds=[])
     run_as.chown_tree(node.dir)
     if fresh:
         env = _es_env(java, node, spec.heap, environ)
@@ -279,52 +282,112 @@ def _prepare_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run
                 )
 
 
-def _launch(spec: ClusterSpec, dist: Path, java: Java, run_as: RunAs,
-            environ: Mapping[str, str], progress: Progress | None, timeout: float) -> list[int]:
-    procs = []
-    for node in spec.nodes:
-        node.pid_file.unlink(missing_ok=True)
-        out = open(node.stdout_file, "ab")
-        procs.append((node, out, subprocess.Popen(
+def _write_yml(spec: ClusterSpec, node: NodeSpec, seeds: list[str]) -> None:
+    bootstrap = len(spec.nodes) > 1 and not (node.data_dir / "_state").exists()
+    (node.config_dir / "elasticsearch.yml").write_text(
+        render_elasticsearch_yml(spec, node, bootstrap=bootstrap, seeds=seeds)
+    )
+
+
+def bound_port(node: NodeSpec, kind: str) -> int | None:
+    """The ``http``/``transport`` port ``node`` bound, from the file Elasticsearch wrote."""
+    try:
+        lines = node.ports_file(kind).read_text().split()
+    except OSError:
+        return None
+    for line in lines:
+        host, _, port = line.rpartition(":")
+        if host and port.isdigit():
+            return int(port)
+    return None
+
+
+_BIND_EXCEPTION = re.compile(r"(?:[\w.]+\.)?(Bind\w*Exception)(?::\s*(.*))?")
+_OS_CAUSE = re.compile(r"Caused by: java\.net\.BindException: (.*)")
+
+
+def bind_failure(spec: ClusterSpec, node: NodeSpec) -> str | None:
+    """Why ``node`` could not bind a port, in one line, if that is why it failed.
+
+    E.g. ``BindHttpException: Failed to bind to 127.0.0.1:9290 (Address already in use)``,
+    read from the node's output above the Java stack frames.
+    """
+    for path in (node.stdout_file, node.logs_dir / f"{spec.cluster_name}.log"):
+        lines = [ln.strip() for ln in _tail(path, 2000) if not ln.startswith("\tat ")]
+        found = next((m for ln in lines if (m := _BIND_EXCEPTION.search(ln))), None)
+        if found is None:
+            continue
+        cause = next((m.group(1).strip() for ln in lines if (m := _OS_CAUSE.search(ln))), None)
+        text = f"{found.group(1)}: {found.group(2).strip()}" if found.group(2) else found.group(1)
+        return f"{text} ({cause})" if cause and cause not in text else text
+    return None
+
+
+def _launch_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_as: RunAs,
+                 environ: Mapping[str, str], deadline: float) -> int | None:
+    """Start ``node`` as a daemon; its launcher's exit code (``None``: timed out)."""
+    node.pid_file.unlink(missing_ok=True)
+    for kind in ("http", "transport"):
+        node.ports_file(kind).unlink(missing_ok=True)
+    with open(node.stdout_file, "ab") as out:
+        proc = subprocess.Popen(
             [str(dist / "bin" / "elasticsearch"), "-d", "-p", str(node.pid_file)],
             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             env=_es_env(java, node, spec.heap, environ), cwd=node.logs_dir,
             start_new_session=True, **run_as.popen_kwargs(),
-        )))
-    deadline = time.monotonic() + timeout
-    failed: list[tuple[NodeSpec, int | None]] = []
-    for node, out, proc in procs:
+        )
         try:
-            rc = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+            return proc.wait(timeout=max(1.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
-            rc = None
-        out.close()
-        if rc != 0:
-            failed.append((node, rc))
-        else:
-            _say(progress, f"  node {node.name} up (http {node.http_port}, "
-                           f"transport {node.transport_port})")
-    pids = []
+            return None
+
+
+def _launch(spec: ClusterSpec, dist: Path, java: Java, run_as: RunAs,
+            environ: Mapping[str, str], progress: Progress | None,
+            timeout: float) -> tuple[list[int], list[int], list[int]]:
+    """Start the nodes one after another; ``(pids, http ports, transport ports)`` they bound.
+
+    Each node binds its ports itself from its ranges and writes what it bound
+    (``node.portsfile``); a later node is seeded with the transport ports of the earlier
+    ones. A port that cannot be bound is a :class:`PortInUseError` quoting the log line.
+    """
+    deadline = time.monotonic() + timeout
+    pids: list[int] = []
+    http: list[int] = []
+    transport: list[int] = []
     for node in spec.nodes:
+        _write_yml(spec, node, seeds=[f"127.0.0.1:{p}" for p in transport])
+        run_as.chown_tree(node.config_dir)
+        rc = _launch_node(spec, node, dist, java, run_as, environ, deadline)
         try:
             pids.append(int(node.pid_file.read_text().strip()))
         except (OSError, ValueError):
             pass
-    if failed:
-        for pid in pids:
-            _kill(pid, 10)
-        node, rc = failed[0]
-        tail = node_log_tail(spec, node)
-        what = "timed out" if rc is None else f"exited {rc}"
-        raise ElasticsearchStartError(
-            f"node {node.name} failed to start ({what}); last log lines:\n" + "\n".join(tail)
-        )
-    return pids
+        ports = (bound_port(node, "http"), bound_port(node, "transport"))
+        if rc != 0 or ports[0] is None or ports[1] is None:
+            for pid in pids:
+                _kill(pid, 10)
+            cause = bind_failure(spec, node)
+            if cause:
+                raise PortInUseError(
+                    f"node {node.name} could not bind its ports (http {node.http}, transport {node.transport}): "
+                    f"{cause}; use another --port or range, or stop what listens there"
+                )
+            what = "timed out" if rc is None else f"exited {rc}" if rc else "wrote no ports file"
+            tail = node_log_tail(spec, node)
+            raise ElasticsearchStartError(
+                f"node {node.name} failed to start ({what}); last log lines:\n" + "\n".join(tail)
+            )
+        http.append(ports[0])
+        transport.append(ports[1])
+        _say(progress, f"  node {node.name} up (http {ports[0]}, transport {ports[1]})")
+    return pids, http, transport
 
 
 def _wait_health(spec: ClusterSpec, password: str, pids: list[int], timeout: float,
-                 progress: Progress | None) -> dict:
+                 progress: Progress | None, url: str | None = None) -> dict:
+    url = url or spec.url
     t0 = time.monotonic()
     last_report = 0.0
     health: dict = {}
@@ -334,7 +397,7 @@ def _wait_health(spec: ClusterSpec, password: str, pids: list[int], timeout: flo
         elapsed = time.monotonic() - t0
         try:
             status, body = http_json(
-                spec.url,
+                url,
                 f"/_cluster/health?wait_for_status=yellow&wait_for_nodes={n}&timeout=2s",
                 password=password, timeout=10,
             )
@@ -393,7 +456,7 @@ def _apply_license(url: str, password: str, want: str) -> dict:
 def start_cluster(
     name: str = "default",
     *,
-    port: int | None = None,
+    port: int | str | None = None,
     nodes: int = 1,
     license: str = "basic",
     heap: str = DEFAULT_HEAP,
@@ -405,9 +468,18 @@ def start_cluster(
 ) -> dict:
     """Start (or find running) local cluster ``name``; return its info dict.
 
-    The info (URL, user, password, version, licence, pids, paths) is also written to
+    ``port``: an HTTP port (node *i* gets port+*i*), a range ``"9250-9299"`` every node
+    binds from, or ``None`` for 9200-9299; transport ports come from 9300-9399.
+    Elasticsearch binds them itself and the ports it bound are read back. The info
+    (URL, user, password, version, licence, pids, ports, paths) is also written to
     ``$LANGMEM_ES_HOME/clusters/<name>.json``, mode 600.
     """
+    # cheap checks first, before any download or write: arguments, ports named exactly, Java
+    heap = parse_heap(heap)
+    if port is not None:
+        parse_port_range(str(port))
+    if nodes not in (1, 3):
+        raise ConfigurationError(f"--nodes {nodes}: a local cluster has 1 or 3 nodes")
     env = os.environ if environ is None else environ
     t0 = time.monotonic()
     lay = layout(env)
@@ -417,13 +489,10 @@ def start_cluster(
         _say(progress, f"cluster {name!r} already running at {old['url']}")
         return {**old, "already_running": True}
 
-    # cheap checks first: ports, Java; then download and unpack
-    others = [p for n in _all_infos(lay) if n.get("name") != name and is_running(n)
-              for p in (n.get("http_ports", []) + n.get("transport_ports", []))]
-    http_ports = choose_ports(nodes, requested=port, prefer=DEFAULT_HTTP_PORT, avoid=others)
-    transport_ports = choose_ports(
-        nodes, requested=None, prefer=DEFAULT_TRANSPORT_PORT, avoid=others + http_ports
-    )
+    try:
+        http_ranges, transport_ranges = plan_ports(nodes, port)
+    except ValueError as exc:
+        raise ConfigurationError(f"--port {port}: {exc}") from None
     java = find_java(env)
     _say(progress, f"java: {java.home} ({java.version})")
     zip_path, cached = download_zip(lay.downloads, version, progress=progress, environ=env)
@@ -447,20 +516,21 @@ def start_cluster(
         shutil.rmtree(cluster_dir)
     password = old["password"] if reuse else secrets.token_urlsafe(18)
 
-    spec = plan_cluster(name, cluster_dir, http_ports, transport_ports,
+    spec = plan_cluster(name, cluster_dir, http_ranges, transport_ranges,
                         version=version, license=license, heap=heap)
     _say(progress, f"starting {nodes} node(s) of {version} as user {run_as.user!r} "
                    f"(heap {heap}) ...")
     for node in spec.nodes:
         _prepare_node(spec, node, dist, java, run_as, password, env)
     t_launch = time.monotonic()
-    pids = _launch(spec, dist, java, run_as, env, progress, timeout)
-    health = _wait_health(spec, password, pids, timeout, progress)
-    lic = _apply_license(spec.url, password, license)
-    version_seen = node_version(spec.url, password) or version
+    pids, http_ports, transport_ports = _launch(spec, dist, java, run_as, env, progress, timeout)
+    url = f"http://127.0.0.1:{http_ports[0]}"
+    health = _wait_health(spec, password, pids, timeout, progress, url=url)
+    lic = _apply_license(url, password, license)
+    version_seen = node_version(url, password) or version
     info = {
         "name": name,
-        "url": spec.url,
+        "url": url,
         "user": "elastic",
         "password": password,
         "version": version_seen,
@@ -587,3 +657,43 @@ def cluster_status(name: str = "default",
         "health": health.get("status") if isinstance(health, dict) else None,
         "pids": info.get("pids", []),
     }
+
+
+# --------------------------------------------------------------------------- clean
+
+
+def clean(name: str | None = None, *, keep_download: bool = False,
+          environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Remove what ``start`` left under ``$LANGMEM_ES_HOME``; return the paths removed.
+
+    With ``name``: that cluster's data, logs and credential file. Without: every
+    cluster, the unpacked distribution and (unless ``keep_download``) the downloaded
+    zip. A running cluster is never touched: :class:`ElasticsearchStartError` names it.
+    """
+    lay = layout(environ)
+    infos = _all_infos(lay)
+    targets = [i for i in infos if name is None or i.get("name") == name]
+    running = sorted(str(i.get("name")) for i in targets if running_pids(i))
+    if running:
+        raise ElasticsearchStartError(
+            f"cluster(s) {', '.join(running)} still running: `langmem-es es stop --name {running[0]}` first"
+        )
+    if name is not None:
+        paths = [lay.cluster_dir(name), lay.info_file(name)]
+    else:
+        paths = [lay.runtime / "clusters", lay.dist_root, lay.home / "clusters"]
+        if not keep_download:
+            paths.append(lay.downloads)
+    removed = []
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+        else:
+            continue
+        removed.append(path)
+    if name is None and lay.runtime != lay.home and lay.runtime.is_dir() and not any(lay.runtime.iterdir()):
+        lay.runtime.rmdir()
+        removed.append(lay.runtime)
+    return removed

@@ -38,14 +38,62 @@ def zip_name(version: str = ES_VERSION) -> str:
 
 
 @dataclass(frozen=True)
+class PortRange:
+    """Ports a node may bind: Elasticsearch takes the first free one of ``low..high``.
+
+    >>> str(PortRange(9200, 9299)), str(PortRange(9250, 9250))
+    ('9200-9299', '9250')
+    """
+
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.low <= self.high <= 65535:
+            raise ValueError(f"bad port range {self.low}-{self.high}")
+
+    @property
+    def fixed(self) -> bool:
+        return self.low == self.high
+
+    def __str__(self) -> str:
+        return str(self.low) if self.fixed else f"{self.low}-{self.high}"
+
+
+DEFAULT_HTTP_RANGE = PortRange(DEFAULT_HTTP_PORT, DEFAULT_HTTP_PORT + 99)
+DEFAULT_TRANSPORT_RANGE = PortRange(DEFAULT_TRANSPORT_PORT, DEFAULT_TRANSPORT_PORT + 99)
+
+
+def _as_range(port: int | PortRange) -> PortRange:
+    return port if isinstance(port, PortRange) else PortRange(port, port)
+
+
+@dataclass(frozen=True)
 class NodeSpec:
-    """One node of a local cluster."""
+    """One node of a local cluster: the port ranges it may bind, and its directories."""
 
     index: int
     name: str
-    http_port: int
-    transport_port: int
+    http: PortRange
+    transport: PortRange
     dir: Path
+
+    @property
+    def http_port(self) -> int:
+        """The HTTP port when it is fixed (a range is bound by Elasticsearch: see ``ports_file``)."""
+        if not self.http.fixed:
+            raise ValueError(f"node {self.name} binds HTTP from {self.http}: read the port it bound")
+        return self.http.low
+
+    @property
+    def transport_port(self) -> int:
+        if not self.transport.fixed:
+            raise ValueError(f"node {self.name} binds transport from {self.transport}: read the port it bound")
+        return self.transport.low
+
+    def ports_file(self, kind: str) -> Path:
+        """Where the node writes the ``http`` or ``transport`` address it bound (``node.portsfile``)."""
+        return self.logs_dir / f"{kind}.ports"
 
     @property
     def config_dir(self) -> Path:
@@ -86,6 +134,7 @@ class ClusterSpec:
 
     @property
     def url(self) -> str:
+        """The first node's URL (its HTTP port must be fixed; else read what it bound)."""
         return f"http://127.0.0.1:{self.nodes[0].http_port}"
 
     @property
@@ -100,8 +149,8 @@ class ClusterSpec:
 def plan_cluster(
     name: str,
     cluster_dir: Path,
-    http_ports: Sequence[int],
-    transport_ports: Sequence[int],
+    http_ports: Sequence[int | PortRange],
+    transport_ports: Sequence[int | PortRange],
     *,
     version: str = ES_VERSION,
     license: str = "basic",
@@ -118,11 +167,11 @@ def plan_cluster(
         NodeSpec(
             index=i,
             name=f"{name}-{i}",
-            http_port=h,
-            transport_port=t,
+            http=_as_range(h),
+            transport=_as_range(t),
             dir=cluster_dir / f"node-{i}",
         )
-        for i, (h, t) in enumerate(zip(http_ports, transport_ports))
+        for i, (h, t) in enumerate(zip(http_ports, transport_ports, strict=False))
     )
     return ClusterSpec(
         name=name, cluster_dir=cluster_dir, nodes=nodes, version=version,
@@ -130,11 +179,16 @@ def plan_cluster(
     )
 
 
-def render_elasticsearch_yml(spec: ClusterSpec, node: NodeSpec, *, bootstrap: bool) -> str:
+def render_elasticsearch_yml(
+    spec: ClusterSpec, node: NodeSpec, *, bootstrap: bool, seeds: Sequence[str] | None = None
+) -> str:
     """The ``elasticsearch.yml`` of ``node``.
 
     ``bootstrap`` is True the first time a multi-node cluster starts: only then is
     ``cluster.initial_master_nodes`` written (Elasticsearch warns if it stays set).
+    Ports are ranges Elasticsearch binds from (``node.portsfile`` makes it write what it
+    bound); ``seeds`` are the transport addresses of the nodes started before this one
+    (default: the fixed transport ports of every node).
 
     Security is on with TLS off on HTTP and transport. That is accepted because every
     node binds to 127.0.0.1: a loopback-bound node is in *development mode*, where
@@ -148,14 +202,19 @@ def render_elasticsearch_yml(spec: ClusterSpec, node: NodeSpec, *, bootstrap: bo
         f"path.data: {node.data_dir}",
         f"path.logs: {node.logs_dir}",
         "network.host: 127.0.0.1",
-        f"http.port: {node.http_port}",
-        f"transport.port: {node.transport_port}",
+        f"http.port: {node.http}",
+        f"transport.port: {node.transport}",
+        "node.portsfile: true",
     ]
     if len(spec.nodes) == 1:
         lines.append("discovery.type: single-node")
     else:
-        lines.append("discovery.seed_hosts:")
-        lines += [f"  - {h}" for h in spec.seed_hosts]
+        hosts = list(spec.seed_hosts if seeds is None else seeds)
+        lines.append("discovery.seed_hosts: []" if not hosts else "discovery.seed_hosts:")
+        lines += [f"  - {h}" for h in hosts]
+        # nodes start one after another (each learns the transport ports of those before it):
+        # a node must not wait for a master that the next ones will elect with it
+        lines.append("discovery.initial_state_timeout: 0s")
         if bootstrap:
             lines.append("cluster.initial_master_nodes:")
             lines += [f"  - {n.name}" for n in spec.nodes]
@@ -186,6 +245,29 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
         except OSError:
             return False
     return True
+
+
+def plan_ports(nodes: int, port: str | int | None) -> tuple[list[PortRange], list[PortRange]]:
+    """HTTP and transport port ranges per node for ``--port``.
+
+    ``None``: every node binds from 9200-9299 (HTTP) and 9300-9399 (transport).
+    ``"9250"``: node *i* binds exactly 9250+*i* (checked free now, so a taken port fails
+    before any download). ``"9250-9260"``: every node binds from that range.
+
+    >>> [str(r) for r in plan_ports(1, None)[0]], [str(r) for r in plan_ports(3, "9250")[0]]
+    (['9200-9299'], ['9250', '9251', '9252'])
+    """
+    transport = [DEFAULT_TRANSPORT_RANGE] * nodes
+    if port is None:
+        return [DEFAULT_HTTP_RANGE] * nodes, transport
+    low, _, high = str(port).partition("-")
+    if not high:
+        fixed = choose_ports(nodes, requested=int(low), prefer=int(low))
+        return [PortRange(p, p) for p in fixed], transport
+    span = PortRange(int(low), int(high))
+    if span.high - span.low + 1 < nodes:
+        raise ValueError(f"port range {span} is too small for {nodes} nodes")
+    return [span] * nodes, transport
 
 
 def choose_ports(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -51,3 +54,35 @@ def test_ports_bound_to_localhost_only():
     for name in ("es01", "kibana"):
         for port in services[name]["ports"]:
             assert port.startswith("127.0.0.1:"), port
+
+
+def _setup_script() -> str:
+    """The setup service's bash script as the container runs it (compose turns ``$$`` into ``$``)."""
+    argv = shlex.split(load()["services"]["setup"]["command"])
+    assert argv[:2] == ["bash", "-c"]
+    return argv[2].replace("$$", "$")
+
+
+def _run_setup(tmp_path: Path, curl_body: str, tries: int = 3) -> subprocess.CompletedProcess[str]:
+    # a stand-in for curl (no Docker, no Elasticsearch here): answers every request the same way
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "curl").write_text(f"#!/bin/sh\necho {shlex.quote(curl_body)}\necho x >> {tmp_path}/calls\n")
+    (bin_dir / "curl").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "SETUP_TRIES": str(tries), "SETUP_SLEEP": "0",
+           "ELASTIC_PASSWORD": "wrong-password", "KIBANA_PASSWORD": "kibana-pw"}
+    return subprocess.run(["bash", "-c", _setup_script()], env=env, capture_output=True, text=True, timeout=30)
+
+
+def test_setup_gives_up_with_a_message_on_a_rejected_password(tmp_path: Path) -> None:
+    proc = _run_setup(tmp_path, '{"error":{"type":"security_exception","reason":"unable to authenticate"}}')
+    assert proc.returncode == 1
+    assert "gave up after 3 tries to reach Elasticsearch as elastic (check ELASTIC_PASSWORD" in proc.stderr
+    assert "security_exception" in proc.stderr  # the last answer is shown
+    assert (tmp_path / "calls").read_text().count("x") == 3  # bounded, not forever
+
+
+def test_setup_finishes_when_elasticsearch_answers(tmp_path: Path) -> None:
+    proc = _run_setup(tmp_path, '{}{"cluster_name":"langmem-es"}')
+    assert proc.returncode == 0, proc.stderr
+    assert "All done!" in proc.stdout

@@ -15,7 +15,7 @@ from langchain_tests.integration_tests import EmbeddingsIntegrationTests
 
 from langmem_es import embeddings as emb_mod
 from langmem_es.embeddings import (
-    CallableEmbeddings,
+    MODEL_FILES,
     EmbeddingError,
     JinaEmbeddings,
     MissingDependencyError,
@@ -119,6 +119,37 @@ async def test_async_methods(onnx: OnnxMiniLMEmbeddings) -> None:
         onnx.aembed_documents(["alpha", "beta"]), onnx.aembed_query("alpha")
     )
     assert len(docs) == 2 and np.allclose(docs[0], q, atol=1e-6)
+
+
+def _model_files() -> tuple[Path, Path]:
+    return emb_mod._find_model_file(), emb_mod._find_tokenizer_file()
+
+
+@pytest.mark.parametrize("role", ["model.onnx", "tokenizer.json"])
+def test_tampered_model_file_is_refused(tmp_path: Path, role: str) -> None:
+    model, tokenizer = _model_files()
+    original = model if role == "model.onnx" else tokenizer
+    tampered = tmp_path / role
+    data = bytearray(original.read_bytes())
+    data[len(data) // 2] ^= 0x01  # one bit flipped in the middle of the file
+    tampered.write_bytes(bytes(data))
+    paths = {"model_path": model, "tokenizer_path": tokenizer}
+    paths["model_path" if role == "model.onnx" else "tokenizer_path"] = tampered
+    e = OnnxMiniLMEmbeddings(**paths)
+    with pytest.raises(EmbeddingError, match=rf"{role} at .* has SHA-256 .*not the pinned .*reinstall") as info:
+        e.embed_query("hello")
+    assert "\n" not in str(info.value)
+    assert MODEL_FILES[role][1] in str(info.value)  # names the package==version to reinstall
+    # opting out of the check loads the same-architecture file anyway (only the tokenizer survives a flip)
+    if role == "tokenizer.json":
+        tampered.write_bytes(tokenizer.read_bytes().replace(b'"[UNK]"', b'"[UNK]"  ', 1))
+        assert len(OnnxMiniLMEmbeddings(**paths, verify=False).embed_query("hello")) == 384
+
+
+def test_installed_model_files_match_pins() -> None:
+    model, tokenizer = _model_files()
+    emb_mod.verify_model_file(model, "model.onnx")
+    emb_mod.verify_model_file(tokenizer, "tokenizer.json")
 
 
 def test_tokenizer_env_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -316,7 +347,10 @@ def test_resolve_instance_and_jina() -> None:
     assert embedding_dims(j) == 1024
 
 
-def test_resolve_callables() -> None:
+def test_resolve_callables_like_langgraph() -> None:
+    """Callables go through LangGraph's ensure_embeddings, exactly as a LangGraph store's index does."""
+    from langgraph.store.base import ensure_embeddings
+
     def sync_fn(texts: list[str]) -> list[list[float]]:
         return [[float(len(t)), 1.0] for t in texts]
 
@@ -326,25 +360,13 @@ def test_resolve_callables() -> None:
 
     s = resolve_embeddings(sync_fn)
     a = resolve_embeddings(async_fn)
-    assert isinstance(s, CallableEmbeddings) and isinstance(a, Embeddings)
+    assert type(s) is type(ensure_embeddings(sync_fn)) and isinstance(a, Embeddings)
     assert s.embed_documents(["ab", "c"]) == [[2.0, 1.0], [1.0, 1.0]]
-    assert a.embed_query("abc") == [3.0, 2.0]
     assert asyncio.run(a.aembed_documents(["x"])) == [[1.0, 2.0]]
     assert asyncio.run(s.aembed_query("xy")) == [2.0, 1.0]
     assert embedding_dims(s) == 2
-
-
-async def test_async_callable_from_sync_inside_loop() -> None:
-    async def async_fn(texts: list[str]) -> list[list[float]]:
-        return [[1.0] for _ in texts]
-
-    # sync call while an event loop runs: executed on a helper thread
-    assert resolve_embeddings(async_fn).embed_documents(["a", "b"]) == [[1.0], [1.0]]
-
-
-def test_callable_wrong_count() -> None:
-    with pytest.raises(EmbeddingError, match="returned 1 vectors for 2"):
-        resolve_embeddings(lambda texts: [[0.0]]).embed_documents(["a", "b"])
+    with pytest.raises(ValueError, match="async function"):  # LangGraph's rule: async-only stays async
+        a.embed_query("abc")
 
 
 def test_resolve_errors() -> None:
@@ -360,17 +382,18 @@ def test_resolve_errors() -> None:
 
 def test_public_api_pinned() -> None:
     assert sorted(emb_mod.__all__) == [
-        "CallableEmbeddings",
         "DEFAULT_EMBEDDINGS_SPEC",
         "EmbeddingError",
         "JINA_DEFAULT_BASE_URL",
         "JinaEmbeddings",
+        "MODEL_FILES",
         "MissingDependencyError",
         "OnnxMiniLMEmbeddings",
         "RerankError",
         "default_embeddings",
         "embedding_dims",
         "resolve_embeddings",
+        "verify_model_file",
     ]
 
 

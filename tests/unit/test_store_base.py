@@ -55,7 +55,6 @@ def index(fields: list[str] | None = None) -> B.ResolvedIndex:
         PutOp((), "k", {}),
         PutOp(("",), "k", {}),
         PutOp(("a.b",), "k", {}),
-        PutOp(("langgraph", "x"), "k", {}),
         GetOp(("a", ""), "k"),
         SearchOp(("x.y",)),
         ListNamespacesOp((MatchCondition("prefix", ("a.b",)),)),
@@ -65,6 +64,11 @@ def test_invalid_namespaces(op: Any) -> None:
     with pytest.raises(InvalidNamespaceError) as info:
         B.validate_op(op)
     assert isinstance(info.value, LangmemEsError)  # ours, and LangGraph's
+
+
+def test_reserved_root_is_refused_by_put_only() -> None:
+    # as in LangGraph's stores: BaseStore.put refuses ("langgraph", ...); batch() accepts it
+    B.validate_op(PutOp(("langgraph", "x"), "k", {}))
 
 
 def test_valid_ops_and_other_errors() -> None:

@@ -179,19 +179,19 @@ def test_store_from_the_graph(store: SQLiteMemoryStore) -> None:
 def test_memory_for_rules(store: SQLiteMemoryStore) -> None:
     core = MemoryCore(SQLiteBackend(":memory:"))
     assert memory_for(core) is core
-    assert memory_for(store) is memory_for(store)  # built once, cached on the store
-    assert memory_for(store).backend is store._core.port
+    assert memory_for(store) is memory_for(store) is store.memory  # the store's public core, built once
+    assert isinstance(store.memory, MemoryCore)
 
     class WithMemory:
         memory = core
 
-    class WithBackend:
+    class WithPrivateBackend:  # private attributes are not an interface
         def __init__(self) -> None:
             self._backend = SQLiteBackend(":memory:")
 
     assert memory_for(WithMemory()) is core
-    wb = WithBackend()
-    assert memory_for(wb).backend is wb._backend
+    with pytest.raises(TypeError, match="MemoryCore or AsyncMemoryCore"):
+        memory_for(WithPrivateBackend())
     with pytest.raises(TypeError, match="MemoryCore or AsyncMemoryCore"):
         memory_for(object())
     with pytest.raises(TypeError, match="got None"):

@@ -208,23 +208,19 @@ class AsyncStoreCore:
             seen = {r.doc["id"] for r in ranked}
             more = await self.port.find(collections, flt, size=op.offset + op.limit + len(seen), offset=0)
             ranked.extend(B.Ranked(s.collection, s.doc) for s in more if s.doc["id"] not in seen)
-        page_ranked = ranked[op.offset : op.offset + op.limit]
-        # the vector leg's score is the exact cosine of the best path; items only BM25 (or
-        # the fill) found are scored from their stored vectors, read by id
-        need = [
-            StoredDoc(r.collection, r.doc)
-            for r in page_ranked
-            if (r.vector_score is None and "vectors" not in r.doc) or (op.refresh_ttl and r.doc.get("ttl"))
-        ]
+        # every candidate is scored (the vector leg's exact cosine of the best path; items
+        # only BM25 or the fill found are scored from their stored vectors, read by id), and
+        # the page is cut from the candidates in score order, so pages continue each other
+        need = [StoredDoc(r.collection, r.doc) for r in ranked if r.vector_score is None and "vectors" not in r.doc]
         full = await self._get_grouped(need) if need else {}
-        items = []
-        for r in page_ranked:
-            score = r.vector_score
-            if score is None:
-                current = full.get(r.doc["id"])
-                score = B.best_cosine(qvec, (current.doc if current is not None else r.doc).get("vectors"))
-            items.append(B.to_search_item(r.doc, score))
-        refresh = [s for s in full.values() if s.doc.get("ttl")] if op.refresh_ttl else []
+        page = B.by_score(ranked, qvec, full)[op.offset : op.offset + op.limit]
+        items = [B.to_search_item(r.doc, score) for r, score in page]
+        refresh: list[StoredDoc] = []
+        if op.refresh_ttl:  # TTL refreshes need the stored versions
+            ttl = [StoredDoc(r.collection, r.doc) for r, _ in page if r.doc.get("ttl")]
+            missing = [s for s in ttl if s.doc["id"] not in full]
+            current = {**full, **(await self._get_grouped(missing) if missing else {})}
+            refresh = [current[s.doc["id"]] for s in ttl if s.doc["id"] in current]
         return items, refresh
 
     async def _get_grouped(self, docs: Sequence[StoredDoc]) -> dict[str, StoredDoc]:

@@ -157,7 +157,7 @@ class AsyncElasticsearchBackend:
         self._index_cache.clear()
 
     async def close(self) -> None:
-        await self.client.close()
+        """Nothing to release: the client belongs to whoever passed it in, who closes it."""
 
     def _write_refresh(self, refresh: bool) -> bool:
         """The ``refresh`` flag to send with a write (lazy mode marks the collection after it)."""

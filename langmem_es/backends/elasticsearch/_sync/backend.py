@@ -158,7 +158,7 @@ class ElasticsearchBackend:
         self._index_cache.clear()
 
     def close(self) -> None:
-        self.client.close()
+        """Nothing to release: the client belongs to whoever passed it in, who closes it."""
 
     def _write_refresh(self, refresh: bool) -> bool:
         """The ``refresh`` flag to send with a write (lazy mode marks the collection after it)."""
