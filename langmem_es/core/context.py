@@ -46,16 +46,17 @@ def session_neighbour_indices(memories: Sequence[Memory], window: int) -> list[l
     return out
 
 
-def in_context(own: Sequence[float], neighbours: Sequence[Sequence[float]]) -> list[float] | None:
-    """The event's in-context vector from its own and its neighbours' vectors: their normalised mean
-    direction (each vector normalised first, so no turn weighs more for being longer). ``None``
-    without neighbours."""
+def in_context(own: Sequence[float], neighbours: Sequence[Sequence[float]], weight: float = 0.6) -> list[float] | None:
+    """The event's in-context vector from its own and its neighbours' vectors: the normalised
+    sum of its own direction and ``weight`` × each neighbour's (each vector normalised first,
+    so no turn weighs more for being longer). ``None`` without neighbours."""
     if not neighbours:
         return None
     m = np.asarray([own, *neighbours], dtype=np.float64)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    v = (m / norms).sum(axis=0)
+    m /= norms
+    v = m[0] + weight * m[1:].sum(axis=0)
     n = float(np.linalg.norm(v))
     return (v / n).tolist() if n else None
 

@@ -110,7 +110,8 @@ class Beliefs(CoreBase):
             wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
             own.update(zip(wanted, self.embeddings.embed_documents([memories[j].content for j in wanted])))
             vectors = [own[i] for i in batch]
-            contextual = {i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]]) for i in batch if vec_nb[i]}
+            contextual = {i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]], self.config.context_neighbour_weight)
+                          for i in batch if vec_nb[i]}
             for j in [j for j in own if j < start - self.config.context_window_vector]:
                 del own[j]
             now = self.clock()
