@@ -82,6 +82,11 @@ def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
             yield from _walk(v, f"{path}.{k}" if path else str(k))
 
 
+#: Longest ``flat`` token: a keyword term must stay under 32,766 UTF-8 bytes (Lucene), so
+#: equality filters do not apply to longer leaves (e.g. a pasted document's content).
+MAX_FLAT_CHARS = 8_000
+
+
 def value_fields(value: Mapping[str, Any]) -> dict[str, Any]:
     """The ``flat`` equality tokens and ``nums`` numeric leaves of an item's value."""
     flat: list[str] = []
@@ -89,7 +94,9 @@ def value_fields(value: Mapping[str, Any]) -> dict[str, Any]:
     for path, leaf in _walk(value, ""):
         if not path:
             continue
-        flat.append(path + SEP + canonical(leaf))
+        token = path + SEP + canonical(leaf)
+        if len(token) <= MAX_FLAT_CHARS:  # a megabyte content is not an equality key
+            flat.append(token)
         if isinstance(leaf, (int, float)) and not isinstance(leaf, bool) and math.isfinite(leaf):
             nums.append({"p": path, "v": float(leaf)})
     return {"flat": flat, "nums": nums}

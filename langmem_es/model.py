@@ -22,7 +22,8 @@ from .port import Collection
 
 Kind = Literal["episodic", "semantic", "procedural"]
 Scope = Literal["conversation", "shared", "private"]
-Status = Literal["active", "superseded", "soft_deleted", "forgotten"]
+Status = Literal["active", "superseded", "soft_deleted", "forgotten", "pending"]
+"""``pending``: a shared write waiting for an owner's review (``MemoryConfig.shared_writes="review"``)."""
 KINDS: tuple[Kind, ...] = get_args(Kind)
 SCOPES: tuple[Scope, ...] = get_args(Scope)
 STATUSES: tuple[Status, ...] = get_args(Status)

@@ -128,8 +128,12 @@ class JinaReranker:
         self.model = model
         self.batch_size = batch_size
         self.connection = JinaConnection(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries,
-            backoff=backoff, error=RerankError,
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            error=RerankError,
         )
         self._http = JinaTransport(self.connection, client)
         self._ahttp = AsyncJinaTransport(self.connection, async_client)
@@ -168,7 +172,9 @@ class JinaReranker:
         return found
 
     def _collect(self, bodies: list[dict[str, Any]], answers: list[dict[str, Any]]) -> list[float]:
-        return [s for body, data in zip(bodies, answers, strict=True) for s in self._parse(data, len(body["documents"]))]
+        return [
+            s for body, data in zip(bodies, answers, strict=True) for s in self._parse(data, len(body["documents"]))
+        ]
 
     def rerank(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         bodies = self._bodies(query, candidates)
@@ -260,7 +266,7 @@ class CrossEncoderReranker:
                 self._backend = "onnx"
                 return
             try:
-                from sentence_transformers import CrossEncoder  # type: ignore[import-not-found]
+                from sentence_transformers import CrossEncoder
             except ImportError as exc:
                 raise MissingDependencyError(
                     f"{self.model_dir} has no model.onnx + tokenizer.json and "
@@ -427,7 +433,9 @@ class MemoryAwareRescorer:
         self.now = now
 
     # pure scoring, shared by rerank and arerank
-    def features(self, query: str, candidates: Sequence[Candidate], base_scores: Sequence[float]) -> dict[str, np.ndarray]:
+    def features(
+        self, query: str, candidates: Sequence[Candidate], base_scores: Sequence[float]
+    ) -> dict[str, np.ndarray]:
         """Per-candidate feature arrays (each in [0, 1]) — for debugging and tuning."""
         n = len(candidates)
         w = self.weights
@@ -452,7 +460,7 @@ class MemoryAwareRescorer:
                 half = w.half_life_days.get(kind, w.default_half_life_days)
                 recency[i] = math.exp(-math.log(2) * age_days / half)
             if c.get("confidence") is not None:
-                conf[i] = min(1.0, max(0.0, float(c["confidence"])))  # type: ignore[arg-type]
+                conf[i] = min(1.0, max(0.0, float(c["confidence"])))
             access[i] = math.log1p(max(0, int(c.get("access_count") or 0)))
             kind_prior[i] = w.kind.get(kind, 0.0)
         if access.max(initial=0.0) > 0:

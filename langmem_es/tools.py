@@ -154,8 +154,22 @@ def _forget_call(args: dict[str, Any]) -> dict[str, Any]:
     return call
 
 
-def _forget_text(ids: list[str]) -> str:
-    return f"Forgot {len(ids)}: {', '.join(ids)}." if ids else "Nothing matched; nothing forgotten."
+def _forget_text(report: Any) -> str:
+    ids = list(getattr(report, "ids", report))
+    text = f"Forgot {len(ids)}: {', '.join(ids)}." if ids else "Nothing matched; nothing forgotten."
+    denied = list(getattr(report, "denied", ()))
+    if denied:
+        text += f" Not forgotten, not yours to forget (its author or an owner may): {', '.join(denied)}."
+    return text
+
+
+def _write_scopes(scopes: Sequence[Scope], shared: bool) -> tuple[Scope, ...]:
+    """The scopes remember/forget may act on: shared only when the developer opted in."""
+    out = tuple(s for s in scopes if s != "shared" or shared)
+    if not out:
+        raise ValueError(f"remember and forget need a scope to act on: scopes={list(scopes)} with shared={shared} "
+                         "leaves none (add 'private' or 'conversation', or pass shared=True)")
+    return out
 
 
 def _outcome_text(memory: Any, success: bool) -> str:
@@ -171,6 +185,7 @@ def create_memory_tools(
     *,
     kinds: Sequence[Kind] = KINDS,
     scopes: Sequence[Scope] = SCOPES,
+    shared: bool = False,
     default_scope: Scope = "private",
     recall_budget_tokens: int = 1200,
 ) -> list[StructuredTool]:
@@ -178,6 +193,11 @@ def create_memory_tools(
 
     ``kinds`` and ``scopes`` limit what the tools may write and read (the schemas the model
     sees only offer those); ``default_scope`` is where ``remember`` writes unless told.
+    ``remember`` and ``forget`` act on private and conversation memories only, unless the
+    developer opts in with ``shared=True`` (an agent that curates team knowledge); the
+    core's authorisation rules still decide (:mod:`langmem_es.core.authz`: by default a
+    shared write needs the agent in ``Policy(shared_writers=...)``, and a shared memory is
+    forgotten by its author or an owner). ``recall`` reads every scope in ``scopes``.
     ``store`` may also be a :class:`~langmem_es.core.MemoryCore` (see
     :func:`langmem_es.integration.memory_for`).
     """
@@ -186,9 +206,11 @@ def create_memory_tools(
     bad = [k for k in kinds if k not in KINDS] + [s for s in scopes if s not in SCOPES]
     if bad or not kinds or not scopes:
         raise ValueError(f"unknown or empty kinds/scopes {bad}; kinds from {KINDS}, scopes from {SCOPES}")
-    if default_scope not in scopes:
-        raise ValueError(f"default_scope {default_scope!r} is not among the allowed scopes {list(scopes)}")
-    schemas = _schemas(kinds, scopes, default_scope)
+    write_scopes = _write_scopes(scopes, shared)
+    if default_scope not in write_scopes:
+        raise ValueError(f"default_scope {default_scope!r} is not among the scopes remember may write "
+                         f"{list(write_scopes)}" + ("" if shared else " (shared needs shared=True)"))
+    schemas = _schemas(kinds, write_scopes, default_scope)
 
     def run_sync(fn: Callable[[Any, Any], Any], config: RunnableConfig) -> str:
         core = sync_core(store)
@@ -207,7 +229,7 @@ def create_memory_tools(
 
     # each operation once, as (core, identity) -> text; `_maybe` awaits only for an async core
     def op_remember(args: dict[str, Any]) -> Callable[[Any, Any], Any]:
-        call = _remember_call(args, scopes)
+        call = _remember_call(args, write_scopes)
         content = call.pop("content")
         return _then(lambda core, ident: core.remember(ident, content, **call), _remember_text)
 
@@ -220,7 +242,7 @@ def create_memory_tools(
                      lambda r: _recall_text(r, recall_budget_tokens))
 
     def op_forget(args: dict[str, Any]) -> Callable[[Any, Any], Any]:
-        call = _forget_call(args)
+        call = {**_forget_call(args), "scopes": list(write_scopes)}
         return _then(lambda core, ident: core.forget(ident, **call), _forget_text)
 
     def op_outcome(args: dict[str, Any]) -> Callable[[Any, Any], Any]:
@@ -255,7 +277,7 @@ def create_memory_tools(
         tool("remember", op_remember,
              f"Save a memory ({kinds_text}) so it is available in later turns and conversations. Give a reason "
              "and a subject_key for facts; a new fact with the same subject_key replaces the old one (kept in "
-             f"history). Scopes: {scopes_text}. Returns the memory id."),
+             f"history). Scopes: {', '.join(write_scopes)}. Returns the memory id."),
         tool("recall", op_recall,
              f"Search memories ({kinds_text}; scopes {scopes_text}) by meaning and keywords. Returns one line per "
              "memory with its id, kind, date and confidence; playbooks show their steps and past outcomes."),

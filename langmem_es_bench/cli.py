@@ -36,25 +36,47 @@ def _sizes(value: str) -> list[int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--backend", choices=("sqlite", "elasticsearch", "both"), default="both",
-                   help="backend(s) of langmem-es (default: %(default)s); langchain-elasticsearch runs with "
-                        "elasticsearch")
-    p.add_argument("--sizes", type=_sizes, default=None, help="corpus sizes for one tenant "
-                   "(default: 1000,10000,100000; smoke: 100,300)")
-    p.add_argument("--tenants", type=int, default=None,
-                   help="tenants sharing the largest corpus (default: 1000; smoke: 10; 0 or 1 skips)")
+    p.add_argument(
+        "--backend",
+        choices=("sqlite", "elasticsearch", "both"),
+        default="both",
+        help="backend(s) of langmem-es (default: %(default)s); langchain-elasticsearch runs with elasticsearch",
+    )
+    p.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=None,
+        help="corpus sizes for one tenant (default: 1000,10000,100000; smoke: 100,300)",
+    )
+    p.add_argument(
+        "--tenants",
+        type=int,
+        default=None,
+        help="tenants sharing the largest corpus (default: 1000; smoke: 10; 0 or 1 skips)",
+    )
     p.add_argument("--queries", type=int, default=None, help="timed queries per point (default: 100)")
     p.add_argument("--writes", type=int, default=None, help="timed writes and write→visible probes (default: 50)")
     p.add_argument("--ingest", type=int, default=None, help="texts in the real-embedding ingest slice (default: 500)")
-    p.add_argument("--no-competitors", action="store_true",
-                   help="skip LangGraph InMemoryStore and langchain-elasticsearch")
+    p.add_argument(
+        "--no-competitors", action="store_true", help="skip LangGraph InMemoryStore and langchain-elasticsearch"
+    )
     p.add_argument("--smoke", action="store_true", help="tiny sizes (CI): figures printed, nothing asserted")
-    p.add_argument("--out", type=Path, default=Path("bench-out"),
-                   help="folder for results.json and plots (default: ./bench-out)")
-    p.add_argument("--docs", type=Path, default=None,
-                   help="also write this markdown report (e.g. docs/benchmarks.md) with plots in its img/")
-    p.add_argument("--report-only", type=Path, default=None, metavar="RESULTS_JSON",
-                   help="no run: print and (with --docs) write the report of a saved results.json")
+    p.add_argument(
+        "--out", type=Path, default=Path("bench-out"), help="folder for results.json and plots (default: ./bench-out)"
+    )
+    p.add_argument(
+        "--docs",
+        type=Path,
+        default=None,
+        help="also write this markdown report (e.g. docs/benchmarks.md) with plots in its img/",
+    )
+    p.add_argument(
+        "--report-only",
+        type=Path,
+        default=None,
+        metavar="RESULTS_JSON",
+        help="no run: print and (with --docs) write the report of a saved results.json",
+    )
 
 
 def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported lazily
@@ -115,15 +137,19 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"wrote {path} (plots in {path.parent / 'img'})")
     if not args.report_only:
         print(f"results: {args.out / 'results.json'}")
-    failed = [k for res in results.get("systems", {}).values() for k, v in res.items()
-              if isinstance(v, dict) and "error" in v]
+    failed = [
+        k for res in results.get("systems", {}).values() for k, v in res.items() if isinstance(v, dict) and "error" in v
+    ]
     return 1 if failed else 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``bench`` to the ``langmem-es`` subcommands."""
-    p = subparsers.add_parser("bench", help="performance benchmarks (latency, writes, ingest, footprint)",
-                              description=__doc__.split("\n\n")[0])
+    p = subparsers.add_parser(
+        "bench",
+        help="performance benchmarks (latency, writes, ingest, footprint)",
+        description=__doc__.split("\n\n")[0],
+    )
     add_arguments(p)
     p.set_defaults(func=run_command)
 

@@ -29,28 +29,182 @@ __all__ = ["GENERATOR_VERSION", "CorpusItem", "QueryStream", "corpus", "corpus_h
 GENERATOR_VERSION = "1"
 """Bumped whenever the templates change, so cached embeddings are not reused."""
 
-NAMES = ["Priya", "Marek", "Aiko", "Tomás", "Fatima", "Lars", "Chen", "Olu", "Sofia", "Dmitri", "Amara", "Jonas",
-         "Leila", "Mateo", "Ingrid", "Kwame", "Yuki", "Hannah", "Ravi", "Elena", "Noah", "Zainab", "Pierre", "Mei"]
-CITIES = ["Edinburgh", "Lisbon", "Osaka", "Nairobi", "Montreal", "Krakow", "Austin", "Bergen", "Porto", "Tallinn",
-          "Valencia", "Hanoi", "Denver", "Accra", "Lyon", "Perth", "Ghent", "Seville", "Quito", "Tbilisi"]
-DEVICES = ["thermostat", "smart plug", "door sensor", "security camera", "soundbar", "light strip", "robot vacuum",
-           "mesh router", "NAS", "e-reader", "smartwatch", "dishwasher", "heat pump", "3D printer", "e-bike",
-           "baby monitor", "air purifier", "label printer", "docking station", "game console"]
-BRANDS = ["Nordvik", "Helio", "Quanta", "Brisa", "Tessel", "Orbix", "Kelvin", "Lumo", "Strata", "Vireo", "Pebblo",
-          "Arctis", "Zephyr", "Moxa", "Calder"]
-SOFTWARE = ["PostgreSQL", "Kubernetes", "Terraform", "Django", "React", "Kafka", "Redis", "Elasticsearch", "nginx",
-            "Airflow", "Spark", "Grafana", "Prometheus", "FastAPI", "Node.js", "Rust", "Go", "Ubuntu", "Debian",
-            "Android", "iOS", "Windows", "macOS", "OpenSSL", "Python"]
+NAMES = [
+    "Priya",
+    "Marek",
+    "Aiko",
+    "Tomás",
+    "Fatima",
+    "Lars",
+    "Chen",
+    "Olu",
+    "Sofia",
+    "Dmitri",
+    "Amara",
+    "Jonas",
+    "Leila",
+    "Mateo",
+    "Ingrid",
+    "Kwame",
+    "Yuki",
+    "Hannah",
+    "Ravi",
+    "Elena",
+    "Noah",
+    "Zainab",
+    "Pierre",
+    "Mei",
+]
+CITIES = [
+    "Edinburgh",
+    "Lisbon",
+    "Osaka",
+    "Nairobi",
+    "Montreal",
+    "Krakow",
+    "Austin",
+    "Bergen",
+    "Porto",
+    "Tallinn",
+    "Valencia",
+    "Hanoi",
+    "Denver",
+    "Accra",
+    "Lyon",
+    "Perth",
+    "Ghent",
+    "Seville",
+    "Quito",
+    "Tbilisi",
+]
+DEVICES = [
+    "thermostat",
+    "smart plug",
+    "door sensor",
+    "security camera",
+    "soundbar",
+    "light strip",
+    "robot vacuum",
+    "mesh router",
+    "NAS",
+    "e-reader",
+    "smartwatch",
+    "dishwasher",
+    "heat pump",
+    "3D printer",
+    "e-bike",
+    "baby monitor",
+    "air purifier",
+    "label printer",
+    "docking station",
+    "game console",
+]
+BRANDS = [
+    "Nordvik",
+    "Helio",
+    "Quanta",
+    "Brisa",
+    "Tessel",
+    "Orbix",
+    "Kelvin",
+    "Lumo",
+    "Strata",
+    "Vireo",
+    "Pebblo",
+    "Arctis",
+    "Zephyr",
+    "Moxa",
+    "Calder",
+]
+SOFTWARE = [
+    "PostgreSQL",
+    "Kubernetes",
+    "Terraform",
+    "Django",
+    "React",
+    "Kafka",
+    "Redis",
+    "Elasticsearch",
+    "nginx",
+    "Airflow",
+    "Spark",
+    "Grafana",
+    "Prometheus",
+    "FastAPI",
+    "Node.js",
+    "Rust",
+    "Go",
+    "Ubuntu",
+    "Debian",
+    "Android",
+    "iOS",
+    "Windows",
+    "macOS",
+    "OpenSSL",
+    "Python",
+]
 ROOMS = ["kitchen", "hallway", "garage", "attic", "bedroom", "study", "porch", "cellar", "living room", "office"]
-FOODS = ["oat milk", "gluten-free pasta", "spicy ramen", "dark chocolate", "green tea", "sourdough", "tofu curry",
-         "espresso", "mango lassi", "falafel", "miso soup", "pho", "paella", "kimchi", "lentil soup"]
-HOBBIES = ["bouldering", "sailing", "chess", "pottery", "trail running", "birdwatching", "salsa dancing",
-           "woodworking", "astrophotography", "kayaking", "calligraphy", "beekeeping", "cycling", "fencing"]
-PROJECTS = ["billing migration", "search revamp", "mobile onboarding", "data warehouse", "SSO rollout",
-            "checkout redesign", "log pipeline", "pricing page", "fraud model", "API gateway", "design system"]
+FOODS = [
+    "oat milk",
+    "gluten-free pasta",
+    "spicy ramen",
+    "dark chocolate",
+    "green tea",
+    "sourdough",
+    "tofu curry",
+    "espresso",
+    "mango lassi",
+    "falafel",
+    "miso soup",
+    "pho",
+    "paella",
+    "kimchi",
+    "lentil soup",
+]
+HOBBIES = [
+    "bouldering",
+    "sailing",
+    "chess",
+    "pottery",
+    "trail running",
+    "birdwatching",
+    "salsa dancing",
+    "woodworking",
+    "astrophotography",
+    "kayaking",
+    "calligraphy",
+    "beekeeping",
+    "cycling",
+    "fencing",
+]
+PROJECTS = [
+    "billing migration",
+    "search revamp",
+    "mobile onboarding",
+    "data warehouse",
+    "SSO rollout",
+    "checkout redesign",
+    "log pipeline",
+    "pricing page",
+    "fraud model",
+    "API gateway",
+    "design system",
+]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 AIRLINES = ["KLM", "TAP", "Finnair", "Iberia", "Lufthansa", "Air Canada", "Qantas", "Kenya Airways", "ANA"]
 
 
@@ -75,12 +229,28 @@ def _money(r: random.Random) -> str:
 
 def _fill(r: random.Random) -> dict[str, str]:
     return {
-        "name": r.choice(NAMES), "name2": r.choice(NAMES), "city": r.choice(CITIES), "city2": r.choice(CITIES),
-        "device": r.choice(DEVICES), "brand": r.choice(BRANDS), "sw": r.choice(SOFTWARE), "sw2": r.choice(SOFTWARE),
-        "room": r.choice(ROOMS), "food": r.choice(FOODS), "hobby": r.choice(HOBBIES), "project": r.choice(PROJECTS),
-        "day": r.choice(WEEKDAYS), "month": r.choice(MONTHS), "airline": r.choice(AIRLINES),
-        "code": _code(r), "ver": _version(r), "ver2": _version(r), "money": _money(r),
-        "n": str(r.randrange(2, 500)), "pct": str(r.randrange(5, 95)), "hour": str(r.randrange(7, 19)),
+        "name": r.choice(NAMES),
+        "name2": r.choice(NAMES),
+        "city": r.choice(CITIES),
+        "city2": r.choice(CITIES),
+        "device": r.choice(DEVICES),
+        "brand": r.choice(BRANDS),
+        "sw": r.choice(SOFTWARE),
+        "sw2": r.choice(SOFTWARE),
+        "room": r.choice(ROOMS),
+        "food": r.choice(FOODS),
+        "hobby": r.choice(HOBBIES),
+        "project": r.choice(PROJECTS),
+        "day": r.choice(WEEKDAYS),
+        "month": r.choice(MONTHS),
+        "airline": r.choice(AIRLINES),
+        "code": _code(r),
+        "ver": _version(r),
+        "ver2": _version(r),
+        "money": _money(r),
+        "n": str(r.randrange(2, 500)),
+        "pct": str(r.randrange(5, 95)),
+        "hour": str(r.randrange(7, 19)),
         "ticket": f"{r.choice(['SUP', 'OPS', 'BUG', 'INC'])}-{r.randrange(1000, 99999)}",
         "flight": f"{r.choice(['KL', 'TP', 'AY', 'IB', 'LH', 'AC', 'QF', 'KQ', 'NH'])}{r.randrange(100, 1999)}",
         "model": f"{r.choice('ABCDEFGHKMNPRSTX')}{r.randrange(10, 999)}",
@@ -180,8 +350,9 @@ def corpus(n: int, *, seed: int = 0, session_length: int = 10) -> list[CorpusIte
     if n < 0:
         raise ValueError("n must be >= 0")
     stream = _stream(seed)
-    return [CorpusItem(i, next(stream), i // max(1, session_length), _EPOCH + timedelta(minutes=7 * i))
-            for i in range(n)]
+    return [
+        CorpusItem(i, next(stream), i // max(1, session_length), _EPOCH + timedelta(minutes=7 * i)) for i in range(n)
+    ]
 
 
 def queries(n: int, *, seed: int = 0, salt: str = "q") -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["plot", "summary", "write_markdown"]
 
@@ -31,15 +31,17 @@ def _label(key: str, res: dict[str, Any]) -> str:
     scale = res.get("scale") or {}
     if scale.get("label"):
         return scale["label"]
-    return {"langgraph_inmemory": "LangGraph InMemoryStore",
-            "langchain_es": "langchain-elasticsearch ElasticsearchStore (dense)"}.get(key, key)
+    return {
+        "langgraph_inmemory": "LangGraph InMemoryStore",
+        "langchain_es": "langchain-elasticsearch ElasticsearchStore (dense)",
+    }.get(key, key)
 
 
 def _systems(results: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     yield from results.get("systems", {}).items()
 
 
-def _ok(d: Any) -> bool:
+def _ok(d: Any) -> TypeGuard[dict[str, Any]]:
     return isinstance(d, dict) and "error" not in d
 
 
@@ -54,19 +56,42 @@ def latency_rows(results: dict[str, Any]) -> list[list[str]]:
             points.append(res["tenants"])
         first = points[0] if points else None
         for p in points:
-            rows.append([_label(key, res), f"{p['size']:,}", f"{p['tenants']:,}", _f(p["p50"]), _f(p["p95"]),
-                         _f(p.get("max")), _f(p["embed_query"]["p95"]), _x(p.get("p95_over_embed_p95")),
-                         _x(p["p95"] / first["p95"]) if first and first["p95"] else "—",
-                         _f(p.get("search_p50")), str(p["n"])])
+            rows.append(
+                [
+                    _label(key, res),
+                    f"{p['size']:,}",
+                    f"{p['tenants']:,}",
+                    _f(p["p50"]),
+                    _f(p["p95"]),
+                    _f(p.get("max")),
+                    _f(p["embed_query"]["p95"]),
+                    _x(p.get("p95_over_embed_p95")),
+                    _x(p["p95"] / first["p95"]) if first and first["p95"] else "—",
+                    _f(p.get("search_p50")),
+                    str(p["n"]),
+                ]
+            )
         for phase in ("scale", "tenants"):
             if isinstance(res.get(phase), dict) and "error" in res[phase]:
-                rows.append([_label(key, res), phase, "", "failed: " + res[phase]["error"][:80], "", "", "", "", "", "",
-                             ""])
+                rows.append(
+                    [_label(key, res), phase, "", "failed: " + res[phase]["error"][:80], "", "", "", "", "", "", ""]
+                )
     return rows
 
 
-LATENCY_HEAD = ["system", "memories", "tenants", "p50 ms", "p95 ms", "max ms", "embedder p95 ms", "p95 / embedder p95",
-                "p95 / smallest p95", "search p50 ms", "queries"]
+LATENCY_HEAD = [
+    "system",
+    "memories",
+    "tenants",
+    "p50 ms",
+    "p95 ms",
+    "max ms",
+    "embedder p95 ms",
+    "p95 / embedder p95",
+    "p95 / smallest p95",
+    "search p50 ms",
+    "queries",
+]
 
 
 def breakdown_rows(results: dict[str, Any]) -> list[list[str]]:
@@ -79,14 +104,35 @@ def breakdown_rows(results: dict[str, Any]) -> list[list[str]]:
         for p in points:
             if p.get("total_p50") is None:
                 continue
-            rows.append([_label(key, res), f"{p['size']:,}", f"{p['tenants']:,}", _f(p["p50"]), _f(p.get("embed_p50")),
-                         _f(p.get("search_p50")), _f(p.get("fuse_p50"), 2), _f(p.get("rerank_p50"), 2),
-                         _f(p.get("total_p50")), _f(p["p50"] - p["total_p50"])])
+            rows.append(
+                [
+                    _label(key, res),
+                    f"{p['size']:,}",
+                    f"{p['tenants']:,}",
+                    _f(p["p50"]),
+                    _f(p.get("embed_p50")),
+                    _f(p.get("search_p50")),
+                    _f(p.get("fuse_p50"), 2),
+                    _f(p.get("rerank_p50"), 2),
+                    _f(p.get("total_p50")),
+                    _f(p["p50"] - p["total_p50"]),
+                ]
+            )
     return rows
 
 
-BREAKDOWN_HEAD = ["system", "memories", "tenants", "node p50 ms", "embed p50", "search p50", "fuse p50",
-                  "rerank p50", "recall total p50", "node − recall (render, graph)"]
+BREAKDOWN_HEAD = [
+    "system",
+    "memories",
+    "tenants",
+    "node p50 ms",
+    "embed p50",
+    "search p50",
+    "fuse p50",
+    "rerank p50",
+    "recall total p50",
+    "node − recall (render, graph)",
+]
 
 
 def write_rows(results: dict[str, Any]) -> list[list[str]]:
@@ -95,15 +141,33 @@ def write_rows(results: dict[str, Any]) -> list[list[str]]:
         w = (res.get("scale") or {}).get("writes")
         if not _ok(w):
             continue
-        rows.append([_label(key, res), f"{w['at_size']:,}", _f(w["write"]["p50"]), _f(w["write"]["p95"]),
-                     _f(w["write_visible"]["p50"]), _f(w["write_visible"]["p95"]),
-                     f"{w['visible_first_try']}/{w['write_visible']['n']}", _f(w["embed_query"]["p95"]),
-                     _x(w.get("visible_p95_over_embed_p95"))])
+        rows.append(
+            [
+                _label(key, res),
+                f"{w['at_size']:,}",
+                _f(w["write"]["p50"]),
+                _f(w["write"]["p95"]),
+                _f(w["write_visible"]["p50"]),
+                _f(w["write_visible"]["p95"]),
+                f"{w['visible_first_try']}/{w['write_visible']['n']}",
+                _f(w["embed_query"]["p95"]),
+                _x(w.get("visible_p95_over_embed_p95")),
+            ]
+        )
     return rows
 
 
-WRITE_HEAD = ["system", "at memories", "write p50 ms", "write p95 ms", "write→visible p50 ms",
-              "write→visible p95 ms", "visible on 1st recall", "embedder p95 ms", "visible p95 / embedder p95"]
+WRITE_HEAD = [
+    "system",
+    "at memories",
+    "write p50 ms",
+    "write p95 ms",
+    "write→visible p50 ms",
+    "write→visible p95 ms",
+    "visible on 1st recall",
+    "embedder p95 ms",
+    "visible p95 / embedder p95",
+]
 
 
 def same_turn_rows(results: dict[str, Any]) -> list[list[str]]:
@@ -111,8 +175,15 @@ def same_turn_rows(results: dict[str, Any]) -> list[list[str]]:
     for key, res in _systems(results):
         st = res.get("same_turn_tools")
         if _ok(st) and "n" in st:
-            rows.append([_label(key, res), str(st["n"]), " / ".join(_f(x) for x in st["remember_p50_p95"]),
-                         " / ".join(_f(x) for x in st["visible_p50_p95"]), f"{st['first_try']}/{st['n']}"])
+            rows.append(
+                [
+                    _label(key, res),
+                    str(st["n"]),
+                    " / ".join(_f(x) for x in st["remember_p50_p95"]),
+                    " / ".join(_f(x) for x in st["visible_p50_p95"]),
+                    f"{st['first_try']}/{st['n']}",
+                ]
+            )
     return rows
 
 
@@ -130,8 +201,16 @@ def ingest_rows(results: dict[str, Any]) -> list[list[str]]:
         for variant, name in (("no_sessions", "no session_id"), ("with_sessions", "with session_id (sessions of 10)")):
             v = ing.get(variant)
             if v:
-                rows.append([_label(key, res), name, str(ing["n"]), _f(v["per_s"], 0), _f(v["embedder_per_s"], 0),
-                             _x(v["ratio"])])
+                rows.append(
+                    [
+                        _label(key, res),
+                        name,
+                        str(ing["n"]),
+                        _f(v["per_s"], 0),
+                        _f(v["embedder_per_s"], 0),
+                        _x(v["ratio"]),
+                    ]
+                )
     return rows
 
 
@@ -145,14 +224,31 @@ def footprint_rows(results: dict[str, Any]) -> list[list[str]]:
         fp = scale.get("footprint")
         if not fp:
             continue
-        rows.append([_label(key, res), f"{fp['memories']:,}", fp["stored_in"], _mb(fp.get("index_bytes_per_100k")),
-                     _x(fp.get("index_over_raw_vectors")), _mb(fp.get("rss_growth_per_100k")),
-                     _x(fp.get("rss_over_raw_vectors")), _f(scale.get("load_per_s_cached_vectors"), 0)])
+        rows.append(
+            [
+                _label(key, res),
+                f"{fp['memories']:,}",
+                fp["stored_in"],
+                _mb(fp.get("index_bytes_per_100k")),
+                _x(fp.get("index_over_raw_vectors")),
+                _mb(fp.get("rss_growth_per_100k")),
+                _x(fp.get("rss_over_raw_vectors")),
+                _f(scale.get("load_per_s_cached_vectors"), 0),
+            ]
+        )
     return rows
 
 
-FOOTPRINT_HEAD = ["system", "memories", "index measured as", "index / 100k", "index / raw vectors",
-                  "process RSS growth / 100k", "RSS / raw vectors", "load memories/s (cached vectors)"]
+FOOTPRINT_HEAD = [
+    "system",
+    "memories",
+    "index measured as",
+    "index / 100k",
+    "index / raw vectors",
+    "process RSS growth / 100k",
+    "RSS / raw vectors",
+    "load memories/s (cached vectors)",
+]
 
 
 def request_rows(results: dict[str, Any]) -> list[list[str]]:
@@ -166,18 +262,46 @@ def request_rows(results: dict[str, Any]) -> list[list[str]]:
             p = r[name]
             req, lat = p.get("requests") or {}, p["latency_ms"]
             kinds = ", ".join(f"{k} ×{v:g}" for k, v in list((req.get("per_call_by_kind") or {}).items())[:6])
-            rows.append([_label(key, res), label, f"{r['at_size']:,}", str(req.get("p50", "—")), str(req.get("max", "—")),
-                         _f(lat["p50"]), _f(lat["p95"]), _f(lat["max"]), _x(lat.get("max_over_median")), kinds,
-                         str(r.get("loadavg"))])
+            rows.append(
+                [
+                    _label(key, res),
+                    label,
+                    f"{r['at_size']:,}",
+                    str(req.get("p50", "—")),
+                    str(req.get("max", "—")),
+                    _f(lat["p50"]),
+                    _f(lat["p95"]),
+                    _f(lat["max"]),
+                    _x(lat.get("max_over_median")),
+                    kinds,
+                    str(r.get("loadavg")),
+                ]
+            )
     return rows
 
 
-REQUEST_HEAD = ["system", "call", "at memories", "requests p50", "requests max", "p50 ms", "p95 ms", "max ms",
-                "max / median", "requests per call (mean)", "load average"]
+REQUEST_HEAD = [
+    "system",
+    "call",
+    "at memories",
+    "requests p50",
+    "requests max",
+    "p50 ms",
+    "p95 ms",
+    "max ms",
+    "max / median",
+    "requests per call (mean)",
+    "load average",
+]
 
 #: The issue-13 targets: (what, our figure ÷ baseline figure, the bound, whether lower is better).
-RATIO_BOUND = {"pre_recall_vs_langchain": 1.5, "visible_vs_add_texts": 1.5, "max_over_median": 3.0,
-               "ingest_with_context": 0.9, "sqlite_largest_vs_smallest": 2.0}
+RATIO_BOUND = {
+    "pre_recall_vs_langchain": 1.5,
+    "visible_vs_add_texts": 1.5,
+    "max_over_median": 3.0,
+    "ingest_with_context": 0.9,
+    "sqlite_largest_vs_smallest": 2.0,
+}
 
 
 def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
@@ -188,21 +312,42 @@ def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
 
     def add(target: str, a: float | None, b: float | None, bound: float, lower: bool = True) -> None:
         ratio = a / b if a is not None and b else None
-        out.append({"target": target, "ours": a, "baseline": b, "ratio": None if ratio is None else round(ratio, 2),
-                    "bound": bound, "meets": None if ratio is None else (ratio <= bound if lower else ratio >= bound)})
+        out.append(
+            {
+                "target": target,
+                "ours": a,
+                "baseline": b,
+                "ratio": None if ratio is None else round(ratio, 2),
+                "bound": bound,
+                "meets": None if ratio is None else (ratio <= bound if lower else ratio >= bound),
+            }
+        )
 
     lc_points = {p["size"]: p for p in (lc.get("scale") or {}).get("pre_recall") or []}
     for p in (ours.get("scale") or {}).get("pre_recall") or []:
         if p["size"] in lc_points:
-            add(f"Elasticsearch pre-recall p95 at {p['size']:,} (1 tenant) ÷ langchain-es similarity_search p95",
-                p["p95"], lc_points[p["size"]]["p95"], RATIO_BOUND["pre_recall_vs_langchain"])
+            add(
+                f"Elasticsearch pre-recall p95 at {p['size']:,} (1 tenant) ÷ langchain-es similarity_search p95",
+                p["p95"],
+                lc_points[p["size"]]["p95"],
+                RATIO_BOUND["pre_recall_vs_langchain"],
+            )
     if _ok(ours.get("tenants")) and _ok(lc.get("tenants")):
-        add(f"Elasticsearch pre-recall p95, {ours['tenants']['size']:,} over {ours['tenants']['tenants']:,} tenants "
-            "÷ langchain-es", ours["tenants"]["p95"], lc["tenants"]["p95"], RATIO_BOUND["pre_recall_vs_langchain"])
+        add(
+            f"Elasticsearch pre-recall p95, {ours['tenants']['size']:,} over {ours['tenants']['tenants']:,} tenants "
+            "÷ langchain-es",
+            ours["tenants"]["p95"],
+            lc["tenants"]["p95"],
+            RATIO_BOUND["pre_recall_vs_langchain"],
+        )
     ow, lw = (ours.get("scale") or {}).get("writes"), (lc.get("scale") or {}).get("writes")
     if _ok(ow) and _ok(lw):
-        add("Elasticsearch semantic remember→visible p95 ÷ langchain-es add_texts(refresh)→visible p95",
-            ow["write_visible"]["p95"], lw["write_visible"]["p95"], RATIO_BOUND["visible_vs_add_texts"])
+        add(
+            "Elasticsearch semantic remember→visible p95 ÷ langchain-es add_texts(refresh)→visible p95",
+            ow["write_visible"]["p95"],
+            lw["write_visible"]["p95"],
+            RATIO_BOUND["visible_vs_add_texts"],
+        )
     for key, res in systems.items():
         if not key.startswith("langmem_es"):
             continue
@@ -211,23 +356,44 @@ def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         if points:
             worst = max(points, key=lambda p: p.get("max_over_median") or 0)
             if worst.get("max") is not None:
-                add(f"{key} slowest recall ÷ median (worst point: {worst['size']:,} / {worst['tenants']} tenants)",
-                    worst["max"], worst["p50"], RATIO_BOUND["max_over_median"])
+                add(
+                    f"{key} slowest recall ÷ median (worst point: {worst['size']:,} / {worst['tenants']} tenants)",
+                    worst["max"],
+                    worst["p50"],
+                    RATIO_BOUND["max_over_median"],
+                )
         ing = (res.get("ingest") or {}).get("with_sessions") if _ok(res.get("ingest")) else None
         if ing:
-            add(f"{key} ingest with session context ÷ the embedder alone (texts/s)", ing["per_s"],
-                ing["embedder_per_s"], RATIO_BOUND["ingest_with_context"], lower=False)
+            add(
+                f"{key} ingest with session context ÷ the embedder alone (texts/s)",
+                ing["per_s"],
+                ing["embedder_per_s"],
+                RATIO_BOUND["ingest_with_context"],
+                lower=False,
+            )
         if key == "langmem_es[sqlite]" and len(scale.get("pre_recall") or []) > 1:
             first, last = scale["pre_recall"][0], scale["pre_recall"][-1]
-            add(f"SQLite pre-recall p95 at {last['size']:,} ÷ at {first['size']:,}", last["p95"], first["p95"],
-                RATIO_BOUND["sqlite_largest_vs_smallest"])
+            add(
+                f"SQLite pre-recall p95 at {last['size']:,} ÷ at {first['size']:,}",
+                last["p95"],
+                first["p95"],
+                RATIO_BOUND["sqlite_largest_vs_smallest"],
+            )
     return out
 
 
 def ratio_rows(results: dict[str, Any]) -> list[list[str]]:
-    return [[t["target"], _f(t["ours"]), _f(t["baseline"]), _x(t["ratio"]),
-             ("≥ " if t["target"].find("ingest") >= 0 else "≤ ") + f"{t['bound']:g}×",
-             {True: "meets", False: "misses", None: "—"}[t["meets"]]] for t in ratio_targets(results)]
+    return [
+        [
+            t["target"],
+            _f(t["ours"]),
+            _f(t["baseline"]),
+            _x(t["ratio"]),
+            ("≥ " if t["target"].find("ingest") >= 0 else "≤ ") + f"{t['bound']:g}×",
+            {True: "meets", False: "misses", None: "—"}[t["meets"]],
+        ]
+        for t in ratio_targets(results)
+    ]
 
 
 RATIO_HEAD = ["target (issue 13)", "ours", "baseline", "ratio", "bound", ""]
@@ -259,61 +425,83 @@ def headline(results: dict[str, Any]) -> list[str]:
         pts = scale.get("pre_recall") or []
         if pts:
             last, ratio = pts[-1], scale["largest_over_smallest"]
-            out.append(f"{key}: pre-recall p95 at {last['size']:,} = {last['p95']:.1f} ms "
-                       f"({'meets' if last['p95'] <= TARGET_MS else 'misses'} ≤ {TARGET_MS:.0f} ms); "
-                       f"{last['size']:,}/{pts[0]['size']:,} p95 ratio {ratio['p95']:.2f}× "
-                       f"({'meets' if ratio['p95'] <= 2 else 'misses'} ≤ 2×); the embedder alone: p95 "
-                       f"{last['embed_query']['p95']:.1f} ms, so recall + render add "
-                       f"{last['p95'] - last['embed_query']['p95']:.1f} ms at p95 "
-                       f"({last['p50'] - last['embed_query']['p50']:.1f} ms at p50)")
+            out.append(
+                f"{key}: pre-recall p95 at {last['size']:,} = {last['p95']:.1f} ms "
+                f"({'meets' if last['p95'] <= TARGET_MS else 'misses'} ≤ {TARGET_MS:.0f} ms); "
+                f"{last['size']:,}/{pts[0]['size']:,} p95 ratio {ratio['p95']:.2f}× "
+                f"({'meets' if ratio['p95'] <= 2 else 'misses'} ≤ 2×); the embedder alone: p95 "
+                f"{last['embed_query']['p95']:.1f} ms, so recall + render add "
+                f"{last['p95'] - last['embed_query']['p95']:.1f} ms at p95 "
+                f"({last['p50'] - last['embed_query']['p50']:.1f} ms at p50)"
+            )
             if last.get("search_p50") and last.get("total_p50"):
-                out.append(f"{key}: at {last['size']:,} the backend search is {last['search_p50']:.1f} ms of the "
-                           f"{last['total_p50']:.1f} ms recall median ({100 * last['search_p50'] / last['total_p50']:.0f}%), "
-                           f"query embedding {last.get('embed_p50') or 0:.1f} ms")
+                out.append(
+                    f"{key}: at {last['size']:,} the backend search is {last['search_p50']:.1f} ms of the "
+                    f"{last['total_p50']:.1f} ms recall median ({100 * last['search_p50'] / last['total_p50']:.0f}%), "
+                    f"query embedding {last.get('embed_p50') or 0:.1f} ms"
+                )
             t = res.get("tenants")
             if _ok(t):
-                out.append(f"{key}: {t['size']:,} memories over {t['tenants']:,} tenants: pre-recall p95 "
-                           f"{t['p95']:.1f} ms, p50 {t['p50']:.1f} ms ({_x(t.get('p95_over_embed_p95'))} the "
-                           f"embedder's p95)")
+                out.append(
+                    f"{key}: {t['size']:,} memories over {t['tenants']:,} tenants: pre-recall p95 "
+                    f"{t['p95']:.1f} ms, p50 {t['p50']:.1f} ms ({_x(t.get('p95_over_embed_p95'))} the "
+                    f"embedder's p95)"
+                )
         w = scale.get("writes")
         if _ok(w):
-            out.append(f"{key}: write p95 {w['write']['p95']:.1f} ms, write→visible p95 "
-                       f"{w['write_visible']['p95']:.1f} ms (target ≤ {TARGET_MS:.0f} ms: "
-                       f"{'meets' if max(w['write']['p95'], w['write_visible']['p95']) <= TARGET_MS else 'misses'})")
+            out.append(
+                f"{key}: write p95 {w['write']['p95']:.1f} ms, write→visible p95 "
+                f"{w['write_visible']['p95']:.1f} ms (target ≤ {TARGET_MS:.0f} ms: "
+                f"{'meets' if max(w['write']['p95'], w['write_visible']['p95']) <= TARGET_MS else 'misses'})"
+            )
         ing = res.get("ingest")
         if _ok(ing):
             for variant in ("no_sessions", "with_sessions"):
                 v = ing.get(variant)
                 if v:
-                    out.append(f"{key}: ingest {variant.replace('_', ' ')} {v['per_s']:,.0f}/s = {v['ratio']:.2f}× "
-                               f"the embedder alone ({'meets' if v['ratio'] >= 0.9 else 'misses'} ≥ 0.9)")
+                    out.append(
+                        f"{key}: ingest {variant.replace('_', ' ')} {v['per_s']:,.0f}/s = {v['ratio']:.2f}× "
+                        f"the embedder alone ({'meets' if v['ratio'] >= 0.9 else 'misses'} ≥ 0.9)"
+                    )
     return out
 
 
 def summary(results: dict[str, Any]) -> str:
     """The figures as plain-text tables (printed at the end of a run)."""
-    parts = ["", "pre-recall latency (pre_recall node: embed raw message + recall + render; query embedding included)",
-             _plain(LATENCY_HEAD, latency_rows(results)),
-             "where a pre-recall goes (medians of the core's stage timings, ms)",
-             _plain(BREAKDOWN_HEAD, breakdown_rows(results)),
-             "write (remember, semantic with reason) and write→visible (remember, then recall until it returns)",
-             _plain(WRITE_HEAD, write_rows(results))]
+    parts = [
+        "",
+        "pre-recall latency (pre_recall node: embed raw message + recall + render; query embedding included)",
+        _plain(LATENCY_HEAD, latency_rows(results)),
+        "where a pre-recall goes (medians of the core's stage timings, ms)",
+        _plain(BREAKDOWN_HEAD, breakdown_rows(results)),
+        "write (remember, semantic with reason) and write→visible (remember, then recall until it returns)",
+        _plain(WRITE_HEAD, write_rows(results)),
+    ]
     st = same_turn_rows(results)
     if st:
-        parts += ["write→visible through the memory tools (langmem_es_bench/same_turn.py, empty store)",
-                  _plain(SAME_TURN_HEAD, st)]
-    parts += ["bulk ingest with real embedding (ratio = memories/s ÷ embedder texts/s on the same texts, same run)",
-              _plain(INGEST_HEAD, ingest_rows(results)),
-              "footprint (raw vectors = memories × 384 × 4 bytes)",
-              _plain(FOOTPRINT_HEAD, footprint_rows(results)), "targets:"]
+        parts += [
+            "write→visible through the memory tools (langmem_es_bench/same_turn.py, empty store)",
+            _plain(SAME_TURN_HEAD, st),
+        ]
+    parts += [
+        "bulk ingest with real embedding (ratio = memories/s ÷ embedder texts/s on the same texts, same run)",
+        _plain(INGEST_HEAD, ingest_rows(results)),
+        "footprint (raw vectors = memories × 384 × 4 bytes)",
+        _plain(FOOTPRINT_HEAD, footprint_rows(results)),
+        "targets:",
+    ]
     parts += [f"  {line}" for line in headline(results)] or ["  (none)"]
     if request_rows(results):
-        parts += ["requests of one recall and one superseding write (counted through the Elasticsearch client)",
-                  _plain(REQUEST_HEAD, request_rows(results))]
+        parts += [
+            "requests of one recall and one superseding write (counted through the Elasticsearch client)",
+            _plain(REQUEST_HEAD, request_rows(results)),
+        ]
     meta = results.get("meta", {})
-    parts += [f"ratio targets (same run; load average {meta.get('load_average_start')} at the start, "
-              f"{meta.get('load_average_end')} at the end, {meta.get('machine', {}).get('nproc')} CPUs)",
-              _plain(RATIO_HEAD, ratio_rows(results))]
+    parts += [
+        f"ratio targets (same run; load average {meta.get('load_average_start')} at the start, "
+        f"{meta.get('load_average_end')} at the end, {meta.get('machine', {}).get('nproc')} CPUs)",
+        _plain(RATIO_HEAD, ratio_rows(results)),
+    ]
     return "\n".join(parts) + "\n"
 
 
@@ -338,8 +526,15 @@ def plot(results: dict[str, Any], img_dir: Path, prefix: str = "bench") -> list[
         if pts:
             xs = [p["size"] for p in pts]
             line = ax.plot(xs, [p["p95"] for p in pts], marker="o", label=f"{_label(key, res)} p95")[0]
-            ax.plot(xs, [p["p50"] for p in pts], marker=".", ls="--", color=line.get_color(), alpha=0.6,
-                    label=f"{_label(key, res)} p50")
+            ax.plot(
+                xs,
+                [p["p50"] for p in pts],
+                marker=".",
+                ls="--",
+                color=line.get_color(),
+                alpha=0.6,
+                label=f"{_label(key, res)} p50",
+            )
             embed += [p["embed_query"]["p95"] for p in pts]
     if embed:
         ax.axhline(sum(embed) / len(embed), color="grey", ls=":", label="embedder alone, p95 (mean of points)")
@@ -356,11 +551,18 @@ def plot(results: dict[str, Any], img_dir: Path, prefix: str = "bench") -> list[
     fig.savefig(paths[-1], dpi=110)
     plt.close(fig)
 
-    rows = [(key, res, v) for key, res in _systems(results) if _ok(res.get("ingest"))
-            for v in ("no_sessions", "with_sessions") if res["ingest"].get(v)]
+    rows = [
+        (key, res, v)
+        for key, res in _systems(results)
+        if _ok(res.get("ingest"))
+        for v in ("no_sessions", "with_sessions")
+        if res["ingest"].get(v)
+    ]
     if rows:
         fig, ax = plt.subplots(figsize=(7.5, 4.0))
-        labels = [f"{_label(k, r)}\n{'with session_id' if v == 'with_sessions' else 'no session_id'}" for k, r, v in rows]
+        labels = [
+            f"{_label(k, r)}\n{'with session_id' if v == 'with_sessions' else 'no session_id'}" for k, r, v in rows
+        ]
         ratios = [r["ingest"][v]["ratio"] for _, r, v in rows]
         ax.barh(labels, ratios, color=["tab:blue" if k.startswith("langmem") else "tab:grey" for k, _, _ in rows])
         ax.axvline(0.9, color="red", ls="-.", lw=0.8, label="target 0.9")
@@ -377,15 +579,22 @@ def plot(results: dict[str, Any], img_dir: Path, prefix: str = "bench") -> list[
         fig.savefig(paths[-1], dpi=110)
         plt.close(fig)
 
-    rows2 = [(key, res, res["scale"]["writes"]) for key, res in _systems(results)
-             if _ok((res.get("scale") or {}).get("writes"))]
+    rows2 = [
+        (key, res, res["scale"]["writes"])
+        for key, res in _systems(results)
+        if _ok((res.get("scale") or {}).get("writes"))
+    ]
     if rows2:
         fig, ax = plt.subplots(figsize=(7.5, 4.0))
         labels = [_label(k, r) for k, r, _ in rows2]
         ys = range(len(rows2))
         ax.barh([y + 0.2 for y in ys], [w["write"]["p95"] for _, _, w in rows2], height=0.4, label="write p95")
-        ax.barh([y - 0.2 for y in ys], [w["write_visible"]["p95"] for _, _, w in rows2], height=0.4,
-                label="write→visible p95")
+        ax.barh(
+            [y - 0.2 for y in ys],
+            [w["write_visible"]["p95"] for _, _, w in rows2],
+            height=0.4,
+            label="write→visible p95",
+        )
         ax.axvline(TARGET_MS, color="red", ls="-.", lw=0.8, label=f"target {TARGET_MS:.0f} ms")
         ax.set_yticks(list(ys), labels, fontsize=7)
         ax.set_xscale("log")
@@ -406,8 +615,14 @@ def _git_line(git: Any) -> list[str]:
     if not git:
         return []
     mods = git.get("modified_files") or []
-    return [f"- **Code**: commit `{git['commit']}`" + (f", working tree with {len(mods)} modified file(s): "
-                                                      + ", ".join(f"`{m}`" for m in mods[:8]) if mods else "")]
+    return [
+        f"- **Code**: commit `{git['commit']}`"
+        + (
+            f", working tree with {len(mods)} modified file(s): " + ", ".join(f"`{m}`" for m in mods[:8])
+            if mods
+            else ""
+        )
+    ]
 
 
 def eval_section(results_dir: Path) -> list[str]:
@@ -417,9 +632,13 @@ def eval_section(results_dir: Path) -> list[str]:
     files = sorted(results_dir.glob("eval-*.json"))
     if not files:
         return []
-    lines = ["## Retrieval quality (LoCoMo dev split, `langmem-es eval`)", "",
-             "recall@10 over categories 1–4 and per category (question counts in brackets); each file is one run "
-             "with the same embedder for every system.", ""]
+    lines = [
+        "## Retrieval quality (LoCoMo dev split, `langmem-es eval`)",
+        "",
+        "recall@10 over categories 1–4 and per category (question counts in brackets); each file is one run "
+        "with the same embedder for every system.",
+        "",
+    ]
     for f in files:
         data = json.loads(f.read_text())
         meta = data.get("metadata", {})
@@ -430,16 +649,29 @@ def eval_section(results_dir: Path) -> list[str]:
             cats = r.get("by_category", {})
             counts.update({c: v.get("n", 0) for c, v in cats.items()})
             o = r.get("overall", {})
-            rows.append([name, _f(o.get("recall@10"), 3), _f(o.get("mrr@10"), 3),
-                         *[_f(cats.get(c, {}).get("recall@10"), 3) for c in ("1", "2", "3", "4", "5")]])
-        head = ["system", "recall@10", "MRR@10",
-                *[f"cat. {c} ({counts.get(c, '?')})" for c in ("1", "2", "3", "4", "5")]]
+            rows.append(
+                [
+                    name,
+                    _f(o.get("recall@10"), 3),
+                    _f(o.get("mrr@10"), 3),
+                    *[_f(cats.get(c, {}).get("recall@10"), 3) for c in ("1", "2", "3", "4", "5")],
+                ]
+            )
+        head = [
+            "system",
+            "recall@10",
+            "MRR@10",
+            *[f"cat. {c} ({counts.get(c, '?')})" for c in ("1", "2", "3", "4", "5")],
+        ]
         lines += [_table(head, rows), ""]
     if (results_dir.parent / "img" / "eval-recall-by-category.png").is_file():
         lines += ["![recall@10 by category](img/eval-recall-by-category.png)", ""]
-    lines += ["Regenerate: `langmem-es eval --systems langmem_es,bm25,dense,hybrid_rrf,langgraph_inmemory,langchain_es "
-              "--backend sqlite --out DIR`, copy `DIR/results.json` to `docs/results/eval-locomo-dev-<backend>.json`, "
-              "then `langmem-es bench --report-only bench-out/results.json`.", ""]
+    lines += [
+        "Regenerate: `langmem-es eval --systems langmem_es,bm25,dense,hybrid_rrf,langgraph_inmemory,langchain_es "
+        "--backend sqlite --out DIR`, copy `DIR/results.json` to `docs/results/eval-locomo-dev-<backend>.json`, "
+        "then `langmem-es bench --report-only bench-out/results.json`.",
+        "",
+    ]
     return lines
 
 
@@ -502,8 +734,12 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
     if images:
         lines += [f"![pre-recall latency](img/{images[0].name})", ""]
     if breakdown_rows(results):
-        lines += ["Where the time of a pre-recall goes (medians of the memory core's own stage timings; the stages' "
-                  "medians need not add up to the total's):", "", _table(BREAKDOWN_HEAD, breakdown_rows(results))]
+        lines += [
+            "Where the time of a pre-recall goes (medians of the memory core's own stage timings; the stages' "
+            "medians need not add up to the total's):",
+            "",
+            _table(BREAKDOWN_HEAD, breakdown_rows(results)),
+        ]
     lines += [
         "## Write and write → visible",
         "",
@@ -515,18 +751,29 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         _table(WRITE_HEAD, write_rows(results)),
     ]
     if request_rows(results):
-        lines += ["Requests one recall and one superseding `remember` send on Elasticsearch (every HTTP request "
-                  "counted through the client's transport, background flushes included; the superseding write "
-                  "replaces the active fact under its subject key), with their latency distribution:", "",
-                  _table(REQUEST_HEAD, request_rows(results))]
-    lines += ["## Ratio targets (issue 13)", "",
-              f"Same run, same cluster, embedder and corpus; load average {results['meta'].get('load_average_start')} "
-              f"at the start, {results['meta'].get('load_average_end')} at the end.", "",
-              _table(RATIO_HEAD, ratio_rows(results))]
+        lines += [
+            "Requests one recall and one superseding `remember` send on Elasticsearch (every HTTP request "
+            "counted through the client's transport, background flushes included; the superseding write "
+            "replaces the active fact under its subject key), with their latency distribution:",
+            "",
+            _table(REQUEST_HEAD, request_rows(results)),
+        ]
+    lines += [
+        "## Ratio targets (issue 13)",
+        "",
+        f"Same run, same cluster, embedder and corpus; load average {results['meta'].get('load_average_start')} "
+        f"at the start, {results['meta'].get('load_average_end')} at the end.",
+        "",
+        _table(RATIO_HEAD, ratio_rows(results)),
+    ]
     st = same_turn_rows(results)
     if st:
-        lines += ["The same through the LangChain memory tools on an empty store "
-                  "(`langmem_es_bench/same_turn.py`, called by this command):", "", _table(SAME_TURN_HEAD, st)]
+        lines += [
+            "The same through the LangChain memory tools on an empty store "
+            "(`langmem_es_bench/same_turn.py`, called by this command):",
+            "",
+            _table(SAME_TURN_HEAD, st),
+        ]
     img = {p.stem.split("-")[-1]: p.name for p in images}
     if "writes" in img:
         lines += [f"![write latency](img/{img['writes']})", ""]
@@ -561,14 +808,27 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
     notes = [*(results.get("notes") or []), *(notes or [])]
     if notes:
         lines += ["## Notes on this run", ""] + [f"- {note}" for note in notes] + [""]
-    errors = [(k, ph, res[ph]["error"]) for k, res in _systems(results) for ph in res
-              if isinstance(res[ph], dict) and "error" in res[ph]]
+    errors = [
+        (k, ph, res[ph]["error"])
+        for k, res in _systems(results)
+        for ph in res
+        if isinstance(res[ph], dict) and "error" in res[ph]
+    ]
     if errors:
         lines += ["", "## Failed phases", ""] + [f"- {k} / {ph}: `{e}`" for k, ph, e in errors]
     lines += ["", *eval_section(path.parent / "results")]
-    lines += ["", "## Reproduce", "", "```sh", "langmem-es es start            # or point LANGMEM_ES_URL/_USER/_PASSWORD "
-              "at a cluster", command, "```", "",
-              "Raw figures: `results.json` in the `--out` folder. `--smoke` runs tiny sizes in under a minute per "
-              "backend (CI).", ""]
+    lines += [
+        "",
+        "## Reproduce",
+        "",
+        "```sh",
+        "langmem-es es start            # or point LANGMEM_ES_URL/_USER/_PASSWORD at a cluster",
+        command,
+        "```",
+        "",
+        "Raw figures: `results.json` in the `--out` folder. `--smoke` runs tiny sizes in under a minute per "
+        "backend (CI).",
+        "",
+    ]
     path.write_text("\n".join(lines))
     return path

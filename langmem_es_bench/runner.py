@@ -35,6 +35,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,18 @@ class BenchConfig:
 
     @classmethod
     def smoke_config(cls, backends: list[str]) -> BenchConfig:
-        return cls(backends=backends, sizes=[100, 300], tenants=10, queries=8, slow_queries=8, warmup=3,
-                   writes=4, ingest=40, same_turn=2, smoke=True)
+        return cls(
+            backends=backends,
+            sizes=[100, 300],
+            tenants=10,
+            queries=8,
+            slow_queries=8,
+            warmup=3,
+            writes=4,
+            ingest=40,
+            same_turn=2,
+            smoke=True,
+        )
 
 
 # --------------------------------------------------------------------------- helpers
@@ -82,13 +93,24 @@ def stats(values: Sequence[float]) -> dict[str, float]:
     import numpy as np
 
     if not values:
-        return {"n": 0, "p50": float("nan"), "p95": float("nan"), "mean": float("nan"), "max": float("nan"),
-                "max_over_median": float("nan")}
+        return {
+            "n": 0,
+            "p50": float("nan"),
+            "p95": float("nan"),
+            "mean": float("nan"),
+            "max": float("nan"),
+            "max_over_median": float("nan"),
+        }
     a = np.asarray(values, dtype=float)
     p50 = float(np.percentile(a, 50))
-    return {"n": int(a.size), "p50": round(p50, 3), "p95": round(float(np.percentile(a, 95)), 3),
-            "mean": round(float(a.mean()), 3), "max": round(float(a.max()), 3),
-            "max_over_median": round(float(a.max()) / p50, 2) if p50 else float("nan")}
+    return {
+        "n": int(a.size),
+        "p50": round(p50, 3),
+        "p95": round(float(np.percentile(a, 95)), 3),
+        "mean": round(float(a.mean()), 3),
+        "max": round(float(a.max()), 3),
+        "max_over_median": round(float(a.max()) / p50, 2) if p50 else float("nan"),
+    }
 
 
 def _ms(t0: float) -> float:
@@ -150,8 +172,9 @@ class Bench:
         """Query texts never used before in this run (so no cache ever answers them)."""
         return self._queries.take(n)
 
-    def latency_point(self, target: Any, emb: Any, tenants: int, size: int, n: int,
-                      warmup: int | None = None) -> dict[str, Any]:
+    def latency_point(
+        self, target: Any, emb: Any, tenants: int, size: int, n: int, warmup: int | None = None
+    ) -> dict[str, Any]:
         for q in self.fresh_queries(self.config.warmup if warmup is None else warmup):
             target.query(q, tenant_of(0, tenants))
         baseline = embed_query_latency(emb, self.fresh_queries(n))
@@ -167,21 +190,31 @@ class Bench:
             target.query(q, tenant_of(i * 7919, tenants))  # spread over tenants
             times.append(_ms(t0))
         s = stats(times)
-        point: dict[str, Any] = {"size": size, "tenants": tenants, **s, "embed_query": baseline,
-                                 "p95_over_embed_p95": _ratio(s["p95"], baseline["p95"]), "loadavg": _loadavg()}
+        point: dict[str, Any] = {
+            "size": size,
+            "tenants": tenants,
+            **s,
+            "embed_query": baseline,
+            "p95_over_embed_p95": _ratio(s["p95"], baseline["p95"]),
+            "loadavg": _loadavg(),
+        }
         timings = getattr(target, "timings", None)
         if timings:
             for stage in ("embed", "search", "fuse", "rerank", "total"):
                 point[f"{stage}_p50"] = stats([t.get(stage, 0.0) for t in timings])["p50"]
-        self.say(f"    {target.name}: {size:>7,} memories / {tenants:>4} tenant(s): pre-recall p50 {s['p50']:.1f} ms, "
-                 f"p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms  (embedder alone p95 {baseline['p95']:.1f} ms, "
-                 f"n={s['n']}, load {point['loadavg']})")
+        self.say(
+            f"    {target.name}: {size:>7,} memories / {tenants:>4} tenant(s): pre-recall p50 {s['p50']:.1f} ms, "
+            f"p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms  (embedder alone p95 {baseline['p95']:.1f} ms, "
+            f"n={s['n']}, load {point['loadavg']})"
+        )
         return point
 
     def write_point(self, target: Any, emb: Any, n: int) -> dict[str, Any]:
         tenant = tenant_of(0, 1)
-        facts = [f"The user's {q.rstrip('?')} — answer noted as item {i} ({os.urandom(3).hex()})."
-                 for i, q in enumerate(self.fresh_queries(n * 2))]
+        facts = [
+            f"The user's {q.rstrip('?')} — answer noted as item {i} ({os.urandom(3).hex()})."
+            for i, q in enumerate(self.fresh_queries(n * 2))
+        ]
         baseline = embed_query_latency(emb, self.fresh_queries(n))
         write_ms = []
         for text in facts[:n]:
@@ -202,11 +235,19 @@ class Bench:
             visible_ms.append(_ms(t0))
             first_try += tries == 1
         w, v = stats(write_ms), stats(visible_ms)
-        self.say(f"    {target.name}: write p50 {w['p50']:.1f} / p95 {w['p95']:.1f} ms; write→visible p50 "
-                 f"{v['p50']:.1f} / p95 {v['p95']:.1f} ms ({first_try}/{n} on the first recall)")
-        return {"write": w, "write_visible": v, "visible_first_try": first_try, "embed_query": baseline,
-                "write_p95_over_embed_p95": _ratio(w["p95"], baseline["p95"]),
-                "visible_p95_over_embed_p95": _ratio(v["p95"], baseline["p95"]), "loadavg": _loadavg()}
+        self.say(
+            f"    {target.name}: write p50 {w['p50']:.1f} / p95 {w['p95']:.1f} ms; write→visible p50 "
+            f"{v['p50']:.1f} / p95 {v['p95']:.1f} ms ({first_try}/{n} on the first recall)"
+        )
+        return {
+            "write": w,
+            "write_visible": v,
+            "visible_first_try": first_try,
+            "embed_query": baseline,
+            "write_p95_over_embed_p95": _ratio(w["p95"], baseline["p95"]),
+            "visible_p95_over_embed_p95": _ratio(v["p95"], baseline["p95"]),
+            "loadavg": _loadavg(),
+        }
 
     def request_point(self, target: Any, n: int) -> dict[str, Any] | None:
         """Requests sent by one recall and one superseding write, counted through the client
@@ -220,20 +261,24 @@ class Bench:
         counter = RequestCounter(client)
         try:
             settle = getattr(core, "wait_background", None)
-            recall = profile_calls(counter, [lambda q=q: core.recall(identity, q, k=K_RECALL)
-                                             for q in self.fresh_queries(n)])
+            recall = profile_calls(
+                counter, [lambda q=q: core.recall(identity, q, k=K_RECALL) for q in self.fresh_queries(n)]
+            )
             write = profile_calls(counter, superseding_writes(core, identity, max(4, n // 2)), settle)
         finally:
             counter.close()
-        self.say(f"    {target.name}: one recall = {recall['requests']['p50']} request(s) (max "
-                 f"{recall['requests']['max']}), p50 {recall['latency_ms']['p50']:.1f} / p95 "
-                 f"{recall['latency_ms']['p95']:.1f} / max {recall['latency_ms']['max']:.1f} ms; one superseding "
-                 f"write = {write['requests']['p50']} request(s), p50 {write['latency_ms']['p50']:.1f} / p95 "
-                 f"{write['latency_ms']['p95']:.1f} ms")
+        self.say(
+            f"    {target.name}: one recall = {recall['requests']['p50']} request(s) (max "
+            f"{recall['requests']['max']}), p50 {recall['latency_ms']['p50']:.1f} / p95 "
+            f"{recall['latency_ms']['p95']:.1f} / max {recall['latency_ms']['max']:.1f} ms; one superseding "
+            f"write = {write['requests']['p50']} request(s), p50 {write['latency_ms']['p50']:.1f} / p95 "
+            f"{write['latency_ms']['p95']:.1f} ms"
+        )
         return {"recall": recall, "superseding_write": write, "loadavg": _loadavg()}
 
-    def ingest_point(self, make: Callable[[], Any], emb: Any, items: Sequence[CorpusItem],
-                     sessions: Sequence[bool]) -> dict[str, Any]:
+    def ingest_point(
+        self, make: Callable[[], Any], emb: Any, items: Sequence[CorpusItem], sessions: Sequence[bool]
+    ) -> dict[str, Any]:
         texts = [it.text for it in items]
         out: dict[str, Any] = {"n": len(items)}
         before = embed_throughput(emb, texts)
@@ -248,15 +293,29 @@ class Bench:
             target.close()
         return out
 
-    def _ingest_record(self, out: dict[str, Any], target: Any, with_sessions: bool, rate: float, before: float,
-                       emb: Any, texts: list[str]) -> float:
+    def _ingest_record(
+        self,
+        out: dict[str, Any],
+        target: Any,
+        with_sessions: bool,
+        rate: float,
+        before: float,
+        emb: Any,
+        texts: list[str],
+    ) -> float:
         after = embed_throughput(emb, texts)
         base = (before + after) / 2
         key = "with_sessions" if with_sessions else "no_sessions"
-        out[key] = {"per_s": round(rate, 1), "embedder_per_s": round(base, 1),
-                    "embedder_before_after": [round(before, 1), round(after, 1)], "ratio": _ratio(rate, base)}
-        self.say(f"    {target.name}: ingest {key.replace('_', ' ')}: {rate:,.0f} memories/s; embedder alone "
-                 f"{base:,.0f} texts/s → ratio {rate / base:.2f}")
+        out[key] = {
+            "per_s": round(rate, 1),
+            "embedder_per_s": round(base, 1),
+            "embedder_before_after": [round(before, 1), round(after, 1)],
+            "ratio": _ratio(rate, base),
+        }
+        self.say(
+            f"    {target.name}: ingest {key.replace('_', ' ')}: {rate:,.0f} memories/s; embedder alone "
+            f"{base:,.0f} texts/s → ratio {rate / base:.2f}"
+        )
         return after
 
 
@@ -273,8 +332,14 @@ def tenant_of(index: int, tenants: int) -> str:
 # --------------------------------------------------------------------------- phases
 
 
-def _scale_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any, items: list[CorpusItem],
-                 slow_after_ms: float = 100.0) -> dict[str, Any]:
+def _scale_phase(
+    bench: Bench,
+    make: Callable[[Any], Any],
+    emb: Any,
+    cached: Any,
+    items: list[CorpusItem],
+    slow_after_ms: float = 100.0,
+) -> dict[str, Any]:
     """Grow one store through the sizes; latency at each, footprint and writes at the largest."""
     cfg, say = bench.config, bench.say
     gc.collect()
@@ -295,30 +360,39 @@ def _scale_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any
                 n, warmup = min(n, cfg.slow_queries), min(warmup, 3)
         out["load_per_s_cached_vectors"] = round(loaded / max(1e-9, load_s), 1)
         first, last = out["pre_recall"][0], out["pre_recall"][-1]
-        out["largest_over_smallest"] = {"sizes": [first["size"], last["size"]],
-                                        "p50": _ratio(last["p50"], first["p50"]),
-                                        "p95": _ratio(last["p95"], first["p95"])}
+        out["largest_over_smallest"] = {
+            "sizes": [first["size"], last["size"]],
+            "p50": _ratio(last["p50"], first["p50"]),
+            "p95": _ratio(last["p95"], first["p95"]),
+        }
         size_b = target.size_bytes()
         gc.collect()
         rss = rss_bytes() - rss0
         per = 100_000 / loaded
         raw = loaded * 384 * 4
         out["footprint"] = {
-            "memories": loaded, "stored_in": target.stored_in,
-            "index_bytes": size_b, "index_bytes_per_100k": round(size_b * per) if size_b else None,
+            "memories": loaded,
+            "stored_in": target.stored_in,
+            "index_bytes": size_b,
+            "index_bytes_per_100k": round(size_b * per) if size_b else None,
             "index_over_raw_vectors": _ratio(size_b, raw) if size_b else None,
-            "rss_growth_bytes": rss, "rss_growth_per_100k": round(rss * per),
+            "rss_growth_bytes": rss,
+            "rss_growth_per_100k": round(rss * per),
             "rss_over_raw_vectors": _ratio(rss, raw),
         }
         say(f"    {target.name}: footprint at {loaded:,}: index {_mb(size_b)}, process RSS +{_mb(rss)}")
         if getattr(target, "tenants_tag", 0) and cfg.tenants > 1:  # the many-tenants point on the same index
             target.filter_field = "tenants_k"
             out["tenants"] = bench.latency_point(target, emb, cfg.tenants, loaded, cfg.queries)
-            out["tenants"]["note"] = f"same index as the single-tenant points, filtered on a second tag ({cfg.tenants} values)"
+            out["tenants"]["note"] = (
+                f"same index as the single-tenant points, filtered on a second tag ({cfg.tenants} values)"
+            )
             target.filter_field = "tenant"
         if cfg.writes:
             slow = out["pre_recall"][-1]["p50"] > slow_after_ms
-            out["writes"] = bench.write_point(target, emb, min(cfg.writes, cfg.slow_queries // 2) if slow else cfg.writes)
+            out["writes"] = bench.write_point(
+                target, emb, min(cfg.writes, cfg.slow_queries // 2) if slow else cfg.writes
+            )
             out["writes"]["at_size"] = loaded
             requests = bench.request_point(target, cfg.writes)
             if requests:
@@ -330,14 +404,18 @@ def _scale_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any
     return out
 
 
-def _tenants_phase(bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any,
-                   items: list[CorpusItem]) -> dict[str, Any]:
+def _tenants_phase(
+    bench: Bench, make: Callable[[Any], Any], emb: Any, cached: Any, items: list[CorpusItem]
+) -> dict[str, Any]:
     cfg = bench.config
     target = make(cached)
     try:
         t0 = time.perf_counter()
-        target.load(items, cfg.tenants, progress=_progress(bench.say, f"{target.name} load ({cfg.tenants} tenants)",
-                                                           0, len(items)))
+        target.load(
+            items,
+            cfg.tenants,
+            progress=_progress(bench.say, f"{target.name} load ({cfg.tenants} tenants)", 0, len(items)),
+        )
         load_s = time.perf_counter() - t0
         n = cfg.queries
         point = bench.latency_point(target, emb, cfg.tenants, len(items), n)
@@ -386,10 +464,18 @@ def _same_turn(bench: Bench, backend: str) -> dict[str, Any]:
         r = mod.run(store, bench.config.same_turn, backend)
     finally:
         close()
-    bench.say(f"    same-turn via the tools ({backend}, empty store): remember p95 {r['write'][1]:.1f} ms, "
-              f"write→visible p95 {r['visible'][1]:.1f} ms, {r['first_try']}/{r['n']} on the first recall")
-    return {"n": r["n"], "first_try": r["first_try"], "remember_p50_p95": list(r["write"]),
-            "recall_p50_p95": list(r["recall"]), "visible_p50_p95": list(r["visible"]), "script": "langmem_es_bench/same_turn.py"}
+    bench.say(
+        f"    same-turn via the tools ({backend}, empty store): remember p95 {r['write'][1]:.1f} ms, "
+        f"write→visible p95 {r['visible'][1]:.1f} ms, {r['first_try']}/{r['n']} on the first recall"
+    )
+    return {
+        "n": r["n"],
+        "first_try": r["first_try"],
+        "remember_p50_p95": list(r["write"]),
+        "recall_p50_p95": list(r["recall"]),
+        "visible_p50_p95": list(r["visible"]),
+        "script": "langmem_es_bench/same_turn.py",
+    }
 
 
 # --------------------------------------------------------------------------- the run
@@ -398,7 +484,9 @@ def _same_turn(bench: Bench, backend: str) -> dict[str, Any]:
 def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | None = None) -> dict[str, Any]:
     """Run every benchmark of ``config``; returns (and writes to ``out_dir/results.json``) the figures."""
     started = time.perf_counter()
-    say = say or (lambda m: print(f"[{(time.perf_counter() - started) / 60:4.1f} min] {m}", file=sys.stderr, flush=True))
+    say = say or (
+        lambda m: print(f"[{(time.perf_counter() - started) / 60:4.1f} min] {m}", file=sys.stderr, flush=True)
+    )
     bench = Bench(config, say)
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.targets import InMemoryStoreTarget, LangChainESTarget, OursTarget, es_client
@@ -413,14 +501,21 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
     items = corpus(n_items, seed=config.seed)
     texts = [it.text for it in items]
     t0 = time.perf_counter()
-    vectors, cache_info = corpus_vectors(emb, texts, progress=lambda d, n, r: say(f"    embedded {d:,}/{n:,} ({r:,.0f}/s)"))
+    vectors, cache_info = corpus_vectors(
+        emb, texts, progress=lambda d, n, r: say(f"    embedded {d:,}/{n:,} ({r:,.0f}/s)")
+    )
     cached = CachedDocumentEmbeddings(emb, texts, vectors)
-    results["dataset"] = {"generator": "langmem_es_bench.corpus", "seed": config.seed, "memories": n_items,
-                          "corpus_hash": corpus_hash(items), "examples": texts[:5],
-                          "query_examples": queries(5, seed=config.seed, salt="examples"),
-                          "vector_cache": {**cache_info, "seconds_to_get": round(time.perf_counter() - t0, 1)},
-                          "mean_chars": round(sum(map(len, texts)) / max(1, len(texts)), 1)}
-    ingest_items = items[:config.ingest]
+    results["dataset"] = {
+        "generator": "langmem_es_bench.corpus",
+        "seed": config.seed,
+        "memories": n_items,
+        "corpus_hash": corpus_hash(items),
+        "examples": texts[:5],
+        "query_examples": queries(5, seed=config.seed, salt="examples"),
+        "vector_cache": {**cache_info, "seconds_to_get": round(time.perf_counter() - t0, 1)},
+        "mean_chars": round(sum(map(len, texts)) / max(1, len(texts)), 1),
+    }
+    ingest_items = items[: config.ingest]
     workdir = Path(tempfile.mkdtemp(prefix="langmem-es-bench-"))
     client = None
     if "elasticsearch" in config.backends or (config.competitors and "elasticsearch" in config.backends):
@@ -430,8 +525,12 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
     global _checkpoint
     if out_dir is not None:  # partial results after every phase: a crash late in a long run loses little
         out_dir.mkdir(parents=True, exist_ok=True)
-        _checkpoint = lambda: (out_dir / "results.partial.json").write_text(  # noqa: E731
-            json.dumps(results, indent=2, default=str))
+        partial_file = out_dir / "results.partial.json"
+
+        def save_partial() -> None:
+            partial_file.write_text(json.dumps(results, indent=2, default=str))
+
+        _checkpoint = save_partial
     try:
         for backend in config.backends:
             say(f"== langmem-es on {backend}")
@@ -446,10 +545,11 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
             if config.tenants > 1:
                 _guard(res, "tenants", say, lambda: _tenants_phase(bench, make, emb, cached, items[:largest]))
             if config.same_turn:
-                _guard(res, "same_turn_tools", say, lambda backend=backend: _same_turn(bench, backend))
+                _guard(res, "same_turn_tools", say, partial(_same_turn, bench, backend))
         if config.competitors:
             comps: list[tuple[str, Callable[[Any], Any]]] = [("langgraph_inmemory", InMemoryStoreTarget)]
             if client is not None:
+
                 def langchain_es(e: Any) -> Any:
                     target = LangChainESTarget(e, client)
                     target.tenants_tag = config.tenants if config.tenants > 1 else 0
@@ -460,13 +560,14 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                 say(f"== {key}")
                 res = {}
                 systems[key] = res
-                _guard(res, "ingest", say,
-                       lambda f=factory: bench.ingest_point(lambda: f(emb), emb, ingest_items, [False]))
-                _guard(res, "scale", say, lambda f=factory: _scale_phase(bench, f, emb, cached, items))
+                _guard(
+                    res, "ingest", say, partial(bench.ingest_point, partial(factory, emb), emb, ingest_items, [False])
+                )
+                _guard(res, "scale", say, partial(_scale_phase, bench, factory, emb, cached, items))
                 if isinstance(res.get("scale"), dict) and "tenants" in res["scale"]:
                     res["tenants"] = res["scale"].pop("tenants")
                 elif config.tenants > 1:
-                    _guard(res, "tenants", say, lambda f=factory: _tenants_phase(bench, f, emb, cached, items[:largest]))
+                    _guard(res, "tenants", say, partial(_tenants_phase, bench, factory, emb, cached, items[:largest]))
     finally:
         _checkpoint = None
         if client is not None:
@@ -520,10 +621,20 @@ def _git() -> dict[str, Any] | None:
 
     root = Path(__file__).resolve().parents[2]
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                                capture_output=True, text=True, timeout=10, check=True).stdout.splitlines()
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.splitlines()
     except (OSError, subprocess.SubprocessError):
         return None
     return {"commit": head, "modified_files": sorted(line[3:] for line in status)}
@@ -545,6 +656,7 @@ def machine_info() -> dict[str, Any]:
                 break
     except OSError:
         pass
+    nproc: int | None
     try:
         nproc = len(os.sched_getaffinity(0))
     except AttributeError:
@@ -555,9 +667,14 @@ def machine_info() -> dict[str, Any]:
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "git": _git(),
         "machine": {"nproc": nproc, "memory_bytes": mem, "cpu": cpu, "platform": platform.platform()},
-        "versions": {"python": platform.python_version(), "langmem_es": __version__,
-                     "elasticsearch_client": _version("elasticsearch"), "langgraph": _version("langgraph"),
-                     "langchain_elasticsearch": _version("langchain-elasticsearch"),
-                     "onnxruntime": _version("onnxruntime"), "numpy": _version("numpy"),
-                     "sqlite": sqlite3.sqlite_version},
+        "versions": {
+            "python": platform.python_version(),
+            "langmem_es": __version__,
+            "elasticsearch_client": _version("elasticsearch"),
+            "langgraph": _version("langgraph"),
+            "langchain_elasticsearch": _version("langchain-elasticsearch"),
+            "onnxruntime": _version("onnxruntime"),
+            "numpy": _version("numpy"),
+            "sqlite": sqlite3.sqlite_version,
+        },
     }

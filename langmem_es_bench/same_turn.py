@@ -19,7 +19,10 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
 
 DEVICES = ["thermostat", "smart plug", "door sensor", "camera", "speaker", "light strip", "robot vacuum", "hub"]
 ROOMS = ["kitchen", "hallway", "garage", "attic", "bedroom", "study", "porch", "cellar"]
@@ -34,19 +37,27 @@ def run(store: Any, n: int, label: str) -> dict[str, Any]:
     from langmem_es.tools import create_memory_tools
 
     remember, recall, *_ = create_memory_tools(store)
-    cfg = {"configurable": {"tenant_id": f"bench-{uuid.uuid4().hex[:6]}", "user_id": "sam", "thread_id": "t"}}
+    cfg: RunnableConfig = {
+        "configurable": {"tenant_id": f"bench-{uuid.uuid4().hex[:6]}", "user_id": "sam", "thread_id": "t"}
+    }
     # warm up: setup, embedding model, first queries
-    remember.invoke({"content": "The user has a warm-up gadget.", "reason": "Warm-up.", "subject_key": "warmup"},
-                    config=cfg)
+    remember.invoke(
+        {"content": "The user has a warm-up gadget.", "reason": "Warm-up.", "subject_key": "warmup"}, config=cfg
+    )
     recall.invoke({"query": "warm-up gadget"}, config=cfg)
     write_ms, visible_ms, recall_ms, first_try = [], [], [], 0
     for i in range(n):
         device, room = DEVICES[i % len(DEVICES)], ROOMS[(i // len(DEVICES)) % len(ROOMS)]
         tag = uuid.uuid4().hex[:6]
         t0 = time.perf_counter()
-        out = remember.invoke({"content": f"The user put a {device} ({tag}) in the {room}.",
-                               "reason": "Device support needs the user's devices.",
-                               "subject_key": f"user.devices.{tag}"}, config=cfg)
+        out = remember.invoke(
+            {
+                "content": f"The user put a {device} ({tag}) in the {room}.",
+                "reason": "Device support needs the user's devices.",
+                "subject_key": f"user.devices.{tag}",
+            },
+            config=cfg,
+        )
         t1 = time.perf_counter()
         mid = out.split("[semantic ")[1].split("]")[0]
         tries = 0
@@ -63,9 +74,15 @@ def run(store: Any, n: int, label: str) -> dict[str, Any]:
         write_ms.append((t1 - t0) * 1000)
         recall_ms.append((t3 - t2) * 1000)
         visible_ms.append((t3 - t0) * 1000)
-    return {"backend": label, "n": n, "first_try": first_try,
-            "write": (pct(write_ms, 50), pct(write_ms, 95)), "recall": (pct(recall_ms, 50), pct(recall_ms, 95)),
-            "visible": (pct(visible_ms, 50), pct(visible_ms, 95)), "mean_visible": statistics.fmean(visible_ms)}
+    return {
+        "backend": label,
+        "n": n,
+        "first_try": first_try,
+        "write": (pct(write_ms, 50), pct(write_ms, 95)),
+        "recall": (pct(recall_ms, 50), pct(recall_ms, 95)),
+        "visible": (pct(visible_ms, 50), pct(visible_ms, 95)),
+        "mean_visible": statistics.fmean(visible_ms),
+    }
 
 
 def sqlite_store() -> tuple[Any, Callable[[], None]]:
@@ -76,17 +93,17 @@ def sqlite_store() -> tuple[Any, Callable[[], None]]:
 
 
 def es_store() -> tuple[Any, Callable[[], None]]:
-    from elasticsearch import Elasticsearch
 
     from langmem_es.settings import require_connection
     from langmem_es.store import ElasticsearchMemoryStore
 
-    client = Elasticsearch(**require_connection().client_kwargs(), request_timeout=30)
-    store = ElasticsearchMemoryStore(client, prefix=f"bench-same-turn-{uuid.uuid4().hex[:8]}")
+    client = require_connection().client(request_timeout=30)
+    prefix = f"bench-same-turn-{uuid.uuid4().hex[:8]}"
+    store = ElasticsearchMemoryStore(client, prefix=prefix)
 
     def close() -> None:
-        try:
-            store._core.port.drop()
+        try:  # the indices of this run, by their prefix (no reach into the store)
+            client.indices.delete(index=f"{prefix}-*", expand_wildcards="all", allow_no_indices=True)
         finally:
             client.close()
 
@@ -112,12 +129,16 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             close()
     print("\nwrite → visible through the tools (remember, then recall until it cites the new id); ms")
-    print(f"{'backend':<14}{'n':>4}{'remember p50/p95':>20}{'recall p50/p95':>18}{'write→visible p50/p95':>25}"
-          f"{'visible on 1st recall':>24}")
+    print(
+        f"{'backend':<14}{'n':>4}{'remember p50/p95':>20}{'recall p50/p95':>18}{'write→visible p50/p95':>25}"
+        f"{'visible on 1st recall':>24}"
+    )
     for r in rows:
-        print(f"{r['backend']:<14}{r['n']:>4}{r['write'][0]:>11.1f} /{r['write'][1]:>6.1f}"
-              f"{r['recall'][0]:>10.1f} /{r['recall'][1]:>6.1f}{r['visible'][0]:>16.1f} /{r['visible'][1]:>6.1f}"
-              f"{r['first_try']:>17}/{r['n']}")
+        print(
+            f"{r['backend']:<14}{r['n']:>4}{r['write'][0]:>11.1f} /{r['write'][1]:>6.1f}"
+            f"{r['recall'][0]:>10.1f} /{r['recall'][1]:>6.1f}{r['visible'][0]:>16.1f} /{r['visible'][1]:>6.1f}"
+            f"{r['first_try']:>17}/{r['n']}"
+        )
     return 0 if rows else 1
 
 

@@ -38,11 +38,10 @@ def tenant_of(index: int, tenants: int) -> str:
 
 def es_client() -> Any:
     """An ``Elasticsearch`` client from the environment (``LANGMEM_ES_URL`` … or a local cluster)."""
-    from elasticsearch import Elasticsearch
 
     from langmem_es.settings import require_connection
 
-    return Elasticsearch(**require_connection().client_kwargs(), request_timeout=120)
+    return require_connection().client(request_timeout=120)
 
 
 def _es_store_bytes(client: Any, index: str) -> int:
@@ -56,8 +55,9 @@ class Target:
     label = "target"
     stored_in = ""
 
-    def load(self, items: Sequence[CorpusItem], tenants: int,
-             progress: Callable[[int, int], None] | None = None) -> None:
+    def load(
+        self, items: Sequence[CorpusItem], tenants: int, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         raise NotImplementedError
 
     def query(self, text: str, tenant: str) -> None:
@@ -122,27 +122,36 @@ class OursTarget(Target):
 
         return Identity(tenant=tenant, user_id=USER)
 
-    def load(self, items: Sequence[CorpusItem], tenants: int,
-             progress: Callable[[int, int], None] | None = None) -> None:
+    def load(
+        self, items: Sequence[CorpusItem], tenants: int, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         """``remember_many`` per tenant (one call each; several tenants in flight on Elasticsearch,
         where each call ends with a refresh)."""
         groups: dict[str, list[dict[str, Any]]] = {}
         for it in items:
-            groups.setdefault(tenant_of(it.index, tenants), []).append({"content": it.text, "event_time": it.event_time})
+            groups.setdefault(tenant_of(it.index, tenants), []).append(
+                {"content": it.text, "event_time": it.event_time}
+            )
         if len(groups) == 1:  # in calls of 10k: one call with ~90k items fails on Elasticsearch (terms > 65,536)
             [(tenant, batch)] = groups.items()
             for start in range(0, len(batch), LOAD_CALL):
-                self.core.remember_many(self._identity(tenant), batch[start:start + LOAD_CALL], kind="episodic",
-                                        batch_size=500,
-                                        progress=(lambda d, n, s=start: progress(s + d, len(batch))) if progress else None)
+                self.core.remember_many(
+                    self._identity(tenant),
+                    batch[start : start + LOAD_CALL],
+                    kind="episodic",
+                    batch_size=500,
+                    progress=_shifted(progress, start, len(batch)),
+                )
             return
         from concurrent.futures import ThreadPoolExecutor
 
         workers = 4 if self.backend_name == "elasticsearch" else 1
         done = 0
         with ThreadPoolExecutor(workers) as pool:
-            for n in pool.map(lambda tb: len(self.core.remember_many(self._identity(tb[0]), tb[1], kind="episodic",
-                                                                         batch_size=500)), groups.items()):
+            for n in pool.map(
+                lambda tb: len(self.core.remember_many(self._identity(tb[0]), tb[1], kind="episodic", batch_size=500)),
+                groups.items(),
+            ):
                 done += n
                 if progress:
                     progress(done, len(items))
@@ -150,8 +159,10 @@ class OursTarget(Target):
     def query(self, text: str, tenant: str) -> None:
         from langchain_core.messages import HumanMessage
 
-        out = self.node.invoke({"messages": [HumanMessage(text, id=uuid.uuid4().hex)]},
-                               {"configurable": {"tenant_id": tenant, "user_id": USER}})
+        out = self.node.invoke(
+            {"messages": [HumanMessage(text, id=uuid.uuid4().hex)]},
+            {"configurable": {"tenant_id": tenant, "user_id": USER}},
+        )
         if "memories" not in out:
             raise RuntimeError("pre_recall returned no memory block")
 
@@ -163,8 +174,10 @@ class OursTarget(Target):
         return any(r.memory.id == wanted for r in result.memories)
 
     def ingest(self, items: Sequence[CorpusItem], tenant: str, *, sessions: bool) -> None:
-        batch = [{"content": it.text, "event_time": it.event_time,
-                  **({"session_id": it.session_id()} if sessions else {})} for it in items]
+        batch = [
+            {"content": it.text, "event_time": it.event_time, **({"session_id": it.session_id()} if sessions else {})}
+            for it in items
+        ]
         self.core.remember_many(self._identity(tenant), batch, kind="episodic")
 
     def size_bytes(self) -> int | None:
@@ -200,14 +213,16 @@ class InMemoryStoreTarget(Target):
 
         self.store = InMemoryStore(index={"dims": 384, "embed": embeddings, "fields": ["text"]})
 
-    def load(self, items: Sequence[CorpusItem], tenants: int,
-             progress: Callable[[int, int], None] | None = None) -> None:
+    def load(
+        self, items: Sequence[CorpusItem], tenants: int, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         from langgraph.store.base import PutOp
 
         for start in range(0, len(items), 5000):
-            chunk = items[start:start + 5000]
-            self.store.batch([PutOp(("bench", tenant_of(it.index, tenants)), f"m{it.index}", {"text": it.text})
-                              for it in chunk])
+            chunk = items[start : start + 5000]
+            self.store.batch(
+                [PutOp(("bench", tenant_of(it.index, tenants)), f"m{it.index}", {"text": it.text}) for it in chunk]
+            )
             if progress:
                 progress(start + len(chunk), len(items))
 
@@ -244,8 +259,9 @@ class LangChainESTarget(Target):
 
         self.client = client
         self.index = f"langmem-es-bench-lc-{uuid.uuid4().hex[:8]}"
-        self.store = ElasticsearchStore(index_name=self.index, embedding=embeddings, client=client,
-                                        strategy=DenseVectorStrategy())
+        self.store = ElasticsearchStore(
+            index_name=self.index, embedding=embeddings, client=client, strategy=DenseVectorStrategy()
+        )
 
     tenants_tag = 0
     """When set, ``load`` also tags each text with ``tenant_of(i, tenants_tag)`` in ``metadata.tenants_k``,
@@ -256,16 +272,25 @@ class LangChainESTarget(Target):
     def _filter(self, tenant: str) -> list[dict[str, Any]]:
         return [{"term": {f"metadata.{self.filter_field}.keyword": tenant}}]
 
-    def load(self, items: Sequence[CorpusItem], tenants: int,
-             progress: Callable[[int, int], None] | None = None) -> None:
+    def load(
+        self, items: Sequence[CorpusItem], tenants: int, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         step = 5000
         for start in range(0, len(items), step):
-            chunk = items[start:start + step]
-            metas = [{"tenant": tenant_of(it.index, tenants),
-                      **({"tenants_k": tenant_of(it.index, self.tenants_tag)} if self.tenants_tag else {})}
-                     for it in chunk]
-            self.store.add_texts([it.text for it in chunk], metadatas=metas,
-                                 ids=[f"m{it.index}" for it in chunk], refresh_indices=start + step >= len(items))
+            chunk = items[start : start + step]
+            metas = [
+                {
+                    "tenant": tenant_of(it.index, tenants),
+                    **({"tenants_k": tenant_of(it.index, self.tenants_tag)} if self.tenants_tag else {}),
+                }
+                for it in chunk
+            ]
+            self.store.add_texts(
+                [it.text for it in chunk],
+                metadatas=metas,
+                ids=[f"m{it.index}" for it in chunk],
+                refresh_indices=start + step >= len(items),
+            )
             if progress:
                 progress(start + len(chunk), len(items))
 
@@ -282,8 +307,12 @@ class LangChainESTarget(Target):
         return any(d.metadata.get("key") == wanted for d in docs)  # hits carry no Document.id
 
     def ingest(self, items: Sequence[CorpusItem], tenant: str, *, sessions: bool) -> None:
-        self.store.add_texts([it.text for it in items], metadatas=[{"tenant": tenant} for _ in items],
-                             ids=[f"i{it.index}" for it in items], refresh_indices=True)
+        self.store.add_texts(
+            [it.text for it in items],
+            metadatas=[{"tenant": tenant} for _ in items],
+            ids=[f"i{it.index}" for it in items],
+            refresh_indices=True,
+        )
 
     def size_bytes(self) -> int | None:
         return _es_store_bytes(self.client, self.index)
@@ -293,3 +322,14 @@ class LangChainESTarget(Target):
             self.client.indices.delete(index=self.index, ignore_unavailable=True)
         except Exception:  # noqa: BLE001 - best effort cleanup
             pass
+
+
+def _shifted(progress: Callable[[int, int], None] | None, offset: int, total: int) -> Callable[[int, int], None] | None:
+    """``progress`` of one slice starting at ``offset`` reported against ``total``."""
+    if progress is None:
+        return None
+
+    def report(done: int, _n: int) -> None:
+        progress(offset + done, total)
+
+    return report

@@ -88,8 +88,7 @@ def corpus_vectors(
     meta.unlink(missing_ok=True)
     elapsed = time.perf_counter() - started
     vecs = np.load(final)
-    return vecs, {"cached": False, "file": str(final), "embedded": len(texts) - first,
-                  "seconds": round(elapsed, 1)}
+    return vecs, {"cached": False, "file": str(final), "embedded": len(texts) - first, "seconds": round(elapsed, 1)}
 
 
 class CachedDocumentEmbeddings(Embeddings):

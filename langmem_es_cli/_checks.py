@@ -106,6 +106,4 @@ def connection(name: str = "default") -> Any:
 
 def es_client(name: str = "default", **options: Any) -> Any:
     """A sync ``Elasticsearch`` client for connection ``name`` (checked by :func:`connection`)."""
-    from elasticsearch import Elasticsearch
-
-    return Elasticsearch(**connection(name).client_kwargs(), **options)
+    return connection(name).client(**options)

@@ -41,13 +41,15 @@ def register(sub: Any) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--prefix", default="langmem", help="Elasticsearch index prefix (default: langmem)")
     where.add_argument("--sqlite", metavar="PATH", help="use the embedded SQLite database at PATH (must exist)")
-    p.add_argument("--create", action="store_true",
-                   help="with --sqlite: create the database (and its directory) if missing")
+    p.add_argument(
+        "--create", action="store_true", help="with --sqlite: create the database (and its directory) if missing"
+    )
     p.set_defaults(func=_run)
 
 
-def run_decay(backend: Any, *, tenant: str, user: str | None = None, agent: str | None = None,
-              dry_run: bool = False) -> dict[str, Any]:
+def run_decay(
+    backend: Any, *, tenant: str, user: str | None = None, agent: str | None = None, dry_run: bool = False
+) -> dict[str, Any]:
     """One decay pass on a set-up sync backend; the report as a dict."""
     from langmem_es.core import MemoryCore
     from langmem_es.model import Identity
@@ -55,8 +57,16 @@ def run_decay(backend: Any, *, tenant: str, user: str | None = None, agent: str 
     identity = Identity(tenant=tenant, user_id=user, agent_id=agent)
     core = MemoryCore(backend, embeddings=_no_embeddings)
     report = core.decay(identity, tenant_wide=not (user or agent), dry_run=dry_run)
-    return {"tenant": tenant, "user": user, "agent": agent, "dry_run": dry_run, "scored": report.scored,
-            "soft_deleted": report.soft_deleted, "frozen": report.frozen, "soft_deleted_ids": report.soft_deleted_ids}
+    return {
+        "tenant": tenant,
+        "user": user,
+        "agent": agent,
+        "dry_run": dry_run,
+        "scored": report.scored,
+        "soft_deleted": report.soft_deleted,
+        "frozen": report.frozen,
+        "soft_deleted_ids": report.soft_deleted_ids,
+    }
 
 
 def _no_embeddings(texts: list[str]) -> list[list[float]]:  # decay never embeds
@@ -89,6 +99,8 @@ def _run(args: argparse.Namespace) -> int:
     who = f"user {args.user}" if args.user else f"agent {args.agent}" if args.agent else "every owner"
     print(f"decay of tenant {args.tenant!r} ({who}){' [dry run]' if args.dry_run else ''}:")
     for kind in out["scored"]:
-        print(f"  {kind:<11} scored {out['scored'][kind]:>6}  {verb} {out['soft_deleted'][kind]:>6}  "
-              f"{'would freeze' if args.dry_run else 'frozen'} {out['frozen'][kind]:>6}")
+        print(
+            f"  {kind:<11} scored {out['scored'][kind]:>6}  {verb} {out['soft_deleted'][kind]:>6}  "
+            f"{'would freeze' if args.dry_run else 'frozen'} {out['frozen'][kind]:>6}"
+        )
     return 0

@@ -127,8 +127,10 @@ def _suggest(ctx: Ctx) -> str:
     else:
         parts.append("Suggestion: none of the playbooks I know is left to try — I'll escalate to a technician.")
     for p in failed:
-        parts.append(f"Not suggesting again: {p['text'].split(':')[0]} [playbook {p['id']}] — it already failed "
-                     f"for '{PROBLEM}' ({p['failures']}x: recorded).")
+        parts.append(
+            f"Not suggesting again: {p['text'].split(':')[0]} [playbook {p['id']}] — it already failed "
+            f"for '{PROBLEM}' ({p['failures']}x: recorded)."
+        )
     return "\n".join(parts)
 
 
@@ -137,14 +139,19 @@ def _record_reset_failure(note: str) -> Callable[[Ctx], Any]:
         reset = [p for p in parse_memory_lines(_last_result(ctx, "recall")) if "factory-reset" in p["text"]]
         if not reset:
             return "I could not find the reset playbook to record the outcome."
-        return _calls(("record_outcome", {"playbook_id": reset[0]["id"], "success": False, "problem": PROBLEM,
-                                          "note": note}))
+        return _calls(
+            ("record_outcome", {"playbook_id": reset[0]["id"], "success": False, "problem": PROBLEM, "note": note})
+        )
+
     return move
 
 
 def _devices_answer(ctx: Ctx) -> str:
-    devices = [p for p in parse_memory_lines(_last_result(ctx, "recall"))
-               if p["kind"] == "semantic" and "has a" in p["text"] and not p["superseded"]]
+    devices = [
+        p
+        for p in parse_memory_lines(_last_result(ctx, "recall"))
+        if p["kind"] == "semantic" and "has a" in p["text"] and not p["superseded"]
+    ]
     names = [re.sub(r"^The user has (a |an )?", "", p["text"]).rstrip(".") for p in devices]
     return "Your devices: " + ", ".join(names) + "." if names else "I don't know your devices yet."
 
@@ -153,11 +160,20 @@ def _home_answer(ctx: Ctx) -> str:
     homes = [p for p in parse_memory_lines(_last_result(ctx, "recall")) if "lives in" in p["text"]]
     now = [p for p in homes if not p["superseded"]]
     before = [p for p in homes if p["superseded"]]
-    text = f"You live in {now[0]['text'].split('lives in ')[-1].rstrip('.')} [{now[0]['id']}]." if now else \
-        "I don't know where you live."
+    text = (
+        f"You live in {now[0]['text'].split('lives in ')[-1].rstrip('.')} [{now[0]['id']}]."
+        if now
+        else "I don't know where you live."
+    )
     if before:
-        text += " Before that: " + ", ".join(f"{p['text'].split('lives in ')[-1].rstrip('.')} (since {p['date']}, "
-                                             f"now superseded) [{p['id']}]" for p in before) + "."
+        text += (
+            " Before that: "
+            + ", ".join(
+                f"{p['text'].split('lives in ')[-1].rstrip('.')} (since {p['date']}, now superseded) [{p['id']}]"
+                for p in before
+            )
+            + "."
+        )
     return text
 
 
@@ -174,60 +190,121 @@ FIX_QUERY = ("recall", {"query": "smart hub keeps going offline", "problem": PRO
 def conversation() -> list[Session]:
     def march(now):
         return datetime(now.year if now.month > 3 else now.year - 1, 3, 12, 10, 0, tzinfo=timezone.utc)
+
     return [
-        Session("Session 1 — March", "session-march", march, [
-            Turn("Hi! I live in Bristol, and my smart hub keeps dropping offline. Any idea?", [
-                lambda c: _calls(_fact("The user lives in Bristol.", "user.home_city", WHY_HOME),
-                                 _fact("The user has a smart hub.", "user.devices.smart_hub", WHY_DEVICE), FIX_QUERY),
-                _suggest,
-            ]),
-            Turn("I did the factory reset. It came back for a day, now it's offline again.", [
-                lambda c: _calls(HUB_QUERY),
-                _record_reset_failure("Offline again a day after the reset."),
-                lambda c: "Sorry — I've recorded that the factory reset did not fix it.",
-            ]),
-        ]),
-        Session("Session 2 — last week", "session-last-week", lambda now: now - timedelta(days=7), [
-            Turn("Quick update: I've moved from Bristol to Edinburgh. Also, I have a Nest thermostat now.", [
-                lambda c: _calls(_fact("The user lives in Edinburgh.", "user.home_city", WHY_HOME),
-                                 _fact("The user has a Nest thermostat.", "user.devices.thermostat", WHY_DEVICE)),
-                lambda c: "Noted: Edinburgh (Bristol is kept in your history), and the Nest thermostat.",
-            ]),
-            Turn("The hub went offline again, so I tried the factory reset once more — no luck.", [
-                lambda c: _calls(HUB_QUERY),
-                _record_reset_failure("Tried again a week ago: still offline."),
-                lambda c: "Recorded: the reset failed a second time. Next time I'll suggest something else.",
-            ]),
-        ]),
-        Session("Session 3 — today", "session-today", lambda now: now, [
-            Turn("I just plugged in a new Philips Hue bridge. Which devices do I have now?", [
-                lambda c: _calls(_fact("The user has a Philips Hue bridge.", "user.devices.hue_bridge", WHY_DEVICE)),
-                lambda c: _calls(("recall", {"query": "which devices does the user have", "kinds": ["semantic"],
-                                             "k": 10})),
-                _devices_answer,
-            ]),
-            Turn("And the hub is offline AGAIN. What should I try?", [
-                lambda c: _calls(FIX_QUERY),
-                _suggest,
-            ]),
-            Turn("Remind me — where do I live, and where did I live before?", [
-                lambda c: _calls(("recall", {"query": "where does the user live", "kinds": ["semantic"],
-                                             "include_history": True})),
-                _home_answer,
-            ]),
-        ]),
+        Session(
+            "Session 1 — March",
+            "session-march",
+            march,
+            [
+                Turn(
+                    "Hi! I live in Bristol, and my smart hub keeps dropping offline. Any idea?",
+                    [
+                        lambda c: _calls(
+                            _fact("The user lives in Bristol.", "user.home_city", WHY_HOME),
+                            _fact("The user has a smart hub.", "user.devices.smart_hub", WHY_DEVICE),
+                            FIX_QUERY,
+                        ),
+                        _suggest,
+                    ],
+                ),
+                Turn(
+                    "I did the factory reset. It came back for a day, now it's offline again.",
+                    [
+                        lambda c: _calls(HUB_QUERY),
+                        _record_reset_failure("Offline again a day after the reset."),
+                        lambda c: "Sorry — I've recorded that the factory reset did not fix it.",
+                    ],
+                ),
+            ],
+        ),
+        Session(
+            "Session 2 — last week",
+            "session-last-week",
+            lambda now: now - timedelta(days=7),
+            [
+                Turn(
+                    "Quick update: I've moved from Bristol to Edinburgh. Also, I have a Nest thermostat now.",
+                    [
+                        lambda c: _calls(
+                            _fact("The user lives in Edinburgh.", "user.home_city", WHY_HOME),
+                            _fact("The user has a Nest thermostat.", "user.devices.thermostat", WHY_DEVICE),
+                        ),
+                        lambda c: "Noted: Edinburgh (Bristol is kept in your history), and the Nest thermostat.",
+                    ],
+                ),
+                Turn(
+                    "The hub went offline again, so I tried the factory reset once more — no luck.",
+                    [
+                        lambda c: _calls(HUB_QUERY),
+                        _record_reset_failure("Tried again a week ago: still offline."),
+                        lambda c: "Recorded: the reset failed a second time. Next time I'll suggest something else.",
+                    ],
+                ),
+            ],
+        ),
+        Session(
+            "Session 3 — today",
+            "session-today",
+            lambda now: now,
+            [
+                Turn(
+                    "I just plugged in a new Philips Hue bridge. Which devices do I have now?",
+                    [
+                        lambda c: _calls(
+                            _fact("The user has a Philips Hue bridge.", "user.devices.hue_bridge", WHY_DEVICE)
+                        ),
+                        lambda c: _calls(
+                            ("recall", {"query": "which devices does the user have", "kinds": ["semantic"], "k": 10})
+                        ),
+                        _devices_answer,
+                    ],
+                ),
+                Turn(
+                    "And the hub is offline AGAIN. What should I try?",
+                    [
+                        lambda c: _calls(FIX_QUERY),
+                        _suggest,
+                    ],
+                ),
+                Turn(
+                    "Remind me — where do I live, and where did I live before?",
+                    [
+                        lambda c: _calls(
+                            (
+                                "recall",
+                                {"query": "where does the user live", "kinds": ["semantic"], "include_history": True},
+                            )
+                        ),
+                        _home_answer,
+                    ],
+                ),
+            ],
+        ),
     ]
 
 
-SEED_PLAYBOOKS = [
-    {"content": "Smart hub offline: factory-reset the hub.",
-     "steps": ["Hold the reset button for 10 seconds", "Wait for the light to blink blue",
-               "Re-pair your devices in the app"],
-     "reason": "The first-line fix for hubs that drop off the network.", "successes": 5},
-    {"content": "Smart hub keeps going offline: update the hub firmware and move it to the 2.4 GHz Wi-Fi band.",
-     "steps": ["Open the app, Settings > Hub > Firmware, install the update",
-               "In the router settings, give the hub a 2.4 GHz-only network", "Power-cycle the hub"],
-     "reason": "Fixes hubs that drop offline repeatedly when a reset did not help.", "successes": 2},
+SEED_PLAYBOOKS: list[dict[str, Any]] = [
+    {
+        "content": "Smart hub offline: factory-reset the hub.",
+        "steps": [
+            "Hold the reset button for 10 seconds",
+            "Wait for the light to blink blue",
+            "Re-pair your devices in the app",
+        ],
+        "reason": "The first-line fix for hubs that drop off the network.",
+        "successes": 5,
+    },
+    {
+        "content": "Smart hub keeps going offline: update the hub firmware and move it to the 2.4 GHz Wi-Fi band.",
+        "steps": [
+            "Open the app, Settings > Hub > Firmware, install the update",
+            "In the router settings, give the hub a 2.4 GHz-only network",
+            "Power-cycle the hub",
+        ],
+        "reason": "Fixes hubs that drop offline repeatedly when a reset did not help.",
+        "successes": 2,
+    },
 ]
 
 
@@ -244,15 +321,22 @@ def _scripted_model(turns: dict[str, Turn]) -> Any:
     def policy(messages: list[Any]) -> Any:
         last_human = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
         turn = turns[messages[last_human].content]
-        after = messages[last_human + 1:]
+        after = messages[last_human + 1 :]
         move = sum(isinstance(m, AIMessage) for m in after)
-        ctx = Ctx(memory_block=str(messages[0].content) if messages and messages[0].type == "system" else "",
-                  tool_results=[(m.name or "", str(m.content)) for m in after if isinstance(m, ToolMessage)],
-                  move=move)
+        ctx = Ctx(
+            memory_block=str(messages[0].content) if messages and messages[0].type == "system" else "",
+            tool_results=[(m.name or "", str(m.content)) for m in after if isinstance(m, ToolMessage)],
+            move=move,
+        )
         out = turn.moves[min(move, len(turn.moves) - 1)](ctx)
         if isinstance(out, dict):
-            return AIMessage("", tool_calls=[{"name": n, "args": a, "id": f"call_{next(counter)}", "type": "tool_call"}
-                                             for n, a in out["tool_calls"]])
+            return AIMessage(
+                "",
+                tool_calls=[
+                    {"name": n, "args": a, "id": f"call_{next(counter)}", "type": "tool_call"}
+                    for n, a in out["tool_calls"]
+                ],
+            )
         return AIMessage(out)
 
     return ScriptedChatModel(policy=policy)
@@ -296,11 +380,14 @@ def _init_model(spec: str) -> Any:
 
         return init_chat_model(spec)
     except ImportError as exc:
-        raise LangmemEsError(f"{DEMO_MODEL_ENV}={spec!r} needs langchain and the provider's package "
-                             f"(e.g. pip install langchain langchain-openai): {exc}") from exc
+        raise LangmemEsError(
+            f"{DEMO_MODEL_ENV}={spec!r} needs langchain and the provider's package "
+            f"(e.g. pip install langchain langchain-openai): {exc}"
+        ) from exc
     except Exception as exc:  # unknown provider, missing API key ...
-        raise LangmemEsError(f"could not create the chat model {spec!r} ({DEMO_MODEL_ENV}): "
-                             f"{type(exc).__name__}: {exc}") from exc
+        raise LangmemEsError(
+            f"could not create the chat model {spec!r} ({DEMO_MODEL_ENV}): {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], None]]:
@@ -319,23 +406,22 @@ def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], N
                 shutil.rmtree(tmp, ignore_errors=True)
 
         return backend, f"embedded SQLite at {path}", cleanup
-    from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es_cli._checks import connection
 
     conn = connection()
-    client = Elasticsearch(**conn.client_kwargs(), request_timeout=30)
+    client = conn.client(request_timeout=30)
     prefix = f"langmem-demo-{uuid.uuid4().hex[:8]}"
-    backend = ElasticsearchBackend(client, prefix=prefix)
+    es_backend = ElasticsearchBackend(client, prefix=prefix)
 
     def drop() -> None:
         try:
-            backend.drop()
+            es_backend.drop()
         finally:
             client.close()
 
-    return backend, f"Elasticsearch at {conn.url} (indices {prefix}-*)", drop
+    return es_backend, f"Elasticsearch at {conn.url} (indices {prefix}-*)", drop
 
 
 def run_demo(
@@ -350,7 +436,7 @@ def run_demo(
     from langgraph.checkpoint.memory import InMemorySaver
 
     from langmem_es.agent import create_memory_agent
-    from langmem_es.core import MemoryCore
+    from langmem_es.core import MemoryCore, Policy
     from langmem_es.model import Identity
 
     console = console or make_console()
@@ -366,17 +452,20 @@ def run_demo(
         chat = model
     store_backend, where, cleanup = _open_backend(backend, path)
     clock = _Clock()
-    core = MemoryCore(store_backend, clock=clock)
+    # the workspace's knowledge base is written by one agent the developer enables for shared writes
+    core = MemoryCore(store_backend, clock=clock, rules=Policy(shared_writers={"support-team"}))
     report = DemoReport(backend=backend, scripted=scripted)
     try:
         core.setup()
         console.rule("[bold]langmem-es demo")
         console.print(f"Memory: {where}.")
         if scripted:
-            console.print("[yellow]No LLM configured: the agent's moves are SCRIPTED[/] (set "
-                          f"{DEMO_MODEL_ENV}=openai:gpt-4o-mini, or any init_chat_model spec, to run a real agent). "
-                          "The memory is real: every write and recall below goes through the LangGraph graph, the "
-                          "memory tools and the memory core.")
+            console.print(
+                "[yellow]No LLM configured: the agent's moves are SCRIPTED[/] (set "
+                f"{DEMO_MODEL_ENV}=openai:gpt-4o-mini, or any init_chat_model spec, to run a real agent). "
+                "The memory is real: every write and recall below goes through the LangGraph graph, the "
+                "memory tools and the memory core."
+            )
         else:
             console.print(f"Agent: a real model ({model if isinstance(model, str) else type(model).__name__}).")
         user = Identity(tenant="acme-support", user_id="sam", agent_id="helpdesk")
@@ -389,8 +478,14 @@ def run_demo(
             clock.set(session.when(datetime.now(timezone.utc)))
             console.print()
             console.rule(f"[bold cyan]{session.title}[/] · {clock().date().isoformat()} · thread {session.thread}")
-            cfg = {"configurable": {"tenant_id": user.tenant, "user_id": user.user_id, "agent_id": user.agent_id,
-                                    "thread_id": session.thread}}
+            cfg = {
+                "configurable": {
+                    "tenant_id": user.tenant,
+                    "user_id": user.user_id,
+                    "agent_id": user.agent_id,
+                    "thread_id": session.thread,
+                }
+            }
             for turn in session.turns:
                 transcript[turn.user] = _run_turn(graph, cfg, turn.user, console)
         report.outcomes, report.details = _check(core, user, ids, transcript, sessions)
@@ -410,12 +505,15 @@ def _seed(core: Any, team: Any, console: Any) -> dict[str, str]:
     console.print("\n[bold]Workspace knowledge base[/] (shared playbooks written by the support team before March):")
     ids = {}
     for i, pb in enumerate(SEED_PLAYBOOKS):
-        w = core.remember(team, pb["content"], kind="procedural", scope="shared", reason=pb["reason"],
-                          steps=pb["steps"])
+        w = core.remember(
+            team, pb["content"], kind="procedural", scope="shared", reason=pb["reason"], steps=pb["steps"]
+        )
         for _ in range(pb["successes"]):
             core.record_outcome(team, w.id, True)
         ids["reset" if i == 0 else "firmware"] = w.id
-        console.print("  • " + escape(f"[procedural {w.id}] {pb['content']} (worked {pb['successes']}x)"), soft_wrap=True)
+        console.print(
+            "  • " + escape(f"[procedural {w.id}] {pb['content']} (worked {pb['successes']}x)"), soft_wrap=True
+        )
     return ids
 
 
@@ -432,17 +530,20 @@ def _run_turn(graph: Any, cfg: dict[str, Any], text: str, console: Any) -> dict[
         elif mode == "values":
             final = chunk
     elapsed = (time.perf_counter() - t0) * 1000
-    new = final.get("messages", [])[len(before):]
+    new = final.get("messages", [])[len(before) :]
     console.print(f"\n[bold green]User:[/] {escape(text)}")
     for e in events:
         if e["langmem_es"] == "episodic_write":
-            console.print(f"  [magenta]written before the agent ran[/]: {escape('[episodic ' + e['id'] + ']')} the raw message",
-                          soft_wrap=True)
+            console.print(
+                f"  [magenta]written before the agent ran[/]: {escape('[episodic ' + e['id'] + ']')} the raw message",
+                soft_wrap=True,
+            )
         elif e["langmem_es"] == "pre_recall":
             block = e["block"]
             if block:
-                console.print(f"  [blue]pre-recalled[/] ({len(e['ids'])} memories, "
-                              f"{e['timings_ms'].get('total', 0):.0f} ms):")
+                console.print(
+                    f"  [blue]pre-recalled[/] ({len(e['ids'])} memories, {e['timings_ms'].get('total', 0):.0f} ms):"
+                )
                 for line in block.splitlines()[1:]:
                     console.print("    " + escape(line), soft_wrap=True)
             else:
@@ -455,7 +556,7 @@ def _run_turn(graph: Any, cfg: dict[str, Any], text: str, console: Any) -> dict[
         for call in m.tool_calls:
             args = ", ".join(f"{k}={v!r}" for k, v in call["args"].items() if k not in ("reason", "steps"))
             console.print(f"  [yellow]agent → {call['name']}[/]({escape(args)})", soft_wrap=True)
-            res = results.get(call["id"])
+            res = results.get(call["id"] or "")
             if res is None:
                 continue
             tool_results.append((res.name, str(res.content)))
@@ -470,35 +571,47 @@ def _run_turn(graph: Any, cfg: dict[str, Any], text: str, console: Any) -> dict[
     return {"events": events, "tool_results": tool_results, "answer": answer}
 
 
-def _check(core: Any, user: Any, ids: dict[str, str], transcript: dict[str, dict[str, Any]],
-           sessions: list[Session]) -> tuple[dict[str, bool], dict[str, str]]:
+def _check(
+    core: Any, user: Any, ids: dict[str, str], transcript: dict[str, dict[str, Any]], sessions: list[Session]
+) -> tuple[dict[str, bool], dict[str, str]]:
     """Scenario outcomes, read from the memory itself (and the final turns' tool trail)."""
     outcomes: dict[str, bool] = {}
     details: dict[str, str] = {}
     today = sessions[-1].turns
     # 1. the reset: two failures recorded for the problem, and not suggested today
     reset = core.get(user, ids["reset"])
-    failed_for = (reset.metadata.get("failed_for", []) if reset else [])
+    failed_for = reset.metadata.get("failed_for", []) if reset else []
     hub = transcript[today[1].user]
     suggestion = next((line for line in hub["answer"].splitlines() if line.startswith("Suggestion:")), hub["answer"])
     outcomes["hub reset not suggested a third time"] = bool(
-        reset and reset.failure_count >= 2 and PROBLEM in failed_for and ids["reset"] not in suggestion
-        and "factory-reset" not in suggestion)
+        reset
+        and reset.failure_count >= 2
+        and PROBLEM in failed_for
+        and ids["reset"] not in suggestion
+        and "factory-reset" not in suggestion
+    )
     details["hub reset not suggested a third time"] = (
         f"reset playbook failed {reset.failure_count if reset else 0}x for {PROBLEM!r}; today's suggestion: "
-        f"{suggestion.removeprefix('Suggestion: ').split(' Steps:')[0]}")
+        f"{suggestion.removeprefix('Suggestion: ').split(' Steps:')[0]}"
+    )
     # 2. the move: Edinburgh active, Bristol superseded and still in the history
     history = core.history(user, "user.home_city")
     states = [(m.content, m.status) for m in history]
     outcomes["Bristol → Edinburgh superseded, old fact in history"] = (
-        ("The user lives in Bristol.", "superseded") in states and ("The user lives in Edinburgh.", "active") in states)
+        "The user lives in Bristol.",
+        "superseded",
+    ) in states and ("The user lives in Edinburgh.", "active") in states
     details["Bristol → Edinburgh superseded, old fact in history"] = "history(user.home_city): " + "; ".join(
-        f"{c} [{s}]" for c, s in states)
+        f"{c} [{s}]" for c, s in states
+    )
     # 3. same-turn visibility: the Hue bridge, written by a tool call, found by the next one in that turn
     hue = transcript[today[0].user]
     names = [n for n, _ in hue["tool_results"]]
-    recall_after_write = [c for n, c in hue["tool_results"][names.index("remember") + 1:] if n == "recall"] \
-        if "remember" in names else []
+    recall_after_write = (
+        [c for n, c in hue["tool_results"][names.index("remember") + 1 :] if n == "recall"]
+        if "remember" in names
+        else []
+    )
     outcomes["new device visible in the same turn"] = any("Hue bridge" in c for c in recall_after_write)
     details["new device visible in the same turn"] = hue["answer"]
     return outcomes, details
@@ -521,15 +634,26 @@ def _print_outcomes(report: DemoReport, console: Any) -> None:
 
 def register(subparsers: Any) -> None:
     """Add ``langmem-es demo`` to the CLI (``subparsers`` of :func:`langmem_es_cli.main.build_parser`)."""
-    p = subparsers.add_parser("demo", help="a scripted multi-session conversation showing memory at work",
-                              description=__doc__.split("\n\n")[0] if __doc__ else None)
-    p.add_argument("--backend", choices=("sqlite", "elasticsearch"), default="sqlite",
-                   help="sqlite: embedded, in a temp dir (default); elasticsearch: the cluster from LANGMEM_ES_URL "
-                        "or `langmem-es es start`")
-    p.add_argument("--model", default=None,
-                   help=f"an init_chat_model spec for a real agent (default: ${DEMO_MODEL_ENV}; unset: scripted)")
-    p.add_argument("--path", default=None,
-                   help="SQLite file to use (default: a temporary directory); its directory must exist")
+    p = subparsers.add_parser(
+        "demo",
+        help="a scripted multi-session conversation showing memory at work",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
+    p.add_argument(
+        "--backend",
+        choices=("sqlite", "elasticsearch"),
+        default="sqlite",
+        help="sqlite: embedded, in a temp dir (default); elasticsearch: the cluster from LANGMEM_ES_URL "
+        "or `langmem-es es start`",
+    )
+    p.add_argument(
+        "--model",
+        default=None,
+        help=f"an init_chat_model spec for a real agent (default: ${DEMO_MODEL_ENV}; unset: scripted)",
+    )
+    p.add_argument(
+        "--path", default=None, help="SQLite file to use (default: a temporary directory); its directory must exist"
+    )
     p.add_argument("--create", action="store_true", help="with --path: create its directory if missing")
     p.add_argument("--keep", action="store_true", help="keep the memory (SQLite file / Elasticsearch indices)")
     p.set_defaults(func=_main)

@@ -4,6 +4,7 @@
 
     langmem-es load --seconds 60 --tenants 50 --threads 8            # Elasticsearch (default connection)
     langmem-es load --backend sqlite --seconds 10 --json
+    langmem-es load --target http://127.0.0.1:8080 --tokens tokens.toml --seconds 30   # a running server
 
 Each worker thread picks a random tenant and user per operation and runs a write
 (``remember``, episodic), a recall (hybrid, ``k=5``) or a get, in the proportions of
@@ -60,8 +61,16 @@ def percentile(values: list[float], p: float) -> float:
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
 
 
-def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: int = 4, read_ratio: float = 0.7,
-             seed: int = 0, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+def run_load(
+    core: Any,
+    *,
+    seconds: float = 10.0,
+    tenants: int = 20,
+    threads: int = 4,
+    read_ratio: float = 0.7,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Run the mixed load against a set-up ``MemoryCore``; returns the figures.
 
     ``progress`` gets a line when a limit is capped and about every ``PROGRESS_EVERY`` seconds.
@@ -72,11 +81,18 @@ def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: in
     if not seconds > 0:
         raise ConfigurationError(f"--seconds {seconds}: the load needs a positive duration")
     say = progress or (lambda _msg: None)
-    for flag, value, low, high in (("--seconds", seconds, 0, MAX_SECONDS), ("--threads", threads, 1, MAX_THREADS),
-                                   ("--tenants", tenants, 1, MAX_TENANTS)):
+    for flag, value, low, high in (
+        ("--seconds", seconds, 0, MAX_SECONDS),
+        ("--threads", threads, 1, MAX_THREADS),
+        ("--tenants", tenants, 1, MAX_TENANTS),
+    ):
         if not low <= value <= high:
             say(f"load: {flag} {value:g} capped to {min(max(value, low), high):g} (the limits are {low:g}..{high:g})")
-    seconds, threads, tenants = min(seconds, MAX_SECONDS), min(max(threads, 1), MAX_THREADS), min(max(tenants, 1), MAX_TENANTS)
+    seconds, threads, tenants = (
+        min(seconds, MAX_SECONDS),
+        min(max(threads, 1), MAX_THREADS),
+        min(max(tenants, 1), MAX_TENANTS),
+    )
     latencies: dict[str, list[float]] = defaultdict(list)
     errors: Counter[str] = Counter()
     leaks: list[tuple[str, str]] = []
@@ -100,8 +116,11 @@ def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: in
                         written[tenant].append(res.id)
                 elif op == "recall":
                     found = core.recall(ident, " ".join(rnd.choice(WORDS) for _ in range(3)), k=5)
-                    bad = [m.memory.id for m in found.memories
-                           if m.memory.tenant != tenant or m.memory.owner not in ident.owners()[m.memory.scope]]
+                    bad = [
+                        m.memory.id
+                        for m in found.memories
+                        if m.memory.tenant != tenant or m.memory.owner not in ident.owners()[m.memory.scope]
+                    ]
                     if bad:
                         with lock:
                             leaks.extend((tenant, b) for b in bad)
@@ -138,27 +157,48 @@ def run_load(core: Any, *, seconds: float = 10.0, tenants: int = 20, threads: in
         if any(t.is_alive() for t in pool):
             with lock:
                 done, failed = sum(len(v) for v in latencies.values()), sum(errors.values())
-            say(f"load: {min(now - started, seconds):.0f}/{seconds:.0f} s, {done} ops, {failed} errors, "
-                f"{len(leaks)} leaks")
+            say(
+                f"load: {min(now - started, seconds):.0f}/{seconds:.0f} s, {done} ops, {failed} errors, "
+                f"{len(leaks)} leaks"
+            )
     elapsed = time.monotonic() - started
     all_lat = [v for vs in latencies.values() for v in vs]
     report = {
-        "seconds": round(elapsed, 2), "threads": threads, "tenants": tenants, "read_ratio": read_ratio,
-        "ops": len(all_lat), "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
-        "latency_ms": {op: {"n": len(vs), "p50": round(percentile(vs, 50), 2), "p95": round(percentile(vs, 95), 2),
-                            "p99": round(percentile(vs, 99), 2)} for op, vs in sorted(latencies.items())},
-        "all_ms": {"p50": round(percentile(all_lat, 50), 2), "p95": round(percentile(all_lat, 95), 2),
-                   "p99": round(percentile(all_lat, 99), 2)},
-        "errors": dict(errors), "error_count": sum(errors.values()), "leaks": len(leaks), "leaked": leaks[:20],
+        "seconds": round(elapsed, 2),
+        "threads": threads,
+        "tenants": tenants,
+        "read_ratio": read_ratio,
+        "ops": len(all_lat),
+        "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
+        "latency_ms": {
+            op: {
+                "n": len(vs),
+                "p50": round(percentile(vs, 50), 2),
+                "p95": round(percentile(vs, 95), 2),
+                "p99": round(percentile(vs, 99), 2),
+            }
+            for op, vs in sorted(latencies.items())
+        },
+        "all_ms": {
+            "p50": round(percentile(all_lat, 50), 2),
+            "p95": round(percentile(all_lat, 95), 2),
+            "p99": round(percentile(all_lat, 99), 2),
+        },
+        "errors": dict(errors),
+        "error_count": sum(errors.values()),
+        "leaks": len(leaks),
+        "leaked": leaks[:20],
         "writes_acknowledged": sum(len(v) for v in written.values()),
     }
     return report
 
 
 def render(report: dict[str, Any]) -> str:
-    lines = [f"{report['ops']} ops in {report['seconds']}s = {report['ops_per_s']} ops/s "
-             f"({report['threads']} threads, {report['tenants']} tenants, read ratio {report['read_ratio']})",
-             f"{'op':<8} {'n':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"]
+    lines = [
+        f"{report['ops']} ops in {report['seconds']}s = {report['ops_per_s']} ops/s "
+        f"({report['threads']} threads, {report['tenants']} tenants, read ratio {report['read_ratio']})",
+        f"{'op':<8} {'n':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}",
+    ]
     for op, s in report["latency_ms"].items():
         lines.append(f"{op:<8} {s['n']:>7} {s['p50']:>8} {s['p95']:>8} {s['p99']:>8}")
     a = report["all_ms"]
@@ -168,7 +208,9 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def open_core(backend: str, *, cluster: str = "default", prefix: str | None = None, embeddings: str | None = None) -> tuple[Any, Callable[[], None]]:
+def open_core(
+    backend: str, *, cluster: str = "default", prefix: str | None = None, embeddings: str | None = None
+) -> tuple[Any, Callable[[], None]]:
     """A set-up core for the run, and its cleanup."""
     from langmem_es.core import MemoryConfig, MemoryCore
 
@@ -189,16 +231,20 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
             for suffix in ("", "-wal", "-shm"):
                 if os.path.exists(path + suffix):
                     os.remove(path + suffix)
+
         return core, cleanup
-    from elasticsearch import Elasticsearch
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
     from langmem_es_cli._checks import connection
 
     conn = connection(cluster)
-    client = Elasticsearch(**conn.client_kwargs(), request_timeout=30, max_retries=2, retry_on_timeout=True,
-                           connections_per_node=MAX_THREADS)
+    client = conn.client(
+        request_timeout=30,
+        max_retries=2,
+        retry_on_timeout=True,
+        connections_per_node=MAX_THREADS,
+    )
     dims = DIMS if emb is fast_embed else embedding_dims(resolve_embeddings(emb))
     backend_ = ElasticsearchBackend(client, prefix=prefix or f"load-{uuid.uuid4().hex[:10]}", dims=dims)
     core = MemoryCore(backend_, embeddings=emb, config=config)
@@ -208,6 +254,7 @@ def open_core(backend: str, *, cluster: str = "default", prefix: str | None = No
         if prefix is None:
             backend_.drop()
         client.close()
+
     return core, cleanup_es
 
 
@@ -220,10 +267,28 @@ def _run(args: argparse.Namespace) -> int:
         from langmem_es.errors import ConfigurationError
 
         raise ConfigurationError(f"--seconds {args.seconds:g}: the load needs a positive duration")
+    if args.target:
+        from langmem_es.errors import InvalidArgumentError
+        from langmem_es_cli.load_http import run_http_load, tokens_from_file
+
+        if not args.tokens:
+            raise InvalidArgumentError("--target needs --tokens FILE (the server's token file, clear-text tokens)")
+        report = run_http_load(args.target, tokens_from_file(args.tokens), seconds=args.seconds, threads=args.threads,
+                               read_ratio=args.read_ratio, seed=args.seed, max_requests=args.max_requests)
+        print(json.dumps(report, indent=2) if args.json else render(report) +
+              f"\nforeign ids refused (404) {report['refused_foreign']}")
+        return 1 if report["leaks"] or report["error_count"] else 0
     core, cleanup = open_core(args.backend, cluster=args.cluster, prefix=args.prefix, embeddings=args.embeddings)
     try:
-        report = run_load(core, seconds=args.seconds, tenants=args.tenants, threads=args.threads,
-                          read_ratio=args.read_ratio, seed=args.seed, progress=_progress)
+        report = run_load(
+            core,
+            seconds=args.seconds,
+            tenants=args.tenants,
+            threads=args.threads,
+            read_ratio=args.read_ratio,
+            seed=args.seed,
+            progress=_progress,
+        )
     finally:
         cleanup()
     report["backend"] = args.backend
@@ -233,9 +298,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``load`` to the ``langmem-es`` subcommands."""
-    p = sub.add_parser("load", help="bounded mixed read/write load from many tenants: ops/s, p50/p95/p99, errors, leaks",
-                       description="Sustained mixed reads and writes from many tenants (threads); prints throughput, "
-                                   "latency percentiles, errors and cross-tenant leaks.")
+    p = sub.add_parser(
+        "load",
+        help="bounded mixed read/write load from many tenants: ops/s, p50/p95/p99, errors, leaks",
+        description="Sustained mixed reads and writes from many tenants (threads); prints throughput, "
+        "latency percentiles, errors and cross-tenant leaks.",
+    )
     p.add_argument("--seconds", type=float, default=30.0, help=f"duration (max {int(MAX_SECONDS)}; default 30)")
     p.add_argument("--tenants", type=int, default=20, help="number of tenants (default 20)")
     p.add_argument("--threads", type=int, default=4, help=f"worker threads (max {MAX_THREADS}; default 4)")
@@ -244,6 +312,9 @@ def register(sub: Any) -> None:
     p.add_argument("--cluster", default="default", help="Elasticsearch connection name (default: default)")
     p.add_argument("--prefix", help="use (and keep) this index prefix; default: a fresh one, dropped afterwards")
     p.add_argument("--embeddings", default="fast", help="'fast' (hashing, default) or an embeddings spec, e.g. default")
+    p.add_argument("--target", help="drive a running `langmem-es serve` at this loopback URL (HTTP API) instead")
+    p.add_argument("--tokens", help="with --target: the server's token file (its tokens are the load's identities)")
+    p.add_argument("--max-requests", type=int, default=20_000, help="with --target: stop after this many requests")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=_run)

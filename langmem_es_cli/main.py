@@ -18,12 +18,14 @@ import json
 import shlex
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from langmem_es.errors import LangmemEsError
 
 __all__ = ["build_parser", "command_group", "main"]
 
-CommandGroup = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+CommandGroup = Callable[[Any], object]
+"""``register(subparsers)``: adds a command's parser(s) to ``langmem-es``."""
 _GROUPS: list[CommandGroup] = []
 
 
@@ -44,22 +46,32 @@ def _es_start(args: argparse.Namespace) -> int:
     from langmem_es_cli.local_es import start_cluster
 
     info = start_cluster(
-        args.name, port=args.port, nodes=args.nodes, license=args.license,
-        heap=args.heap, version=args.version, fresh=args.fresh, timeout=args.timeout,
+        args.name,
+        port=args.port,
+        nodes=args.nodes,
+        license=args.license,
+        heap=args.heap,
+        version=args.version,
+        fresh=args.fresh,
+        timeout=args.timeout,
         progress=_progress,
     )
     if info.get("already_running"):
         print(f"already running: {info['url']}  (user elastic, password {info['password']})")
         return 0
-    print(f"Elasticsearch {info['version']} ({info['license']} licence, "
-          f"{info['nodes']} node(s), health {info['health']}) started in "
-          f"{info['startup_seconds']}s ({info['total_seconds']}s in all; "
-          f"distribution {'downloaded' if info['downloaded'] else 'cached'})")
+    print(
+        f"Elasticsearch {info['version']} ({info['license']} licence, "
+        f"{info['nodes']} node(s), health {info['health']}) started in "
+        f"{info['startup_seconds']}s ({info['total_seconds']}s in all; "
+        f"distribution {'downloaded' if info['downloaded'] else 'cached'})"
+    )
     print(f"  URL:      {info['url']}")
     print("  user:     elastic")
     print(f"  password: {info['password']}")
-    print(f"  credentials: {_info_path(args.name)}   (eval \"$(langmem-es es env"
-          f"{'' if args.name == 'default' else ' --name ' + args.name})\")")
+    print(
+        f'  credentials: {_info_path(args.name)}   (eval "$(langmem-es es env'
+        f'{"" if args.name == "default" else " --name " + args.name})")'
+    )
     return 0
 
 
@@ -73,8 +85,7 @@ def _es_stop(args: argparse.Namespace) -> int:
     from langmem_es_cli.local_es import clean, stop_cluster
 
     pids = stop_cluster(args.name, grace=args.grace, progress=_progress)
-    print(f"stopped cluster {args.name!r} ({len(pids)} node(s))" if pids
-          else f"cluster {args.name!r}: not running")
+    print(f"stopped cluster {args.name!r} ({len(pids)} node(s))" if pids else f"cluster {args.name!r}: not running")
     if args.purge:
         _print_removed(clean(args.name))
     return 0
@@ -121,8 +132,7 @@ def _es_env(args: argparse.Namespace) -> int:
             f"run `langmem-es es start --name {args.name}`"
         )
     prefix = args.prefix
-    for key, value in (("URL", info["url"]), ("USER", info.get("user", "elastic")),
-                       ("PASSWORD", info["password"])):
+    for key, value in (("URL", info["url"]), ("USER", info.get("user", "elastic")), ("PASSWORD", info["password"])):
         print(f"export {prefix}_{key}={shlex.quote(str(value))}")
     return 0
 
@@ -135,36 +145,45 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
     es_sub.required = True
 
     def name_arg(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--name", default="default",
-                       help="cluster name (default: %(default)s)")
+        p.add_argument("--name", default="default", help="cluster name (default: %(default)s)")
 
     from langmem_es_cli.local_es._config import DEFAULT_HEAP, ES_VERSION
 
     p = es_sub.add_parser("start", help="fetch (once), start and wait for health")
     name_arg(p)
-    p.add_argument("--port", default=None,
-                   help="HTTP port of the first node (node i gets PORT+i), or a range LOW-HIGH that "
-                        "Elasticsearch binds from (default: 9200-9299; transport from 9300-9399)")
-    p.add_argument("--nodes", type=int, choices=(1, 3), default=1)
+    p.add_argument(
+        "--port",
+        default=None,
+        help="HTTP port of the first node (node i gets PORT+i), or a range LOW-HIGH that "
+        "Elasticsearch binds from (default: 9200-9299; transport from 9300-9399)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=int,
+        choices=(1, 2, 3),
+        default=1,
+        help="nodes on 127.0.0.1 (with 2, losing the elected master stops the cluster; 3 survive any one)",
+    )
     p.add_argument("--license", choices=("basic", "trial"), default="basic")
     p.add_argument("--heap", default=DEFAULT_HEAP, help="JVM heap per node (default: %(default)s)")
     p.add_argument("--version", default=ES_VERSION, help="Elasticsearch version (default: %(default)s)")
     p.add_argument("--fresh", action="store_true", help="wipe this cluster's data first")
-    p.add_argument("--timeout", type=float, default=180.0,
-                   help="seconds to wait for health (default: %(default)s)")
+    p.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for health (default: %(default)s)")
     p.set_defaults(func=_es_start)
 
     p = es_sub.add_parser("stop", help="stop all nodes (SIGTERM, then SIGKILL)")
     name_arg(p)
-    p.add_argument("--grace", type=float, default=60.0,
-                   help="seconds to wait after SIGTERM (default: %(default)s)")
+    p.add_argument("--grace", type=float, default=60.0, help="seconds to wait after SIGTERM (default: %(default)s)")
     p.add_argument("--purge", action="store_true", help="then remove its data, logs and credential file")
     p.set_defaults(func=_es_stop)
 
     p = es_sub.add_parser("clean", help="remove what `start` left under LANGMEM_ES_HOME (stopped clusters only)")
-    p.add_argument("--name", default=None,
-                   help="only this cluster's data and credentials (default: every cluster, the unpacked "
-                        "distribution and the download)")
+    p.add_argument(
+        "--name",
+        default=None,
+        help="only this cluster's data and credentials (default: every cluster, the unpacked "
+        "distribution and the download)",
+    )
     p.add_argument("--keep-download", action="store_true", help="keep the downloaded zip (no re-download)")
     p.set_defaults(func=_es_clean)
 
@@ -175,8 +194,9 @@ def add_es_commands(sub: argparse._SubParsersAction) -> None:
 
     p = es_sub.add_parser("env", help="print `export LANGMEM_ES_...` lines")
     name_arg(p)
-    p.add_argument("--prefix", default="LANGMEM_ES",
-                   help="variable prefix (default: %(default)s; e.g. LANGMEM_ES_TRIAL)")
+    p.add_argument(
+        "--prefix", default="LANGMEM_ES", help="variable prefix (default: %(default)s; e.g. LANGMEM_ES_TRIAL)"
+    )
     p.set_defaults(func=_es_env)
 
 
@@ -187,12 +207,24 @@ from langmem_es_cli.decay import register as add_decay_command  # noqa: E402
 from langmem_es_cli.demo import register as add_demo_command  # noqa: E402
 from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
 from langmem_es_cli.load import register as add_load_command
+from langmem_es_cli.serve import register as add_serve_command  # noqa: E402
 from langmem_es_cli.setup_cli import register as add_setup_command  # noqa: E402
 from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
+from langmem_es_cli.trust import register as add_trust_commands  # noqa: E402
 from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
 
-for _group in (add_demo_command, add_setup_command, add_eval_command, add_bench_command, add_load_command,
-               add_decay_command, add_doctor_command, add_tenants_command):
+for _group in (
+    add_demo_command,
+    add_setup_command,
+    add_eval_command,
+    add_bench_command,
+    add_load_command,
+    add_decay_command,
+    add_doctor_command,
+    add_tenants_command,
+    add_trust_commands,
+    add_serve_command,
+):
     command_group(_group)
 
 

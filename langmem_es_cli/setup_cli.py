@@ -63,16 +63,21 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     caps = out["capabilities"]
     print(f"set up on {where} (prefix {args.prefix}): {', '.join(out['collections'].values())}")
-    print(f"  engine {caps['engine']} {caps['version']}, licence {caps['license']}, "
-          f"fusion {'server' if caps['server_rrf'] else 'client'}, "
-          f"document-level security {'yes' if caps['document_level_security'] else 'no'}")
+    print(
+        f"  engine {caps['engine']} {caps['version']}, licence {caps['license']}, "
+        f"fusion {'server' if caps['server_rrf'] else 'client'}, "
+        f"document-level security {'yes' if caps['document_level_security'] else 'no'}"
+    )
     return 0
 
 
 def register(sub: Any) -> None:
     """Add ``setup`` to the ``langmem-es`` subcommands."""
-    p = sub.add_parser("setup", help="create or migrate the indices (or SQLite tables) of a deployment",
-                       description=__doc__.split("::")[0].strip() if __doc__ else None)
+    p = sub.add_parser(
+        "setup",
+        help="create or migrate the indices (or SQLite tables) of a deployment",
+        description=__doc__.split("::")[0].strip() if __doc__ else None,
+    )
     p.add_argument("--cluster", default="default", help="connection name (LANGMEM_ES_<NAME>_URL or local cluster)")
     p.add_argument("--prefix", default="langmem", help="index prefix of the deployment (default: langmem)")
     p.add_argument("--dims", type=int, default=384, help="vector size of the embedder (default: 384)")

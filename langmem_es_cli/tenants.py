@@ -38,6 +38,7 @@ plus the fail-closed ``scope.visible``) is the isolation: ``library`` mode.
 from __future__ import annotations
 
 import base64
+import builtins
 import hashlib
 import json
 import re
@@ -79,7 +80,9 @@ _STAMP_MAPPING: dict[str, Any] = {
             "properties": {
                 "id": {"type": "keyword"},
                 "name": {"type": "keyword"},
-                "metadata": {"properties": {"langmem_tenant": {"type": "keyword"}, "langmem_owners": {"type": "keyword"}}},
+                "metadata": {
+                    "properties": {"langmem_tenant": {"type": "keyword"}, "langmem_owners": {"type": "keyword"}}
+                },
             }
         },
     }
@@ -125,8 +128,10 @@ def _not_forged(tenant: str) -> F.Filter:
     (``lm.<tenant tag>.<key tag>``).
     """
     other_key = F.all_of(F.exists(_STAMPED_TENANT), F.none_of(F.term(_STAMPED_TENANT, tenant)))
-    other_user = F.all_of({"prefix": {_STAMPED_USER: USER_PREFIX}},
-                          F.none_of({"prefix": {_STAMPED_USER: f"{USER_PREFIX}{tenant_tag(tenant)}."}}))
+    other_user = F.all_of(
+        {"prefix": {_STAMPED_USER: USER_PREFIX}},
+        F.none_of({"prefix": {_STAMPED_USER: f"{USER_PREFIX}{tenant_tag(tenant)}."}}),
+    )
     return F.none_of(other_key, other_user)
 
 
@@ -152,8 +157,11 @@ def dls_query(identity: Identity) -> F.Filter:
         raw = sorted({v for v in (identity.user_id, identity.agent_id) if v})  # audit entries name the actor bare
         memories = scope.visibility_filter(identity)
         memories = F.all_of(*[c for c in memories["bool"]["filter"] if c != F.term("record", "memory")])
-        audit = F.all_of(F.term("tenant", tenant), F.terms("record", ["tombstone", "conflict", "head", "audit"]),
-                         F.terms("owner", owners + raw))
+        audit = F.all_of(
+            F.term("tenant", tenant),
+            F.terms("record", ["tombstone", "conflict", "head", "audit"]),
+            F.terms("owner", owners + raw),
+        )
         docs = F.any_of(memories, audit)
     return F.all_of(F.any_of(docs, own_items), _not_forged(tenant))
 
@@ -177,8 +185,9 @@ def install(client: Any, prefix: str = "langmem") -> dict[str, Any]:
     client.ingest.put_pipeline(
         id=pipeline_name(prefix),
         description="langmem-es: record the writer (user / API key and its tenant) server-side",
-        processors=[{"set_security_user": {"field": STAMP_FIELD,
-                                           "properties": ["username", "api_key", "authentication_type"]}}],
+        processors=[
+            {"set_security_user": {"field": STAMP_FIELD, "properties": ["username", "api_key", "authentication_type"]}}
+        ],
     )
     indices = sorted(client.indices.get(index=_index_pattern(prefix), ignore_unavailable=True, allow_no_indices=True))
     if indices:
@@ -189,21 +198,42 @@ def install(client: Any, prefix: str = "langmem") -> dict[str, Any]:
 
 
 def _name(identity: Identity) -> str:
-    parts = [identity.tenant] + [f"{k}={v}" for k, v in (("user", identity.user_id), ("agent", identity.agent_id),
-                                                          ("conversation", identity.conversation_id)) if v]
+    parts = [identity.tenant] + [
+        f"{k}={v}"
+        for k, v in (
+            ("user", identity.user_id),
+            ("agent", identity.agent_id),
+            ("conversation", identity.conversation_id),
+        )
+        if v
+    ]
     return f"{KEY_PREFIX}:" + ":".join(parts)
 
 
 def _metadata(identity: Identity, prefix: str) -> dict[str, Any]:
     owners = sorted({o for per in identity.owners().values() for o in per})
-    return {"langmem_tenant": identity.tenant, "langmem_owners": owners, "langmem_prefix": prefix,
-            "langmem_user": identity.user_id, "langmem_agent": identity.agent_id,
-            "langmem_conversation": identity.conversation_id, "langmem_issued_at": int(time.time())}
+    return {
+        "langmem_tenant": identity.tenant,
+        "langmem_owners": owners,
+        "langmem_prefix": prefix,
+        "langmem_user": identity.user_id,
+        "langmem_agent": identity.agent_id,
+        "langmem_conversation": identity.conversation_id,
+        "langmem_issued_at": int(time.time()),
+    }
 
 
-def issue_key(client: Any, tenant: str, *, user_id: str | None = None, agent_id: str | None = None,
-              conversation_id: str | None = None, prefix: str = "langmem", expiration: str | None = None,
-              write: bool = True) -> IssuedKey:
+def issue_key(
+    client: Any,
+    tenant: str,
+    *,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    conversation_id: str | None = None,
+    prefix: str = "langmem",
+    expiration: str | None = None,
+    write: bool = True,
+) -> IssuedKey:
     """Create an API key whose reads Elasticsearch limits to ``tenant`` (and the given owners).
 
     ``expiration`` is an Elasticsearch duration (``"30d"``); ``None`` never expires.
@@ -228,15 +258,26 @@ def list_keys(client: Any, tenant: str | None = None, *, include_invalidated: bo
         must.append({"term": {"metadata.langmem_tenant": tenant}})
     if not include_invalidated:
         must.append({"term": {"invalidated": False}})
-    response = _call(lambda: client.security.query_api_keys(query={"bool": {"filter": must}}, size=1000,
-                                                              sort=[{"creation": {"order": "desc"}}]))
+    response = _call(
+        lambda: client.security.query_api_keys(
+            query={"bool": {"filter": must}}, size=1000, sort=[{"creation": {"order": "desc"}}]
+        )
+    )
     out = []
     for k in response.get("api_keys", []):
         meta = k.get("metadata") or {}
-        out.append({"id": k["id"], "name": k["name"], "tenant": meta.get("langmem_tenant"),
-                    "owners": meta.get("langmem_owners"), "prefix": meta.get("langmem_prefix"),
-                    "created": k.get("creation"), "expiration": k.get("expiration"),
-                    "invalidated": k.get("invalidated", False)})
+        out.append(
+            {
+                "id": k["id"],
+                "name": k["name"],
+                "tenant": meta.get("langmem_tenant"),
+                "owners": meta.get("langmem_owners"),
+                "prefix": meta.get("langmem_prefix"),
+                "created": k.get("creation"),
+                "expiration": k.get("expiration"),
+                "invalidated": k.get("invalidated", False),
+            }
+        )
     return out
 
 
@@ -254,8 +295,16 @@ def revoke(client: Any, tenant: str | None = None, *, ids: Sequence[str] = ()) -
     return list(response.get("invalidated_api_keys", []))
 
 
-def rotate(client: Any, tenant: str, *, user_id: str | None = None, agent_id: str | None = None,
-           conversation_id: str | None = None, prefix: str = "langmem", expiration: str | None = None) -> tuple[IssuedKey, list[str]]:
+def rotate(
+    client: Any,
+    tenant: str,
+    *,
+    user_id: str | None = None,
+    agent_id: str | None = None,
+    conversation_id: str | None = None,
+    prefix: str = "langmem",
+    expiration: str | None = None,
+) -> tuple[IssuedKey, list[str]]:
     """Issue a new key for the same identity, then invalidate the identity's older keys.
 
     Returns the new key and the ids invalidated. Documents written with the old keys
@@ -263,8 +312,15 @@ def rotate(client: Any, tenant: str, *, user_id: str | None = None, agent_id: st
     """
     identity = Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id)
     old = [k["id"] for k in list_keys(client, tenant) if k["name"] == _name(identity)]
-    new = issue_key(client, tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id,
-                    prefix=prefix, expiration=expiration)
+    new = issue_key(
+        client,
+        tenant,
+        user_id=user_id,
+        agent_id=agent_id,
+        conversation_id=conversation_id,
+        prefix=prefix,
+        expiration=expiration,
+    )
     return new, revoke(client, ids=old) if old else []
 
 
@@ -282,9 +338,14 @@ def isolation_status(client: Any, prefix: str = "langmem") -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         return {"mode": "library", "reason": f"licence unreadable: {exc}", "licence": None}
     kind, active = str(lic.get("type")).lower(), str(lic.get("status")).lower() == "active"
-    settings = client.indices.get_settings(index=_index_pattern(prefix), name="index.final_pipeline",
-                                           ignore_unavailable=True, allow_no_indices=True)
-    stamped = sorted(i for i, s in settings.items() if s.get("settings", {}).get("index", {}).get("final_pipeline") == pipeline_name(prefix))
+    settings = client.indices.get_settings(
+        index=_index_pattern(prefix), name="index.final_pipeline", ignore_unavailable=True, allow_no_indices=True
+    )
+    stamped = sorted(
+        i
+        for i, s in settings.items()
+        if s.get("settings", {}).get("index", {}).get("final_pipeline") == pipeline_name(prefix)
+    )
     unstamped = sorted(set(settings) - set(stamped))
     if not (active and kind in PAID):
         mode, reason = "library", f"licence {kind} ({lic.get('status')}) does not allow document-level security"
@@ -294,8 +355,13 @@ def isolation_status(client: Any, prefix: str = "langmem") -> dict[str, Any]:
         mode, reason = "library", f"run `langmem-es tenants install`: {len(unstamped)} indices lack the stamp pipeline"
     else:
         mode, reason = "dls", "tenant API keys carry DLS queries; writes are stamped by the final pipeline"
-    return {"mode": mode, "reason": reason, "licence": f"{kind} ({lic.get('status')})",
-            "stamped_indices": stamped, "unstamped_indices": unstamped}
+    return {
+        "mode": mode,
+        "reason": reason,
+        "licence": f"{kind} ({lic.get('status')})",
+        "stamped_indices": stamped,
+        "unstamped_indices": unstamped,
+    }
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.:=@-]")
@@ -316,7 +382,8 @@ def _call(fn: Any) -> Any:
             raise LangmemEsError(
                 "this cluster cannot create its .security index (the distribution lacks the analysis-common "
                 f"module), so API keys are unavailable ({text}); issue file-realm credentials instead: "
-                "`langmem-es tenants issue TENANT --realm file --cluster NAME` / tenants.FileRealm") from exc
+                "`langmem-es tenants issue TENANT --realm file --cluster NAME` / tenants.FileRealm"
+            ) from exc
         if "security_exception" in text and "licen" in text.lower():
             raise AuthorizationError(f"API keys with DLS need a trial/platinum/enterprise licence: {text}") from exc
         raise LangmemEsError(f"Elasticsearch refused the security call: {text}") from exc
@@ -395,8 +462,15 @@ class FileRealm:
             if line.strip() and not line.startswith("#"):
                 name, _, body = line.partition(": ")
                 roles[name] = json.loads(body)
-        hashes = dict(line.split(":", 1) for line in (self.dirs[0] / "users").read_text().splitlines()
-                      if line.startswith(USER_PREFIX)) if (self.dirs[0] / "users").exists() else {}
+        hashes = (
+            dict(
+                line.split(":", 1)
+                for line in (self.dirs[0] / "users").read_text().splitlines()
+                if line.startswith(USER_PREFIX)
+            )
+            if (self.dirs[0] / "users").exists()
+            else {}
+        )
         out = {}
         for user, h in hashes.items():
             role = "lm_" + user.split(".")[-1]
@@ -410,7 +484,11 @@ class FileRealm:
             text = roles_file.read_text() if roles_file.exists() else ""
             if _BEGIN in text:
                 text = text.split(_BEGIN, 1)[0] + text.split(_END, 1)[1].lstrip("\n")
-            block = [_BEGIN] + [f"{c['role']}: {json.dumps(c['descriptor'], separators=(',', ':'))}" for c in creds.values()] + [_END]
+            block = (
+                [_BEGIN]
+                + [f"{c['role']}: {json.dumps(c['descriptor'], separators=(',', ':'))}" for c in creds.values()]
+                + [_END]
+            )
             _rewrite(roles_file, text.rstrip("\n") + "\n" + "\n".join(block) + "\n")
             users = [ln for ln in _lines(users_file) if not ln.startswith(USER_PREFIX)]
             _rewrite(users_file, "\n".join(users + [f"{u}:{c['hash']}" for u, c in creds.items()]) + "\n")
@@ -419,8 +497,16 @@ class FileRealm:
 
     # -- operations ------------------------------------------------------------
 
-    def issue(self, tenant: str, *, user_id: str | None = None, agent_id: str | None = None,
-              conversation_id: str | None = None, prefix: str = "langmem", write: bool = True) -> FileCredential:
+    def issue(
+        self,
+        tenant: str,
+        *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        conversation_id: str | None = None,
+        prefix: str = "langmem",
+        write: bool = True,
+    ) -> FileCredential:
         """A new user for the identity (a second credential if one exists: rotate replaces)."""
         identity = Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id)
         tag = secrets.token_hex(6)
@@ -438,22 +524,40 @@ class FileRealm:
         for user, c in self._read().items():
             meta = c["descriptor"].get("metadata", {})
             if tenant is None or meta.get("langmem_tenant") == tenant:
-                out.append({"id": user, "name": meta.get("langmem_name", ""), "tenant": meta.get("langmem_tenant"),
-                            "owners": meta.get("langmem_owners"), "prefix": meta.get("langmem_prefix"),
-                            "created": meta.get("langmem_issued_at"), "invalidated": False})
+                out.append(
+                    {
+                        "id": user,
+                        "name": meta.get("langmem_name", ""),
+                        "tenant": meta.get("langmem_tenant"),
+                        "owners": meta.get("langmem_owners"),
+                        "prefix": meta.get("langmem_prefix"),
+                        "created": meta.get("langmem_issued_at"),
+                        "invalidated": False,
+                    }
+                )
         return sorted(out, key=lambda k: -(k["created"] or 0))
 
-    def revoke(self, tenant: str | None = None, *, ids: Sequence[str] = ()) -> list[str]:
+    def revoke(self, tenant: str | None = None, *, ids: Sequence[str] = ()) -> builtins.list[str]:
         if not ids and tenant is None:
             raise ValueError("revoke needs a tenant or user names")
         creds = self._read()
-        gone = [u for u, c in creds.items()
-                if u in ids or (not ids and c["descriptor"].get("metadata", {}).get("langmem_tenant") == tenant)]
+        gone = [
+            u
+            for u, c in creds.items()
+            if u in ids or (not ids and c["descriptor"].get("metadata", {}).get("langmem_tenant") == tenant)
+        ]
         self._write({u: c for u, c in creds.items() if u not in gone})
         return gone
 
-    def rotate(self, tenant: str, *, user_id: str | None = None, agent_id: str | None = None,
-               conversation_id: str | None = None, prefix: str = "langmem") -> tuple[FileCredential, list[str]]:
+    def rotate(
+        self,
+        tenant: str,
+        *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        conversation_id: str | None = None,
+        prefix: str = "langmem",
+    ) -> tuple[FileCredential, builtins.list[str]]:
         """A new credential for the identity; the identity's older ones are removed."""
         name = _name(Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id))
         old = [k["id"] for k in self.list(tenant) if k["name"] == name]

@@ -25,12 +25,11 @@ __all__ = ["register"]
 
 
 def _client(args: argparse.Namespace) -> Any:
-    from elasticsearch import Elasticsearch
 
     from langmem_es_cli._checks import connection
 
     conn = connection(args.cluster)
-    return conn, Elasticsearch(**conn.client_kwargs(), request_timeout=30)
+    return conn, conn.client(request_timeout=30)
 
 
 def _realm(args: argparse.Namespace, client: Any) -> Any:
@@ -60,41 +59,69 @@ def _run(args: argparse.Namespace) -> int:
             print(json.dumps(keys, indent=2) if args.json else T.summary(keys))
             return 0
         if args.action == "revoke":
-            gone = realm.revoke(args.tenant, ids=args.id or ()) if realm else T.revoke(client, args.tenant, ids=args.id or ())
+            gone = (
+                realm.revoke(args.tenant, ids=args.id or ())
+                if realm
+                else T.revoke(client, args.tenant, ids=args.id or ())
+            )
             print(f"revoked {len(gone)}: {', '.join(gone)}")
             return 0
         if args.action == "issue":
-            cred = (realm.issue(args.tenant, prefix=args.prefix, **_identity(args)) if realm else
-                    T.issue_key(client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args)))
+            cred = (
+                realm.issue(args.tenant, prefix=args.prefix, **_identity(args))
+                if realm
+                else T.issue_key(client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args))
+            )
             old: list[str] = []
         else:
-            cred, old = (realm.rotate(args.tenant, prefix=args.prefix, **_identity(args)) if realm else
-                         T.rotate(client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args)))
-    if realm:
-        out = {"tenant": args.tenant, "user": cred.username, "password": cred.password,
-               "env": {"LANGMEM_ES_URL": conn.url, "LANGMEM_ES_USER": cred.username, "LANGMEM_ES_PASSWORD": cred.password}}
+            cred, old = (
+                realm.rotate(args.tenant, prefix=args.prefix, **_identity(args))
+                if realm
+                else T.rotate(client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args))
+            )
+    if isinstance(cred, T.FileCredential):
+        out = {
+            "tenant": args.tenant,
+            "user": cred.username,
+            "password": cred.password,
+            "env": {"LANGMEM_ES_URL": conn.url, "LANGMEM_ES_USER": cred.username, "LANGMEM_ES_PASSWORD": cred.password},
+        }
     else:
-        out = {"tenant": args.tenant, "id": cred.id, "api_key": cred.encoded,
-               "env": {"LANGMEM_ES_URL": conn.url, "LANGMEM_ES_API_KEY": cred.encoded}}
+        out = {
+            "tenant": args.tenant,
+            "id": cred.id,
+            "api_key": cred.encoded,
+            "env": {"LANGMEM_ES_URL": conn.url, "LANGMEM_ES_API_KEY": cred.encoded},
+        }
     if old:
         out["revoked"] = old
-    print(json.dumps(out, indent=2) if args.json else "\n".join(f"export {k}={v}" for k, v in out["env"].items())
-          + (f"\n# revoked: {', '.join(old)}" if old else "") + "\n# shown once: store it now")
+    print(
+        json.dumps(out, indent=2)
+        if args.json
+        else "\n".join(f"export {k}={v}" for k, v in out["env"].items())
+        + (f"\n# revoked: {', '.join(old)}" if old else "")
+        + "\n# shown once: store it now"
+    )
     return 0
 
 
 def register(sub: Any) -> None:
     """Add ``tenants`` to the ``langmem-es`` subcommands."""
-    p = sub.add_parser("tenants", help="per-tenant credentials enforced by Elasticsearch (DLS)",
-                       description="Issue, rotate, revoke and list tenant credentials whose roles carry "
-                                   "document-level security queries; install the write-stamping pipeline.")
+    p = sub.add_parser(
+        "tenants",
+        help="per-tenant credentials enforced by Elasticsearch (DLS)",
+        description="Issue, rotate, revoke and list tenant credentials whose roles carry "
+        "document-level security queries; install the write-stamping pipeline.",
+    )
     tsub = p.add_subparsers(dest="action", metavar="ACTION")
     tsub.required = True
-    for action, text in (("issue", "a new credential for a tenant (optionally one user/agent/conversation)"),
-                         ("rotate", "a new credential; the identity's older ones are removed"),
-                         ("revoke", "remove a tenant's credentials (or --id ones)"),
-                         ("list", "the langmem-es credentials"),
-                         ("install", "put the stamp pipeline as final pipeline of the prefix's indices")):
+    for action, text in (
+        ("issue", "a new credential for a tenant (optionally one user/agent/conversation)"),
+        ("rotate", "a new credential; the identity's older ones are removed"),
+        ("revoke", "remove a tenant's credentials (or --id ones)"),
+        ("list", "the langmem-es credentials"),
+        ("install", "put the stamp pipeline as final pipeline of the prefix's indices"),
+    ):
         q = tsub.add_parser(action, help=text)
         if action in ("issue", "rotate"):
             q.add_argument("tenant")
@@ -107,8 +134,12 @@ def register(sub: Any) -> None:
             q.add_argument("--id", action="append", help="credential id / user name (repeatable)")
         q.add_argument("--cluster", default="default", help="connection name (default: default)")
         q.add_argument("--prefix", default="langmem", help="index prefix (default: langmem)")
-        q.add_argument("--realm", choices=["api-key", "file"], default="api-key",
-                       help="API keys, or file-realm users of a local/self-managed cluster")
+        q.add_argument(
+            "--realm",
+            choices=["api-key", "file"],
+            default="api-key",
+            help="API keys, or file-realm users of a local/self-managed cluster",
+        )
         q.add_argument("--config-dir", action="append", help="file realm: a node's config directory (repeatable)")
         q.add_argument("--json", action="store_true")
         q.set_defaults(func=_run)

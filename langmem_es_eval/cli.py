@@ -54,15 +54,15 @@ def _resolve_systems(names: list[str] | None) -> list[str] | None:
         return list(SYSTEMS)
     unknown = [n for n in names if n not in SYSTEMS]
     if unknown:
-        raise ValueError(
-            f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'"
-        )
+        raise ValueError(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(SYSTEMS)}, or 'all'")
     return names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dataset", type=Path, default=None,
-                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present)")
+    parser.add_argument("--dataset", type=str, default=None,
+                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present), or the "
+                             "generated long-conversation yardstick: 'longconv' or "
+                             "'longconv:seed=N,conversations=N,scale=F,max_chars=N'")
     parser.add_argument("--systems", type=_systems_arg, default=None,
                         help="comma-separated names, or 'all' (see --list-systems; default: "
                              "every system but the opt-in variants, langchain_es only when "
@@ -84,7 +84,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
                              "non-alphanumerics; 'standard' also keeps word-internal ' and . "
                              "like Elasticsearch's standard tokenizer")
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                        help="a MemoryConfig setting of our pipeline for this run, e.g. "
+                             "--set second_hop=true (repeatable; recorded in results)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _settings(pairs: list[str]) -> dict[str, str]:
+    """``["a=1", "b=x"]`` → ``{"a": "1", "b": "x"}``; names are checked against MemoryConfig."""
+    from langmem_es.core import MemoryConfig
+
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or key not in MemoryConfig.__dataclass_fields__:
+            raise ValueError(f"--set {pair!r}: expected KEY=VALUE with a MemoryConfig field as KEY")
+        out[key] = value
+    return out
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -101,14 +117,32 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
+    from langmem_es_eval.datasets import is_dataset
+
     dataset = args.dataset or default_dataset()
-    if dataset is None or not Path(dataset).is_file():
+    if dataset is None or not is_dataset(dataset):
         where = dataset or f"{_RELATIVE} (from {Path.cwd()} or {_repo_root()})"
-        print(f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
-              f"(the LoCoMo JSONL described in ../shared/data/README.md)", file=sys.stderr)
+        print(
+            f"langmem-es eval: dataset not found: {where}; pass --dataset PATH "
+            f"(the LoCoMo JSONL described in ../shared/data/README.md)",
+            file=sys.stderr,
+        )
         return 2
     if args.limit_conversations is not None and args.limit_conversations < 1:
         print("langmem-es eval: --limit-conversations must be >= 1", file=sys.stderr)
+        return 2
+    try:
+        from langmem_es_eval.longconv import is_spec, parse_spec
+
+        if is_spec(dataset):
+            parse_spec(dataset)
+    except ValueError as exc:
+        print(f"langmem-es eval: {exc}", file=sys.stderr)
+        return 2
+    try:
+        settings = _settings(getattr(args, "settings", []))
+    except ValueError as exc:
+        print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
     results: dict[str, Any] = run_eval(
         dataset,
@@ -120,7 +154,8 @@ def run_command(args: argparse.Namespace) -> int:
         backend=args.backend,
         context=EvalContext(
             backend=args.backend,
-            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple")},
+            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"),
+                     **settings},
         ),
         dump_misses=args.dump_misses,
     )
@@ -137,8 +172,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "eval",
         help="run the LoCoMo retrieval protocol, systems side by side",
         description="Run the LoCoMo retrieval protocol (../shared/data/README.md) on each "
-                    "system; print recall@5/@10, hit@10, MRR@10, nDCG@10 (categories 1-4), "
-                    "recall@10 per category, category 5 apart; write results.json and a PNG.",
+        "system; print recall@5/@10, hit@10, MRR@10, nDCG@10 (categories 1-4), "
+        "recall@10 per category, category 5 apart; write results.json and a PNG.",
     )
     add_arguments(parser)
     parser.set_defaults(func=run_command)

@@ -133,8 +133,7 @@ def _parse(obj: dict) -> Conversation:
             category=int(q["category"]),
             evidence=tuple(q.get("evidence") or ()),
             answer=q.get("answer"),
-            category_name=q.get("category_name")
-            or CATEGORY_NAMES.get(int(q["category"]), ""),
+            category_name=q.get("category_name") or CATEGORY_NAMES.get(int(q["category"]), ""),
         )
         for q in obj.get("questions", [])
         if q.get("evidence")

@@ -8,6 +8,7 @@ pure legs and plain fusion are measured by the same engine in the same run.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -30,6 +31,21 @@ def _event_time(turn: Turn) -> datetime | None:
         return None
 
 
+def _coerce(value: Any, like: Any) -> Any:
+    """A ``--set`` string as the type of the field's default ("true" → True, "40" → 40)."""
+    if not isinstance(value, str):
+        return value
+    if isinstance(like, bool):
+        if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise ValueError(f"not a boolean: {value!r}")
+        return value.lower() in ("true", "1", "yes")
+    if isinstance(like, int):
+        return int(value)
+    if isinstance(like, float):
+        return float(value)
+    return value
+
+
 class MemoryPipelineSystem:
     """``langmem_es`` in the side-by-side evaluation."""
 
@@ -46,7 +62,14 @@ class MemoryPipelineSystem:
             context_window_vector=int(opts.get("context_window_vector", defaults.context_window_vector)) if full else 0,
             time_in_text=bool(opts.get("time_in_text", defaults.time_in_text)) and full,
         )
+        handled = {"candidates", "rrf_k", "context_window_text", "context_window_vector", "time_in_text"}
+        extra = {k: _coerce(v, getattr(defaults, k)) for k, v in opts.items()
+                 if k not in handled and k in MemoryConfig.__dataclass_fields__}
+        if extra:  # any other MemoryConfig field, e.g. --set second_hop=true
+            config = dataclasses.replace(config, **extra)
+        self.info = {"config": {k: getattr(config, k) for k in sorted(handled | set(extra))}}
         self._owned_client = None
+        self.backend: Any
         backend = getattr(context, "backend", "sqlite")
         if backend == "elasticsearch":
             from langmem_es.backends.elasticsearch import ElasticsearchBackend
@@ -58,8 +81,12 @@ class MemoryPipelineSystem:
             from langmem_es.backends.sqlite import SQLiteBackend
 
             self.backend = SQLiteBackend(":memory:")
-        self.core = MemoryCore(self.backend, embeddings=context.embeddings, config=config,
-                               reranker=opts.get("reranker", "memory") if full else "none")
+        self.core = MemoryCore(
+            self.backend,
+            embeddings=context.embeddings,
+            config=config,
+            reranker=opts.get("reranker", "memory") if full else "none",
+        )
         self.core.setup()
         self._turn_of: dict[str, dict[str, str]] = {}
 
@@ -85,16 +112,32 @@ class MemoryPipelineSystem:
     def search(self, conversation_id: str, question: str, k: int) -> list[str]:
         identity = self._identity(conversation_id)
         if self.mode in ("bm25", "dense"):
-            legs = self.backend.hybrid(["episodic"], self._scope(identity),
-                                       text=question if self.mode == "bm25" else None,
-                                       vector=self.core.embeddings.embed_query(question) if self.mode == "dense" else None,
-                                       size=k)
+            legs = self.backend.hybrid(
+                ["episodic"],
+                self._scope(identity),
+                text=question if self.mode == "bm25" else None,
+                vector=self.core.embeddings.embed_query(question) if self.mode == "dense" else None,
+                size=k,
+            )
             hits = legs.text_hits if self.mode == "bm25" else legs.vector_hits
             keys = [h.doc["key"] for h in hits]
         else:
             keys = [m.id for m in self.core.recall(identity, question, kinds=["episodic"], k=k)]
         turn_of = self._turn_of[conversation_id]
         return dedupe([turn_of[key] for key in keys if key in turn_of])[:k]
+
+    def candidates(self, conversation_id: str, question: str, n: int) -> list[str]:
+        """The fused candidate list (both legs ``n`` deep, RRF as the core fuses them) as
+        turn ids, before any reranking: what a better reranker could still reorder."""
+        from langmem_es.fusion import rrf
+
+        identity = self._identity(conversation_id)
+        legs = self.backend.hybrid(["episodic"], self._scope(identity), text=question,
+                                   vector=self.core.embeddings.embed_query(question), size=n)
+        fused = rrf([[h.doc["key"] for h in legs.text_hits], [h.doc["key"] for h in legs.vector_hits]],
+                    k=self.core.config.rrf_k, weights=self.core.config.leg_weights)
+        turn_of = self._turn_of[conversation_id]
+        return dedupe(turn_of[key] for key, _ in fused if key in turn_of)[:n]
 
     @staticmethod
     def _scope(identity: Identity) -> Any:

@@ -25,14 +25,9 @@ from importlib import metadata as _metadata
 from pathlib import Path
 from typing import Any, TextIO
 
-from langmem_es_eval.locomo import (
-    CATEGORY_NAMES,
-    HEADLINE_CATEGORIES,
-    Conversation,
-    file_sha256,
-    load_dataset,
-)
-from langmem_es_eval.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics
+from langmem_es_eval.datasets import Dataset, load
+from langmem_es_eval.locomo import CATEGORY_NAMES, HEADLINE_CATEGORIES, Conversation
+from langmem_es_eval.metrics import METRIC_NAMES, dedupe, mean_metrics, question_metrics, recall_at_k
 from langmem_es_eval.systems import (
     EvalContext,
     RetrievalSystem,
@@ -51,13 +46,15 @@ __all__ = [
     "run_eval",
 ]
 
+#: Depths of candidate recall (``cand@N``: recall of the fused list before reranking),
+#: for systems that expose ``candidates(conversation_id, question, n)``.
+CANDIDATE_DEPTHS: tuple[int, ...] = (80, 160)
+
 #: Systems that need a configured Elasticsearch cluster.
 CLUSTER_SYSTEMS: frozenset[str] = frozenset({"langchain_es"})
 
 #: Registered systems that run only when named (variants of our pipeline).
-OPT_IN_SYSTEMS: frozenset[str] = frozenset(
-    {"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"}
-)
+OPT_IN_SYSTEMS: frozenset[str] = frozenset({"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"})
 
 
 def default_systems() -> list[str]:
@@ -71,10 +68,8 @@ def default_systems() -> list[str]:
         have_cluster = connection_from_env() is not None
     except Exception:
         have_cluster = False
-    return [
-        n for n in SYSTEMS
-        if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)
-    ]
+    return [n for n in SYSTEMS if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)]
+
 
 _PACKAGES = (
     "langmem-es",
@@ -103,15 +98,23 @@ def _machine() -> dict[str, Any]:
     }
 
 
-def aggregate(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Average per-question rows (``category`` + metric values) into the result shape."""
-    headline = [r["metrics"] for r in rows if r["category"] in HEADLINE_CATEGORIES]
+def aggregate(
+    rows: Sequence[dict[str, Any]],
+    names: dict[int, str] = CATEGORY_NAMES,
+    headline_categories: Sequence[int] = HEADLINE_CATEGORIES,
+    apart: Sequence[int] = (5,),
+) -> dict[str, Any]:
+    """Average per-question rows (``category`` + metric values) into the result shape.
+
+    ``overall`` averages ``headline_categories``; ``adversarial`` the categories reported
+    ``apart`` (LoCoMo's category 5; none for the generated yardstick)."""
+    headline = [r["metrics"] for r in rows if r["category"] in headline_categories]
     by_category: dict[str, Any] = {}
     for cat in sorted({r["category"] for r in rows}):
         m = mean_metrics(r["metrics"] for r in rows if r["category"] == cat)
-        m["name"] = CATEGORY_NAMES.get(cat, str(cat))
+        m["name"] = names.get(cat, str(cat))
         by_category[str(cat)] = m
-    adversarial = mean_metrics(r["metrics"] for r in rows if r["category"] == 5)
+    adversarial = mean_metrics(r["metrics"] for r in rows if r["category"] in apart)
     return {"overall": mean_metrics(headline), "by_category": by_category, "adversarial": adversarial}
 
 
@@ -154,7 +157,10 @@ def run_eval(
     print_report: bool = True,
     stream: TextIO | None = None,
 ) -> dict[str, Any]:
-    """Run ``systems`` on the LoCoMo file at ``dataset_path`` and return the results.
+    """Run ``systems`` on the dataset at ``dataset_path`` and return the results.
+
+    ``dataset_path`` is a LoCoMo JSONL file or a generator spec such as ``"longconv"``
+    (see :mod:`langmem_es_eval.datasets`).
 
     ``systems`` are names from ``SYSTEMS`` or ready objects (default:
     :func:`default_systems`). Each system indexes each conversation into a fresh space,
@@ -166,10 +172,8 @@ def run_eval(
     ids (keep it outside the repository: it quotes the dataset).
     """
     started = time.perf_counter()
-    path = Path(dataset_path)
-    if not path.is_file():
-        raise FileNotFoundError(f"dataset not found: {path}")
-    conversations = load_dataset(path, limit_conversations)
+    dataset = load(dataset_path, limit_conversations)
+    conversations = dataset.conversations
     context = context or EvalContext(backend=backend)
     depth = max(int(k), 10)
     errors: dict[str, str] = {}
@@ -205,7 +209,7 @@ def run_eval(
                     system.close()
                 except Exception:
                     pass
-            result = aggregate(rows[name])
+            result = aggregate(rows[name], dataset.category_names, dataset.headline, dataset.apart)
             q = max(timing["queries"], 1)
             result["timing"] = {
                 "index_s": round(timing["index_s"], 3),
@@ -219,8 +223,7 @@ def run_eval(
             bar.close()
 
     results: dict[str, Any] = {
-        "metadata": _metadata_block(path, conversations, context, k, limit_conversations,
-                                    context.backend),
+        "metadata": _metadata_block(dataset, context, k, limit_conversations, context.backend),
         "systems": per_system,
         "errors": errors,
     }
@@ -228,7 +231,7 @@ def run_eval(
     results["metadata"]["runtime_s"] = round(time.perf_counter() - started, 2)
 
     if dump_misses is not None:
-        _dump_questions(Path(dump_misses), conversations, rows)
+        _dump_questions(Path(dump_misses), dataset, rows)
     if out_dir is not None:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
@@ -237,8 +240,7 @@ def run_eval(
             try:
                 plot_recall_by_category(results, out / "recall_by_category.png")
             except ImportError:
-                print("langmem-es eval: no plot: pip install 'langmem-es[eval]' (matplotlib)",
-                      file=sys.stderr)
+                print("langmem-es eval: no plot: pip install 'langmem-es[eval]' (matplotlib)", file=sys.stderr)
     if print_report:
         print_results(results, stream=stream)
     return results
@@ -265,8 +267,12 @@ def _warm_embeddings(
         errors.setdefault("embeddings", f"{type(exc).__name__}: {exc}")
         return None
     seconds = time.perf_counter() - t0
-    return {"documents": len(texts), "queries": len(questions), "seconds": round(seconds, 2),
-            "per_text_ms": round(1000 * seconds / max(len(texts) + len(questions), 1), 3)}
+    return {
+        "documents": len(texts),
+        "queries": len(questions),
+        "seconds": round(seconds, 2),
+        "per_text_ms": round(1000 * seconds / max(len(texts) + len(questions), 1), 3),
+    }
 
 
 def _ask(
@@ -284,11 +290,14 @@ def _ask(
         timing["search_s"] += time.perf_counter() - t0
         timing["queries"] += 1
         metrics = question_metrics(ranked, q.evidence)
+        pool = getattr(system, "candidates", None)
+        if callable(pool):  # candidate recall of the fused list, outside the search timing
+            for n in CANDIDATE_DEPTHS:
+                metrics[f"cand@{n}"] = recall_at_k(pool(conv.conv_id, q.question, n), q.evidence, n)
         if k not in (5, 10):
             metrics[f"recall@{k}"] = len(set(q.evidence) & set(ranked[:k])) / len(set(q.evidence))
         out.append(
-            {"qid": q.qid, "conv_id": conv.conv_id, "category": q.category,
-             "ranked": ranked[:10], "metrics": metrics}
+            {"qid": q.qid, "conv_id": conv.conv_id, "category": q.category, "ranked": ranked[:10], "metrics": metrics}
         )
         if bar is not None:
             bar.update(1)
@@ -296,13 +305,13 @@ def _ask(
 
 
 def _metadata_block(
-    path: Path,
-    conversations: list[Conversation],
+    dataset: Dataset,
     context: EvalContext,
     k: int,
     limit: int | None,
     backend: str,
 ) -> dict[str, Any]:
+    conversations = dataset.conversations
     counts: dict[str, int] = {}
     for c in conversations:
         for q in c.questions:
@@ -313,8 +322,8 @@ def _metadata_block(
         "versions": {p: _version(p) for p in _PACKAGES},
         "dataset": {
             # by name and checksum: no path of the machine that ran it in saved results
-            "name": path.name,
-            "sha256": file_sha256(path),
+            "kind": dataset.name,
+            **dataset.meta,
             "conversations": [c.conv_id for c in conversations],
             "turns": sum(len(c.turns) for c in conversations),
             "questions_by_category": dict(sorted(counts.items())),
@@ -325,7 +334,8 @@ def _metadata_block(
         "backend": backend,
         "protocol": "../shared/data/README.md: one memory per turn '{speaker}: {text}' "
         "[+ ' [shares image: {caption}]'], question text as query, top 10 turn ids",
-        "headline_categories": list(HEADLINE_CATEGORIES),
+        "headline_categories": list(dataset.headline),
+        "categories": {str(c): n for c, n in dataset.category_names.items()},
         "options": dict(context.options),
         "timing_note": "turn and question embeddings are computed once, up front "
         "(embedding_warmup), and shared by every system: index_s and search ms/q exclude "
@@ -333,9 +343,8 @@ def _metadata_block(
     }
 
 
-def _dump_questions(
-    path: Path, conversations: list[Conversation], rows: dict[str, list[dict[str, Any]]]
-) -> None:
+def _dump_questions(path: Path, dataset: Dataset, rows: dict[str, list[dict[str, Any]]]) -> None:
+    conversations = dataset.conversations
     by_q: dict[str, dict[str, dict[str, Any]]] = {}
     for name, rs in rows.items():
         for r in rs:
@@ -345,8 +354,7 @@ def _dump_questions(
             }
     repo = Path(__file__).resolve().parents[2]
     if repo in path.resolve().parents:
-        print(f"warning: {path} is inside the repository; keep dataset excerpts out of it",
-              file=sys.stderr)
+        print(f"warning: {path} is inside the repository; keep dataset excerpts out of it", file=sys.stderr)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as fh:
         for conv in conversations:
@@ -356,7 +364,7 @@ def _dump_questions(
                     "qid": q.qid,
                     "conv_id": conv.conv_id,
                     "category": q.category,
-                    "category_name": CATEGORY_NAMES.get(q.category, ""),
+                    "category_name": dataset.category_names.get(q.category, ""),
                     "question": q.question,
                     "answer": q.answer,
                     "evidence": list(q.evidence),
@@ -370,6 +378,12 @@ def _dump_questions(
 # --------------------------------------------------------------------------- reporting
 
 
+def _headline_label(results: dict[str, Any]) -> str:
+    """``"categories 1-4"`` (LoCoMo) or the dataset's own headline range."""
+    cats = results.get("metadata", {}).get("headline_categories") or list(HEADLINE_CATEGORIES)
+    return f"categories {min(cats)}-{max(cats)}"
+
+
 def _cat_label(cat: str, entry: dict[str, Any]) -> str:
     return f"{cat} {entry.get('name', '')} (n={entry.get('n', 0)})"
 
@@ -381,33 +395,38 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
     if systems:
         first = next(iter(systems.values()))
         n = first["overall"].get("n", 0)
-        header = ["system", *METRIC_NAMES, "index s", "search ms/q"]
+        extra = [f"cand@{d}" for d in CANDIDATE_DEPTHS
+                 if any(f"cand@{d}" in r["overall"] for r in systems.values())]
+        header = ["system", *METRIC_NAMES, *extra, "index s", "search ms/q"]
         rows = [
             [name, *(f"{r['overall'].get(m, 0.0):.3f}" for m in METRIC_NAMES),
+             *(f"{r['overall'][m]:.3f}" if m in r["overall"] else "-" for m in extra),
              f"{r['timing']['index_s']:.1f}", f"{r['timing']['search_ms_mean']:.2f}"]
             for name, r in systems.items()
         ]
-        tables.append((f"Categories 1-4 ({n} questions)", header, rows))
+        tables.append((f"{_headline_label(results).capitalize()} ({n} questions)", header, rows))
 
         cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
         labels = {c: _cat_label(c, first["by_category"].get(c, {"n": 0})) for c in cats}
         header = ["system", *(labels[c] for c in cats)]
         rows = [
-            [name, *(f"{r['by_category'].get(c, {}).get('recall@10', float('nan')):.3f}"
-                     for c in cats)]
+            [name, *(f"{r['by_category'].get(c, {}).get('recall@10', float('nan')):.3f}" for c in cats)]
             for name, r in systems.items()
         ]
         tables.append(("recall@10 by category", header, rows))
+        for m in extra:
+            rows = [
+                [name, *(f"{r['by_category'].get(c, {}).get(m, float('nan')):.3f}" for c in cats)]
+                for name, r in systems.items() if m in r["overall"]
+            ]
+            tables.append((f"{m} (fused candidates before reranking) by category", header, rows))
 
         if first["adversarial"].get("n"):
             header = ["system", *METRIC_NAMES]
             rows = [
-                [name, *(f"{r['adversarial'].get(m, 0.0):.3f}" for m in METRIC_NAMES)]
-                for name, r in systems.items()
+                [name, *(f"{r['adversarial'].get(m, 0.0):.3f}" for m in METRIC_NAMES)] for name, r in systems.items()
             ]
-            tables.append(
-                (f"Category 5, adversarial ({first['adversarial']['n']} questions)", header, rows)
-            )
+            tables.append((f"Category 5, adversarial ({first['adversarial']['n']} questions)", header, rows))
     return tables
 
 
@@ -415,8 +434,9 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
     """Print the side-by-side tables (rich when available), notes and errors."""
     stream = stream or sys.stdout
     tables = format_report(results)
-    notes = [f"{n}: {r['info']['note']}" for n, r in results.get("systems", {}).items()
-             if r.get("info", {}).get("note")]
+    notes = [
+        f"{n}: {r['info']['note']}" for n, r in results.get("systems", {}).items() if r.get("info", {}).get("note")
+    ]
     errors = [f"{n}: {e}" for n, e in results.get("errors", {}).items()]
     meta = results.get("metadata", {})
     try:
@@ -457,8 +477,10 @@ def print_results(results: dict[str, Any], stream: TextIO | None = None) -> None
         emit(f"error {line}")
     if meta:
         ds = meta.get("dataset", {})
-        emit(f"dataset {ds.get('name') or ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
-             f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s")
+        emit(
+            f"dataset {ds.get('name') or ds.get('path')} (sha256 {str(ds.get('sha256'))[:12]}), "
+            f"embedder {meta.get('embedder')}, runtime {meta.get('runtime_s')} s"
+        )
 
 
 def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str]) -> Path:
@@ -473,10 +495,11 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     names = list(systems)
     first = systems[names[0]]
     cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
-    groups = [("overall", "categories 1-4\n(n={})".format(first["overall"].get("n", 0)))]
+    headline = [str(c) for c in results.get("metadata", {}).get("headline_categories", HEADLINE_CATEGORIES)]
+    groups = [("overall", "{}\n(n={})".format(_headline_label(results), first["overall"].get("n", 0)))]
     groups += [(c, "{} {}\n(n={}{})".format(c, first["by_category"][c].get("name", ""),
                                             first["by_category"][c].get("n", 0),
-                                            ", not in 1-4" if c == "5" else ""))
+                                            ", apart" if c not in headline else ""))
                for c in cats]
 
     def value(r: dict[str, Any], g: str) -> float:
@@ -490,24 +513,25 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     for i, name in enumerate(names):
         vals = [value(systems[name], g) for g, _ in groups]
         bars = ax.bar(x - 0.4 + width * (i + 0.5), vals, width, label=name, color=cmap(i % 10))
-        ax.bar_label(bars, labels=[f"{v:.3f}" for v in vals], fontsize=7, padding=1,
-                     rotation=90 if len(names) > 3 else 0)
+        ax.bar_label(
+            bars, labels=[f"{v:.3f}" for v in vals], fontsize=7, padding=1, rotation=90 if len(names) > 3 else 0
+        )
     ax.set_xticks(x, [label for _, label in groups], fontsize=9)
     ax.set_ylabel("recall@10")
     ax.set_ylim(0, 1.08)
     ax.axvline(0.5, color="0.6", linewidth=0.8, linestyle="--")
-    if "5" in cats:  # category 5 is outside the headline: set it apart
+    if any(c not in headline for c in cats):  # e.g. LoCoMo's category 5: set it apart
         ax.axvline(len(groups) - 1.5, color="0.6", linewidth=0.8, linestyle="--")
     meta = results.get("metadata", {})
     ds = meta.get("dataset", {})
-    ax.set_title(f"LoCoMo retrieval recall@10 by category — {ds.get('name') or Path(str(ds.get('path', ''))).name}"
+    label = "LoCoMo" if ds.get("kind", "locomo") == "locomo" else str(ds.get("kind"))
+    ax.set_title(f"{label} retrieval recall@10 by category — {ds.get('name') or Path(str(ds.get('path', ''))).name}"
                  f", {len(ds.get('conversations', []))} conversations"
                  + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
                  fontsize=11)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6),
-              frameon=False, fontsize=9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6), frameon=False, fontsize=9)
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=130)

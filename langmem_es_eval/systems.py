@@ -185,10 +185,6 @@ def es_client_from_env() -> Any:
     That reads ``LANGMEM_ES_URL`` / ``_USER`` / ``_PASSWORD`` / ``_API_KEY``, else the
     credentials file of a cluster started by ``langmem-es es start``.
     """
-    try:
-        from elasticsearch import Elasticsearch
-    except ImportError as exc:  # pragma: no cover - a core dependency
-        raise SystemUnavailable("pip install elasticsearch") from exc
     from langmem_es.settings import connection_from_env
 
     conn = connection_from_env()
@@ -197,7 +193,7 @@ def es_client_from_env() -> Any:
             "no Elasticsearch: set LANGMEM_ES_URL (and LANGMEM_ES_USER/LANGMEM_ES_PASSWORD) "
             "or run `langmem-es es start`"
         )
-    return Elasticsearch(**conn.client_kwargs())
+    return conn.client()
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -273,11 +269,11 @@ class BM25Index:
         self.vocab: dict[str, int] = {}
         rows, cols, vals = [], [], []
         for i, counts in enumerate(docs):
-            for term, tf in counts.items():
+            for term, count in counts.items():
                 j = self.vocab.setdefault(term, len(self.vocab))
                 rows.append(i)
                 cols.append(j)
-                vals.append(tf)
+                vals.append(count)
         n_docs, n_terms = len(docs), len(self.vocab)
         tf = np.zeros((n_docs, n_terms), dtype=np.float32)
         if vals:
@@ -368,9 +364,7 @@ class DenseSystem(_PerConversation):
     def index(self, conversation: Conversation) -> None:
         emb = self.context.embeddings
         self.info = {"embedder": describe_embeddings(emb)}
-        vectors = np.asarray(
-            emb.embed_documents([t.memory_text for t in conversation.turns]), dtype=np.float32
-        )
+        vectors = np.asarray(emb.embed_documents([t.memory_text for t in conversation.turns]), dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         self._matrices[conversation.conv_id] = vectors / np.maximum(norms, 1e-12)
         self._turn_ids[conversation.conv_id] = [t.turn_id for t in conversation.turns]
@@ -395,9 +389,7 @@ class HybridRRFSystem:
 
     name = "hybrid_rrf"
 
-    def __init__(
-        self, context: EvalContext | None = None, candidates: int = 80, rank_constant: int = 60
-    ) -> None:
+    def __init__(self, context: EvalContext | None = None, candidates: int = 80, rank_constant: int = 60) -> None:
         self.context = context or EvalContext()
         self.candidates = int(self.context.options.get("candidates", candidates))
         self.rank_constant = int(self.context.options.get("rank_constant", rank_constant))
@@ -448,13 +440,20 @@ class LangGraphInMemorySystem:
         from langgraph.store.base import PutOp
 
         ns = self._ns(conversation.conv_id)
-        # One batch per conversation: the store embeds all texts in one call.
-        self._store.batch(
-            [
-                PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata})
-                for t in conversation.turns
-            ]
-        )
+        # Few batches per conversation: the store embeds each batch's texts in one call.
+        # InMemoryStore (langgraph 0.x-1.x) refuses a batch holding two items with the
+        # same text ("Number of embeddings does not match"), so a repeated text waits for
+        # the next batch.
+        pending = list(conversation.turns)
+        while pending:
+            batch, later, seen = [], [], set()
+            for t in pending:
+                (later if t.memory_text in seen else batch).append(t)
+                seen.add(t.memory_text)
+            self._store.batch(
+                [PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata}) for t in batch]
+            )
+            pending = later
 
     def search(self, conversation_id: str, question: str, k: int) -> list[str]:
         items = self._store.search(self._ns(conversation_id), query=question, limit=k)

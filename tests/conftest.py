@@ -63,9 +63,8 @@ def _probe(conn: Connection):
     Health, not ``ping()``: ``HEAD /`` and ``GET /`` are served by the ``rest-root``
     module that the integ-test-zip lacks (see docs/elasticsearch-distribution.md).
     """
-    from elasticsearch import Elasticsearch
 
-    client = Elasticsearch(**conn.client_kwargs(), request_timeout=30)
+    client = conn.client(request_timeout=30)
     try:
         client.cluster.health(wait_for_status="yellow", timeout="30s")
     except Exception as exc:  # noqa: BLE001 - any failure means "unavailable"

@@ -2,7 +2,8 @@
 
 from ._async.memory import AsyncMemoryCore
 from ._sync.memory import MemoryCore
+from .authz import Policy, Request
 from .config import MemoryConfig
-from .results import Conflict, DecayReport, RecalledMemory, RecallResult, WriteResult
+from .results import Conflict, DecayReport, ForgetReport, RecalledMemory, RecallResult, WriteResult
 
-__all__ = ["AsyncMemoryCore", "Conflict", "DecayReport", "MemoryConfig", "MemoryCore", "RecallResult", "RecalledMemory", "WriteResult"]
+__all__ = ["AsyncMemoryCore", "Conflict", "DecayReport", "ForgetReport", "MemoryConfig", "Policy", "Request", "MemoryCore", "RecallResult", "RecalledMemory", "WriteResult"]

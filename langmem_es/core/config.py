@@ -30,6 +30,30 @@ class MemoryConfig:
     turn is embedded once; on the LoCoMo dev split (SQLite) recall@10 / MRR were 0.718 / 0.453 at
     0.6, 0.717 / 0.445 at 1.0, 0.716 / 0.460 at 0.4, 0.717 / 0.437 at 1.6 — re-embedding the turn
     with its neighbours' text, as before, gave 0.718 / 0.461 at 2× the embedding work."""
+    passage_tokens: int = 200
+    """A content longer than this (estimated word pieces) is also embedded passage by passage
+    (sentence-aligned, overlapping): the default embedder reads 256 word pieces, so the
+    middle of a pasted document would be invisible to the vector leg otherwise."""
+    passage_overlap: int = 40
+    """Tokens two neighbouring passages share, so a fact on a boundary is whole in one."""
+    max_content_chars: int = 32_000
+    """Longest content a caller may write by hand (``remember``)."""
+    max_event_chars: int = 4_000_000
+    """Longest content of an ingested event (``remember_many``: conversation turns, pasted
+    documents, logs); passages keep it searchable."""
+    second_hop: bool = False
+    """Search again (BM25) with the words the first hop's best hits add, fused as a third
+    ranking (client-side fusion only; one more BM25 query per recall). Off: on the LoCoMo
+    dev split (SQLite) recall@10 0.718 → 0.745 (multi-hop 0.385 → 0.376, temporal 0.827 →
+    0.855, open-domain 0.314 → 0.343, single-hop 0.833 → 0.871), but on the generated long
+    conversations 0.785 → 0.771 (short-message facts 1.000 → 0.950, assistant answers
+    0.750 → 0.688): it has not earned its place on both kinds of conversation."""
+    second_hop_seeds: int = 3
+    """Best first-hop hits whose words seed the second hop."""
+    second_hop_terms: int = 5
+    """Words added to the question for the second hop."""
+    second_hop_weight: float = 0.5
+    """RRF weight of the second hop's ranking (the two first-hop legs weigh ``leg_weights``)."""
     time_in_text: bool = True
     """Index an event's date as words ("8 May 2023") beside it, for questions that name the date."""
     denial_confidence: float = 0.5
@@ -58,3 +82,12 @@ class MemoryConfig:
     """Decay half-life per kind: episodic memories fade fastest."""
     decay_threshold: Mapping[str, float] = field(default_factory=lambda: {"episodic": 0.15, "semantic": 0.08, "procedural": 0.08})
     """Memories whose decay score falls below this are soft-deleted."""
+    shared_writes: Literal["direct", "review"] = "direct"
+    """``direct``: a shared write the rules allow applies at once. ``review``: a member's shared
+    write is ``pending`` — seen only by its author and owners — until an owner approves it
+    (:meth:`~langmem_es.core.MemoryCore.approve`) or rejects it; owners write directly."""
+    copy_similarity: float = 0.6
+    """Forgetting a fact also forgets the episodic events that state it: events linked to it by a
+    source, and events this close (cosine) to it that also say it in its words (core/copies.py).
+    all-MiniLM-L6-v2 puts "Alice has a red bike" and "I have a red bike" at 0.65; the lexical
+    test, not this threshold, is what keeps unrelated events."""

@@ -22,15 +22,22 @@ import numpy as np
 from ..model import Memory
 
 
+#: Characters of a neighbour taken as context: a pasted document next to "thanks!" is
+#: context for it, not its content.
+NEIGHBOUR_CHARS = 2_000
+
+
 def session_neighbours(memories: Sequence[Memory], window: int) -> list[list[str]]:
-    """For each event, the contents of up to ``window`` events before and after it in its session."""
+    """For each event, the contents of up to ``window`` events before and after it in its
+    session (each cut to :data:`NEIGHBOUR_CHARS`)."""
     out: list[list[str]] = []
     for i, m in enumerate(memories):
         if window <= 0 or not m.session_id:
             out.append([])
             continue
         lo, hi = max(0, i - window), i + window + 1
-        out.append([n.content for n in memories[lo:hi] if n is not m and n.session_id == m.session_id])
+        out.append([n.content[:NEIGHBOUR_CHARS] for n in memories[lo:hi]
+                    if n is not m and n.session_id == m.session_id])
     return out
 
 

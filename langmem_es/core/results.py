@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..errors import UnavailableShard
 from ..model import Memory
 from ..tokens import render_memories
 
-WriteAction = Literal["created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated"]
+WriteAction = Literal["created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated",
+                      "pending"]
 
 
 @dataclass
@@ -23,6 +25,43 @@ class WriteResult:
     note: str = ""
 
 
+@dataclass(eq=False)
+class ForgetReport:
+    """What ``forget`` removed (or, with ``dry_run``, would remove).
+
+    ``ids``: every memory forgotten — the matches and their copies (events and
+    playbooks that state them or were their sources); ``counts``: per kind, per scope;
+    ``denied``: matches the caller may not forget (left untouched). It iterates, counts
+    and compares like the list of ``ids``.
+    """
+
+    ids: list[str] = field(default_factory=list)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    dry_run: bool = False
+    denied: list[str] = field(default_factory=list)
+    copies: list[str] = field(default_factory=list)
+
+    def __iter__(self) -> Any:
+        return iter(self.ids)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.ids
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.ids[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ForgetReport):
+            return (self.ids, self.counts, self.dry_run, self.denied) == (other.ids, other.counts, other.dry_run,
+                                                                          other.denied)
+        return isinstance(other, (list, tuple)) and list(other) == self.ids
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass
 class RecalledMemory:
     """A recalled memory with its score at every stage of the pipeline."""
@@ -31,6 +70,9 @@ class RecalledMemory:
     score: float
     stages: dict[str, float] = field(default_factory=dict)
     conflict: bool = False
+    passage: str | None = None
+    """For a long memory: the passage the query matched (rendering shows it instead of
+    the whole content)."""
 
     # what tokens.render_memories reads
     @property
@@ -60,16 +102,31 @@ class RecalledMemory:
 
 @dataclass
 class RecallResult:
-    """Ranked memories, per-stage timings (ms), and how fusion ran."""
+    """Ranked memories, per-stage timings (ms), and how fusion ran.
+
+    ``unavailable_shards`` is only ever non-empty for ``recall(..., allow_partial=True)``:
+    the memories then come from the rest of the store, and ``partial`` is true.
+    """
 
     query: str
     memories: list[RecalledMemory] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     fusion: Literal["client", "server", "none"] = "client"
     candidates: int = 0
+    unavailable_shards: list[UnavailableShard] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        """True when some shards did not answer (the memories may be incomplete)."""
+        return bool(self.unavailable_shards)
 
     def render(self, budget_tokens: int = 800, *, header: str | None = "Relevant memories:") -> str:
-        """The memories as a prompt block within a token budget (best first)."""
+        """The memories as a prompt block within a token budget (best first).
+
+        A partial result says so in the header: some memories could not be read.
+        """
+        if header and self.partial:
+            header = f"{header.rstrip(':')} (partial: part of the memory store is unavailable):"
         return render_memories(self.memories, budget_tokens, header=header)
 
     def __iter__(self):  # type: ignore[no-untyped-def]

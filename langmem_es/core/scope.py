@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from .. import documents as D
 from .. import filters as F
 from ..documents import iso
 from ..model import SCOPES, Identity, Scope
@@ -30,7 +31,34 @@ def visibility_filter(identity: Identity, scopes: Iterable[Scope] = SCOPES) -> F
     ]
     if not per_scope:
         return NOTHING
-    return F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.any_of(*per_scope))
+    return F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.any_of(*per_scope),
+                    _pending_filter(identity))
+
+
+def _pending_filter(identity: Identity) -> F.Filter | None:
+    """A shared write awaiting review is seen by its author and the tenant's owners only."""
+    if identity.is_owner:
+        return None
+    path = "metadata.provenance.user_id" if identity.user_id else "metadata.provenance.agent_id"
+    who = identity.user_id or identity.agent_id
+    mine = [D.value_filter({path: who})] if who else []
+    return F.any_of(F.none_of(F.term("status", "pending")), *mine)
+
+
+def pending_visible(doc: Mapping[str, Any], identity: Identity) -> bool:
+    """Is ``doc`` not pending, or pending and the caller's own proposal (or the caller an owner)?"""
+    value = doc.get("value")
+    if not isinstance(value, Mapping) or value.get("status") != "pending" and doc.get("status") != "pending":
+        return True
+    if identity.is_owner:
+        return True
+    from .authz import is_author
+    from .records import memory_of
+
+    try:
+        return is_author(identity, memory_of(doc))
+    except ValueError:
+        return False
 
 
 def visible(doc: Mapping[str, Any], identity: Identity, scopes: Iterable[Scope] = SCOPES) -> bool:
@@ -43,7 +71,9 @@ def visible(doc: Mapping[str, Any], identity: Identity, scopes: Iterable[Scope] 
     value = doc.get("value")
     if not isinstance(value, Mapping) or (value.get("tenant"), value.get("scope"), value.get("owner")) != (tenant, scope, owner):
         return False
-    return owner in identity.owners().get(scope, ()) and scope in set(scopes)  # type: ignore[call-overload]
+    if not (owner in identity.owners().get(scope, ()) and scope in set(scopes)):  # type: ignore[call-overload]
+        return False
+    return pending_visible(doc, identity)
 
 
 def status_filter(*, include_superseded: bool, include_deleted: bool, as_of: datetime | None) -> F.Filter:

@@ -15,7 +15,18 @@ key               becomes                         needed
 ``user_id``       ``Identity.user_id``            ``user_id`` or ``agent_id``
 ``agent_id``      ``Identity.agent_id``           ``user_id`` or ``agent_id``
 ``thread_id``     ``Identity.conversation_id``    no (conversation scope needs it)
+``roles``         ``Identity.roles``              no (``member`` by default; ``role``
+                                                  takes one name)
 ================  ==============================  ====================================
+
+**Roles** (``member``, ``owner``; see :mod:`langmem_es.core.authz`) are read from
+``config["configurable"]`` only — never from the runtime context a tool call could
+reach, never from model output. Where LangGraph's authenticated user is present
+(``configurable["langgraph_auth_user"]``, set by the LangGraph server's auth handler),
+its ``permissions`` (``"owner"`` or ``"memory:owner"``) or ``role``/``roles`` decide
+alone, and ``roles`` in the configurable are ignored: a client of the server can send
+a configurable, but cannot forge its authenticated user. An unknown role name is an
+:class:`~langmem_es.errors.IdentityError` (fail closed, never a silent member).
 
 A missing key raises :class:`~langmem_es.errors.IdentityError` listing the keys that
 were present and the keys that are needed.
@@ -32,6 +43,8 @@ from ..model import Identity
 __all__ = ["IDENTITY_KEYS", "identity_from_config"]
 
 IDENTITY_KEYS = ("tenant_id", "workspace_id", "user_id", "agent_id", "thread_id", "conversation_id")
+AUTH_USER_KEY = "langgraph_auth_user"
+_ROLE_PERMISSION_PREFIX = "memory:"
 _NEEDED = "tenant_id (or workspace_id), and user_id or agent_id; thread_id is optional (conversation scope)"
 
 
@@ -100,9 +113,51 @@ def identity_from_config(config: Mapping[str, Any] | None = None, *, context: An
         )
     try:
         return Identity(tenant=str(tenant), user_id=_str(user_id), agent_id=_str(agent_id),
-                        conversation_id=_str(conversation))
+                        conversation_id=_str(conversation), roles=roles_from_configurable(configurable))
     except ValueError as exc:
-        raise IdentityError(f"memory identity invalid: {exc}") from None
+        detail = "; ".join(str(e.get("msg", "")) for e in exc.errors()) if hasattr(exc, "errors") else str(exc)
+        raise IdentityError(f"memory identity invalid: {detail}") from None
+
+
+def roles_from_configurable(configurable: Mapping[str, Any]) -> frozenset[str]:
+    """The caller's roles: the authenticated user's where present, else ``roles``/``role``.
+
+    >>> sorted(roles_from_configurable({"roles": ["owner"]}))
+    ['owner']
+    >>> sorted(roles_from_configurable({"roles": ["owner"], "langgraph_auth_user": {"permissions": ["read"]}}))
+    ['member']
+    """
+    auth = configurable.get(AUTH_USER_KEY)
+    if auth is not None:
+        names = [*_names(_field(auth, "roles")), *_names(_field(auth, "role")),
+                 *(p[len(_ROLE_PERMISSION_PREFIX):] if isinstance(p, str) and p.startswith(_ROLE_PERMISSION_PREFIX)
+                   else p for p in _names(_field(auth, "permissions")))]
+        from ..model import ROLES
+
+        # an authenticated user's other permissions ("read", "threads:write") are not memory roles
+        return frozenset(n for n in names if n in ROLES) or frozenset({"member"})
+    names = [*_names(configurable.get("roles")), *_names(configurable.get("role"))]
+    return frozenset(names) or frozenset({"member"})
+
+
+def _field(obj: Any, name: str) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    try:
+        return getattr(obj, name, None)
+    except Exception:  # noqa: BLE001 - a user object that cannot answer has no such field
+        return None
+
+
+def _names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    try:
+        return [str(v) for v in value]
+    except TypeError:
+        raise IdentityError(f"roles must be a name or a list of names, got {type(value).__name__}") from None
 
 
 def _has_identity(configurable: Mapping[str, Any]) -> bool:

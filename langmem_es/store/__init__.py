@@ -26,11 +26,12 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
-from langgraph.store.base import NOT_PROVIDED, BaseStore, IndexConfig, Op, Result, TTLConfig
+from langgraph.store.base import NOT_PROVIDED, BaseStore, IndexConfig, NotProvided, Op, Result, TTLConfig
+from typing_extensions import Self
 
 from ..errors import ClusterUnavailableError
 from ..settings import DEFAULT_USER, NO_CLIENT_HINT, Connection
@@ -93,8 +94,8 @@ class _Common(BaseStore):
 
                     port = self._core.port
                     cls = AsyncMemoryCore if isinstance(self._core, AsyncStoreCore) else MemoryCore
-                    core = self.__dict__["_memory"] = cls(port, embeddings=self.embeddings)  # type: ignore[arg-type]
-        return core  # type: ignore[no-any-return]
+                    core = self.__dict__["_memory"] = cls(port, embeddings=self.embeddings)
+        return core
 
     @property
     def _dims(self) -> int:
@@ -104,13 +105,14 @@ class _Common(BaseStore):
         minutes = minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
         return float(minutes) * 60.0
 
-    def put(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None,
-            *, ttl: Any = NOT_PROVIDED) -> None:
+    def put(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any],
+            index: Literal[False] | list[str] | None = None, *, ttl: float | None | NotProvided = NOT_PROVIDED) -> None:
         with typed_namespace_errors():
             super().put(namespace, key, value, index, ttl=ttl)
 
-    async def aput(self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any = None,
-                   *, ttl: Any = NOT_PROVIDED) -> None:
+    async def aput(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any],
+                   index: Literal[False] | list[str] | None = None, *,
+                   ttl: float | None | NotProvided = NOT_PROVIDED) -> None:
         with typed_namespace_errors():
             await super().aput(namespace, key, value, index, ttl=ttl)
 
@@ -119,6 +121,7 @@ class _SyncStore(_Common):
     """A store whose core is synchronous: ``abatch`` runs ``batch`` in an executor."""
 
     _core: StoreCore
+    _sweeper: tuple[threading.Event, concurrent.futures.Future[None], threading.Thread] | None = None
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         return self._core._execute(list(ops))
@@ -137,7 +140,7 @@ class _SyncStore(_Common):
 
     def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> concurrent.futures.Future[None]:
         """Sweep expired items periodically on a daemon thread until :meth:`stop_ttl_sweeper`."""
-        existing = getattr(self, "_sweeper", None)
+        existing = self._sweeper
         if existing is not None and not existing[1].done():
             return existing[1]
         stop = threading.Event()
@@ -163,7 +166,7 @@ class _SyncStore(_Common):
 
     def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
         """Stop the sweeper thread; True when it stopped within ``timeout`` seconds."""
-        sweeper = getattr(self, "_sweeper", None)
+        sweeper = self._sweeper
         if sweeper is None:
             return True
         stop, _future, thread = sweeper
@@ -178,7 +181,7 @@ class _SyncStore(_Common):
         self.stop_ttl_sweeper(timeout=1)
         self._core.close()
 
-    def __enter__(self) -> "_SyncStore":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -220,6 +223,8 @@ class ElasticsearchMemoryStore(_SyncStore):
             refresh before its next search; ``"always"`` refreshes every write;
             ``"never"`` waits for the index refresh interval.
         max_document_bytes: largest accepted item (value JSON + indexed text).
+        replicas: replicas of new indices; ``None`` (default): 1 when the cluster has
+            two or more data nodes, else 0 (detected at setup).
 
     Call :meth:`setup` once (it also runs before the first batch, idempotently).
     """
@@ -233,7 +238,7 @@ class ElasticsearchMemoryStore(_SyncStore):
         prefix: str = "langmem",
         refresh: RefreshMode = "lazy",
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
-        replicas: int = 0,
+        replicas: int | None = None,
     ) -> None:
         from ..backends.elasticsearch import ElasticsearchBackend
 
@@ -316,6 +321,8 @@ class AsyncElasticsearchMemoryStore(_Common):
     sync nodes in worker threads); calling them on the loop's own thread raises.
     """
 
+    _core: AsyncStoreCore
+
     def __init__(
         self,
         client: AsyncElasticsearch | None = None,
@@ -325,7 +332,7 @@ class AsyncElasticsearchMemoryStore(_Common):
         prefix: str = "langmem",
         refresh: RefreshMode = "lazy",
         max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
-        replicas: int = 0,
+        replicas: int | None = None,
         coalesce: bool = True,
     ) -> None:
         from ..backends.elasticsearch import AsyncElasticsearchBackend
@@ -345,7 +352,7 @@ class AsyncElasticsearchMemoryStore(_Common):
     @asynccontextmanager
     async def from_conn_string(
         cls,
-        url: str,
+        url: str | Connection,
         *,
         user: str | None = None,
         password: str | None = None,
@@ -353,15 +360,17 @@ class AsyncElasticsearchMemoryStore(_Common):
         client_kwargs: dict[str, Any] | None = None,
         **store_kwargs: Any,
     ) -> AsyncIterator["AsyncElasticsearchMemoryStore"]:
-        """A store on a new async client for ``url``; the client is closed on exit."""
-        from elasticsearch import AsyncElasticsearch
-
-        client = AsyncElasticsearch(**_es_client_kwargs(url, user, password, api_key), **(client_kwargs or {}))
-        store = cls(client, **store_kwargs)
+        """A store on a new async client for ``url`` (or a :class:`~langmem_es.settings.Connection`);
+        the store owns that client and closes it on exit."""
+        client = _connection(url, user, password, api_key).client(asynchronous=True, **(client_kwargs or {}))
         try:
-            yield store
+            store = cls(client, **store_kwargs)
+            try:
+                yield store
+            finally:
+                await store.aclose()
         finally:
-            await store.aclose()
+            await client.close()
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ops; with ``coalesce`` (default), batches issued in the same event-loop tick
@@ -476,7 +485,7 @@ class AsyncElasticsearchMemoryStore(_Common):
         await self.stop_ttl_sweeper(timeout=1)
         await self._core.close()
 
-    async def __aenter__(self) -> "AsyncElasticsearchMemoryStore":
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -397,7 +397,7 @@ def is_expired(doc: Mapping[str, Any], now: datetime) -> bool:
 def collections_for_prefix(prefix: Sequence[str]) -> tuple[Collection, ...]:
     """The collections a namespace prefix can reach."""
     if len(prefix) >= 2 and prefix[0] == ROOT and prefix[1] in KINDS:
-        return (prefix[1],)  # type: ignore[return-value]
+        return (prefix[1],)
     if prefix and prefix[0] != ROOT:
         return ("items",)
     if len(prefix) >= 2:  # ("memories", <not a kind>, ...)

@@ -3,7 +3,7 @@
 Fetches Elastic's runnable test distribution
 (``org.elasticsearch.distribution.integ-test-zip:elasticsearch:<version>:zip``) from
 Maven Central with ``mvn dependency:copy`` once into ``$LANGMEM_ES_HOME/downloads``,
-unpacks it, and runs one or three nodes on 127.0.0.1 with security on and a generated
+unpacks it, and runs one to three nodes on 127.0.0.1 with security on and a generated
 ``elastic`` password. ``langmem-es es start|stop|status|env`` is the CLI over this.
 
 >>> from langmem_es_cli.local_es import ES_VERSION, maven_coordinates

@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from langmem_es import settings as _settings
 from langmem_es.errors import (
@@ -112,10 +113,11 @@ class RunAs:
     def chown_tree(self, root: Path) -> None:
         if self.uid is None:
             return
+        gid = -1 if self.gid is None else self.gid  # -1: keep the group
         for dirpath, _dirnames, filenames in os.walk(root):
-            os.chown(dirpath, self.uid, self.gid)
+            os.chown(dirpath, self.uid, gid)
             for f in filenames:
-                os.chown(os.path.join(dirpath, f), self.uid, self.gid)
+                os.chown(os.path.join(dirpath, f), self.uid, gid)
 
 
 def ensure_run_as(progress: Progress | None = None) -> RunAs:
@@ -126,12 +128,23 @@ def ensure_run_as(progress: Progress | None = None) -> RunAs:
         pw = pwd.getpwnam(ES_SYSTEM_USER)
     except KeyError:
         useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-        _say(progress, f"running as root: creating system user {ES_SYSTEM_USER!r} "
-                       "(Elasticsearch refuses to run as root)")
+        _say(
+            progress, f"running as root: creating system user {ES_SYSTEM_USER!r} (Elasticsearch refuses to run as root)"
+        )
         r = subprocess.run(
-            [useradd, "--system", "--user-group", "--no-create-home",
-             "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", ES_SYSTEM_USER],
-            capture_output=True, text=True,
+            [
+                useradd,
+                "--system",
+                "--user-group",
+                "--no-create-home",
+                "--home-dir",
+                "/nonexistent",
+                "--shell",
+                "/usr/sbin/nologin",
+                ES_SYSTEM_USER,
+            ],
+            capture_output=True,
+            text=True,
         )
         if r.returncode != 0:
             raise ElasticsearchStartError(
@@ -149,8 +162,16 @@ def _auth_header(user: str, password: str) -> str:
     return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
 
 
-def http_json(url: str, path: str, *, user: str = "elastic", password: str | None = None,
-              method: str = "GET", body: object = None, timeout: float = 10.0) -> tuple[int, object]:
+def http_json(
+    url: str,
+    path: str,
+    *,
+    user: str = "elastic",
+    password: str | None = None,
+    method: str = "GET",
+    body: object = None,
+    timeout: float = 10.0,
+) -> tuple[int, object]:
     """One JSON request with the standard library; ``(status, parsed body)``."""
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(url.rstrip("/") + path, data=data, method=method)
@@ -176,8 +197,7 @@ def node_version(url: str, password: str) -> str | None:
     Not from ``GET /``: its handler lives in the ``rest-root`` module, which the
     integ-test-zip does not ship (``GET /`` answers 405 there).
     """
-    status, body = http_json(url, "/_nodes/_local?filter_path=nodes.*.version",
-                             password=password, timeout=5)
+    status, body = http_json(url, "/_nodes/_local?filter_path=nodes.*.version", password=password, timeout=5)
     if status != 200 or not isinstance(body, dict):
         return None
     for node in (body.get("nodes") or {}).values():
@@ -222,7 +242,7 @@ def running_pids(info: dict | None) -> list[int]:
     return [int(p) for p in info.get("pids") or [] if _pid_is_es(int(p))]
 
 
-def is_running(info: dict | None) -> bool:
+def is_running(info: dict | None) -> TypeGuard[dict]:
     return bool(info and info.get("pids") and len(running_pids(info)) == len(info["pids"]))
 
 
@@ -254,8 +274,9 @@ def _es_env(java: Java, node: NodeSpec, heap: str, environ: Mapping[str, str]) -
     return env
 
 
-def _prepare_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_as: RunAs,
-                  password: str, environ: Mapping[str, str]) -> None:
+def _prepare_node(
+    spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_as: RunAs, password: str, environ: Mapping[str, str]
+) -> None:
     for d in (node.config_dir, node.data_dir, node.logs_dir, node.tmp_dir):
         d.mkdir(parents=True, exist_ok=True)
     keystore = node.config_dir / "elasticsearch.keystore"
@@ -273,8 +294,9 @@ def _prepare_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run
         env = _es_env(java, node, spec.heap, environ)
         tool = str(dist / "bin" / "elasticsearch-keystore")
         for args, stdin in (([tool, "create"], None), ([tool, "add", "-x", "bootstrap.password"], password)):
-            r = subprocess.run(args, input=stdin, capture_output=True, text=True, env=env,
-                               cwd=node.dir, **run_as.popen_kwargs())
+            r = subprocess.run(
+                args, input=stdin, capture_output=True, text=True, env=env, cwd=node.dir, **run_as.popen_kwargs()
+            )
             if r.returncode != 0:
                 raise ElasticsearchStartError(
                     f"elasticsearch-keystore {args[1]} failed for {node.name}: "
@@ -323,8 +345,15 @@ def bind_failure(spec: ClusterSpec, node: NodeSpec) -> str | None:
     return None
 
 
-def _launch_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_as: RunAs,
-                 environ: Mapping[str, str], deadline: float) -> int | None:
+def _launch_node(
+    spec: ClusterSpec,
+    node: NodeSpec,
+    dist: Path,
+    java: Java,
+    run_as: RunAs,
+    environ: Mapping[str, str],
+    deadline: float,
+) -> int | None:
     """Start ``node`` as a daemon; its launcher's exit code (``None``: timed out)."""
     node.pid_file.unlink(missing_ok=True)
     for kind in ("http", "transport"):
@@ -332,9 +361,13 @@ def _launch_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_
     with open(node.stdout_file, "ab") as out:
         proc = subprocess.Popen(
             [str(dist / "bin" / "elasticsearch"), "-d", "-p", str(node.pid_file)],
-            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-            env=_es_env(java, node, spec.heap, environ), cwd=node.logs_dir,
-            start_new_session=True, **run_as.popen_kwargs(),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=_es_env(java, node, spec.heap, environ),
+            cwd=node.logs_dir,
+            start_new_session=True,
+            **run_as.popen_kwargs(),
         )
         try:
             return proc.wait(timeout=max(1.0, deadline - time.monotonic()))
@@ -343,9 +376,15 @@ def _launch_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_
             return None
 
 
-def _launch(spec: ClusterSpec, dist: Path, java: Java, run_as: RunAs,
-            environ: Mapping[str, str], progress: Progress | None,
-            timeout: float) -> tuple[list[int], list[int], list[int]]:
+def _launch(
+    spec: ClusterSpec,
+    dist: Path,
+    java: Java,
+    run_as: RunAs,
+    environ: Mapping[str, str],
+    progress: Progress | None,
+    timeout: float,
+) -> tuple[list[int], list[int], list[int]]:
     """Start the nodes one after another; ``(pids, http ports, transport ports)`` they bound.
 
     Each node binds its ports itself from its ranges and writes what it bound
@@ -385,8 +424,9 @@ def _launch(spec: ClusterSpec, dist: Path, java: Java, run_as: RunAs,
     return pids, http, transport
 
 
-def _wait_health(spec: ClusterSpec, password: str, pids: list[int], timeout: float,
-                 progress: Progress | None, url: str | None = None) -> dict:
+def _wait_health(
+    spec: ClusterSpec, password: str, pids: list[int], timeout: float, progress: Progress | None, url: str | None = None
+) -> dict:
     url = url or spec.url
     t0 = time.monotonic()
     last_report = 0.0
@@ -399,12 +439,12 @@ def _wait_health(spec: ClusterSpec, password: str, pids: list[int], timeout: flo
             status, body = http_json(
                 url,
                 f"/_cluster/health?wait_for_status=yellow&wait_for_nodes={n}&timeout=2s",
-                password=password, timeout=10,
+                password=password,
+                timeout=10,
             )
             if isinstance(body, dict):
                 health = body
-            if status == 200 and health.get("status") in ("yellow", "green") \
-                    and health.get("number_of_nodes") == n:
+            if status == 200 and health.get("status") in ("yellow", "green") and health.get("number_of_nodes") == n:
                 if tty:
                     sys.stderr.write("\n")
                 return health
@@ -417,16 +457,20 @@ def _wait_health(spec: ClusterSpec, password: str, pids: list[int], timeout: flo
             for pid in pids:
                 _kill(pid, 10)
             tail = node_log_tail(spec, spec.nodes[0])
-            why = (f"process {dead[0]} died" if dead
-                   else f"no yellow/green health with {n} node(s) after {timeout:.0f}s "
-                        f"(last: {health.get('status', 'no answer')}, "
-                        f"{health.get('number_of_nodes', 0)} node(s))")
-            raise HealthTimeoutError(
-                f"cluster {spec.name!r}: {why}; last {len(tail)} log lines of "
-                f"{spec.nodes[0].name}:\n" + "\n".join(tail)
+            why = (
+                f"process {dead[0]} died"
+                if dead
+                else f"no yellow/green health with {n} node(s) after {timeout:.0f}s "
+                f"(last: {health.get('status', 'no answer')}, "
+                f"{health.get('number_of_nodes', 0)} node(s))"
             )
-        line = (f"  waiting for health: {elapsed:4.0f}s  status={health.get('status', '-')} "
-                f"nodes={health.get('number_of_nodes', 0)}/{n}")
+            raise HealthTimeoutError(
+                f"cluster {spec.name!r}: {why}; last {len(tail)} log lines of {spec.nodes[0].name}:\n" + "\n".join(tail)
+            )
+        line = (
+            f"  waiting for health: {elapsed:4.0f}s  status={health.get('status', '-')} "
+            f"nodes={health.get('number_of_nodes', 0)}/{n}"
+        )
         if tty:
             sys.stderr.write("\r" + line)
             sys.stderr.flush()
@@ -440,13 +484,11 @@ def _apply_license(url: str, password: str, want: str) -> dict:
     _, body = http_json(url, "/_license", password=password)
     lic = body.get("license", {}) if isinstance(body, dict) else {}
     if want == "trial" and lic.get("type") != "trial":
-        status, resp = http_json(url, "/_license/start_trial?acknowledge=true",
-                                 password=password, method="POST")
+        status, resp = http_json(url, "/_license/start_trial?acknowledge=true", password=password, method="POST")
         if status != 200 or not (isinstance(resp, dict) and resp.get("trial_was_started")):
             raise ElasticsearchStartError(f"could not start the trial licence: {resp}")
     elif want == "basic" and lic.get("type") not in ("basic", None):
-        status, resp = http_json(url, "/_license/start_basic?acknowledge=true",
-                                 password=password, method="POST")
+        status, resp = http_json(url, "/_license/start_basic?acknowledge=true", password=password, method="POST")
         if status != 200:
             raise ElasticsearchStartError(f"could not switch to the basic licence: {resp}")
     _, body = http_json(url, "/_license", password=password)
@@ -478,8 +520,8 @@ def start_cluster(
     heap = parse_heap(heap)
     if port is not None:
         parse_port_range(str(port))
-    if nodes not in (1, 3):
-        raise ConfigurationError(f"--nodes {nodes}: a local cluster has 1 or 3 nodes")
+    if nodes not in (1, 2, 3):
+        raise ConfigurationError(f"--nodes {nodes}: a local cluster has 1, 2 or 3 nodes")
     env = os.environ if environ is None else environ
     t0 = time.monotonic()
     lay = layout(env)
@@ -504,9 +546,10 @@ def start_cluster(
             os.chmod(p, 0o755)
 
     cluster_dir = lay.cluster_dir(name)
-    reuse = (not fresh and old is not None and cluster_dir.is_dir()
-             and old.get("version") == version)
-    if reuse and old.get("nodes") != nodes:
+    if fresh or old is None or not cluster_dir.is_dir() or old.get("version") != version:
+        old = None  # nothing to reuse
+    reuse = old is not None
+    if old is not None and old.get("nodes") != nodes:
         raise ElasticsearchStartError(
             f"cluster {name!r} exists with {old.get('nodes')} node(s), not {nodes}: "
             f"add --fresh to wipe it, or pick another --name"
@@ -514,12 +557,10 @@ def start_cluster(
     if not reuse and cluster_dir.exists():
         _say(progress, f"wiping old data of cluster {name!r} ({cluster_dir})")
         shutil.rmtree(cluster_dir)
-    password = old["password"] if reuse else secrets.token_urlsafe(18)
+    password = old["password"] if old is not None else secrets.token_urlsafe(18)
 
-    spec = plan_cluster(name, cluster_dir, http_ranges, transport_ranges,
-                        version=version, license=license, heap=heap)
-    _say(progress, f"starting {nodes} node(s) of {version} as user {run_as.user!r} "
-                   f"(heap {heap}) ...")
+    spec = plan_cluster(name, cluster_dir, http_ranges, transport_ranges, version=version, license=license, heap=heap)
+    _say(progress, f"starting {nodes} node(s) of {version} as user {run_as.user!r} (heap {heap}) ...")
     for node in spec.nodes:
         _prepare_node(spec, node, dist, java, run_as, password, env)
     t_launch = time.monotonic()
@@ -599,9 +640,13 @@ def _kill(pid: int, grace: float) -> bool:
     return True
 
 
-def stop_cluster(name: str = "default", *, grace: float = 60.0,
-                 progress: Progress | None = None,
-                 environ: Mapping[str, str] | None = None) -> list[int]:
+def stop_cluster(
+    name: str = "default",
+    *,
+    grace: float = 60.0,
+    progress: Progress | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> list[int]:
     """Stop every node of cluster ``name``; return the pids that were stopped."""
     lay = layout(environ)
     info = read_info(name, environ)
@@ -628,8 +673,7 @@ def stop_cluster(name: str = "default", *, grace: float = 60.0,
 # --------------------------------------------------------------------------- status
 
 
-def cluster_status(name: str = "default",
-                   environ: Mapping[str, str] | None = None) -> dict:
+def cluster_status(name: str = "default", environ: Mapping[str, str] | None = None) -> dict:
     """``{"running": bool, url, version, license, license_status, nodes, health}``."""
     info = read_info(name, environ)
     if not is_running(info):
@@ -641,9 +685,7 @@ def cluster_status(name: str = "default",
         _, lic = http_json(url, "/_license", password=pw, timeout=5)
         _, health = http_json(url, "/_cluster/health", password=pw, timeout=5)
     except (OSError, urllib.error.URLError) as exc:
-        raise ClusterUnavailableError(
-            f"cluster {name!r} has live processes but {url} does not answer: {exc}"
-        ) from exc
+        raise ClusterUnavailableError(f"cluster {name!r} has live processes but {url} does not answer: {exc}") from exc
     lic = lic.get("license", {}) if isinstance(lic, dict) else {}
     return {
         "name": name,
@@ -662,8 +704,9 @@ def cluster_status(name: str = "default",
 # --------------------------------------------------------------------------- clean
 
 
-def clean(name: str | None = None, *, keep_download: bool = False,
-          environ: Mapping[str, str] | None = None) -> list[Path]:
+def clean(
+    name: str | None = None, *, keep_download: bool = False, environ: Mapping[str, str] | None = None
+) -> list[Path]:
     """Remove what ``start`` left under ``$LANGMEM_ES_HOME``; return the paths removed.
 
     With ``name``: that cluster's data, logs and credential file. Without: every
@@ -686,9 +729,9 @@ def clean(name: str | None = None, *, keep_download: bool = False,
             paths.append(lay.downloads)
     removed = []
     for path in paths:
-        if path.is_dir():
+        if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
-        elif path.exists():
+        elif path.exists() or path.is_symlink():  # a file, or a link (only the link goes)
             path.unlink()
         else:
             continue

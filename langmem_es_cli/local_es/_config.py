@@ -159,8 +159,8 @@ def plan_cluster(
     """Lay out the nodes of cluster ``name`` under ``cluster_dir``."""
     if len(http_ports) != len(transport_ports):
         raise ValueError("one HTTP and one transport port per node")
-    if len(http_ports) not in (1, 3):
-        raise ValueError("a local cluster has 1 or 3 nodes")
+    if len(http_ports) not in (1, 2, 3):
+        raise ValueError("a local cluster has 1, 2 or 3 nodes")
     if license not in LICENSES:
         raise ValueError(f"license must be one of {LICENSES}, not {license!r}")
     nodes = tuple(
@@ -174,8 +174,12 @@ def plan_cluster(
         for i, (h, t) in enumerate(zip(http_ports, transport_ports, strict=False))
     )
     return ClusterSpec(
-        name=name, cluster_dir=cluster_dir, nodes=nodes, version=version,
-        license=license, heap=heap,
+        name=name,
+        cluster_dir=cluster_dir,
+        nodes=nodes,
+        version=version,
+        license=license,
+        heap=heap,
     )
 
 

@@ -49,9 +49,7 @@ def java_major(version: str) -> int:
 
 def _probe_java(java_bin: Path) -> Java | None:
     try:
-        out = subprocess.run(
-            [str(java_bin), "-version"], capture_output=True, text=True, timeout=30
-        )
+        out = subprocess.run([str(java_bin), "-version"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return None
     m = _VERSION_RE.search(out.stderr + out.stdout)
@@ -135,8 +133,7 @@ def check_disk(path: Path, needed: int, what: str) -> None:
     free = shutil.disk_usage(probe).free
     if free < needed:
         raise NotEnoughDiskError(
-            f"not enough disk space to {what}: {needed / 2**20:.0f} MiB needed, "
-            f"{free / 2**20:.0f} MiB free at {probe}"
+            f"not enough disk space to {what}: {needed / 2**20:.0f} MiB needed, {free / 2**20:.0f} MiB free at {probe}"
         )
 
 
@@ -162,15 +159,22 @@ def download_zip(
     coords = maven_coordinates(version)
     _say(progress, f"distribution {version}: downloading {coords} with Maven ...")
     cmd = [
-        mvn, "-B", *mvn_args,
+        mvn,
+        "-B",
+        *mvn_args,
         "dependency:copy",
-        f"-Dartifact={coords}", f"-DoutputDirectory={downloads}",
+        f"-Dartifact={coords}",
+        f"-DoutputDirectory={downloads}",
     ]
     t0 = time.monotonic()
     env = dict(os.environ if environ is None else environ)
     try:
         proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
         )
     except OSError as exc:
         raise DownloadError(f"could not run {mvn}: {exc}") from exc
@@ -182,8 +186,7 @@ def download_zip(
 
     def heartbeat() -> None:  # Maven in batch mode is silent during a long transfer
         while not done.wait(10.0):
-            _say(progress, f"  ... still fetching ({time.monotonic() - t0:.0f}s, "
-                           f"{fetched[0]} file(s) so far)")
+            _say(progress, f"  ... still fetching ({time.monotonic() - t0:.0f}s, {fetched[0]} file(s) so far)")
 
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
@@ -193,8 +196,7 @@ def download_zip(
             tail = (tail + [line])[-15:]
             if line.startswith("[INFO] Downloaded from"):
                 fetched[0] += 1
-            if (line.startswith("[INFO] Download") and zip_name(version) in line) \
-                    or line.startswith("[INFO] Copying"):
+            if (line.startswith("[INFO] Download") and zip_name(version) in line) or line.startswith("[INFO] Copying"):
                 _say(progress, "  " + line.removeprefix("[INFO] "))
         rc = proc.wait()
     finally:
@@ -202,16 +204,13 @@ def download_zip(
     if rc != 0 or not target.is_file():
         errors = [ln for ln in tail if "ERROR" in ln] or tail
         raise DownloadError(
-            f"mvn dependency:copy of {coords} failed (exit {rc}): "
-            + " | ".join(ln.strip() for ln in errors[:3])
+            f"mvn dependency:copy of {coords} failed (exit {rc}): " + " | ".join(ln.strip() for ln in errors[:3])
         )
-    _say(progress, f"  downloaded {target.stat().st_size / 2**20:.0f} MiB "
-                   f"in {time.monotonic() - t0:.1f}s")
+    _say(progress, f"  downloaded {target.stat().st_size / 2**20:.0f} MiB in {time.monotonic() - t0:.1f}s")
     return target, False
 
 
-def unpack(zip_path: Path, dist_root: Path, version: str = ES_VERSION,
-           *, progress: Progress | None = None) -> Path:
+def unpack(zip_path: Path, dist_root: Path, version: str = ES_VERSION, *, progress: Progress | None = None) -> Path:
     """Unpack into ``dist_root/elasticsearch-<version>`` once; return that directory."""
     dest = dist_root / f"elasticsearch-{version}"
     if (dest / "bin" / "elasticsearch").is_file():

@@ -35,11 +35,10 @@ async def _open(name: str, request: pytest.FixtureRequest):
         return backend, backend.close
     if name == "elasticsearch":
         conn = request.getfixturevalue("es_basic_conn")  # skips (or fails in CI) without a cluster
-        from elasticsearch import AsyncElasticsearch
 
         from langmem_es.backends.elasticsearch import AsyncElasticsearchBackend
 
-        client = AsyncElasticsearch(**conn.client_kwargs(), request_timeout=60)
+        client = conn.client(asynchronous=True, request_timeout=60)
         backend = AsyncElasticsearchBackend(client, prefix=f"test-{uuid.uuid4().hex[:12]}", dims=DIMS)
         await backend.setup()
 

@@ -71,7 +71,7 @@ def _es_client(request: pytest.FixtureRequest) -> Any:
     if isinstance(provided, Elasticsearch):
         return provided
     if hasattr(provided, "client_kwargs"):
-        return Elasticsearch(**provided.client_kwargs())
+        return provided.client()
     if isinstance(provided, dict):
         return Elasticsearch(**provided)
     client = getattr(provided, "client", None)
@@ -262,6 +262,19 @@ FILTER_CASES: list[tuple[dict[str, Any], set[str]]] = [
     ({"kind": "nothing"}, set()),
     ({"tags": ["x", "y"]}, {"d5"}),
     ({"missing": {"$ne": 1}}, {"d1", "d2", "d3", "d4", "d5"}),
+    # infinite and NaN bounds answer like Python's float comparisons (InMemoryStore); JSON
+    # has no Infinity, so Elasticsearch must never be sent one (it answered 400)
+    ({"price": {"$lt": float("inf")}}, {"d1", "d2", "d3", "d4", "d5"}),
+    ({"price": {"$lte": float("inf")}}, {"d1", "d2", "d3", "d4", "d5"}),
+    ({"price": {"$gt": float("-inf")}}, {"d1", "d2", "d3", "d4", "d5"}),
+    ({"price": {"$gte": float("-inf"), "$lt": 2}}, {"d1", "d5"}),
+    ({"price": {"$gt": 1, "$lt": float("inf")}}, {"d1", "d2", "d3", "d4"}),
+    ({"price": {"$gt": float("inf")}}, set()),
+    ({"price": {"$gte": float("inf")}}, set()),
+    ({"price": {"$lt": float("-inf")}}, set()),
+    ({"price": {"$lt": float("nan")}}, set()),
+    ({"price": {"$gte": float("nan")}}, set()),
+    ({"meta": {"grade": {"$lt": float("inf")}}}, {"d1", "d2", "d3", "d4", "d5"}),
 ]
 
 
@@ -340,6 +353,53 @@ def test_query_paging(make_store: StoreFactory) -> None:
         store.search(("docs",), query="my cat", limit=2, offset=2)
     ) + keys(store.search(("docs",), query="my cat", limit=2, offset=4))
     assert paged == whole and len(whole) == 5
+
+
+def test_query_pages_keep_score_order(make_store: StoreFactory) -> None:
+    """Scores descend within and across pages, and the pages add up to the whole listing.
+
+    The corpus makes BM25 and cosine disagree (short exact matches against long
+    documents repeating the query words), so a page cut from the fused order would not be
+    in score order; the reference orders by score.
+    """
+    import random
+
+    rng = random.Random(7)
+    vocab = ["cat", "dog", "sofa", "park", "rain", "tea", "jazz", "lake", "moss", "salt", "wind", "oak"]
+    store = make_store(index=index_config())
+    for i in range(30):
+        words = [rng.choice(vocab) for _ in range(rng.randint(1, 12))]
+        store.put(("docs",), f"d{i:02d}", {"text": " ".join(words)})
+    for query in ("cat sofa", "rain on the lake", "jazz"):
+        whole = store.search(("docs",), query=query, limit=30)
+        pages = [store.search(("docs",), query=query, limit=4, offset=o) for o in range(0, 32, 4)]
+        paged = [it for page in pages for it in page]
+        scores = [it.score for it in paged]
+        assert all(s is not None for s in scores)
+        assert scores == sorted(scores, reverse=True), query
+        assert [it.score for it in whole] == pytest.approx(scores, abs=1e-6)
+        assert sorted(keys(paged)) == sorted(keys(whole)) and len(whole) == 30
+
+
+def test_reserved_root_refused_by_put_but_not_by_batch(make_store: StoreFactory) -> None:
+    """As in LangGraph's stores: put() refuses ("langgraph", ...), batch() (LangGraph's own
+    path) stores it."""
+    store = make_store()
+    with pytest.raises(InvalidNamespaceError):
+        store.put(("langgraph", "x"), "k", {"v": 1})
+    store.batch([PutOp(("langgraph", "x"), "k", {"v": 1})])
+    got = store.get(("langgraph", "x"), "k")
+    assert got is not None and got.value == {"v": 1}
+
+
+def test_filter_key_injection_finds_nothing(make_store: StoreFactory) -> None:
+    """A filter key is a name, never SQL or query syntax: it matches only that key."""
+    store = make_store()
+    store.put(("docs",), "public", {"access": "public"})
+    store.put(("docs",), "private", {"access": "private", "password": "123"})
+    for key in ("access') = 'public' OR '1'='1' OR json_extract(value, '$.", "access OR 1=1", "*", "access\"]"):
+        assert store.search(("docs",), filter={key: "dummy"}) == []
+    assert keys(store.search(("docs",), filter={"access": "public"})) == ["public"]
 
 
 def test_multiple_indexed_fields_best_path_ranks(make_store: StoreFactory) -> None:
@@ -681,8 +741,6 @@ def test_async_api_parity(make_store: StoreFactory) -> None:
 
 
 def test_async_elasticsearch_store(request: pytest.FixtureRequest) -> None:
-    from elasticsearch import AsyncElasticsearch
-
     from langmem_es.store import AsyncElasticsearchMemoryStore
 
     try:
@@ -693,7 +751,7 @@ def test_async_elasticsearch_store(request: pytest.FixtureRequest) -> None:
         conn = require_connection()
 
     async def scenario() -> None:
-        client = AsyncElasticsearch(**conn.client_kwargs())
+        client = conn.client(asynchronous=True)
         store = AsyncElasticsearchMemoryStore(client, index=index_config(), prefix=f"test_{uuid.uuid4().hex[:12]}")
         try:
             with pytest.raises(asyncio.InvalidStateError):
@@ -735,8 +793,92 @@ def test_async_elasticsearch_store(request: pytest.FixtureRequest) -> None:
         finally:
             await store._core.port.drop()
             await store.aclose()
+            await client.close()  # ours: the store leaves it open
 
     asyncio.run(scenario())
+
+
+# --------------------------------------------------------------------------------------
+# lifecycle: who owns the client
+# --------------------------------------------------------------------------------------
+def _conn(request: pytest.FixtureRequest) -> Any:
+    try:
+        return request.getfixturevalue("es_basic_conn")
+    except pytest.FixtureLookupError:
+        from langmem_es.settings import require_connection
+
+        return require_connection()
+
+
+def test_close_leaves_the_callers_client_open(request: pytest.FixtureRequest) -> None:
+    from langmem_es.store import ElasticsearchMemoryStore
+
+    conn = _conn(request)
+    with conn.client(request_timeout=30) as client:
+        prefix = f"test_{uuid.uuid4().hex[:12]}"
+        with ElasticsearchMemoryStore(client, prefix=prefix) as store:
+            store.put(("own",), "k", {"v": 1})
+        assert client.cluster.health()["status"] in ("green", "yellow")  # still open
+        with ElasticsearchMemoryStore(client, prefix=prefix) as again:
+            assert again.get(("own",), "k").value == {"v": 1}
+            again._core.port.drop()
+
+
+def test_from_conn_string_owns_and_closes_its_client(request: pytest.FixtureRequest,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from langmem_es.settings import Connection
+    from langmem_es.store import AsyncElasticsearchMemoryStore, ElasticsearchMemoryStore
+
+    conn = _conn(request)
+    closed: list[str] = []
+    build = Connection.client
+
+    def recording_client(self: Connection, **options: Any) -> Any:  # the real client, its close() recorded
+        client = build(self, **options)
+        original = client.close
+        if options.get("asynchronous"):
+            async def aclose() -> None:
+                closed.append("async")
+                await original()
+            client.close = aclose
+        else:
+            def close() -> None:
+                closed.append("sync")
+                original()
+            client.close = close
+        return client
+
+    monkeypatch.setattr(Connection, "client", recording_client)
+    prefix = f"test_{uuid.uuid4().hex[:12]}"
+    with ElasticsearchMemoryStore.from_conn_string(conn, prefix=prefix) as store:
+        store.put(("own",), "k", {"v": 1})
+        assert store.memory is store.memory  # the public core over the same cluster
+        store._core.port.drop()
+        assert closed == []
+    assert closed == ["sync"]
+
+    async def scenario() -> None:
+        async with AsyncElasticsearchMemoryStore.from_conn_string(conn, prefix=prefix) as astore:
+            await astore.aput(("own",), "k", {"v": 2})
+            assert (await astore.aget(("own",), "k")).value == {"v": 2}
+            await astore._core.port.drop()
+            assert closed == ["sync"]
+        assert closed == ["sync", "async"]
+
+    asyncio.run(scenario())
+
+
+def test_no_client_is_a_clear_error_not_an_environment_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from langmem_es.errors import ClusterUnavailableError
+    from langmem_es.store import AsyncElasticsearchMemoryStore, ElasticsearchMemoryStore
+
+    monkeypatch.setenv("LANGMEM_ES_URL", "http://127.0.0.1:1")  # must be ignored
+    for cls in (ElasticsearchMemoryStore, AsyncElasticsearchMemoryStore):
+        with pytest.raises(ClusterUnavailableError, match=r"langmem-es es start.*") as info:
+            cls()
+        assert "\n" not in str(info.value) and "from_conn_string" in str(info.value)
+    with pytest.raises(ValueError, match="URL"), ElasticsearchMemoryStore.from_conn_string(""):
+        pass
 
 
 # --------------------------------------------------------------------------------------

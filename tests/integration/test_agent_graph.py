@@ -114,9 +114,8 @@ def test_supersession_and_history_through_the_graph(es_store: Any) -> None:
 
 
 async def test_async_store_and_ainvoke(es_basic_conn: Any) -> None:
-    from elasticsearch import AsyncElasticsearch
 
-    client = AsyncElasticsearch(**es_basic_conn.client_kwargs())
+    client = es_basic_conn.client(asynchronous=True)
     store = AsyncElasticsearchMemoryStore(client, prefix=_prefix())
     try:
         model = turn_script(

@@ -109,10 +109,9 @@ def test_tools_inside_a_graph_use_the_compiled_store(store: ElasticsearchMemoryS
 
 
 def test_async_tools_on_the_async_store(es_basic_conn: Any) -> None:
-    from elasticsearch import AsyncElasticsearch
 
     async def scenario() -> None:
-        client = AsyncElasticsearch(**es_basic_conn.client_kwargs())
+        client = es_basic_conn.client(asynchronous=True)
         s = AsyncElasticsearchMemoryStore(client, index=INDEX, prefix=f"test_{uuid.uuid4().hex[:12]}")  # type: ignore[arg-type]
         try:
             manage = create_manage_memory_tool(NAMESPACE, store=s)

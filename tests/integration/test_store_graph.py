@@ -99,10 +99,9 @@ def test_async_graph_with_sync_store(store: ElasticsearchMemoryStore) -> None:
 
 def test_async_store_in_async_graph_with_sync_node(es_basic_conn: Any) -> None:
     """The sync node runs in a worker thread: its sync calls bridge to the store's loop."""
-    from elasticsearch import AsyncElasticsearch
 
     async def scenario() -> None:
-        client = AsyncElasticsearch(**es_basic_conn.client_kwargs())
+        client = es_basic_conn.client(asynchronous=True)
         s = AsyncElasticsearchMemoryStore(client, index=INDEX, prefix=f"test_{uuid.uuid4().hex[:12]}")  # type: ignore[arg-type]
         try:
             await s.setup()

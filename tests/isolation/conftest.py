@@ -24,12 +24,13 @@ from typing import Any
 
 import pytest
 
-from langmem_es.core import MemoryConfig, MemoryCore
+from langmem_es.core import MemoryConfig, MemoryCore, Policy
 from langmem_es.model import SCOPES, Identity
 
 TENANTS = ["acme", "acme*", "Acme", "globex"]
 USERS = ["alice", "bob"]
 AGENT = "helper"
+RULES = Policy(shared_writers={AGENT})  # the developer lets this agent write the shared scope
 CONVERSATIONS = ["c1", "c2"]
 DIMS = 32
 
@@ -144,7 +145,7 @@ def library_es_world(request: pytest.FixtureRequest) -> Iterator[World]:
     client = request.getfixturevalue("es_basic")
     prefix = f"iso-{uuid.uuid4().hex[:10]}"
     backend = ElasticsearchBackend(client, prefix=prefix, dims=DIMS)
-    core = MemoryCore(backend, embeddings=hash_embed, config=config())
+    core = MemoryCore(backend, embeddings=hash_embed, config=config(), rules=RULES)
     core.setup()
     for ti, tenant in enumerate(TENANTS):
         seed(core, ti, tenant)
@@ -159,7 +160,7 @@ def library_sqlite_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[W
     from langmem_es import filters as F
 
     backend = SQLiteBackend(str(tmp_path_factory.mktemp("iso") / "iso.db"), prefix="iso")
-    core = MemoryCore(backend, embeddings=hash_embed, config=config())
+    core = MemoryCore(backend, embeddings=hash_embed, config=config(), rules=RULES)
     core.setup()
     for ti, tenant in enumerate(TENANTS):
         seed(core, ti, tenant)
@@ -188,7 +189,7 @@ def dls_world(request: pytest.FixtureRequest) -> Iterator[World]:
     raw = {t: Elasticsearch(**c.client_kwargs(conn.url), request_timeout=30) for t, c in creds.items()}
     cores = {}
     for ti, tenant in enumerate(TENANTS):
-        core = MemoryCore(ElasticsearchBackend(raw[tenant], prefix=prefix, dims=DIMS), embeddings=hash_embed, config=config())
+        core = MemoryCore(ElasticsearchBackend(raw[tenant], prefix=prefix, dims=DIMS), embeddings=hash_embed, config=config(), rules=RULES)
         core.setup()
         assert core.capabilities.document_level_security
         seed(core, ti, tenant)

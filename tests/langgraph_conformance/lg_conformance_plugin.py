@@ -63,7 +63,7 @@ class _Resources:
     def __init__(self) -> None:
         self.prefixes: list[str] = []
         self.async_clients: list[Any] = []  # closed on the test's own loop
-        self.loops: list[tuple[asyncio.AbstractEventLoop, threading.Thread, Any]] = []
+        self.loops: list[tuple[asyncio.AbstractEventLoop, threading.Thread, Any]] = []  # (loop, thread, client)
 
 
 _res = _Resources()
@@ -108,11 +108,12 @@ def _async_client() -> Any:
     return _connection().client(asynchronous=True, request_timeout=60)
 
 
-def _background_loop() -> asyncio.AbstractEventLoop:
+def _background_loop(client: Any) -> asyncio.AbstractEventLoop:
+    """A running event loop on its own thread; ``client`` is closed on it at teardown."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="lgconf-loop", daemon=True)
     thread.start()
-    _res.loops.append((loop, thread, None))
+    _res.loops.append((loop, thread, client))
     return loop
 
 
@@ -165,8 +166,7 @@ def _store_classes() -> tuple[type, type]:
             client = _async_client()
             super().__init__(client, index=index, ttl=ttl, prefix=_new_prefix())
             if bridged:
-                loop = _background_loop()
-                _res.loops[-1] = (loop, _res.loops[-1][1], client)
+                loop = _background_loop(client)
                 asyncio.run_coroutine_threadsafe(AsyncElasticsearchMemoryStore.setup(self), loop).result()
                 self._bridged = True
             else:
@@ -203,8 +203,7 @@ def _langmem_es_store(request: pytest.FixtureRequest, monkeypatch: pytest.Monkey
         yield
     finally:
         for loop, thread, client in _res.loops:
-            if client is not None:
-                asyncio.run_coroutine_threadsafe(client.close(), loop).result(timeout=30)
+            asyncio.run_coroutine_threadsafe(client.close(), loop).result(timeout=30)
             loop.call_soon_threadsafe(loop.stop)
             thread.join(timeout=30)
             loop.close()

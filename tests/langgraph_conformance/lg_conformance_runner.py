@@ -145,7 +145,8 @@ def run_suite(suite: str, store: str, *, pytest_args: tuple[str, ...] = (), time
     env["LANGMEM_ES_CONFORMANCE_STORE"] = store
     env["LANGMEM_ES_CONFORMANCE_SUITE"] = suite
     cmd = [sys.executable, "-m", "pytest", TEST_FILE, "-p", "lg_conformance_plugin", "-p", "no:cacheprovider",
-           "-o", "addopts=", "-q", "-rfE", "--tb=line", f"--junitxml={junit}", *pytest_args]
+           "-o", "addopts=", "-o", "asyncio_default_fixture_loop_scope=function",
+           "-q", "-rfE", "--tb=line", f"--junitxml={junit}", *pytest_args]
     try:
         proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
         outcome = Outcome(suite, store, proc.returncode, output=proc.stdout + proc.stderr)

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from langmem_es.core import MemoryConfig, MemoryCore
+from langmem_es.core import MemoryConfig, MemoryCore, Policy
 from langmem_es.model import Identity
 
 BACKENDS = [
@@ -63,6 +63,14 @@ def config() -> MemoryConfig:
     return MemoryConfig(access_flush_every=1_000)
 
 
+@pytest.fixture
+def rules() -> Policy:
+    """The authorisation rules (core/authz.py). The belief scenarios run a team whose agents
+    the developer enabled for shared writes (an explicit opt-in; the default enables none).
+    Override per module, e.g. the trust scenarios use the default ``Policy()``."""
+    return Policy(shared_writers={"*"})
+
+
 def open_backend(name: str, request: pytest.FixtureRequest):
     """A set-up sync backend for ``name`` and its teardown callable."""
     if name == "sqlite":
@@ -85,15 +93,15 @@ def open_backend(name: str, request: pytest.FixtureRequest):
     raise ValueError(f"unknown backend {name!r}")
 
 
-def make_core(name: str, request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig):
+def make_core(name: str, request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig, rules: Policy | None = None):
     backend, teardown = open_backend(name, request)
-    core = MemoryCore(backend, config=config, clock=clock)
+    core = MemoryCore(backend, config=config, clock=clock, rules=rules)
     return core, teardown
 
 
 @pytest.fixture(params=BACKENDS)
-def core(request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig) -> Iterator[MemoryCore]:
-    core, teardown = make_core(request.param, request, clock, config)
+def core(request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig, rules: Policy) -> Iterator[MemoryCore]:
+    core, teardown = make_core(request.param, request, clock, config, rules)
     try:
         yield core
     finally:
@@ -102,8 +110,8 @@ def core(request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig) -> 
 
 
 @pytest.fixture
-def es_core(request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig) -> Iterator[MemoryCore]:
-    core, teardown = make_core("elasticsearch", request, clock, config)
+def es_core(request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig, rules: Policy) -> Iterator[MemoryCore]:
+    core, teardown = make_core("elasticsearch", request, clock, config, rules)
     try:
         yield core
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langmem_es.errors import InvalidMemoryError
+from langmem_es.errors import InvalidMemoryError, PermissionDeniedError
 from langmem_es.model import Identity
 
 from .conftest import contents
@@ -49,7 +49,9 @@ def test_newest_wins_until_resolved_and_recall_flags_it(core, planner, researche
 def test_resolve_closes_the_conflict_with_an_audit_entry(core, planner, researcher, clock, tenant):
     """As a team lead, I want to settle a dispute and have the decision on record."""
     a, b = _assert_both(core, planner, researcher, clock)
-    lead = Identity(tenant=tenant, user_id="dana")
+    lead = Identity(tenant=tenant, user_id="dana", roles={"owner"})  # resolving takes an owner
+    with pytest.raises(PermissionDeniedError, match="resolving a conflict takes an owner"):
+        core.resolve(planner, b.conflict_id, winner=a.id)
     resolved = core.resolve(lead, b.conflict_id, winner=a.id)
     assert resolved.status == "resolved" and resolved.winner == a.id and resolved.resolved_by == "dana"
     assert core.conflicts(lead) == []
@@ -68,28 +70,29 @@ def test_resolve_closes_the_conflict_with_an_audit_entry(core, planner, research
         core.resolve(lead, b.conflict_id, winner=b.id)
 
 
-def test_after_resolution_the_next_update_supersedes_the_winner(core, planner, researcher, clock):
+def test_after_resolution_the_next_update_supersedes_the_winner(core, planner, researcher, clock, tenant):
     a, b = _assert_both(core, planner, researcher, clock)
-    core.resolve(planner, b.conflict_id, winner=a.id)
+    core.resolve(Identity(tenant=tenant, user_id="dana", roles={"owner"}), b.conflict_id, winner=a.id)
     w = core.remember(planner, "ACME renews on 15 March.", subject_key=KEY, scope="shared", reason=WHY)
     assert w.action == "superseded" and w.superseded == [a.id]
     assert [m.status for m in core.history(planner, KEY)].count("active") == 1
 
 
-def test_resolve_checks_the_winner(core, planner, researcher, clock):
+def test_resolve_checks_the_winner(core, planner, researcher, clock, tenant):
     a, b = _assert_both(core, planner, researcher, clock)
+    lead = Identity(tenant=tenant, user_id="dana", roles={"owner"})
     with pytest.raises(InvalidMemoryError, match="winner must be one of"):
-        core.resolve(planner, b.conflict_id, winner="not-a-member")
+        core.resolve(lead, b.conflict_id, winner="not-a-member")
     with pytest.raises(InvalidMemoryError, match="no conflict"):
-        core.resolve(planner, "no-such-conflict", winner=a.id)
+        core.resolve(lead, "no-such-conflict", winner=a.id)
 
 
 def test_other_tenants_do_not_see_or_resolve_conflicts(core, planner, researcher, clock):
     """As a customer of a multi-tenant deployment, other tenants never see our disputes."""
     a, b = _assert_both(core, planner, researcher, clock)
-    outsider = Identity(tenant="another-tenant", agent_id="planner")
+    outsider = Identity(tenant="another-tenant", agent_id="planner", roles={"owner"})  # even an owner elsewhere
     assert core.conflicts(outsider) == []
-    with pytest.raises(InvalidMemoryError):
+    with pytest.raises(InvalidMemoryError, match="no conflict"):
         core.resolve(outsider, b.conflict_id, winner=b.id)
 
 

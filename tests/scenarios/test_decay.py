@@ -162,11 +162,11 @@ def test_confidence_freezes_after_n_stable_days(core, alice, clock):
     assert m.status == "superseded" and m.confidence == 1.0
 
 
-def test_a_disputed_fact_does_not_freeze(core, planner, researcher, clock):
+def test_a_disputed_fact_does_not_freeze(core, planner, researcher, clock, tenant):
     key = "customer.acme.tier"
     a = core.remember(planner, "ACME is on the gold tier.", subject_key=key, scope="shared", reason="Support SLAs.")
     b = core.remember(researcher, "ACME is on the silver tier.", subject_key=key, scope="shared", reason="Support SLAs.")
-    core.resolve(planner, b.conflict_id, winner=a.id)
+    core.resolve(Identity(tenant=tenant, user_id="lead", roles={"owner"}), b.conflict_id, winner=a.id)
     assert core.get(planner, a.id).contradiction_count == 1
     clock.advance(days=40)
     core.decay(planner)

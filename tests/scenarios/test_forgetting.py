@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langmem_es.errors import InvalidMemoryError, ScopeViolationError
+from langmem_es.errors import InvalidMemoryError, PermissionDeniedError, ScopeViolationError
 from langmem_es.model import Identity
 
 from .conftest import contents, make_core
@@ -102,10 +102,12 @@ def test_forget_needs_a_target_and_stays_in_scope(core, alice, tenant):
     assert core.get(alice, w.id) is not None
 
 
-def test_forgetting_is_audited(core, alice):
+def test_forgetting_is_audited(core, alice, tenant):
     w = core.remember(alice, "Alice likes jazz.", reason="Music.")
     core.forget(alice, ids=[w.id])
-    [entry] = core.audit_log(alice, action="forget")
+    with pytest.raises(PermissionDeniedError, match="audit log is read by owners"):
+        core.audit_log(alice)  # it names what others forgot: owners only
+    [entry] = core.audit_log(Identity(tenant=tenant, user_id="olga", roles={"owner"}), action="forget")
     assert entry["ids"] == w.id and entry["by"] == "id"
 
 
@@ -121,10 +123,14 @@ def test_purge_user_removes_everything_and_proves_it(core, alice, tenant, clock)
     bob = Identity(tenant=tenant, user_id="bob")
     kept = core.remember(bob, "Bob lives in Leeds.", subject_key="user.home_city", reason=WHY)
 
-    left = core.purge_user(alice, "alice")
-    assert left == {"episodic": 0, "semantic": 0, "procedural": 0, "audit": 0}
+    with pytest.raises(PermissionDeniedError, match="purge_user takes an owner"):
+        core.purge_user(bob, "alice")
+    owner = Identity(tenant=tenant, user_id="olga", roles={"owner"})
+    removed = core.purge_user(owner, "alice")
+    assert removed["semantic"] == {"private": 2} and removed["episodic"] == {"private": 1}
+    assert removed["procedural"] == {"private": 1} and removed["records"]["tombstone"] == 1
     assert core.recall(alice, "Alice", include_superseded=True, include_deleted=True).memories == []
-    assert core.export(alice) == [] and core.tombstones(alice) == []
+    assert core.export(alice, scopes=["private", "conversation", "shared"]) == [] and core.tombstones(alice) == []
     assert core.get(bob, kept.id) is not None
 
 
@@ -136,7 +142,7 @@ def test_export_import_between_deployments(request, clock, core, alice):
     core.remember(alice, "Alice booked a table for two.", kind="episodic", session_id="s1")
     secret = core.remember(alice, "Alice's PIN hint is her cat.", reason="Recovery.", sources=["m3"])
     core.forget(alice, ids=[secret.id])
-    exported = core.export(alice)
+    exported = core.export(alice, scopes=["private"])
     assert sum(1 for r in exported if r.get("record") == "tombstone") == 1
     assert len(exported) == 4
 
@@ -164,13 +170,16 @@ def test_import_onto_a_new_agent(core, tenant):
     core.remember(old, "Refunds over 500 EUR need a manager.", reason="Refund policy.")
     core.remember(old, "Escalate outages to on-call", kind="procedural", reason="Incident handling.",
                   steps=["page on-call", "post in #incidents"])
-    ids = core.import_(new, core.export(old))
+    handed_over = core.export(old, scopes=["private"])
+    with pytest.raises(PermissionDeniedError, match="adopt=True"):
+        core.import_(new, handed_over)  # another agent's private memories are not taken silently
+    ids = core.import_(new, handed_over, adopt=True)
     assert len(ids) == 2
     found = core.recall(new, "refund approval", kinds=["semantic"])
     assert contents(found) == ["Refunds over 500 EUR need a manager."]
     assert found.memories[0].memory.owner == "agent:support-2"
-    assert len(core.export(old, include_tombstones=False)) == 2  # the first agent keeps its own
-    assert core.import_(new, core.export(old)) == ids  # idempotent: same ids, no duplicates
+    assert len(core.export(old, scopes=["private"], include_tombstones=False)) == 2  # the first agent keeps its own
+    assert core.import_(new, core.export(old, scopes=["private"]), adopt=True) == ids  # idempotent: same ids
     assert len(core.recall(new, "refund approval", kinds=["semantic"])) == 1
 
 

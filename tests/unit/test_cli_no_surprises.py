@@ -24,11 +24,19 @@ from langmem_es_cli.local_es._config import plan_cluster
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def langmem_es(*argv: str, home: Path, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def langmem_es(
+    *argv: str, home: Path, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LANGMEM_ES")}
     environ.update({"LANGMEM_ES_HOME": str(home), "PYTHONPATH": str(ROOT), **(env or {})})
-    return subprocess.run([sys.executable, "-m", "langmem_es_cli.main", *argv], capture_output=True, text=True,
-                          env=environ, timeout=timeout, cwd=home.parent)
+    return subprocess.run(
+        [sys.executable, "-m", "langmem_es_cli.main", *argv],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=timeout,
+        cwd=home.parent,
+    )
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], typename: str) -> str:
@@ -69,8 +77,9 @@ def test_heap_sizes_accepted() -> None:
 
 def test_bad_port_fails_at_once(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    line = one_line_error(langmem_es("es", "start", "--name", "port-check", "--port", "92x0", home=home),
-                          "ConfigurationError")
+    line = one_line_error(
+        langmem_es("es", "start", "--name", "port-check", "--port", "92x0", home=home), "ConfigurationError"
+    )
     assert "--port '92x0'" in line
     assert files_under(home) == []
     with pytest.raises(ConfigurationError):
@@ -142,19 +151,30 @@ def test_es_clean_refuses_a_running_cluster(tmp_path: Path) -> None:
 def test_decay_refuses_a_missing_directory(tmp_path: Path) -> None:
     missing = tmp_path / "nonexistent" / "dir" / "x.db"
     for extra in ([], ["--dry-run"]):
-        line = one_line_error(langmem_es("decay", "--tenant", "acme", "--sqlite", str(missing), *extra,
-                                         home=tmp_path / "home"), "ConfigurationError")
+        line = one_line_error(
+            langmem_es("decay", "--tenant", "acme", "--sqlite", str(missing), *extra, home=tmp_path / "home"),
+            "ConfigurationError",
+        )
         assert "--create" in line
     assert not (tmp_path / "nonexistent").exists()
 
 
 def test_decay_refuses_a_missing_database_unless_create(tmp_path: Path) -> None:
     db = tmp_path / "typo.db"
-    one_line_error(langmem_es("decay", "--tenant", "acme", "--sqlite", str(db), home=tmp_path / "home"),
-                   "ConfigurationError")
+    one_line_error(
+        langmem_es("decay", "--tenant", "acme", "--sqlite", str(db), home=tmp_path / "home"), "ConfigurationError"
+    )
     assert not db.exists()
-    proc = langmem_es("decay", "--tenant", "acme", "--sqlite", str(tmp_path / "new" / "m.db"), "--create", "--json",
-                      home=tmp_path / "home")
+    proc = langmem_es(
+        "decay",
+        "--tenant",
+        "acme",
+        "--sqlite",
+        str(tmp_path / "new" / "m.db"),
+        "--create",
+        "--json",
+        home=tmp_path / "home",
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["tenant"] == "acme"
 
@@ -191,23 +211,26 @@ def test_setup_creates_the_tables_and_is_idempotent(tmp_path: Path) -> None:
 
 
 def test_doctor_with_a_url_that_is_not_one(tmp_path: Path) -> None:
-    line = one_line_error(langmem_es("doctor", home=tmp_path / "home", env={"LANGMEM_ES_URL": "not-a-url"}),
-                          "ConfigurationError")
+    line = one_line_error(
+        langmem_es("doctor", home=tmp_path / "home", env={"LANGMEM_ES_URL": "not-a-url"}), "ConfigurationError"
+    )
     assert "LANGMEM_ES_URL='not-a-url'" in line and "http://127.0.0.1:9200" in line
 
 
 def test_bench_report_only_of_a_missing_or_foreign_file(tmp_path: Path) -> None:
     missing = tmp_path / "missing.json"
-    line = one_line_error(langmem_es("bench", "--report-only", str(missing), home=tmp_path / "home"),
-                          "ConfigurationError")
+    line = one_line_error(
+        langmem_es("bench", "--report-only", str(missing), home=tmp_path / "home"), "ConfigurationError"
+    )
     assert "no such file" in line
     foreign = tmp_path / "other.json"
     foreign.write_text('{"hello": 1}')
     one_line_error(langmem_es("bench", "--report-only", str(foreign), home=tmp_path / "home"), "ConfigurationError")
     broken = tmp_path / "broken.json"
     broken.write_text("{")
-    assert "is not JSON" in one_line_error(langmem_es("bench", "--report-only", str(broken), home=tmp_path / "home"),
-                                           "ConfigurationError")
+    assert "is not JSON" in one_line_error(
+        langmem_es("bench", "--report-only", str(broken), home=tmp_path / "home"), "ConfigurationError"
+    )
 
 
 # --------------------------------------------------------------------------- load
@@ -243,3 +266,43 @@ def test_saved_results_name_no_machine_path() -> None:
     for path in (ROOT / "docs" / "results").glob("*.json"):
         dataset = json.loads(path.read_text())["metadata"]["dataset"]
         assert "path" not in dataset and dataset["name"].endswith(".jsonl") and len(dataset["sha256"]) == 64
+
+
+# --------------------------------------------------------------------------- the base install
+
+_WITHOUT_EXTRAS = """
+import importlib.abc, runpy, sys
+BLOCKED = {"rich", "tqdm", "matplotlib", "langchain_elasticsearch", "langchain", "psutil", "sentence_transformers"}
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r} (not in the base install)")
+        return None
+sys.meta_path.insert(0, Block())
+sys.argv = ["langmem-es", *sys.argv[1:]]
+runpy.run_module("langmem_es_cli.main", run_name="__main__")
+"""
+
+
+def test_demo_and_help_run_on_the_base_install(tmp_path: Path) -> None:
+    """`pip install -e .` (no extras) runs the README's first command: the extras' packages are hidden here."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LANGMEM_ES")}
+    env.update({"LANGMEM_ES_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)})
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", _WITHOUT_EXTRAS, *argv],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            cwd=tmp_path,
+        )
+
+    demo = run("demo")
+    assert demo.returncode == 0, demo.stderr[-2000:]
+    outcomes = demo.stdout.split("Scenario outcomes")[1]  # exit 0 already says every scenario passed
+    assert outcomes.count("PASS") == 3 and "FAIL " not in outcomes
+    assert "[bold" not in demo.stdout  # markup rendered away without rich
+    for command in ("es", "doctor", "decay", "setup", "eval", "bench"):
+        assert run(command, "--help").returncode == 0, command

@@ -31,8 +31,7 @@ def test_security_on_and_credentials_from_env_file():
     es = services["es01"]["environment"]
     assert es["xpack.security.enabled"] == "true"
     assert es["ELASTIC_PASSWORD"].startswith("${ELASTIC_PASSWORD")
-    assert services["kibana"]["environment"]["ELASTICSEARCH_PASSWORD"].startswith(
-        "${KIBANA_PASSWORD")
+    assert services["kibana"]["environment"]["ELASTICSEARCH_PASSWORD"].startswith("${KIBANA_PASSWORD")
     assert services["kibana"]["environment"]["ELASTICSEARCH_USERNAME"] == "kibana_system"
     example = (ROOT / ".env.example").read_text()
     for key in ("ELASTIC_PASSWORD=", "KIBANA_PASSWORD=", "LANGMEM_ES_URL="):
@@ -44,8 +43,7 @@ def test_healthchecks_and_start_order():
     for name in ("es01", "kibana"):
         assert services[name]["healthcheck"]["test"], name
     assert services["setup"]["depends_on"]["es01"]["condition"] == "service_healthy"
-    assert services["kibana"]["depends_on"]["setup"]["condition"] == (
-        "service_completed_successfully")
+    assert services["kibana"]["depends_on"]["setup"]["condition"] == ("service_completed_successfully")
     assert "kibana_system/_password" in services["setup"]["command"]
 
 
@@ -69,8 +67,14 @@ def _run_setup(tmp_path: Path, curl_body: str, tries: int = 3) -> subprocess.Com
     bin_dir.mkdir()
     (bin_dir / "curl").write_text(f"#!/bin/sh\necho {shlex.quote(curl_body)}\necho x >> {tmp_path}/calls\n")
     (bin_dir / "curl").chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "SETUP_TRIES": str(tries), "SETUP_SLEEP": "0",
-           "ELASTIC_PASSWORD": "wrong-password", "KIBANA_PASSWORD": "kibana-pw"}
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "SETUP_TRIES": str(tries),
+        "SETUP_SLEEP": "0",
+        "ELASTIC_PASSWORD": "wrong-password",
+        "KIBANA_PASSWORD": "kibana-pw",
+    }
     return subprocess.run(["bash", "-c", _setup_script()], env=env, capture_output=True, text=True, timeout=30)
 
 

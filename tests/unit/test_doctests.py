@@ -16,8 +16,9 @@ def _modules() -> list[str]:
     for package in PACKAGES:
         pkg = importlib.import_module(package)
         names.append(package)
-        names += [m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{package}.")
-                  if not m.name.endswith("__main__")]
+        names += [
+            m.name for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{package}.") if not m.name.endswith("__main__")
+        ]
     return sorted(names)
 
 

@@ -115,9 +115,7 @@ def test_thread_safe_lazy_load() -> None:
 
 
 async def test_async_methods(onnx: OnnxMiniLMEmbeddings) -> None:
-    docs, q = await asyncio.gather(
-        onnx.aembed_documents(["alpha", "beta"]), onnx.aembed_query("alpha")
-    )
+    docs, q = await asyncio.gather(onnx.aembed_documents(["alpha", "beta"]), onnx.aembed_query("alpha"))
     assert len(docs) == 2 and np.allclose(docs[0], q, atol=1e-6)
 
 

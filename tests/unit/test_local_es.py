@@ -107,7 +107,7 @@ def test_three_node_yml_bootstrap_then_restart(tmp_path):
 
 
 @pytest.mark.parametrize("http,transport,lic", [
-    ([9200, 9201], [9300, 9301], "basic"),  # 2 nodes
+    ([9200, 9201, 9202, 9203], [9300, 9301, 9302, 9303], "basic"),  # 4 nodes
     ([9200], [9300, 9301], "basic"),        # mismatch
     ([9200], [9300], "gold"),               # licence
 ])
@@ -332,7 +332,7 @@ def test_cli_has_es_group_and_registry():
     assert ns.nodes == 3 and ns.license == "trial" and ns.heap == "512m"
     assert ns.version == ES_VERSION and ns.name == "default"
     with pytest.raises(SystemExit):
-        parser.parse_args(["es", "start", "--nodes", "2"])
+        parser.parse_args(["es", "start", "--nodes", "4"])
     assert cli.add_es_commands in cli._GROUPS
 
 

@@ -462,3 +462,41 @@ def test_two_prefixes_share_a_file_without_seeing_each_other(tmp_path):
         a.put("items", [_doc(1)])
         assert b.count(["items"], F.MATCH_ALL) == 0
         assert a.count(["items"], F.MATCH_ALL) == 1
+
+
+# ------------------------------------------------------------------ non-finite bounds
+
+
+@pytest.mark.parametrize(
+    ("bounds", "everything"),
+    [({"lt": math.inf}, True), ({"lte": math.inf}, True), ({"gt": -math.inf}, True), ({"gte": -math.inf}, True),
+     ({"gt": math.inf}, False), ({"gte": math.inf}, False), ({"lt": -math.inf}, False), ({"lte": -math.inf}, False),
+     ({"lt": math.nan}, False), ({"gte": math.nan}, False)],
+)
+def test_num_range_resolves_non_finite_bounds(bounds: dict[str, float], everything: bool) -> None:
+    """No Infinity/NaN is left in the filter (JSON has none); the answer is Python's."""
+    import json
+
+    flt = F.num_range("price", **bounds)
+    json.dumps(flt, allow_nan=False)  # what Elasticsearch is sent
+    docs = [{"nums": [{"p": "price", "v": v}]} for v in (-1e300, -1.0, 0.0, 2.5, 1e300)]
+    docs.append({"nums": [{"p": "other", "v": 1.0}]})  # not this leaf: never matches
+    ops = {"gt": lambda a, b: a > b, "gte": lambda a, b: a >= b, "lt": lambda a, b: a < b, "lte": lambda a, b: a <= b}
+    for doc in docs:
+        leaf = doc["nums"][0]
+        want = leaf["p"] == "price" and all(ops[op](leaf["v"], b) for op, b in bounds.items())
+        assert F.matches(doc, flt) is want
+    assert any(F.matches(d, flt) for d in docs) is everything
+
+
+def test_num_range_keeps_finite_bounds_beside_an_infinite_one() -> None:
+    flt = F.num_range("price", gt=1.0, lt=math.inf)
+    assert F.matches({"nums": [{"p": "price", "v": 2.0}]}, flt)
+    assert not F.matches({"nums": [{"p": "price", "v": 0.5}]}, flt)
+
+
+def test_range_refuses_non_finite_bounds() -> None:
+    with pytest.raises(ValueError, match="not finite"):
+        F.range_("ttl", gt=math.inf)
+    with pytest.raises(ValueError, match="not finite"):
+        F.range_("ttl", lte=math.nan)

@@ -67,9 +67,24 @@ def test_allowed_scopes_and_kinds_limit_the_schema(store: SQLiteMemoryStore) -> 
     with pytest.raises(ValidationError):
         remember.invoke({"content": "x", "reason": "y", "scope": "shared"}, config=cfg("scoped"))
     with pytest.raises(ValueError, match="default_scope"):
-        create_memory_tools(store, scopes=("shared",))
+        create_memory_tools(store, scopes=("shared",), shared=True)
+    with pytest.raises(ValueError, match="pass shared=True"):
+        create_memory_tools(store, scopes=("shared",))  # shared writes are the developer's opt-in
     with pytest.raises(ValueError, match="unknown"):
         create_memory_tools(store, kinds=("dreams",))  # type: ignore[arg-type]
+
+
+def test_shared_is_not_offered_to_the_model_unless_the_developer_opts_in(store: SQLiteMemoryStore) -> None:
+    """As a developer of an end-user-facing agent, I don't want the model to be able to write
+    for the whole workspace unless I say so: remember offers private and conversation only."""
+    remember, *_ = create_memory_tools(store)
+    props = remember.tool_call_schema.model_json_schema()["properties"]
+    assert sorted(props["scope"]["enum"]) == ["conversation", "private"]
+    with pytest.raises(ValidationError):
+        remember.invoke({"content": "Refund everyone in full.", "reason": "policy", "scope": "shared"},
+                        config=cfg("scoped"))
+    curator, *_ = create_memory_tools(store, shared=True)
+    assert "shared" in curator.tool_call_schema.model_json_schema()["properties"]["scope"]["enum"]
 
 
 def test_remember_then_recall_same_turn(tools: dict) -> None:

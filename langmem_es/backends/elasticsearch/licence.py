@@ -1,4 +1,4 @@
-"""What a cluster can do, read from its info, licence and modules (pure)."""
+"""What a cluster can do, read from its info, licence, modules and nodes (pure)."""
 
 from __future__ import annotations
 
@@ -31,3 +31,14 @@ def capabilities_from(licence: Mapping[str, Any], nodes_plugins: Mapping[str, An
         server_rrf=paid and bool({"x-pack-rank-rrf", "rank-rrf"} & modules),
         document_level_security=paid and "x-pack-security" in modules,
     )
+
+
+def data_nodes(nodes_info: Mapping[str, Any]) -> int:
+    """How many nodes hold data (any ``data*`` role; nodes listed without roles count)."""
+    nodes = (nodes_info.get("nodes") or {}).values()
+    return sum(1 for n in nodes if "roles" not in n or any(r.startswith("data") for r in n["roles"]))
+
+
+def default_replicas(nodes_info: Mapping[str, Any]) -> int:
+    """Replicas the cluster can hold: 1 with two or more data nodes (one node may fail), else 0."""
+    return 1 if data_nodes(nodes_info) >= 2 else 0

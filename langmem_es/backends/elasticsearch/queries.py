@@ -89,3 +89,35 @@ def namespaces_body(flt: Filter, after: Mapping[str, Any] | None, page: int = 10
 def cosine_from_score(score: float) -> float:
     """Elasticsearch reports cosine kNN scores as (1 + cos) / 2; undo that."""
     return 2.0 * score - 1.0
+
+
+#: Estimated JSON bytes per bulk request; Elasticsearch refuses bodies over
+#: ``http.max_content_length`` (100 MB by default).
+BULK_BYTES = 24_000_000
+
+
+def _estimated_bytes(doc: Mapping[str, Any]) -> int:
+    vectors = doc.get("vectors") or ()
+    dims = len(vectors[0]["vector"]) if vectors else 0
+    value = doc.get("value") or {}
+    content = value.get("content") if isinstance(value, Mapping) else None
+    return 1_000 + 2 * len(doc.get("text") or "") + 2 * len(content or "") + 22 * dims * len(vectors)
+
+
+def bulk_chunks(docs: Sequence[Mapping[str, Any]], max_bytes: int = BULK_BYTES) -> list[Sequence[Mapping[str, Any]]]:
+    """Split documents into bulk requests of about ``max_bytes`` each (at least one document).
+
+    >>> [len(c) for c in bulk_chunks([{"text": "x" * 100}] * 5, max_bytes=2_500)]
+    [2, 2, 1]
+    """
+    chunks: list[Sequence[Mapping[str, Any]]] = []
+    start, size = 0, 0
+    for i, doc in enumerate(docs):
+        n = _estimated_bytes(doc)
+        if i > start and size + n > max_bytes:
+            chunks.append(docs[start:i])
+            start, size = i, 0
+        size += n
+    if start < len(docs):
+        chunks.append(docs[start:])
+    return chunks

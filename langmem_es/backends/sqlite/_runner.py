@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 
 class AsyncRunner:
     """Run a blocking function in the default thread pool so the event loop stays free."""
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.to_thread(fn, *args)
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await asyncio.to_thread(fn, *args, **kwargs)
 
 
 class Runner:
     """Run a blocking function inline (the sync backend)."""
 
-    def run(self, fn: Callable[..., T], *args: Any) -> T:
-        return fn(*args)
+    def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return fn(*args, **kwargs)

@@ -176,7 +176,8 @@ class Row:
 
     @property
     def text(self) -> str | None:
-        return self.columns[_TEXT_COLUMN]
+        value: str | None = self.columns[_TEXT_COLUMN]
+        return value
 
 
 def _bad(doc_id: Any, name: str, want: str, got: Any) -> ValueError:

@@ -17,17 +17,19 @@ from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Kind, Memory, Scope, content_hash
 from ...port import ABSENT, MEMORY_COLLECTIONS, Find, Hit, Nearest, StoredDoc, Write
+from .. import authz
 from .. import context as ctx
 from .. import heuristics as H
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_document, memory_of, restamp
 from ..results import WriteResult
-from .base import AsyncCoreBase, identity_of, owner_of
+from .base import identity_of, owner_of
 from .forgetting import buried_ids, tombstone_find
+from .long_events import AsyncLongEvents
 
 
-class AsyncBeliefs(AsyncCoreBase):
+class AsyncBeliefs(AsyncLongEvents):
     """Writing memories and maintaining the beliefs they state."""
 
     async def remember(
@@ -62,14 +64,18 @@ class AsyncBeliefs(AsyncCoreBase):
             confidence=confidence, sources=sources, steps=steps, event_time=event_time,
             session_id=session_id, metadata=metadata, written_by=written_by, polarity=polarity, id=id,
         )
-        if kind == "semantic":  # its tombstone check is one of the batched belief-maintenance reads
+        if kind == "semantic" and memory.status != "pending":
+            # its tombstone check is one of the batched belief-maintenance reads
             return await self._write_semantic(identity, memory, replaces)
         if await self._tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
+        if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
+            return await self._write_pending(memory, replaces)
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = await self.embeddings.aembed_documents([memory.content])
-        await self.backend.put(kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+        [passages] = await self._passage_vectors([memory.content])
+        await self.backend.put(kind, [memory_document(memory, [("content", vector), *passages], now=self.clock())])
         return WriteResult(memory.id, "created", memory)
 
 
@@ -98,21 +104,23 @@ class AsyncBeliefs(AsyncCoreBase):
             args = dict(item)
             explicit.append(args.pop("context", None))
             memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
-                                             scope=args.pop("scope", scope), **args))
+                                             scope=args.pop("scope", scope), limit=self.config.max_event_chars,
+                                             **args))
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
         vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
         ids: list[str] = []
         own: dict[int, list[float]] = {}  # each event embedded once; neighbours across batches kept
-        for start in range(0, len(memories), batch_size):
-            batch = range(start, min(start + batch_size, len(memories)))
+        for batch in _batches([len(m.content) for m in memories], batch_size):
             buried = await self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
             wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
             own.update(zip(wanted, await self.embeddings.aembed_documents([memories[j].content for j in wanted])))
             vectors = [own[i] for i in batch]
             contextual = {i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]], self.config.context_neighbour_weight)
                           for i in batch if vec_nb[i]}
-            for j in [j for j in own if j < start - self.config.context_window_vector]:
+            for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
                 del own[j]
+            passages = await self._passage_vectors([memories[i].content if memories[i].id not in buried else ""
+                                                    for i in batch])
             now = self.clock()
             by_kind: dict[str, list[dict[str, Any]]] = {}
             for j, i in enumerate(batch):
@@ -121,7 +129,8 @@ class AsyncBeliefs(AsyncCoreBase):
                     continue
                 context = explicit[i] or ctx.text_context(text_nb[i], m.event_time if self.config.time_in_text else None)
                 vector = ctx.combine(vectors[j], contextual.get(i))
-                by_kind.setdefault(m.kind, []).append(memory_document(m, [("content", vector)], now=now, context=context))
+                by_kind.setdefault(m.kind, []).append(
+                    memory_document(m, [("content", vector), *passages[j]], now=now, context=context))
             for k, docs in by_kind.items():
                 await self.backend.put(k, docs, refresh=False)
             ids.extend(memories[i].id for i in batch)
@@ -135,12 +144,12 @@ class AsyncBeliefs(AsyncCoreBase):
                     subject_key: str | None = None, confidence: float | None = None, sources: Sequence[str] = (),
                     steps: Sequence[str] = (), event_time: datetime | None = None, session_id: str | None = None,
                     metadata: Mapping[str, Any] | None = None, written_by: str | None = None,
-                    polarity: str | None = None, id: str | None = None) -> Memory:
+                    polarity: str | None = None, id: str | None = None, limit: int | None = None) -> Memory:
         V.check_write_args(confidence=confidence, event_time=event_time, sources=sources, metadata=metadata,
                                 steps=steps)
         [kind] = V.check_kinds([kind])
         [scope] = V.check_scopes([scope])
-        text = V.clean_text(content)
+        text = V.clean_text(content, limit=limit or self.config.max_content_chars)
         reason = V.check_reason(kind, reason)
         owner = owner_of(identity, scope)
         if confidence is not None and not (0.0 <= float(confidence) <= 1.0):
@@ -157,13 +166,38 @@ class AsyncBeliefs(AsyncCoreBase):
         mid = id or V.memory_id(identity.tenant, scope, owner, kind, content_hash(text),
                                      D.iso(event_time) if event_time else None, session_id,
                                      ",".join(sources) if kind == "episodic" else None)
-        return Memory(
+        return self._admit(identity, Memory(
             id=mid, kind=kind, scope=scope, tenant=identity.tenant, owner=owner, content=text, reason=reason,
             subject_key=subject_key, confidence=float(confidence), sources=list(sources), written_at=now,
             written_by=writer, polarity=polarity,  # type: ignore[arg-type]
             steps=[V.clean_text(s, "step", limit=2000) for s in steps], event_time=event_time,
             session_id=session_id, metadata=dict(metadata or {}),
-        )
+        ))
+
+    # -- authorisation of writes (core/authz.py decides; kept apart from the belief logic) --
+
+    def _admit(self, identity: Identity, memory: Memory) -> Memory:
+        """Authorise a new memory and stamp its provenance; in review mode a member's shared write is pending."""
+        review = memory.scope == "shared" and self.config.shared_writes == "review" and not identity.is_owner
+        self._authorize(identity, authz.Request("propose" if review else "write", memory.scope))
+        update: dict[str, Any] = {"metadata": {**memory.metadata, "provenance": authz.provenance(identity)}}
+        if review:
+            update["status"] = "pending"
+        return memory.model_copy(update=update)
+
+    def _authorize_supersede(self, identity: Identity, targets: Iterable[Memory], *, conflict: bool) -> None:
+        """Raise before anything is written unless the caller may replace every target (authz: supersede)."""
+        for old in targets:
+            if old.status == "active":
+                self._authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
+
+    async def _write_pending(self, memory: Memory, replaces: Sequence[str]) -> WriteResult:
+        if replaces:
+            memory = memory.model_copy(update={"supersedes": list(replaces)})
+        [vector] = await self.embeddings.aembed_documents([memory.content])
+        await self.backend.put(memory.kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+        return WriteResult(memory.id, "pending", memory,
+                           note="a shared write waits for an owner's review; until then only you and owners see it")
 
 
     async def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str]) -> WriteResult:
@@ -212,9 +246,13 @@ class AsyncBeliefs(AsyncCoreBase):
             actives = await self._actives(scope_filter, memory.subject_key, vectors=True) if memory.subject_key else []
         actives = [s for s in actives if S.visible(s.doc, identity)]
         conflict_id = None
+        rivals: list[Memory] = []
         if memory.scope == "shared":
             rivals = [m for m in map(lambda s: memory_of(s.doc), actives)
                       if m.polarity == "assert" and m.written_by not in (None, memory.written_by)]
+        self._authorize_supersede(identity, [*await self._memories(list(replaces)),
+                                             *(memory_of(s.doc) for s in actives)], conflict=bool(rivals))
+        if memory.scope == "shared":
             if rivals:
                 conflict_id = await self._open_conflict(memory, rivals, now)
                 memory = memory.model_copy(update={"conflict_id": conflict_id})
@@ -246,15 +284,16 @@ class AsyncBeliefs(AsyncCoreBase):
         falls back to the serialised path (compare-and-swap on fresh reads), and the new
         fact's ``supersedes`` link is corrected to what was superseded.
         """
-        head_doc = self._head_document(memory, now)
-        [head] = await self.backend.get_many([(AUDIT, head_doc["id"])])
-        previous = head.doc["value"].get("active") if head else None
-        planned = [*replaces, *([previous] if head else [s.doc["key"] for s in actives])]
+        [head] = await self.backend.get_many([(AUDIT, self._head_id(memory))])
+        had_head, previous = _replaced(head, memory)
+        planned = [*replaces, *([previous] if had_head else [s.doc["key"] for s in actives])]
         planned = [p for p in dict.fromkeys(planned) if p and p != memory.id]
         fact = memory_document(memory.model_copy(update={"supersedes": planned}), [("content", vector)], now=now)
-        if previous == memory.id:  # the head already names this fact (a retried call): nothing to move
+        if head is not None and head.doc["value"].get("active") == memory.id:
+            # the head already names this fact (a retried call): supersede what its claim replaced
             await self.backend.put("semantic", [fact])
-            return await self._settle_links(memory, planned, [], identity, now)
+            return await self._settle_links(memory, planned, planned, identity, now)
+        head_doc = self._head_document(memory, now, previous=head.doc["value"].get("active") if head else None)
         _, moved = await self.backend.write([
             Write("semantic", fact),
             Write(AUDIT, head_doc, if_version=head.version if head else ABSENT, refresh=False),
@@ -268,7 +307,7 @@ class AsyncBeliefs(AsyncCoreBase):
         batch: list[tuple[str, Write]] = []
         for k in planned:
             old = memory_of(known[k].doc) if k in known else None
-            update = decide(old) if old else None
+            update = decide(old) if old and self._may_supersede(identity, memory, old) else None
             if old and update and update.get("status") == "superseded":
                 batch.append((k, Write("semantic", restamp(known[k].doc, old.model_copy(update=update), now=now),
                                        if_version=known[k].version)))
@@ -285,7 +324,7 @@ class AsyncBeliefs(AsyncCoreBase):
             if key in superseded:
                 continue
             stored = await self._get_visible(identity, key, collection="semantic")
-            if stored is not None:
+            if stored is not None and self._may_supersede(identity, memory, memory_of(stored.doc)):
                 changed = await self._update("semantic", stored.doc["id"], self._supersession(memory, now), now,
                                              what="supersede")
                 if changed and changed[1].get("status") == "superseded":
@@ -320,32 +359,40 @@ class AsyncBeliefs(AsyncCoreBase):
         Writers race on it with optimistic concurrency, so concurrent supersessions of
         one fact are serialised: each winner supersedes exactly the previous head, and
         the history stays a line. Returns (whether a head existed, the previous head).
+
+        The head also records the fact it replaced (``previous``), so the claim is
+        idempotent: when a client retry of a write that landed gets a 409, the writer
+        finds itself as head and still supersedes the fact its claim replaced.
         """
-        doc = self._head_document(memory, now)
+
+        def head_doc(previous: str | None) -> dict[str, Any]:
+            return self._head_document(memory, now, previous=previous)
+
         seen: list[StoredDoc | None] = []
 
         def change(head: StoredDoc | None) -> dict[str, Any] | None:
             seen[:] = [head]
-            return None if head and head.doc["value"].get("active") == memory.id else doc
+            active = head.doc["value"].get("active") if head else None
+            return None if active == memory.id else head_doc(active)
 
         try:
-            await self._cas(AUDIT, doc["id"], change, what=f"supersede {memory.subject_key!r}")
+            await self._cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
         except WriteError:
             if withdraw:  # never leave a second active fact behind
                 await self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
             raise
         [head] = seen
-        if head is None:
-            return False, None
-        previous = head.doc["value"].get("active")
-        return True, (None if previous == memory.id else previous)
+        return _replaced(head, memory)
 
 
-    def _head_document(self, memory: Memory, now: datetime) -> dict[str, Any]:
-        """The head record of ``memory``'s subject key, naming it as the active fact."""
-        rid = V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
-        body = {"active": memory.id, "subject_key": memory.subject_key, "scope": memory.scope}
-        return audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
+    @staticmethod
+    def _head_id(memory: Memory) -> str:
+        return V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
+
+    def _head_document(self, memory: Memory, now: datetime, *, previous: str | None) -> dict[str, Any]:
+        """The head record of ``memory``'s subject key, naming it as the active fact and ``previous`` as the one replaced."""
+        body = {"active": memory.id, "previous": previous, "subject_key": memory.subject_key, "scope": memory.scope}
+        return audit_document("head", self._head_id(memory), memory.tenant, memory.owner, body, now=now,
                               extra={"scope": memory.scope, "subject_key": memory.subject_key})
 
     async def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
@@ -370,7 +417,7 @@ class AsyncBeliefs(AsyncCoreBase):
         old, update = done
         new = old.model_copy(update=update)
         if new.polarity == "deny" and old.confidence < self.config.apply_denial_at <= new.confidence:
-            superseded = await self._apply_denial(new, now)
+            superseded = await self._apply_denial(new, now, confirmed_by=authz.actor_of(incoming))
             return WriteResult(new.id, "reinforced", new, superseded,
                                note="the denial is confirmed and now supersedes what it denies")
         return WriteResult(new.id, "reinforced", new,
@@ -423,19 +470,23 @@ class AsyncBeliefs(AsyncCoreBase):
         return [memory_of(s.doc) for s in found]
 
 
-    async def _apply_denial(self, denial: Memory, now: datetime) -> list[str]:
-        """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing."""
-        return await self._supersede(denial.supersedes, identity_of(denial), denial, now, spare_frozen=True)
+    async def _apply_denial(self, denial: Memory, now: datetime, confirmed_by: Identity | None = None) -> list[str]:
+        """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing.
+
+        It acts with the authority of its writer or of whoever confirmed it (core/authz.py)."""
+        return await self._supersede(denial.supersedes, identity_of(denial), denial, now, spare_frozen=True,
+                                     confirmed_by=confirmed_by)
 
 
     async def _supersede(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime, *,
-                         spare_frozen: bool = False) -> list[str]:
+                         spare_frozen: bool = False, confirmed_by: Identity | None = None) -> list[str]:
         """Mark each active id superseded by ``by`` (optimistic concurrency, retried).
 
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
         contradiction. A frozen fact's confidence never changes.
         """
-        return await self._supersede_with(self._supersession(by, now, spare_frozen), ids, identity, by, now)
+        return await self._supersede_with(self._supersession(by, now, spare_frozen), ids, identity, by, now,
+                                          confirmed_by=confirmed_by)
 
     def _supersession(self, by: Memory, now: datetime,
                       spare_frozen: bool = False) -> Callable[[Memory], dict[str, Any] | None]:
@@ -454,18 +505,31 @@ class AsyncBeliefs(AsyncCoreBase):
 
 
     async def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Iterable[str],
-                              identity: Identity, by: Memory, now: datetime) -> list[str]:
-        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded."""
+                              identity: Identity, by: Memory, now: datetime, *,
+                              confirmed_by: Identity | None = None) -> list[str]:
+        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded.
+
+        Only ids the actor may supersede are touched (core/authz.py): the caller, or — for the
+        core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
         done = []
         for key in dict.fromkeys(i for i in ids if i and i != by.id):
             stored = await self._get_visible(identity, key, collection="semantic")  # scope is checked once: it never changes
-            if stored is not None:
+            if stored is not None and self._may_supersede(identity, by, memory_of(stored.doc), confirmed_by):
                 changed = await self._update("semantic", stored.doc["id"], decide, now, what="supersede")
                 if changed and changed[1].get("status") == "superseded":
                     done.append(key)
         if done:
             await self._link_supersedes(by, done, now)
         return done
+
+
+    def _may_supersede(self, identity: Identity, by: Memory, old: Memory, confirmed_by: Identity | None = None) -> bool:
+        """Whether the actor may supersede ``old`` (core/authz.py): the caller, or — for the core's
+        own follow-up writes — the writer of ``by`` or whoever confirmed it."""
+        actors = [identity] if (identity.user_id or identity.agent_id) else [authz.actor_of(by)]
+        actors += [confirmed_by] if confirmed_by is not None else []
+        request = authz.Request("supersede", target=old, conflict=bool(by.conflict_id))
+        return any(self._allowed(actor, request) for actor in actors)
 
 
     async def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
@@ -478,3 +542,43 @@ class AsyncBeliefs(AsyncCoreBase):
 
 def _first_key(memories: Iterable[Memory]) -> str | None:
     return next((m.subject_key for m in memories if m.subject_key), None)
+
+
+def _replaced(head: StoredDoc | None, memory: Memory) -> tuple[bool, str | None]:
+    """What a head record says ``memory``'s claim replaces: (whether a head existed, the previous head).
+
+    When the head already names ``memory`` (its claim landed, e.g. a retried request), the
+    fact it recorded as replaced; a head from before heads recorded that replaces nothing known.
+    """
+    if head is None:
+        return False, None
+    value = head.doc["value"]
+    if value.get("active") != memory.id:
+        return True, value.get("active")
+    if "previous" not in value:  # a head written before heads recorded what they replaced
+        return True, None
+    return value["previous"] is not None, value["previous"]  # our claim had landed already
+
+
+#: Characters of content per bulk batch: megabyte events go in smaller batches.
+BATCH_CHARS = 2_000_000
+
+
+def _batches(lengths: Sequence[int], size: int, max_chars: int = BATCH_CHARS) -> list[range]:
+    """Consecutive index ranges of at most ``size`` items and about ``max_chars`` characters.
+
+    >>> _batches([10, 10, 10], 2)
+    [range(0, 2), range(2, 3)]
+    >>> _batches([5, 900, 5], 10, max_chars=100)
+    [range(0, 1), range(1, 2), range(2, 3)]
+    """
+    out: list[range] = []
+    start, chars = 0, 0
+    for i, n in enumerate(lengths):
+        if i > start and (i - start >= size or chars + n > max_chars):
+            out.append(range(start, i))
+            start, chars = i, 0
+        chars += n
+    if start < len(lengths):
+        out.append(range(start, len(lengths)))
+    return out

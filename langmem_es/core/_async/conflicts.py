@@ -15,6 +15,7 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Memory
+from .. import authz
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_of, restamp
@@ -48,7 +49,8 @@ class AsyncConflicts(AsyncCoreBase):
         return [_conflict(s.doc["value"]) for s in found if s.doc.get("tenant") == identity.tenant]
 
     async def resolve(self, identity: Identity, conflict_id: str, winner: str) -> Conflict:
-        """Close a conflict: ``winner`` becomes the active fact, the others superseded; audited."""
+        """Close a conflict: ``winner`` becomes the active fact, the others superseded; audited (owners only)."""
+        self._authorize(identity, authz.Request("resolve", "shared"))
         flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("owner", identity.tenant),
                        F.term("key", conflict_id))
         found = await self.backend.find([AUDIT], flt, size=1)
@@ -95,7 +97,8 @@ class AsyncConflicts(AsyncCoreBase):
         }, ids, identity, by, now)
 
     async def audit_log(self, identity: Identity, *, action: str | None = None) -> list[dict[str, Any]]:
-        """Audit entries of the caller's tenant (resolutions, forgetting), oldest first."""
+        """Audit entries of the caller's tenant (resolutions, forgetting, purges, reviews), oldest first (owners only)."""
+        self._authorize(identity, authz.Request("audit_log"))
         flt = F.all_of(F.term("record", "audit"), F.term("tenant", identity.tenant),
                        D.value_filter({"action": action}) if action else None)
         found = await self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))

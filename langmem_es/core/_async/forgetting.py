@@ -7,18 +7,22 @@ evidence or re-extracting the same fact is suppressed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
-from ...model import Identity, Memory
+from ...model import KINDS, SCOPES, Identity, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Collection, Find, StoredDoc
+from .. import authz
+from .. import copies as C
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_of
+from ..results import ForgetReport
+from .access import record_id
 from .base import AsyncCoreBase
 
 
@@ -34,45 +38,85 @@ class AsyncForgetting(AsyncCoreBase):
         query: str | None = None,
         source: str | None = None,
         k: int = 1,
-    ) -> list[str]:
+        dry_run: bool = False,
+        scopes: Iterable[Scope] = SCOPES,
+    ) -> ForgetReport:
         """Forget memories by id, subject key (every version), query (best ``k`` matches) or source ref.
 
-        Each forgotten memory is deleted and leaves a tombstone on its evidence (content
-        fingerprint, source refs, subject key), so re-ingesting the same evidence or
-        re-extracting the same fact does not bring it back: such a write returns
-        ``action="suppressed"``. Forgetting by source suppresses anything later derived
-        from that source. Returns the forgotten ids.
+        Forgetting reaches every copy: the episodic events and playbooks that state a
+        forgotten fact or were its sources go too (:mod:`langmem_es.core.copies`), in
+        every scope the caller may touch. Each forgotten memory is deleted and leaves a
+        tombstone on its evidence (content fingerprint, source refs, subject key), so
+        re-ingesting the same evidence or re-extracting the same fact returns
+        ``action="suppressed"``. The rules decide (:mod:`langmem_es.core.authz`): an
+        id the caller may not forget raises :class:`~langmem_es.errors.PermissionDeniedError`;
+        matches of a key, query or source it may not forget are left and listed in
+        ``denied``. ``dry_run`` reports and changes nothing. ``scopes`` narrows where to look.
         """
         if not (ids or subject_key or query or source):
             raise InvalidMemoryError("forget needs ids, subject_key, query or source")
+        scopes = V.check_scopes(scopes)
         targets: dict[str, StoredDoc] = {}
         for i in ids:
             stored = await self._get_visible(identity, i)
-            if stored is None:
+            if stored is None or not S.visible(stored.doc, identity, scopes):
                 raise ScopeViolationError(f"no memory {i!r} in your scopes")
+            self._authorize(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))
             targets[i] = stored
-        vis = S.visibility_filter(identity)
+        vis = S.visibility_filter(identity, scopes)
         for clause in ([F.term("subject_key", subject_key)] if subject_key else []) + ([F.term("source_refs", source)] if source else []):
             for s in await self.backend.find(list(MEMORY_COLLECTIONS), F.all_of(vis, clause), size=10_000):
-                if S.visible(s.doc, identity):
+                if S.visible(s.doc, identity, scopes):
                     targets[s.doc["key"]] = s
         if query:
-            for r in (await self.recall(identity, query, k=k, include_superseded=True, include_deleted=True)).memories:
+            for r in (await self.recall(identity, query, k=k, scopes=scopes, include_superseded=True,
+                                        include_deleted=True)).memories:
                 stored = await self._get_visible(identity, r.id)
                 if stored:
                     targets[r.id] = stored
+        denied = sorted(key for key, s in targets.items() if not self._may_forget(identity, s))
+        targets = {key: s for key, s in targets.items() if key not in denied}
+        copies = await self._copies(identity, [memory_of(s.doc) for s in targets.values()], scopes)
+        copies = {key: s for key, s in copies.items() if key not in targets and self._may_forget(identity, s)}
+        everything = {**targets, **copies}
+        report = ForgetReport(sorted(everything), _counts(everything.values()), dry_run, denied, sorted(copies))
+        if dry_run or not everything:
+            return report
         now = self.clock()
         by = "source" if source else "key" if subject_key else "query" if query else "id"
-        tombs = []
-        for key, stored in targets.items():
-            m = memory_of(stored.doc)
-            tombs.append(_tombstone(m, by, now, source if by == "source" else None))
+        tombs = [_tombstone(memory_of(s.doc), by if key in targets else "copy", now,
+                            source if by == "source" else None) for key, s in everything.items()]
         await self.backend.put(AUDIT, tombs)  # the tombstones first: a crash in between never resurrects
-        for stored in targets.values():
+        for stored in everything.values():
             await self.backend.delete(stored.collection, [stored.doc["id"]])
-        if targets:
-            await self._audit(identity, "forget", {"by": by, "ids": ",".join(sorted(targets))}, now)
-        return sorted(targets)
+        await self._audit(identity, "forget", {"by": by, "ids": ",".join(report.ids)}, now)
+        return report
+
+    def _may_forget(self, identity: Identity, stored: StoredDoc) -> bool:
+        return self._allowed(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))
+
+    async def _copies(self, identity: Identity, facts: Sequence[Memory], scopes: Sequence[Scope]) -> dict[str, StoredDoc]:
+        """Events and playbooks in the caller's ``scopes`` that state one of ``facts`` or were its sources."""
+        facts = [m for m in facts if m.kind in ("semantic", "procedural")]
+        if not facts:
+            return {}
+        vis = S.visibility_filter(identity, scopes)
+        refs = sorted({r for m in facts for r in m.sources} | {m.id for m in facts})
+        found: dict[str, StoredDoc] = {}
+        linked = F.all_of(vis, F.any_of(F.terms("key", refs), F.terms("source_refs", refs)))
+        for s in await self.backend.find(["episodic", "procedural"], linked, size=10_000):
+            if S.visible(s.doc, identity, scopes) and any(C.linked(f, memory_of(s.doc)) for f in facts):
+                found[s.doc["key"]] = s
+        vectors = await self.embeddings.aembed_documents([f.content for f in facts])
+        for fact, vector in zip(facts, vectors):
+            legs = await self.backend.hybrid(["episodic"], vis, text=None, vector=vector, size=20)
+            for hit in legs.vector_hits:
+                if S.visible(hit.doc, identity, scopes) and C.is_copy(fact, memory_of(hit.doc), hit.score,
+                                                                       self.config.copy_similarity):
+                    [exact] = await self.backend.get(hit.collection, [hit.doc["id"]])
+                    if exact is not None:
+                        found[hit.doc["key"]] = exact
+        return found
 
     async def _tombstoned(self, identity: Identity, memory: Memory) -> bool:
         """Does a tombstone of the memory's owner suppress this memory's evidence?"""
@@ -98,23 +142,86 @@ class AsyncForgetting(AsyncCoreBase):
         found = await self.backend.find([AUDIT], flt, size=10_000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
 
-    async def purge_user(self, identity: Identity, user_id: str) -> dict[str, int]:
-        """Delete everything of one user in the caller's tenant, across indices; returns what is left (all zero).
+    async def purge_user(self, identity: Identity, user_id: str, *, keep_shared: bool = False) -> dict[str, dict[str, int]]:
+        """Remove everything one user wrote or that is about them, in every scope of the tenant (owners only).
 
-        Removes the user's private memories of every kind, their heads, tombstones,
-        audit entries and anything else stamped with the user (owner ``user:<id>``,
-        ``user_id`` or a namespace label), then counts again with the same filter.
+        Gone afterwards: the user's private memories of every kind; what they wrote in
+        conversations and in the shared scope (by provenance); their tombstones, heads and
+        audit entries. With ``keep_shared`` the shared memories they wrote stay, attributed
+        to the tenant instead (nothing names the user any more). Returns what was removed
+        per kind and scope (``records``: tombstones, heads, audit entries; ``kept_shared``:
+        the re-attributed memories per kind).
         """
+        self._authorize(identity, authz.Request("purge_user", user_id=user_id))
         user_id = V.clean_text(user_id, "user_id", limit=256)
         owner = f"user:{user_id}"
-        mine = F.all_of(F.term("tenant", identity.tenant),
-                        F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
-        collections: list[Collection] = [*MEMORY_COLLECTIONS, AUDIT]
-        await self._access.wait()  # no access record of the user written after the purge
-        self._access.drop(lambda ref, tenant, o: not (tenant == identity.tenant and o == owner))
-        await self.backend.delete_where(collections, mine)
-        await self.backend.refresh(collections)
-        return {c: await self.backend.count([c], mine) for c in collections}
+        tenant = F.term("tenant", identity.tenant)
+        wrote = F.any_of(F.term("owner", owner), F.term("written_by", user_id),
+                         D.value_filter({"metadata.provenance.user_id": user_id}))
+        memories = F.all_of(tenant, F.term("record", "memory"), wrote)
+        docs = await self._find_all(list(MEMORY_COLLECTIONS), memories)
+        now = self.clock()
+        kept: dict[str, int] = {}
+        if keep_shared:
+            for s in [s for s in docs if s.doc.get("scope") == "shared" and s.doc.get("owner") != owner]:
+                if await self._update(s.collection, s.doc["id"], _reattributed(identity.tenant, user_id), now,
+                                      what="re-attribute a shared memory"):
+                    kept[str(s.doc.get("kind"))] = kept.get(str(s.doc.get("kind")), 0) + 1
+            docs = [s for s in docs if s.doc.get("scope") != "shared" or s.doc.get("owner") == owner]
+        gone = {(s.collection, s.doc["id"]) for s in docs}
+        await self._access.wait()  # no access record of a purged memory written after the purge
+        self._access.drop(lambda ref, tenant, o: ref not in gone and not (tenant == identity.tenant and o == owner))
+        removed = _counts(docs)
+        for collection in MEMORY_COLLECTIONS:
+            ids = [s.doc["id"] for s in docs if s.collection == collection]
+            for start in range(0, len(ids), 500):
+                await self.backend.delete(collection, ids[start:start + 500])
+        records = F.all_of(tenant, F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
+        by_record: dict[str, int] = {}
+        await self.backend.refresh([AUDIT])  # heads and access records are written without a refresh
+        for s in await self._find_all([AUDIT], records):
+            by_record[str(s.doc.get("record"))] = by_record.get(str(s.doc.get("record")), 0) + 1
+        await self.backend.delete_where([AUDIT], records)
+        access = [record_id(s.collection, s.doc) for s in docs]  # the purged memories' access records, in any scope
+        for start in range(0, len(access), 500):
+            await self.backend.delete(AUDIT, access[start:start + 500])
+        purged = {s.doc["key"] for s in docs}  # conflicts quoting a removed memory's content go with it
+        conflicts = [s for s in await self._find_all([AUDIT], F.all_of(tenant, F.term("record", "conflict")))
+                     if purged & set(s.doc["value"].get("memory_ids") or ())]
+        if conflicts:
+            await self.backend.delete(AUDIT, [s.doc["id"] for s in conflicts])
+            by_record["conflict"] = len(conflicts)
+        await self.backend.refresh([*MEMORY_COLLECTIONS, AUDIT])
+        await self._audit(identity, "purge_user", {"removed": sum(n for per in removed.values() for n in per.values()),
+                                                   "kept_shared": sum(kept.values())}, now)
+        return {**removed, "records": by_record, **({"kept_shared": {"shared": sum(kept.values())}} if keep_shared else {})}
+
+    async def _find_all(self, collections: list[Collection], flt: F.Filter) -> list[StoredDoc]:
+        out: list[StoredDoc] = []
+        while True:
+            page = await self.backend.find(collections, flt, size=1000, offset=len(out), sort=(("created_at", "asc"),))
+            out.extend(page)
+            if len(page) < 1000:
+                return out
+
+
+def _reattributed(tenant: str, user_id: str) -> Any:
+    """The change that makes a shared memory the tenant's: no user left in its provenance or writer."""
+    def change(m: Memory) -> dict[str, Any]:
+        metadata = {k: v for k, v in m.metadata.items() if k != "provenance"}
+        metadata["provenance"] = {"tenant": tenant}
+        return {"metadata": metadata, "written_by": tenant}
+    return change
+
+
+def _counts(stored: Iterable[StoredDoc]) -> dict[str, dict[str, int]]:
+    """Per kind, per scope: how many of ``stored`` (every kind present, zeros left out)."""
+    out: dict[str, dict[str, int]] = {}
+    for s in stored:
+        kind, scope = str(s.doc.get("kind") or s.collection), str(s.doc.get("scope"))
+        out.setdefault(kind, {})
+        out[kind][scope] = out[kind].get(scope, 0) + 1
+    return {k: out[k] for k in [*KINDS, *sorted(set(out) - set(KINDS))] if k in out}
 
 
 def tombstone_find(identity: Identity, memories: Sequence[Memory]) -> Find:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from ... import filters as F
-from ...errors import InvalidMemoryError
+from ...errors import InvalidMemoryError, ShardsUnavailableError, UnavailableShard
 from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
@@ -24,10 +24,11 @@ from .. import validation as V
 from ..records import AUDIT, LEG_FIELDS, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import record_id, with_access
-from .base import AsyncCoreBase
+from .hops import AsyncHops
+from .long_events import AsyncLongEvents
 
 
-class AsyncRetrieval(AsyncCoreBase):
+class AsyncRetrieval(AsyncLongEvents, AsyncHops):
     """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
 
     async def recall(
@@ -43,11 +44,16 @@ class AsyncRetrieval(AsyncCoreBase):
         include_deleted: bool = False,
         as_of: datetime | None = None,
         candidates: int | None = None,
+        allow_partial: bool = False,
     ) -> RecallResult:
         """Hybrid recall: BM25 and kNN legs in one round trip, fused, reranked, scope-checked.
 
         ``filters`` narrow further (same filter language); they can never widen what
         the caller's identity may see. ``as_of`` answers with what was believed then.
+        When part of the store cannot be read (shards without an active copy), recall
+        raises :class:`~langmem_es.errors.ShardsUnavailableError`; with
+        ``allow_partial=True`` it answers from the rest and says so
+        (``RecallResult.partial``, ``RecallResult.unavailable_shards``).
         """
         started = time.perf_counter()
         query = V.clean_text(query, "query", limit=4000)
@@ -71,9 +77,12 @@ class AsyncRetrieval(AsyncCoreBase):
         timings["embed"] = _ms(t)
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
-        # the legs carry what fusion, reranking and the scope check read; the k kept are fetched whole
+        # the legs carry what fusion, reranking and the scope check read (and the second hop: the
+        # contents); the k kept are fetched whole
+        fields = (*LEG_FIELDS, "value.content") if self.config.second_hop else LEG_FIELDS
         legs = await self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
-                                         server_rrf=server, rrf_k=self.config.rrf_k, fields=LEG_FIELDS, exact=False)
+                                         server_rrf=server, rrf_k=self.config.rrf_k, fields=fields, exact=False,
+                                         allow_partial=allow_partial)
         timings["search"] = _ms(t)
         t = time.perf_counter()
         stages: dict[str, dict[str, float]] = {}
@@ -88,6 +97,14 @@ class AsyncRetrieval(AsyncCoreBase):
                     stages[h.doc["id"]][f"{name}_rank"] = rank
             fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
                         k=self.config.rrf_k, weights=self.config.leg_weights)
+            if self.config.second_hop:  # opt-in: see core/_async/hops.py
+                hop = await self._second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
+                for h in hop:
+                    by_id.setdefault(h.doc["id"], h)
+                if hop:
+                    fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits],
+                                 [h.doc["id"] for h in hop]], k=self.config.rrf_k,
+                                weights=(*self.config.leg_weights, self.config.second_hop_weight))
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
@@ -95,31 +112,40 @@ class AsyncRetrieval(AsyncCoreBase):
         reranked = await self._rerank(query, ranked, by_id)
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
-        top = await self._fetch_top(reranked, by_id, identity, scopes, flt, k)
+        unavailable = list(legs.unavailable)
+        top = await self._fetch_top(reranked, by_id, identity, scopes, flt, k,
+                                    unavailable if allow_partial else None)
         timings["fetch"] = _ms(t)
         fused_score = dict(fused)
         out = []
         open_conflicts = {c.id for c in await self.conflicts(identity)} if any(
             stored.doc.get("conflict_id") for _, _, stored, _ in top) else set()
-        for i, score, stored, record in top:
-            memory = with_access(memory_of(stored.doc), record.doc if record else None)
+        memories = {i: with_access(memory_of(stored.doc), record.doc if record else None) for i, _, stored, record in top}
+        matched = await self._matched_passages(query, vector, [(stored.collection, i, memories[i].content)
+                                                               for i, _, stored, _ in top])
+        for i, score, _, _ in top:
+            memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
-            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts))
+            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts,
+                                      passage=matched.get(i)))
         self._access.note((stored.collection, stored.doc) for _, _, stored, _ in top)  # written after this turn
         timings["total"] = _ms(started)
-        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused))
+        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused),
+                            unavailable_shards=unavailable)
 
     def _bm25_text(self, query: str) -> str:
         return query
 
     async def _fetch_top(self, reranked: Sequence[tuple[str, float]], by_id: Mapping[str, Hit], identity: Identity,
-                         scopes: Sequence[Scope], flt: F.Filter,
-                         k: int) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
+                         scopes: Sequence[Scope], flt: F.Filter, k: int, unavailable: list[UnavailableShard] | None = None,
+                         ) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
         """The best ``k`` candidates fetched whole, with their access records, in one real-time ``mget``.
 
         The choke point runs again on every fetched document, and the whole filter
         (status, ``as_of``, the caller's filters) is re-evaluated on it rather than trusted
         from the engine; a candidate that fails (changed since the search) makes room for the next.
+        Given ``unavailable`` (a partial recall is allowed), access records that cannot be
+        read are left out and their shards added there; the memories themselves must read.
         """
         out: list[tuple[str, float, StoredDoc, StoredDoc | None]] = []
         pos = 0
@@ -129,7 +155,13 @@ class AsyncRetrieval(AsyncCoreBase):
             hits = [by_id[i] for i, _ in window]
             refs = [(h.collection, h.doc["id"]) for h in hits]
             refs += [(AUDIT, record_id(h.collection, h.doc)) for h in hits]
-            found = await self.backend.get_many(refs, vectors=False)
+            try:
+                found = await self.backend.get_many(refs, vectors=False)
+            except ShardsUnavailableError as exc:
+                if unavailable is None:
+                    raise
+                found = [*await self.backend.get_many(refs[:len(window)], vectors=False), *[None] * len(window)]
+                unavailable += [s for s in exc.shards if s not in unavailable]
             for (i, score), stored, record in zip(window, found[:len(window)], found[len(window):]):
                 if stored is not None and S.visible(stored.doc, identity, scopes) and F.matches(stored.doc, flt):
                     out.append((i, score, stored, record))

@@ -1,72 +1,151 @@
-"""Moving memories between deployments or owners (async source): export and import."""
+"""Moving memories between deployments or owners (async source): export and import.
+
+Transfer never surprises: ``export`` takes explicit ``scopes`` or a named preset, and
+``import_`` never turns someone else's private memories into the caller's own unless
+asked (``adopt=True``). The rules of :mod:`langmem_es.core.authz` decide both.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
+from ... import documents as D
 from ... import filters as F
-from ...model import KINDS, Identity, Memory, Scope
-from ...port import MEMORY_COLLECTIONS
+from ...errors import InvalidMemoryError
+from ...model import KINDS, SCOPES, Identity, Memory, Scope
+from ...port import MEMORY_COLLECTIONS, StoredDoc
+from .. import authz
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, memory_document, memory_of
 from .base import AsyncCoreBase, owner_of
 from .forgetting import tombstone_doc
 
+Preset = Literal["handover", "offboarding"]
+PRESETS: dict[str, str] = {
+    "handover": "the shared memories of the tenant and the caller's playbooks (procedural), for a new agent or colleague",
+    "offboarding": "everything of one user — private memories, what they wrote in conversations and in the shared "
+                   "scope — for that user's own download",
+}
+
 
 class AsyncTransfer(AsyncCoreBase):
     """Export a caller's memories (with tombstones); import them as the caller's own."""
 
-    async def export(self, identity: Identity, *, scopes: Iterable[Scope] = ("private",),
-                     include_tombstones: bool = True) -> list[dict[str, Any]]:
-        """Every memory the caller owns in ``scopes`` (any status), as JSON-ready dicts, oldest first.
+    async def export(self, identity: Identity, *, scopes: Iterable[Scope] | None = None, preset: Preset | None = None,
+                     user_id: str | None = None, include_tombstones: bool = True) -> list[dict[str, Any]]:
+        """Memories as JSON-ready dicts (any status but pending), oldest first.
 
-        With ``include_tombstones`` the caller's tombstones come along (as
-        ``{"record": "tombstone", ...}`` entries), so what was forgotten stays forgotten
-        in the deployment that imports them.
+        Say what to export: ``scopes`` (the caller's own memories in those scopes) or a
+        ``preset`` — ``"handover"`` (shared + the caller's playbooks) or ``"offboarding"``
+        (everything of ``user_id``, default the caller; another user's takes an owner).
+        With ``include_tombstones`` the matching tombstones come along (as
+        ``{"record": "tombstone", ...}``), so what was forgotten stays forgotten where
+        they are imported. Each record keeps its ``owner``, ``scope`` and provenance.
         """
-        scopes = V.check_scopes(scopes)
-        flt = S.visibility_filter(identity, scopes)
-        out: list[dict[str, Any]] = []
+        if (scopes is None) == (preset is None):
+            raise InvalidMemoryError("export needs scopes=[...] or preset='handover' | 'offboarding' (one of them): "
+                                     "nothing is exported by default")
+        if preset is not None and preset not in PRESETS:
+            raise InvalidMemoryError(f"unknown preset {preset!r}; use one of {sorted(PRESETS)}")
+        if preset == "offboarding":
+            return await self._offboarding(identity, user_id or identity.user_id, include_tombstones)
+        if user_id is not None:
+            raise InvalidMemoryError("user_id= goes with preset='offboarding'")
+        self._authorize(identity, authz.Request("export"))
+        if preset == "handover":
+            flt = F.any_of(S.visibility_filter(identity, ["shared"]),
+                           F.all_of(S.visibility_filter(identity, ["private", "conversation"]),
+                                    F.term("kind", "procedural")))
+            tomb_scopes: list[Scope] = ["shared"]
+        else:
+            tomb_scopes = V.check_scopes(scopes or ())
+            flt = S.visibility_filter(identity, tomb_scopes)
+        docs = [s for s in await self._export_docs(flt) if S.visible(s.doc, identity)]
+        out = [memory_of(s.doc).model_dump(mode="json") for s in docs]
+        if include_tombstones:
+            owners = [o for sc in tomb_scopes for o in identity.owners()[sc]]
+            out += await self._tombstone_records(F.all_of(F.term("tenant", identity.tenant), F.terms("owner", owners)))
+        return out
+
+    async def _offboarding(self, identity: Identity, user_id: str | None, include_tombstones: bool) -> list[dict[str, Any]]:
+        if not user_id:
+            raise InvalidMemoryError("offboarding exports one user: give user_id= (or call as that user)")
+        user_id = V.clean_text(user_id, "user_id", limit=256)
+        self._authorize(identity, authz.Request("export", user_id=user_id))
+        subject = Identity(tenant=identity.tenant, user_id=user_id)
+        owner = f"user:{user_id}"
+        flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant),
+                       F.any_of(F.term("owner", owner), D.value_filter({"metadata.provenance.user_id": user_id})))
+        docs = await self._export_docs(flt)
+        # the user's own (private) memories, and those the user wrote anywhere else in the tenant
+        mine = [s for s in docs if s.doc.get("tenant") == identity.tenant and s.doc.get("status") != "pending"
+                and (s.doc.get("owner") == owner or authz.is_author(subject, memory_of(s.doc)))]
+        out = [memory_of(s.doc).model_dump(mode="json") for s in mine]
+        if include_tombstones:
+            out += await self._tombstone_records(F.all_of(F.term("tenant", identity.tenant), F.term("owner", owner)))
+        return out
+
+    async def _export_docs(self, flt: F.Filter) -> list[StoredDoc]:
+        out: list[StoredDoc] = []
         while True:
             page = await self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, offset=len(out),
                                            sort=(("written_at", "asc"),))
-            out.extend(memory_of(s.doc).model_dump(mode="json") for s in page if S.visible(s.doc, identity, scopes))
+            out.extend(page)
             if len(page) < 1000:
-                break
-        if include_tombstones:
-            owners = [o for sc in scopes for o in identity.owners()[sc]]
-            tflt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant), F.terms("owner", owners))
-            for s in await self.backend.find([AUDIT], tflt, size=10_000, sort=(("created_at", "asc"),)):
-                out.append({"record": "tombstone", **s.doc["value"]})
-        return out
+                return [s for s in out if s.doc.get("status") != "pending"]
 
-    async def import_(self, identity: Identity, records: Iterable[Mapping[str, Any]], *, scope: Scope = "private") -> list[str]:
-        """Import exported memories as the caller's own (re-scoped, re-embedded; tombstones respected).
+    async def _tombstone_records(self, flt: F.Filter) -> list[dict[str, Any]]:
+        found = await self.backend.find([AUDIT], F.all_of(F.term("record", "tombstone"), flt), size=10_000,
+                                        sort=(("created_at", "asc"),))
+        return [{"record": "tombstone", **s.doc["value"]} for s in found]
 
-        Moves a user's or an agent's memories between deployments, or onto a newly added
-        agent: statuses and supersession links are kept, conflicts are not (they belong
-        to the source team). Tombstones in ``records`` are written for the new owner
-        first, and any memory a tombstone covers is skipped. Returns the imported ids.
+    async def import_(self, identity: Identity, records: Iterable[Mapping[str, Any]], *, scope: Scope | None = None,
+                      adopt: bool = False) -> list[str]:
+        """Import exported memories for the caller (re-embedded; tombstones respected). Returns the imported ids.
+
+        Each record keeps its scope (``scope=`` moves them all into one): a private
+        record becomes the caller's private memory, a conversation record the caller's
+        conversation's, a shared record the tenant's (a shared write: the rules decide).
+        Shared records of the caller's own tenant are already there and are skipped.
+        A private or conversation record of *someone else* is refused with
+        :class:`~langmem_es.errors.PermissionDeniedError` unless ``adopt=True`` says to
+        make it the caller's own. Statuses and supersession links are kept, conflicts are
+        not. Tombstones are written first; any memory a tombstone covers is skipped.
         """
-        [scope] = V.check_scopes([scope])
-        owner = owner_of(identity, scope)
-        now = self.clock()
+        if scope is not None:
+            [scope] = V.check_scopes([scope])
         records = list(records)
+        memories: list[Memory] = []
+        for r in records:
+            if r.get("record") == "tombstone":
+                continue
+            source_scope = r.get("scope") if r.get("scope") in SCOPES else "private"
+            target: Scope = scope or source_scope  # type: ignore[assignment]
+            if target == source_scope == "shared" and r.get("tenant") == identity.tenant:
+                continue  # already the workspace's: nothing to copy
+            theirs = source_scope != "shared" and r.get("owner") not in identity.owners().get(source_scope, ())
+            self._authorize(identity, authz.Request("import", target, user_id=str(r.get("owner")) if theirs else None,
+                                                    adopt=adopt))
+            value = {**r, "tenant": identity.tenant, "scope": target, "owner": owner_of(identity, target),
+                     "conflict_id": None}
+            if value.get("status") == "pending":
+                value["status"] = "active"
+            metadata = dict(value.get("metadata") or {})
+            metadata.setdefault("provenance", authz.provenance(identity))
+            value["metadata"] = metadata
+            memories.append(Memory.model_validate(value))
+        now = self.clock()
         tombs = []
         for r in records:
             if r.get("record") == "tombstone":
                 body = {k: v for k, v in r.items() if k != "record"}
-                tombs.append(tombstone_doc(body, identity.tenant, owner, scope, now))
+                target = scope or (body.get("scope") if body.get("scope") in SCOPES else "private")
+                if target != "shared" or self._allowed(identity, authz.Request("write", "shared")):
+                    tombs.append(tombstone_doc(body, identity.tenant, owner_of(identity, target), target, now))
         await self.backend.put(AUDIT, tombs)
-        memories = []
-        for r in records:
-            if r.get("record") == "tombstone":
-                continue
-            m = Memory.model_validate({**r, "tenant": identity.tenant, "scope": scope, "owner": owner, "conflict_id": None})
-            if not await self._tombstoned(identity, m):
-                memories.append(m)
+        memories = [m for m in memories if not await self._tombstoned(identity, m)]
         if not memories:
             return []
         vectors = await self.embeddings.aembed_documents([m.content for m in memories])

@@ -23,6 +23,7 @@ from ...errors import InvalidMemoryError, WriteError
 from ...model import Identity, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Capabilities, Collection, StoredDoc
 from ...rerank import resolve_reranker
+from .. import authz
 from .. import scope as S
 from ..config import MemoryConfig
 from ..records import AUDIT, audit_document, memory_of, restamp
@@ -44,8 +45,10 @@ class CoreBase:
         reranker: Any = None,
         config: MemoryConfig | None = None,
         clock: Callable[[], datetime] = D.utcnow,
+        rules: authz.Rules | None = None,
     ) -> None:
         self.backend = backend
+        self.rules: authz.Rules = rules if rules is not None else authz.DEFAULT_POLICY
         self.embeddings = checked_embeddings(resolve_embeddings(embeddings))
         # default: memory-aware rescoring — on the LoCoMo dev split it raised recall@10
         # 0.716 → 0.718 (MRR 0.457 → 0.461), and it puts a quoted literal (E-4012) first.
@@ -109,6 +112,15 @@ class CoreBase:
     def _pause(self, attempt: int) -> None:
         """Jittered, growing back-off between optimistic-concurrency retries."""
         time.sleep(random.uniform(0.5, 1.5) * self.config.occ_backoff_ms * 2 ** min(attempt, 6) / 1000)
+
+    # ------------------------------------------------------------------ authorisation
+
+    def _authorize(self, identity: Identity, request: authz.Request) -> None:
+        """The one authorisation check (see :mod:`langmem_es.core.authz`): raises unless the rules allow."""
+        authz.authorize(self.rules, identity, request)
+
+    def _allowed(self, identity: Identity, request: authz.Request) -> bool:
+        return authz.allowed(self.rules, identity, request)
 
     # ------------------------------------------------------------------ shared reads and records
 

@@ -12,11 +12,12 @@ part                      what it does
 ``retrieval.py``          hybrid recall, get, history, playbooks, access statistics
 ``forgetting.py``         forget, tombstones, purge_user
 ``lifecycle.py``          decay (soft deletion, freezing), procedural outcomes
-``transfer.py``           export, import_
+``transfer.py``           export (scopes or a preset), import_ (adopting others' memories only when asked)
+``review.py``             pending shared writes: pending, approve, reject (owners)
 ========================  ===================================================================
 
 The pure rules they share live beside this folder: ``core/scope.py`` (the scope choke
-point), ``core/validation.py``, ``core/heuristics.py``, ``core/scoring.py``.
+point), ``core/authz.py`` (who may do what: one fail-closed check), ``core/validation.py``, ``core/heuristics.py``, ``core/scoring.py``.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from .conflicts import Conflicts
 from .forgetting import Forgetting
 from .lifecycle import Lifecycle
 from .retrieval import Retrieval
+from .review import Review
 from .transfer import Transfer
 
 
-class MemoryCore(Beliefs, Conflicts, Retrieval, Forgetting, Lifecycle, Transfer):
+class MemoryCore(Beliefs, Conflicts, Retrieval, Forgetting, Lifecycle, Transfer,
+                      Review):
     """Episodic, semantic and procedural memory with scopes, over a storage port.
 
     Every call takes the caller's :class:`~langmem_es.model.Identity`; what it may read

@@ -21,7 +21,9 @@ from typing import Any, Literal
 from langgraph.store.base import GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 from ... import filters as F
-from ...port import Collection, Doc, StoragePort, StoredDoc
+from ... import documents as D
+from ...model import collection_for
+from ...port import AsyncStoragePort, Collection, Doc, StoredDoc
 from .. import base as B
 from ..base import AsyncEmbedder
 
@@ -33,7 +35,7 @@ class AsyncStoreCore:
 
     def __init__(
         self,
-        port: StoragePort,
+        port: AsyncStoragePort,
         *,
         index: B.ResolvedIndex | None = None,
         max_document_bytes: int = B.DEFAULT_MAX_DOCUMENT_BYTES,
@@ -67,7 +69,7 @@ class AsyncStoreCore:
         """Delete every expired item; returns how many were removed."""
         await self._ensure_setup()
         now = datetime.now(timezone.utc)
-        flt = F.range_("expires_at", lte=B.D.iso(now))
+        flt = F.range_("expires_at", lte=D.iso(now))
         removed = await self.port.delete_where(B.STORE_COLLECTIONS, flt)
         self._dirty.difference_update(B.STORE_COLLECTIONS)
         return removed
@@ -88,7 +90,7 @@ class AsyncStoreCore:
         for op in deduped:
             if isinstance(op, PutOp):
                 if op.value is None:
-                    deletes[B.collection_for(op.namespace)].append(B.D.doc_id(op.namespace, op.key))
+                    deletes[collection_for(op.namespace)].append(D.doc_id(op.namespace, op.key))
                 else:
                     prepared.append(B.prepare_put(op, self.index, max_bytes=self.max_document_bytes))
 
@@ -100,14 +102,14 @@ class AsyncStoreCore:
         wanted: dict[Collection, list[str]] = defaultdict(list)
         for op in deduped:
             if isinstance(op, GetOp):
-                wanted[B.collection_for(op.namespace)].append(B.D.doc_id(op.namespace, op.key))
+                wanted[collection_for(op.namespace)].append(D.doc_id(op.namespace, op.key))
         for prep in prepared:
             wanted[prep.collection].append(prep.id)
         stored = await self._get_many(wanted)
         touched: list[StoredDoc] = []  # read items whose TTL a read refreshes
         for i, op in enumerate(deduped):
             if isinstance(op, GetOp):
-                found = stored.get(B.D.doc_id(op.namespace, op.key))
+                found = stored.get(D.doc_id(op.namespace, op.key))
                 if found is None or B.is_expired(found.doc, now):
                     continue
                 results[i] = B.to_item(found.doc)
@@ -213,15 +215,15 @@ class AsyncStoreCore:
         # the page is cut from the candidates in score order, so pages continue each other
         need = [StoredDoc(r.collection, r.doc) for r in ranked if r.vector_score is None and "vectors" not in r.doc]
         full = await self._get_grouped(need) if need else {}
-        page = B.by_score(ranked, qvec, full)[op.offset : op.offset + op.limit]
-        items = [B.to_search_item(r.doc, score) for r, score in page]
-        refresh: list[StoredDoc] = []
+        scored = B.by_score(ranked, qvec, full)[op.offset : op.offset + op.limit]
+        items = [B.to_search_item(r.doc, score) for r, score in scored]
+        touched: list[StoredDoc] = []
         if op.refresh_ttl:  # TTL refreshes need the stored versions
-            ttl = [StoredDoc(r.collection, r.doc) for r, _ in page if r.doc.get("ttl")]
+            ttl = [StoredDoc(r.collection, r.doc) for r, _ in scored if r.doc.get("ttl")]
             missing = [s for s in ttl if s.doc["id"] not in full]
             current = {**full, **(await self._get_grouped(missing) if missing else {})}
-            refresh = [current[s.doc["id"]] for s in ttl if s.doc["id"] in current]
-        return items, refresh
+            touched = [current[s.doc["id"]] for s in ttl if s.doc["id"] in current]
+        return items, touched
 
     async def _get_grouped(self, docs: Sequence[StoredDoc]) -> dict[str, StoredDoc]:
         wanted: dict[Collection, list[str]] = defaultdict(list)

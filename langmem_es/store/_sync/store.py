@@ -22,7 +22,9 @@ from typing import Any, Literal
 from langgraph.store.base import GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 from ... import filters as F
-from ...port import Collection, Doc, StoragePort, StoredDoc
+from ... import documents as D
+from ...model import collection_for
+from ...port import StoragePort, Collection, Doc, StoredDoc
 from .. import base as B
 from ..base import Embedder
 
@@ -68,7 +70,7 @@ class StoreCore:
         """Delete every expired item; returns how many were removed."""
         self._ensure_setup()
         now = datetime.now(timezone.utc)
-        flt = F.range_("expires_at", lte=B.D.iso(now))
+        flt = F.range_("expires_at", lte=D.iso(now))
         removed = self.port.delete_where(B.STORE_COLLECTIONS, flt)
         self._dirty.difference_update(B.STORE_COLLECTIONS)
         return removed
@@ -89,7 +91,7 @@ class StoreCore:
         for op in deduped:
             if isinstance(op, PutOp):
                 if op.value is None:
-                    deletes[B.collection_for(op.namespace)].append(B.D.doc_id(op.namespace, op.key))
+                    deletes[collection_for(op.namespace)].append(D.doc_id(op.namespace, op.key))
                 else:
                     prepared.append(B.prepare_put(op, self.index, max_bytes=self.max_document_bytes))
 
@@ -101,14 +103,14 @@ class StoreCore:
         wanted: dict[Collection, list[str]] = defaultdict(list)
         for op in deduped:
             if isinstance(op, GetOp):
-                wanted[B.collection_for(op.namespace)].append(B.D.doc_id(op.namespace, op.key))
+                wanted[collection_for(op.namespace)].append(D.doc_id(op.namespace, op.key))
         for prep in prepared:
             wanted[prep.collection].append(prep.id)
         stored = self._get_many(wanted)
         touched: list[StoredDoc] = []  # read items whose TTL a read refreshes
         for i, op in enumerate(deduped):
             if isinstance(op, GetOp):
-                found = stored.get(B.D.doc_id(op.namespace, op.key))
+                found = stored.get(D.doc_id(op.namespace, op.key))
                 if found is None or B.is_expired(found.doc, now):
                     continue
                 results[i] = B.to_item(found.doc)
@@ -214,15 +216,15 @@ class StoreCore:
         # the page is cut from the candidates in score order, so pages continue each other
         need = [StoredDoc(r.collection, r.doc) for r in ranked if r.vector_score is None and "vectors" not in r.doc]
         full = self._get_grouped(need) if need else {}
-        page = B.by_score(ranked, qvec, full)[op.offset : op.offset + op.limit]
-        items = [B.to_search_item(r.doc, score) for r, score in page]
-        refresh: list[StoredDoc] = []
+        scored = B.by_score(ranked, qvec, full)[op.offset : op.offset + op.limit]
+        items = [B.to_search_item(r.doc, score) for r, score in scored]
+        touched: list[StoredDoc] = []
         if op.refresh_ttl:  # TTL refreshes need the stored versions
-            ttl = [StoredDoc(r.collection, r.doc) for r, _ in page if r.doc.get("ttl")]
+            ttl = [StoredDoc(r.collection, r.doc) for r, _ in scored if r.doc.get("ttl")]
             missing = [s for s in ttl if s.doc["id"] not in full]
             current = {**full, **(self._get_grouped(missing) if missing else {})}
-            refresh = [current[s.doc["id"]] for s in ttl if s.doc["id"] in current]
-        return items, refresh
+            touched = [current[s.doc["id"]] for s in ttl if s.doc["id"] in current]
+        return items, touched
 
     def _get_grouped(self, docs: Sequence[StoredDoc]) -> dict[str, StoredDoc]:
         wanted: dict[Collection, list[str]] = defaultdict(list)

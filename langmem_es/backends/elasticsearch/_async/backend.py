@@ -6,8 +6,13 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from elasticsearch import AsyncElasticsearch, ConflictError, NotFoundError
-from elasticsearch.helpers import async_scan
+from elasticsearch import (
+    AsyncElasticsearch,
+    ConflictError,
+    ConnectionTimeout,
+    NotFoundError,
+)
+from elasticsearch.helpers import ScanError, async_scan
 
 from ....filters import MATCH_ALL, Filter
 from ....port import (
@@ -24,9 +29,10 @@ from ....port import (
     Version,
     Write,
 )
-from .. import mappings, queries
+from .. import mappings, queries, shards
+from ....errors import UnavailableShard
 from ..errors import translate_errors
-from ..licence import capabilities_from
+from ..licence import capabilities_from, default_replicas
 
 #: How long the concrete indices behind an alias are trusted (a rollover elsewhere is
 #: seen within this time; this process's own ``setup``/``drop`` forget them at once).
@@ -55,6 +61,10 @@ class AsyncElasticsearchBackend:
 
     The alias points at ``{prefix}-{collection}-000001`` as write index, so an index can
     be rolled over (episodic memories pile up fastest) without changing a query.
+
+    ``replicas`` sets the replicas of indices it creates; ``None`` (the default) gives
+    what the cluster can hold, detected at ``setup()``: 1 with two or more data nodes
+    (acknowledged writes survive the loss of a node), 0 on a single node.
     """
 
     def __init__(
@@ -63,7 +73,7 @@ class AsyncElasticsearchBackend:
         *,
         prefix: str = "langmem",
         dims: int = 384,
-        replicas: int = 0,
+        replicas: int | None = None,
         refresh_interval: str = "1s",
         read_your_writes: Literal["lazy", "always"] = "lazy",
     ) -> None:
@@ -108,11 +118,14 @@ class AsyncElasticsearchBackend:
                 licence = {"type": "none", "status": "none"}
             # GET / lives in the rest-root module, absent from the integ-test distribution:
             # read the version from the nodes info instead.
-            nodes = await self.client.nodes.info(metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name")
+            nodes = await self.client.nodes.info(
+                metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name,nodes.*.roles")
+            if self.replicas is None:
+                self.replicas = default_replicas(nodes.body)
             for collection in COLLECTIONS:
                 await self._ensure_index(collection)
         self._index_cache.clear()
-        self.capabilities = capabilities_from(licence, nodes)
+        self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
     async def _ensure_index(self, collection: Collection) -> None:
@@ -133,13 +146,13 @@ class AsyncElasticsearchBackend:
                 if meta.get("langmem_es_mapping_version", 0) < mappings.MAPPING_VERSION:
                     # mapping changes are additive: put the new fields and version.
                     await self.client.indices.put_mapping(
-                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic=False
+                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic="false"
                     )
             return
         try:
             await self.client.indices.create(
                 index=f"{alias}-000001",
-                settings=mappings.settings(replicas=self.replicas, refresh_interval=self.refresh_interval),
+                settings=mappings.settings(replicas=self.replicas or 0, refresh_interval=self.refresh_interval),
                 mappings=wanted,
                 aliases={alias: {"is_write_index": True}},
             )
@@ -180,37 +193,48 @@ class AsyncElasticsearchBackend:
             return
         # a reader arriving while this refresh runs still sees the writes as uncovered and
         # refreshes too: nobody searches before the writes it could know of are visible.
-        await self.client.indices.refresh(index=self._aliases(list(seen)))
+        await self._refresh(self._aliases(list(seen)))
         for c, n in seen.items():
             self._refreshed[c] = max(self._refreshed.get(c, 0), n)
 
     async def refresh(self, collections: Sequence[Collection] = ()) -> None:
         with translate_errors():
-            await self.client.indices.refresh(index=self._aliases(collections))
+            await self._refresh(self._aliases(collections))
+
+    async def _refresh(self, index: str) -> None:
+        """Refresh; a refresh waits (up to 1m) for shards without an active copy, so a timeout names them."""
+        try:
+            await self.client.indices.refresh(index=index)
+        except ConnectionTimeout:
+            await self._search(index, {"size": 0})  # raises ShardsUnavailableError when shards are missing
+            raise
 
     # -- writes --------------------------------------------------------------
 
     async def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
         if not docs:
             return
-        operations: list[dict[str, Any]] = []
-        for doc in docs:
-            operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
-            operations.append(_compact(doc))
-        with translate_errors():
-            response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+        failed: list[dict[str, Any]] = []
+        for chunk in queries.bulk_chunks(docs):  # one request, unless megabyte events make it too big
+            operations: list[Mapping[str, Any]] = []
+            for doc in chunk:
+                operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
+                operations.append(_compact(doc))
+            with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
+                response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+            if response.get("errors"):
+                failed += [item["index"] for item in response["items"] if item["index"].get("error")]
         self._written(collection, refresh)
-        if response.get("errors"):
+        if failed:
             from ....errors import WriteError
 
-            failed = [item["index"] for item in response["items"] if item["index"].get("error")]
             raise WriteError(
                 f"{len(failed)} of {len(docs)} documents were not written (first: {failed[0]['error']}); "
                 "the others were; retrying the same call is safe (ids are deterministic)"
             )
 
     async def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
-        with translate_errors():
+        with translate_errors(f"a conditional write to {self.alias(collection)}", read=False):
             try:
                 if version is None:
                     await self.client.create(index=self.alias(collection), id=doc["id"], document=_compact(doc),
@@ -245,7 +269,7 @@ class AsyncElasticsearchBackend:
                 operations.append({"index": {"_index": self.alias(w.collection), "_id": w.doc["id"]}})
             operations.append(_compact(w.doc))
         refresh = self.read_your_writes != "lazy" and any(w.refresh for w in writes)
-        with translate_errors():
+        with translate_errors("a batched write", read=False):
             response = await self.client.bulk(operations=operations, refresh=refresh)
         applied: list[bool] = []
         failed: list[Any] = []
@@ -256,16 +280,19 @@ class AsyncElasticsearchBackend:
                 applied.append(False)
             elif error:
                 applied.append(False)
-                failed.append(error)
+                failed.append((result.get("status"), error))
             else:
                 applied.append(True)
         for w, ok in zip(writes, applied):
             if ok:
                 self._written(w.collection, w.refresh)
         if failed:
+            unavailable = [s for status, error in failed for s in shards.from_error_body(status, {"error": error})]
+            if unavailable and not any(applied):  # primaries without an active copy, nothing written: typed
+                raise shards.shards_error(unavailable, "a batched write", read=False)
             from ....errors import WriteError
 
-            raise WriteError(f"{len(failed)} of {len(writes)} writes failed (first: {failed[0]}); "
+            raise WriteError(f"{len(failed)} of {len(writes)} writes failed (first: {failed[0][1]}); "
                              "the others were applied; retrying the same call is safe")
         return applied
 
@@ -285,18 +312,24 @@ class AsyncElasticsearchBackend:
         # the integ-test distribution has no reindex module (no _delete_by_query): scan + bulk.
         deleted = 0
         batch: list[dict[str, Any]] = []
-        with translate_errors():
-            await self.client.indices.refresh(index=self._aliases(collections))
-            async for hit in async_scan(
-                self.client,
-                index=self._aliases(collections),
-                query={"query": {"bool": {"filter": [filter]}}, "_source": False},
-                size=1000,
-            ):
-                batch.append({"delete": {"_index": hit["_index"], "_id": hit["_id"]}})
-                if len(batch) >= 1000:
-                    deleted += await self._bulk_delete(batch)
-                    batch = []
+        index = self._aliases(collections)
+        with translate_errors(f"a delete sweep of {index}"):
+            await self._refresh(index)
+            try:
+                async for hit in async_scan(
+                    self.client,
+                    index=index,
+                    query={"query": {"bool": {"filter": [filter]}}, "_source": False},
+                    size=1000,
+                    allow_partial_search_results=False,
+                ):
+                    batch.append({"delete": {"_index": hit["_index"], "_id": hit["_id"]}})
+                    if len(batch) >= 1000:
+                        deleted += await self._bulk_delete(batch)
+                        batch = []
+            except ScanError as exc:  # a shard lost mid-scroll: the sweep is incomplete
+                raise shards.shards_error([(UnavailableShard(None, None, str(exc)), "unavailable")],
+                                          f"a delete sweep of {index}") from exc
             if batch:
                 deleted += await self._bulk_delete(batch)
         return deleted
@@ -319,6 +352,11 @@ class AsyncElasticsearchBackend:
             docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for c, i in refs for index in indices[c]]
             response = await (self.client.mget(docs=docs) if vectors
                               else self.client.mget(docs=docs, source_excludes=["vectors"]))
+        failed = shards.failed_gets(response.body)
+        if failed:
+            failed = await self._numbered(failed)
+            where = ", ".join(self.alias(c) for c in indices)
+            raise shards.shards_error([(s, "unavailable") for s in failed], f"a get by id from {where}")
         by_ref: dict[tuple[Collection, str], StoredDoc] = {}
         for item in response["docs"]:
             if item.get("found"):
@@ -336,6 +374,17 @@ class AsyncElasticsearchBackend:
         indices = sorted(response)
         self._index_cache[collection] = (now, indices)
         return indices
+
+    async def _numbered(self, found: list[UnavailableShard]) -> list[UnavailableShard]:
+        """Shard numbers filled in from shard-level health (best effort: else as they are)."""
+        indices = sorted({s.index for s in found if s.index and s.shard is None})
+        if not indices:
+            return found
+        try:
+            health = await self.client.cluster.health(index=",".join(indices), level="shards", timeout="5s")
+        except Exception:  # noqa: BLE001 - no monitor privilege, or worse: keep what the error said
+            return found
+        return shards.numbered(found, health.body)
 
     def _stored(self, hit: dict[str, Any]) -> StoredDoc:
         version = None
@@ -358,10 +407,15 @@ class AsyncElasticsearchBackend:
             return await self._find_deep(collections, filter, size=size, offset=offset, sort=sort)
         with translate_errors():
             await self._fresh(collections)
-            response = await self.client.search(
-                index=self._aliases(collections), body=queries.find_body(filter, size, offset, sort)
-            )
+            response = await self._search(self._aliases(collections), queries.find_body(filter, size, offset, sort))
         return [self._stored(h) for h in response["hits"]["hits"]]
+
+    async def _search(self, index: str, body: dict[str, Any]) -> Any:
+        """One search that refuses partial results (every shard answers in full, or an error)."""
+        with translate_errors(f"a search of {index}"):
+            response = await self.client.search(index=index, body=body, allow_partial_search_results=False)
+        shards.require_complete(response.body, f"a search of {index}")
+        return response
 
     async def _find_deep(
         self, collections: Sequence[Collection], filter: Filter, *, size: int, offset: int, sort: Sequence[tuple[str, str]]
@@ -377,7 +431,7 @@ class AsyncElasticsearchBackend:
                 body.pop("from")
                 if after is not None:
                     body["search_after"] = after
-                hits = (await self.client.search(index=self._aliases(collections), body=body))["hits"]["hits"]
+                hits = (await self._search(self._aliases(collections), body))["hits"]["hits"]
                 if not hits:
                     break
                 after = hits[-1]["sort"]
@@ -391,7 +445,9 @@ class AsyncElasticsearchBackend:
     async def count(self, collections: Sequence[Collection], filter: Filter) -> int:
         with translate_errors():
             await self._fresh(collections)
+        with translate_errors(f"a count of {self._aliases(collections)}"):
             response = await self.client.count(index=self._aliases(collections), query={"bool": {"filter": [filter]}})
+        shards.require_complete(response.body, f"a count of {self._aliases(collections)}")
         return int(response["count"])
 
     async def hybrid(
@@ -406,6 +462,7 @@ class AsyncElasticsearchBackend:
         rrf_k: int = 60,
         fields: Sequence[str] | None = None,
         exact: bool = True,
+        allow_partial: bool = False,
     ) -> HybridResult:
         index = self._aliases(collections)
         started = time.perf_counter()
@@ -416,28 +473,35 @@ class AsyncElasticsearchBackend:
                 raise ValueError("server-side RRF is not available on this cluster (licence or rank-rrf module)")
             if not text or vector is None:
                 raise ValueError("server-side RRF needs both a text and a vector")
-            with translate_errors():
-                response = await self.client.search(index=index, body=queries.rrf_search(text, vector, filter, size, rrf_k, fields,
-                                                                                      exact=exact))
+            body = queries.rrf_search(text, vector, filter, size, rrf_k, fields, exact=exact)
+            with translate_errors(f"a recall search of {index}"):
+                response = await self.client.search(index=index, body=body, allow_partial_search_results=allow_partial)
+            missing = self._partial(response, f"a recall search of {index}", allow_partial)
             fused = [Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"] or 0.0)) for h in response["hits"]["hits"]]
-            return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000)
+            return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000, unavailable=missing)
         searches: list[dict[str, Any]] = []
         legs: list[str] = []
+        header = {"index": index, "allow_partial_search_results": allow_partial}
         if text and text.strip():
-            searches += [{"index": index}, queries.text_leg(text, filter, size, fields)]
+            searches += [header, queries.text_leg(text, filter, size, fields)]
             legs.append("text")
         if vector is not None:
-            searches += [{"index": index}, queries.vector_leg(vector, filter, size, fields, exact=exact)]
+            searches += [header, queries.vector_leg(vector, filter, size, fields, exact=exact)]
             legs.append("vector")
         result = HybridResult()
         if searches:
             with translate_errors():
                 response = await self.client.msearch(searches=searches)
             for leg, part in zip(legs, response["responses"]):
+                what = f"the {leg} leg of a search of {index}"
                 if "error" in part:
+                    found = shards.from_error_body(part.get("status"), part)
+                    if found:
+                        raise shards.shards_error(found, what)
                     from ....errors import QueryError
 
-                    raise QueryError(f"the {leg} leg failed: {part['error']}")
+                    raise QueryError(f"{what} failed: {part['error']}")
+                result.unavailable += [s for s in self._partial(part, what, allow_partial) if s not in result.unavailable]
                 hits = part["hits"]["hits"]
                 if leg == "text":
                     result.text_hits = [Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"])) for h in hits]
@@ -450,12 +514,16 @@ class AsyncElasticsearchBackend:
         return result
 
     async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
-        """Every read in one ``msearch`` (after one lazy refresh of the collections written)."""
+        """Every read in one ``msearch`` (after one lazy refresh of the collections written).
+
+        Fails closed like every read but a partial recall: each part must come from every
+        shard, else :class:`~langmem_es.errors.ShardsUnavailableError` names the missing ones.
+        """
         if not ops:
             return []
         searches: list[dict[str, Any]] = []
         for op in ops:
-            searches.append({"index": self._aliases(op.collections)})
+            searches.append({"index": self._aliases(op.collections), "allow_partial_search_results": False})
             if isinstance(op, Nearest):
                 searches.append(queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact))
             else:
@@ -465,13 +533,19 @@ class AsyncElasticsearchBackend:
                 searches.append(body)
         with translate_errors():
             await self._fresh([c for op in ops for c in op.collections])
+        with translate_errors("a batched read"):
             response = await self.client.msearch(searches=searches)
         out: list[list[StoredDoc] | list[Hit]] = []
         for op, part in zip(ops, response["responses"]):
+            what = f"a batched read of {self._aliases(op.collections)}"
             if "error" in part:
+                found = shards.from_error_body(part.get("status"), part)
+                if found:
+                    raise shards.shards_error(found, what)
                 from ....errors import QueryError
 
-                raise QueryError(f"a batched read failed: {part['error']}")
+                raise QueryError(f"{what} failed: {part['error']}")
+            shards.require_complete(part, what)
             hits = part["hits"]["hits"]
             if isinstance(op, Nearest):
                 out.append([Hit(self._collection_of(h["_index"]), _source_of(h),
@@ -479,6 +553,14 @@ class AsyncElasticsearchBackend:
             else:
                 out.append([self._stored(h) for h in hits])
         return out
+
+    @staticmethod
+    def _partial(response: Any, what: str, allow_partial: bool) -> list[UnavailableShard]:
+        """The shards a response is missing: raised unless the caller allows a partial answer."""
+        if not allow_partial:
+            shards.require_complete(response, what)
+            return []
+        return shards.missing_shards(response)
 
     async def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
         """Stored per-path vectors of some documents (to score hits that only BM25 found)."""
@@ -493,9 +575,7 @@ class AsyncElasticsearchBackend:
         with translate_errors():
             await self._fresh(collections)
             while True:
-                response = await self.client.search(
-                    index=self._aliases(collections), body=queries.namespaces_body(filter, after)
-                )
+                response = await self._search(self._aliases(collections), queries.namespaces_body(filter, after))
                 agg = response["aggregations"]["ns"]
                 out.extend(tuple(b["key"]["ns"].split(SEP)) for b in agg["buckets"])
                 after = agg.get("after_key")

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -44,6 +44,7 @@ from ....port import (
 from .. import schema as S
 from .._runner import Runner
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 #: SQLite's bound-parameter limit is 32766; stay well below it per statement.
@@ -91,7 +92,7 @@ class _Matrix:
 
 
 def _normalised(blobs: list[bytes], dim: int) -> np.ndarray:
-    m = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim).copy()
+    m: np.ndarray = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim).copy()
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     m /= norms
@@ -187,12 +188,12 @@ class SQLiteBackend:
             raise
         conn.execute("COMMIT")
 
-    def _locked(self, fn: Callable[..., T], *args: Any) -> T:
+    def _locked(self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         with self._lock:
             conn = self._connect()
             if not self._ready:
                 self._setup_tx(conn)
-            return fn(conn, *args)
+            return fn(conn, *args, **kwargs)
 
     def _touch(self, table: str, rids: Sequence[int]) -> None:
         """Note written or deleted documents (planner statistics, cached vector matrices)."""
@@ -539,12 +540,14 @@ class SQLiteBackend:
         rrf_k: int = 60,
         fields: Sequence[str] | None = None,
         exact: bool = True,
+        allow_partial: bool = False,
     ) -> HybridResult:
         """BM25 (FTS5, score ``-bm25()``) and cosine legs, both under ``filter``.
 
         Each document scores once per leg: its best vector (a document may carry one
         vector per indexed path). Fusion is the caller's: ``server_rrf`` raises.
         Hits carry whole documents (``fields`` is a hint; cosines are always exact).
+        One database file never answers in part: ``allow_partial`` changes nothing.
         """
         if server_rrf:
             raise ValueError("the SQLite backend cannot fuse server-side (capabilities.server_rrf is False)")
@@ -659,7 +662,7 @@ class SQLiteBackend:
 
     def _matrix(self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool) -> _Matrix | None:
         """The cached matrix of collection ``c``, brought up to date; built when ``build`` is set."""
-        table, key = self.names.table(c), (self.names.table(c), dim)
+        key = (self.names.table(c), dim)
         (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
         cached = self._matrices.get(key)
         if cached is not None and (cached.data_version != data_version or len(cached.stale) * 5 > max(cached.rids.size, 5000)):

@@ -1,0 +1,70 @@
+"""Long events as passages (async source; ``_sync/long_events.py`` is generated).
+
+Two small hooks around the pure splitter (:mod:`langmem_es.core.passages`): writes embed
+a long content passage by passage (``passage.<i>`` vectors beside the event's own
+``content`` vector, so the kNN leg scores the event by its best passage), and recall
+names the passage of each returned long event that the query matched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .. import passages as P
+from .base import AsyncCoreBase
+
+#: Passages embedded per call to the embedder (bounds memory on megabyte events).
+EMBED_BATCH = 64
+
+
+class AsyncLongEvents(AsyncCoreBase):
+    """Passage vectors for long contents, and the matched passage at recall."""
+
+    def _spans(self, content: str) -> list[P.Passage]:
+        return P.split(content, max_tokens=self.config.passage_tokens, overlap=self.config.passage_overlap)
+
+    async def _passage_vectors(self, contents: Sequence[str]) -> list[list[tuple[str, list[float]]]]:
+        """Per content, one ``("passage.<i>", vector)`` per passage; ``[]`` for a content
+        that fits in one passage. Embedded :data:`EMBED_BATCH` passages at a time."""
+        out: list[list[tuple[str, list[float]]]] = [[] for _ in contents]
+        todo = [(i, j, c[p.start:p.end]) for i, c in enumerate(contents) for j, p in enumerate(self._spans(c))]
+        for start in range(0, len(todo), EMBED_BATCH):
+            chunk = todo[start:start + EMBED_BATCH]
+            vectors = await self.embeddings.aembed_documents([text for _, _, text in chunk])
+            for (i, j, _), vector in zip(chunk, vectors):
+                out[i].append((f"passage.{j}", list(vector)))
+        return out
+
+    async def _matched_passages(self, query: str, vector: Sequence[float],
+                                found: Sequence[tuple[str, str, str]]) -> dict[str, str]:
+        """For ``(collection, doc id, content)`` of recalled memories: the passage of each
+        long content that best matches the query (stored passage vectors and the query's
+        words), by doc id. Short contents are left out."""
+        spans = {did: self._spans(content) for _, did, content in found}
+        wanted: dict[str, list[str]] = {}
+        for collection, did, _ in found:
+            if spans[did]:
+                wanted.setdefault(collection, []).append(did)
+        if not wanted:
+            return {}
+        stored: dict[str, dict[str, list[float]]] = {}
+        fetch = getattr(self.backend, "vectors", None)
+        if fetch is not None:
+            for collection, ids in wanted.items():
+                for did, vectors in (await fetch(collection, ids)).items():
+                    stored[did] = {v["path"]: v["vector"] for v in vectors}
+        out: dict[str, str] = {}
+        for _, did, content in found:
+            if not spans[did]:
+                continue
+            texts = P.texts(content, spans[did])
+            paths = stored.get(did, {})
+            cosines = None
+            if all(f"passage.{j}" in paths for j in range(len(texts))):
+                matrix = np.asarray([paths[f"passage.{j}"] for j in range(len(texts))], dtype=np.float32)
+                norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
+                cosines = (matrix @ np.asarray(vector, dtype=np.float32) / np.maximum(norms, 1e-12)).tolist()
+            out[did] = texts[P.best(query, texts, cosines)]
+        return out

@@ -1,0 +1,39 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""The second retrieval hop (async source; ``_sync/hops.py`` is generated).
+
+On by default (``MemoryConfig.second_hop``): after the first fusion, a BM25 search with the
+question plus the words its best hits add (:func:`langmem_es.core.hops.expansion_terms`)
+becomes a third ranking in the fusion, at ``second_hop_weight``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from ... import filters as F
+from ...port import Hit
+from .. import hops as H
+from ..records import LEG_FIELDS
+from .base import CoreBase
+
+
+def _content(hit: Hit) -> str:
+    value = hit.doc.get("value") or {}
+    return str(value.get("content", ""))[:2_000]  # the head is enough to name who and what
+
+
+class Hops(CoreBase):
+    """One more BM25 search seeded by the first hop's best hits."""
+
+    def _second_hop(self, query: str, kinds: Iterable[str], flt: F.Filter, size: int,
+                          fused: Sequence[tuple[str, float]], by_id: Mapping[str, Hit], *,
+                          allow_partial: bool = False) -> list[Hit]:
+        seeds = [by_id[i] for i, _ in fused[: self.config.second_hop_seeds] if i in by_id]
+        window = [by_id[i] for i, _ in fused[:size] if i in by_id]
+        terms = H.expansion_terms(query, [_content(h) for h in seeds], [_content(h) for h in window],
+                                  n_terms=self.config.second_hop_terms)
+        if not terms:
+            return []
+        legs = self.backend.hybrid(list(kinds), flt, text=f"{query} {' '.join(terms)}", vector=None, size=size,
+                                         fields=LEG_FIELDS, allow_partial=allow_partial)
+        return legs.text_hits

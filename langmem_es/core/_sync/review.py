@@ -1,0 +1,72 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""Review of shared writes (async source): pending, approve, reject.
+
+With ``MemoryConfig(shared_writes="review")`` a member's shared write is stored as
+``pending`` — seen only by its author and the tenant's owners (the scope choke point
+hides it from everyone else) — until an owner approves it, when it goes through the
+ordinary write path (dedupe, supersession, conflicts), or rejects it.
+"""
+
+from __future__ import annotations
+
+from ... import filters as F
+from ...errors import InvalidMemoryError, ScopeViolationError
+from ...model import Identity, Memory
+from ...port import MEMORY_COLLECTIONS, StoredDoc
+from .. import authz
+from .. import scope as S
+from .. import validation as V
+from ..records import memory_document, memory_of
+from ..results import WriteResult
+from .base import CoreBase
+
+
+class Review(CoreBase):
+    """Shared writes awaiting an owner's decision."""
+
+    def pending(self, identity: Identity) -> list[Memory]:
+        """Pending shared writes, oldest first: all of the tenant's for an owner, one's own for a member."""
+        flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("status", "pending"))
+        found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
+        return [m for m in (memory_of(s.doc) for s in found if S.visible(s.doc, identity, ["shared"]))
+                if self._allowed(identity, authz.Request("read", "shared", target=m))]
+
+    def approve(self, identity: Identity, memory_id: str) -> Memory:
+        """Apply a pending shared write (owners only): it becomes active through the ordinary write path."""
+        self._authorize(identity, authz.Request("review", "shared"))
+        stored = self._pending_doc(identity, memory_id)
+        proposal = memory_of(stored.doc)
+        self.backend.delete(stored.collection, [stored.doc["id"]])
+        metadata = {**proposal.metadata, "approved_by": identity.user_id or identity.agent_id}
+        memory = proposal.model_copy(update={"status": "active", "metadata": metadata, "supersedes": [],
+                                             "written_at": self.clock()})
+        replaces = list(proposal.supersedes)
+        if memory.kind == "semantic":
+            result: WriteResult = self._write_semantic(identity, memory, replaces)
+        else:
+            [vector] = self.embeddings.embed_documents([memory.content])
+            self.backend.put(memory.kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+            result = WriteResult(memory.id, "created", memory)
+        self._audit(identity, "approve", {"memory_id": memory_id, "result": result.id}, self.clock())
+        return result.memory or memory
+
+    def reject(self, identity: Identity, memory_id: str) -> None:
+        """Drop a pending shared write (owners only); audited."""
+        self._authorize(identity, authz.Request("review", "shared"))
+        stored = self._pending_doc(identity, memory_id)
+        self.backend.delete(stored.collection, [stored.doc["id"]])
+        self._audit(identity, "reject", {"memory_id": memory_id}, self.clock())
+
+    def _pending_doc(self, identity: Identity, memory_id: str) -> StoredDoc:
+        memory_id = V.check_ref(memory_id)
+        flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("key", memory_id))
+        found = [s for s in self.backend.find(list(MEMORY_COLLECTIONS), flt, size=2)
+                 if S.visible(s.doc, identity, ["shared"])]
+        if not found:
+            raise ScopeViolationError(f"no shared memory {memory_id!r} in your workspace")
+        if found[0].doc.get("status") != "pending":
+            raise InvalidMemoryError(f"memory {memory_id!r} is not pending review (status {found[0].doc.get('status')!r})")
+        [exact] = self.backend.get(found[0].collection, [found[0].doc["id"]])
+        if exact is None:
+            raise InvalidMemoryError(f"memory {memory_id!r} was approved or rejected meanwhile")
+        return exact

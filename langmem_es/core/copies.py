@@ -1,0 +1,83 @@
+"""Which other memories state a forgotten fact (pure): forgetting reaches every copy.
+
+A semantic fact is usually extracted from a message that is also kept as an episodic
+event, and a playbook may cite it. When the fact is forgotten, those copies go too:
+
+* **linked evidence** — the event or playbook *is* one of the fact's sources (its id is
+  in ``fact.sources``), cites the fact (the fact's id is in its sources), or shares a
+  message or turn reference with it (``message:…``, ``turn:…``: one utterance);
+* **the same claim in other words** — an event close to the fact in meaning (cosine at
+  least ``threshold``) that carries the fact's content words, in the first person where
+  it lacks the subject's name (:func:`states_same_claim`). So "I have a red bike" goes
+  with "Alice has a red bike", but "I ride my bike to work" and "Bob has a red bike" do not.
+
+Documents and broad references (``doc:handbook``) are not utterances: sharing one does
+not make an event a copy (forget by ``source=`` for that).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ..model import Memory
+
+UTTERANCE_PREFIXES = ("message:", "msg:", "turn:", "utterance:", "event:")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_STOP = frozenset(
+    "a an the is are was were be been being am i me my mine you your we our they their he she his her it its "
+    "of in on at to for from by with and or but that this these those there here as do does did has have had "
+    "not no never s t user users now actually also just still".split()
+)
+
+
+def words(text: str) -> set[str]:
+    """Folded content words (stop words and one-letter tokens dropped; a trailing plural s folded)."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text).casefold() if not unicodedata.combining(c))
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(folded)
+            if w not in _STOP and len(w) > 1}
+
+
+def linked(fact: Memory, other: Memory) -> bool:
+    """Is ``other`` tied to ``fact`` by evidence: one is the other's source, or both cite one utterance?"""
+    if other.id in fact.sources or fact.id in other.sources:
+        return True
+    shared = set(fact.sources) & set(other.sources)
+    return any(s.startswith(UTTERANCE_PREFIXES) for s in shared)
+
+
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall("".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)))
+
+
+def _names(text: str) -> set[str]:
+    """Capitalised words that are not stop words (folded): names of people, places, products."""
+    return {w.casefold() for w in _tokens(text) if w[:1].isupper() and w.casefold() not in _STOP}
+
+
+_SELF = frozenset({"i", "my", "me", "mine", "we", "our"})
+
+
+def states_same_claim(fact: Memory, event: Memory, similarity: float, threshold: float) -> bool:
+    """Conservative: close in meaning, at least two content words in common, and the event says
+    the fact in the first person — every fact word it lacks is the subject's name ("Alice's
+    parcel code is 4471" ← "My parcel code is 4471"), and it names nobody the fact does not."""
+    if similarity < threshold:
+        return False
+    fact_words, event_words = words(fact.content), words(event.content)
+    common = fact_words & event_words
+    if len(common) < min(2, len(fact_words)) or not common:
+        return False
+    missing = fact_words - event_words
+    if missing and not (missing <= _names(fact.content) and _SELF & {t.casefold() for t in _tokens(event.content)}):
+        return False
+    return not (_names(event.content) - fact_words - _names(fact.content))
+
+
+def is_copy(fact: Memory, other: Memory, similarity: float, threshold: float) -> bool:
+    """Does ``other`` (an episodic event or a playbook) state ``fact``, or was it its source?"""
+    if other.id == fact.id:
+        return False
+    if linked(fact, other):
+        return True
+    return other.kind == "episodic" and states_same_claim(fact, other, similarity, threshold)

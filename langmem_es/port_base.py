@@ -1,0 +1,127 @@
+"""The data the storage port carries (pure: no I/O); the port itself is :mod:`langmem_es.port`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .errors import UnavailableShard
+
+Collection = Literal["items", "episodic", "semantic", "procedural", "audit"]
+COLLECTIONS: tuple[Collection, ...] = ("items", "episodic", "semantic", "procedural", "audit")
+MEMORY_COLLECTIONS: tuple[Collection, ...] = ("episodic", "semantic", "procedural")
+
+Doc = dict[str, Any]
+Filter = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Version:
+    """An opaque optimistic-concurrency token (Elasticsearch: seq_no + primary_term)."""
+
+    seq_no: int
+    primary_term: int = 1
+    location: str | None = None  # the concrete index/table holding the document
+
+
+@dataclass
+class StoredDoc:
+    """A document as read back, with the collection it lives in and its version."""
+
+    collection: Collection
+    doc: Doc
+    version: Version | None = None
+
+
+@dataclass
+class Hit:
+    """One result of a retrieval leg: the document and the leg's raw score.
+
+    ``score`` is BM25 for the text leg and cosine similarity (-1..1) for the vector leg.
+    """
+
+    collection: Collection
+    doc: Doc
+    score: float
+
+
+@dataclass
+class HybridResult:
+    """What one hybrid round trip returns: each leg's ranked hits, and the time it took.
+
+    ``unavailable`` names the shards that did not answer; it can only be non-empty when
+    the caller passed ``allow_partial=True`` (otherwise a partial answer raises
+    :class:`~langmem_es.errors.ShardsUnavailableError`).
+    """
+
+    text_hits: list[Hit] = field(default_factory=list)
+    vector_hits: list[Hit] = field(default_factory=list)
+    fused: list[Hit] | None = None  # set when fusion ran server-side
+    took_ms: float = 0.0
+    unavailable: list[UnavailableShard] = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.unavailable)
+
+
+@dataclass(frozen=True)
+class Find:
+    """A filter-only read (see ``StoragePort.find``), one op of ``StoragePort.read_many``."""
+
+    collections: tuple[Collection, ...]
+    filter: Filter
+    size: int = 10
+    sort: tuple[tuple[str, Literal["asc", "desc"]], ...] = (("updated_at", "desc"),)
+    vectors: bool = False
+    """Bring the documents' vectors too (to rewrite them whole under their version)."""
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """A vector read: the ``size`` documents nearest ``vector`` (cosine scores), one op of ``read_many``.
+
+    ``exact`` asks for exact cosines (for thresholds), not only the right order.
+    """
+
+    collections: tuple[Collection, ...]
+    filter: Filter
+    vector: tuple[float, ...]
+    size: int = 10
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class Write:
+    """One document write of a batch (``StoragePort.write``).
+
+    ``if_version``: ``None`` writes unconditionally; a :class:`Version` writes only if the
+    stored version is still that one; :data:`ABSENT` only if no such document exists.
+    ``refresh=False`` for a document only ever read by id (real-time get needs no refresh).
+    """
+
+    collection: Collection
+    doc: Doc
+    if_version: Version | object | None = None
+    refresh: bool = True
+
+
+ABSENT = object()
+"""``Write.if_version`` for "only if the document does not exist yet"."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend's engine offers, detected at ``setup()``."""
+
+    engine: str
+    version: str = ""
+    license: str = "none"
+    server_rrf: bool = False
+    document_level_security: bool = False
+
+
+def source_of(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The document without its vectors (what callers display)."""
+    return {k: v for k, v in doc.items() if k != "vectors"}

@@ -1,0 +1,100 @@
+"""The head claim is idempotent under client retries.
+
+A client that loses the answer to a write retries it; when the first attempt had
+landed, the retried conditional write gets a 409 (the version moved: by itself). The
+transport is faked here — a port wrapper that performs the conditional write of the
+head record (alone, or as an item of a batched write) and then reports the conflict,
+as such a retry would — the core's logic runs as it is, on both real backends. The writer then finds itself as head and must
+still supersede the fact its claim replaced: one active fact per subject key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from langmem_es import filters as F
+from langmem_es.core import MemoryCore
+from langmem_es.core.records import memory_of
+from langmem_es.model import Identity
+
+from .conftest import BACKENDS, open_backend
+
+WHY = "Replies should use where the user lives now."
+
+
+class RetriedHeadWrites:
+    """A storage port whose next ``arm()``-ed head write lands, then answers 409 (a retried request)."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.armed = 0
+        self.replayed = 0
+
+    def arm(self, times: int = 1) -> None:
+        self.armed = times
+
+    def put_if(self, collection: str, doc: dict, *, version: Any, refresh: bool = True) -> bool:
+        landed = self._inner.put_if(collection, doc, version=version, refresh=refresh)
+        if landed and self.armed and collection == "audit" and doc.get("record") == "head":
+            self.armed -= 1
+            self.replayed += 1
+            return False  # the retry of the request that landed: version conflict
+        return landed
+
+    def write(self, writes: list[Any]) -> list[bool]:
+        """The batched write path (the fact and the head in one bulk): the same fault on its head item."""
+        applied = self._inner.write(writes)
+        for n, (w, landed) in enumerate(zip(writes, applied)):
+            if landed and self.armed and w.collection == "audit" and w.doc.get("record") == "head":
+                self.armed -= 1
+                self.replayed += 1
+                applied[n] = False
+        return applied
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+@pytest.fixture(params=BACKENDS)
+def faulty(request: pytest.FixtureRequest, clock, config):
+    backend, teardown = open_backend(request.param, request)
+    port = RetriedHeadWrites(backend)
+    core = MemoryCore(port, config=config, clock=clock)  # type: ignore[arg-type]
+    try:
+        yield core, port
+    finally:
+        teardown()
+
+
+def _actives(core: MemoryCore, me: Identity, key: str) -> list[str]:
+    flt = F.all_of(F.term("tenant", me.tenant), F.term("subject_key", key), F.term("status", "active"))
+    return sorted(memory_of(s.doc).content for s in core.backend.find(["semantic"], flt, size=10))
+
+
+def test_a_retried_head_claim_still_supersedes_the_previous_fact(faulty, alice: Identity) -> None:
+    core, port = faulty
+    paris = core.remember(alice, "I live in Paris", subject_key="user.city", reason=WHY)
+    port.arm()
+    berlin = core.remember(alice, "I moved to Berlin", subject_key="user.city", reason=WHY)
+    assert port.replayed == 1, "the fault was not injected"
+    assert berlin.action == "superseded" and berlin.superseded == [paris.id]
+    assert _actives(core, alice, "user.city") == ["I moved to Berlin"]
+    assert core.get(alice, paris.id).superseded_by == berlin.id
+    # and the next writer, without faults, supersedes Berlin (the chain stays a line)
+    rome = core.remember(alice, "I live in Rome now", subject_key="user.city", reason=WHY)
+    assert rome.superseded == [berlin.id] and _actives(core, alice, "user.city") == ["I live in Rome now"]
+
+
+def test_a_retried_first_claim_still_supersedes_facts_older_than_heads(faulty, alice: Identity) -> None:
+    core, port = faulty
+    old = core.remember(alice, "My editor is vim", subject_key="user.editor", reason=WHY)
+    # a deployment from before head records: the fact is active, no head names it
+    core.backend.refresh(["audit"])  # heads are only read by id: writing one does not refresh the index
+    heads = core.backend.find(["audit"], F.all_of(F.term("record", "head"), F.term("tenant", alice.tenant)), size=10)
+    assert core.backend.delete("audit", [s.doc["id"] for s in heads]) == 1
+    port.arm()
+    new = core.remember(alice, "My editor is emacs", subject_key="user.editor", reason=WHY)
+    assert port.replayed == 1
+    assert new.superseded == [old.id] and _actives(core, alice, "user.editor") == ["My editor is emacs"]
