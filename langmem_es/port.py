@@ -15,20 +15,25 @@ from __future__ import annotations
 from ._async.port import AsyncStoragePort
 from ._sync.port import StoragePort
 from .port_base import (
+    ABSENT,
     COLLECTIONS,
     MEMORY_COLLECTIONS,
     Capabilities,
     Collection,
     Doc,
     Filter,
+    Find,
     Hit,
     HybridResult,
+    Nearest,
     StoredDoc,
     Version,
+    Write,
     source_of,
 )
 
 __all__ = [
+    "ABSENT",
     "COLLECTIONS",
     "MEMORY_COLLECTIONS",
     "AsyncStoragePort",
@@ -36,10 +41,13 @@ __all__ = [
     "Collection",
     "Doc",
     "Filter",
+    "Find",
     "Hit",
     "HybridResult",
+    "Nearest",
     "StoragePort",
     "StoredDoc",
     "Version",
+    "Write",
     "source_of",
 ]

@@ -67,6 +67,51 @@ class HybridResult:
 
 
 @dataclass(frozen=True)
+class Find:
+    """A filter-only read (see ``StoragePort.find``), one op of ``StoragePort.read_many``."""
+
+    collections: tuple[Collection, ...]
+    filter: Filter
+    size: int = 10
+    sort: tuple[tuple[str, Literal["asc", "desc"]], ...] = (("updated_at", "desc"),)
+    vectors: bool = False
+    """Bring the documents' vectors too (to rewrite them whole under their version)."""
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """A vector read: the ``size`` documents nearest ``vector`` (cosine scores), one op of ``read_many``.
+
+    ``exact`` asks for exact cosines (for thresholds), not only the right order.
+    """
+
+    collections: tuple[Collection, ...]
+    filter: Filter
+    vector: tuple[float, ...]
+    size: int = 10
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class Write:
+    """One document write of a batch (``StoragePort.write``).
+
+    ``if_version``: ``None`` writes unconditionally; a :class:`Version` writes only if the
+    stored version is still that one; :data:`ABSENT` only if no such document exists.
+    ``refresh=False`` for a document only ever read by id (real-time get needs no refresh).
+    """
+
+    collection: Collection
+    doc: Doc
+    if_version: Version | object | None = None
+    refresh: bool = True
+
+
+ABSENT = object()
+"""``Write.if_version`` for "only if the document does not exist yet"."""
+
+
+@dataclass(frozen=True)
 class Capabilities:
     """What a backend's engine offers, detected at ``setup()``."""
 

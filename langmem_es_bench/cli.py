@@ -2,6 +2,11 @@
 
     langmem-es bench --backend both --docs docs/benchmarks.md     # the full run (~25 min)
     langmem-es bench --backend sqlite --smoke                     # CI: tiny sizes, < 1 min
+    langmem-es bench --backend both --sizes 1k,10k --tenants 100  # a small run (~10 min)
+
+The report ends with the issue-13 ratio targets (pre-recall p95 ÷ langchain-elasticsearch,
+write→visible ÷ add_texts, slowest ÷ median recall, ingest ÷ embedder, SQLite largest ÷
+smallest), the requests one recall and one superseding write send, and the load average.
     langmem-es bench --report-only bench-results/results.json --docs docs/benchmarks.md
 
 The main CLI calls :func:`register` with its subparsers; heavy modules are imported in

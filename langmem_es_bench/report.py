@@ -63,6 +63,7 @@ def latency_rows(results: dict[str, Any]) -> list[list[str]]:
                     f"{p['tenants']:,}",
                     _f(p["p50"]),
                     _f(p["p95"]),
+                    _f(p.get("max")),
                     _f(p["embed_query"]["p95"]),
                     _x(p.get("p95_over_embed_p95")),
                     _x(p["p95"] / first["p95"]) if first and first["p95"] else "—",
@@ -73,7 +74,7 @@ def latency_rows(results: dict[str, Any]) -> list[list[str]]:
         for phase in ("scale", "tenants"):
             if isinstance(res.get(phase), dict) and "error" in res[phase]:
                 rows.append(
-                    [_label(key, res), phase, "", "failed: " + res[phase]["error"][:80], "", "", "", "", "", ""]
+                    [_label(key, res), phase, "", "failed: " + res[phase]["error"][:80], "", "", "", "", "", "", ""]
                 )
     return rows
 
@@ -84,6 +85,7 @@ LATENCY_HEAD = [
     "tenants",
     "p50 ms",
     "p95 ms",
+    "max ms",
     "embedder p95 ms",
     "p95 / embedder p95",
     "p95 / smallest p95",
@@ -249,6 +251,154 @@ FOOTPRINT_HEAD = [
 ]
 
 
+def request_rows(results: dict[str, Any]) -> list[list[str]]:
+    """Requests one recall and one superseding write send (counted through the client), with latencies."""
+    rows = []
+    for key, res in _systems(results):
+        r = (res.get("scale") or {}).get("requests")
+        if not _ok(r):
+            continue
+        for name, label in (("recall", "recall (k = 9)"), ("superseding_write", "superseding remember")):
+            p = r[name]
+            req, lat = p.get("requests") or {}, p["latency_ms"]
+            kinds = ", ".join(f"{k} ×{v:g}" for k, v in list((req.get("per_call_by_kind") or {}).items())[:6])
+            rows.append(
+                [
+                    _label(key, res),
+                    label,
+                    f"{r['at_size']:,}",
+                    str(req.get("p50", "—")),
+                    str(req.get("max", "—")),
+                    _f(lat["p50"]),
+                    _f(lat["p95"]),
+                    _f(lat["max"]),
+                    _x(lat.get("max_over_median")),
+                    kinds,
+                    str(r.get("loadavg")),
+                ]
+            )
+    return rows
+
+
+REQUEST_HEAD = [
+    "system",
+    "call",
+    "at memories",
+    "requests p50",
+    "requests max",
+    "p50 ms",
+    "p95 ms",
+    "max ms",
+    "max / median",
+    "requests per call (mean)",
+    "load average",
+]
+
+#: The issue-13 targets: (what, our figure ÷ baseline figure, the bound, whether lower is better).
+RATIO_BOUND = {
+    "pre_recall_vs_langchain": 1.5,
+    "visible_vs_add_texts": 1.5,
+    "max_over_median": 3.0,
+    "ingest_with_context": 0.9,
+    "sqlite_largest_vs_smallest": 2.0,
+}
+
+
+def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target as ``{"target", "ours", "baseline", "ratio", "bound", "meets"}`` (same run, same machine)."""
+    systems = results.get("systems", {})
+    ours, lc = systems.get("langmem_es[elasticsearch]") or {}, systems.get("langchain_es") or {}
+    out: list[dict[str, Any]] = []
+
+    def add(target: str, a: float | None, b: float | None, bound: float, lower: bool = True) -> None:
+        ratio = a / b if a is not None and b else None
+        out.append(
+            {
+                "target": target,
+                "ours": a,
+                "baseline": b,
+                "ratio": None if ratio is None else round(ratio, 2),
+                "bound": bound,
+                "meets": None if ratio is None else (ratio <= bound if lower else ratio >= bound),
+            }
+        )
+
+    lc_points = {p["size"]: p for p in (lc.get("scale") or {}).get("pre_recall") or []}
+    for p in (ours.get("scale") or {}).get("pre_recall") or []:
+        if p["size"] in lc_points:
+            add(
+                f"Elasticsearch pre-recall p95 at {p['size']:,} (1 tenant) ÷ langchain-es similarity_search p95",
+                p["p95"],
+                lc_points[p["size"]]["p95"],
+                RATIO_BOUND["pre_recall_vs_langchain"],
+            )
+    if _ok(ours.get("tenants")) and _ok(lc.get("tenants")):
+        add(
+            f"Elasticsearch pre-recall p95, {ours['tenants']['size']:,} over {ours['tenants']['tenants']:,} tenants "
+            "÷ langchain-es",
+            ours["tenants"]["p95"],
+            lc["tenants"]["p95"],
+            RATIO_BOUND["pre_recall_vs_langchain"],
+        )
+    ow, lw = (ours.get("scale") or {}).get("writes"), (lc.get("scale") or {}).get("writes")
+    if _ok(ow) and _ok(lw):
+        add(
+            "Elasticsearch semantic remember→visible p95 ÷ langchain-es add_texts(refresh)→visible p95",
+            ow["write_visible"]["p95"],
+            lw["write_visible"]["p95"],
+            RATIO_BOUND["visible_vs_add_texts"],
+        )
+    for key, res in systems.items():
+        if not key.startswith("langmem_es"):
+            continue
+        scale = res.get("scale") or {}
+        points = [*(scale.get("pre_recall") or []), *([res["tenants"]] if _ok(res.get("tenants")) else [])]
+        if points:
+            worst = max(points, key=lambda p: p.get("max_over_median") or 0)
+            if worst.get("max") is not None:
+                add(
+                    f"{key} slowest recall ÷ median (worst point: {worst['size']:,} / {worst['tenants']} tenants)",
+                    worst["max"],
+                    worst["p50"],
+                    RATIO_BOUND["max_over_median"],
+                )
+        ing = (res.get("ingest") or {}).get("with_sessions") if _ok(res.get("ingest")) else None
+        if ing:
+            add(
+                f"{key} ingest with session context ÷ the embedder alone (texts/s)",
+                ing["per_s"],
+                ing["embedder_per_s"],
+                RATIO_BOUND["ingest_with_context"],
+                lower=False,
+            )
+        if key == "langmem_es[sqlite]" and len(scale.get("pre_recall") or []) > 1:
+            first, last = scale["pre_recall"][0], scale["pre_recall"][-1]
+            add(
+                f"SQLite pre-recall p95 at {last['size']:,} ÷ at {first['size']:,}",
+                last["p95"],
+                first["p95"],
+                RATIO_BOUND["sqlite_largest_vs_smallest"],
+            )
+    return out
+
+
+def ratio_rows(results: dict[str, Any]) -> list[list[str]]:
+    return [
+        [
+            t["target"],
+            _f(t["ours"]),
+            _f(t["baseline"]),
+            _x(t["ratio"]),
+            ("≥ " if t["target"].find("ingest") >= 0 else "≤ ") + f"{t['bound']:g}×",
+            {True: "meets", False: "misses", None: "—"}[t["meets"]],
+        ]
+        for t in ratio_targets(results)
+    ]
+
+
+RATIO_HEAD = ["target (issue 13)", "ours", "baseline", "ratio", "bound", ""]
+
+
 def _table(head: list[str], rows: list[list[str]]) -> str:
     if not rows:
         return "_no figures (phase skipped or failed)_\n"
@@ -341,6 +491,17 @@ def summary(results: dict[str, Any]) -> str:
         "targets:",
     ]
     parts += [f"  {line}" for line in headline(results)] or ["  (none)"]
+    if request_rows(results):
+        parts += [
+            "requests of one recall and one superseding write (counted through the Elasticsearch client)",
+            _plain(REQUEST_HEAD, request_rows(results)),
+        ]
+    meta = results.get("meta", {})
+    parts += [
+        f"ratio targets (same run; load average {meta.get('load_average_start')} at the start, "
+        f"{meta.get('load_average_end')} at the end, {meta.get('machine', {}).get('nproc')} CPUs)",
+        _plain(RATIO_HEAD, ratio_rows(results)),
+    ]
     return "\n".join(parts) + "\n"
 
 
@@ -588,6 +749,22 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         "refresh_indices=True)` and their search.",
         "",
         _table(WRITE_HEAD, write_rows(results)),
+    ]
+    if request_rows(results):
+        lines += [
+            "Requests one recall and one superseding `remember` send on Elasticsearch (every HTTP request "
+            "counted through the client's transport, background flushes included; the superseding write "
+            "replaces the active fact under its subject key), with their latency distribution:",
+            "",
+            _table(REQUEST_HEAD, request_rows(results)),
+        ]
+    lines += [
+        "## Ratio targets (issue 13)",
+        "",
+        f"Same run, same cluster, embedder and corpus; load average {results['meta'].get('load_average_start')} "
+        f"at the start, {results['meta'].get('load_average_end')} at the end.",
+        "",
+        _table(RATIO_HEAD, ratio_rows(results)),
     ]
     st = same_turn_rows(results)
     if st:

@@ -88,17 +88,28 @@ class BenchConfig:
 
 
 def stats(values: Sequence[float]) -> dict[str, float]:
-    """``n``, ``p50``, ``p95``, ``mean`` (linear interpolation between order statistics)."""
+    """``n``, ``p50``, ``p95``, ``mean``, ``max`` and ``max_over_median`` (a hidden flush or
+    refresh shows as a max far above the median); percentiles interpolate linearly."""
     import numpy as np
 
     if not values:
-        return {"n": 0, "p50": float("nan"), "p95": float("nan"), "mean": float("nan")}
+        return {
+            "n": 0,
+            "p50": float("nan"),
+            "p95": float("nan"),
+            "mean": float("nan"),
+            "max": float("nan"),
+            "max_over_median": float("nan"),
+        }
     a = np.asarray(values, dtype=float)
+    p50 = float(np.percentile(a, 50))
     return {
         "n": int(a.size),
-        "p50": round(float(np.percentile(a, 50)), 3),
+        "p50": round(p50, 3),
         "p95": round(float(np.percentile(a, 95)), 3),
         "mean": round(float(a.mean()), 3),
+        "max": round(float(a.max()), 3),
+        "max_over_median": round(float(a.max()) / p50, 2) if p50 else float("nan"),
     }
 
 
@@ -185,6 +196,7 @@ class Bench:
             **s,
             "embed_query": baseline,
             "p95_over_embed_p95": _ratio(s["p95"], baseline["p95"]),
+            "loadavg": _loadavg(),
         }
         timings = getattr(target, "timings", None)
         if timings:
@@ -192,7 +204,8 @@ class Bench:
                 point[f"{stage}_p50"] = stats([t.get(stage, 0.0) for t in timings])["p50"]
         self.say(
             f"    {target.name}: {size:>7,} memories / {tenants:>4} tenant(s): pre-recall p50 {s['p50']:.1f} ms, "
-            f"p95 {s['p95']:.1f} ms  (embedder alone p95 {baseline['p95']:.1f} ms, n={s['n']})"
+            f"p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms  (embedder alone p95 {baseline['p95']:.1f} ms, "
+            f"n={s['n']}, load {point['loadavg']})"
         )
         return point
 
@@ -233,7 +246,35 @@ class Bench:
             "embed_query": baseline,
             "write_p95_over_embed_p95": _ratio(w["p95"], baseline["p95"]),
             "visible_p95_over_embed_p95": _ratio(v["p95"], baseline["p95"]),
+            "loadavg": _loadavg(),
         }
+
+    def request_point(self, target: Any, n: int) -> dict[str, Any] | None:
+        """Requests sent by one recall and one superseding write, counted through the client
+        (Elasticsearch only), with their latency distribution."""
+        client = getattr(getattr(target, "backend", None), "client", None)
+        if client is None or not hasattr(client, "transport"):
+            return None
+        from langmem_es_bench.request_profile import RequestCounter, profile_calls, superseding_writes
+
+        core, identity = target.core, target._identity(tenant_of(0, 1))
+        counter = RequestCounter(client)
+        try:
+            settle = getattr(core, "wait_background", None)
+            recall = profile_calls(
+                counter, [lambda q=q: core.recall(identity, q, k=K_RECALL) for q in self.fresh_queries(n)]
+            )
+            write = profile_calls(counter, superseding_writes(core, identity, max(4, n // 2)), settle)
+        finally:
+            counter.close()
+        self.say(
+            f"    {target.name}: one recall = {recall['requests']['p50']} request(s) (max "
+            f"{recall['requests']['max']}), p50 {recall['latency_ms']['p50']:.1f} / p95 "
+            f"{recall['latency_ms']['p95']:.1f} / max {recall['latency_ms']['max']:.1f} ms; one superseding "
+            f"write = {write['requests']['p50']} request(s), p50 {write['latency_ms']['p50']:.1f} / p95 "
+            f"{write['latency_ms']['p95']:.1f} ms"
+        )
+        return {"recall": recall, "superseding_write": write, "loadavg": _loadavg()}
 
     def ingest_point(
         self, make: Callable[[], Any], emb: Any, items: Sequence[CorpusItem], sessions: Sequence[bool]
@@ -276,6 +317,10 @@ class Bench:
             f"{base:,.0f} texts/s → ratio {rate / base:.2f}"
         )
         return after
+
+
+K_RECALL = 9
+"""What the pre-recall node asks for (k = 8, plus one)."""
 
 
 def tenant_of(index: int, tenants: int) -> str:
@@ -349,6 +394,9 @@ def _scale_phase(
                 target, emb, min(cfg.writes, cfg.slow_queries // 2) if slow else cfg.writes
             )
             out["writes"]["at_size"] = loaded
+            requests = bench.request_point(target, cfg.writes)
+            if requests:
+                out["requests"] = {**requests, "at_size": loaded}
     finally:
         target.close()
         del target

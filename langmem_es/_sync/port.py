@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from ..port_base import Capabilities, Collection, Doc, Filter, HybridResult, StoredDoc, Version
+from ..port_base import Capabilities, Collection, Doc, Filter, Find, Hit, HybridResult, Nearest, StoredDoc, Version, Write
 
 __all__ = ["StoragePort"]
 
@@ -48,6 +48,25 @@ class StoragePort(Protocol):
         """Real-time get by id, in the order asked (no refresh needed)."""
         ...
 
+    def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+        """Real-time get of documents in several collections in one round trip, in the order asked.
+
+        ``vectors=False``: the documents may come without their vectors (less to move).
+        """
+        ...
+
+    def write(self, writes: Sequence[Write]) -> list[bool]:
+        """Several writes (any collections, conditional or not) in one round trip.
+
+        Returns, per write, whether it was applied (``False``: a version conflict, or the
+        document exists for :data:`~langmem_es.port_base.ABSENT`). Other failures raise ``WriteError``.
+        """
+        ...
+
+    def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+        """Several reads in one round trip: a ``Find`` gives stored docs (with versions), a ``Nearest`` hits."""
+        ...
+
     def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
         """Delete by id; returns how many existed."""
         ...
@@ -80,11 +99,16 @@ class StoragePort(Protocol):
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        fields: Sequence[str] | None = None,
+        exact: bool = True,
         allow_partial: bool = False,
     ) -> HybridResult:
         """Run the BM25 leg and the vector leg in one round trip, each returning ``size`` hits.
 
         With ``server_rrf`` (only when ``capabilities.server_rrf``), the engine fuses.
+        ``fields`` (top-level or dotted paths) limits what each hit's document carries —
+        a backend may return more, never less; ``None``: everything but the vectors.
+        ``exact=False`` lets the vector leg skip exact cosine rescoring (order only).
         With ``allow_partial``, unavailable shards do not raise: the hits come from the
         rest and ``HybridResult.unavailable`` names what is missing.
         """

@@ -23,7 +23,13 @@ class MemoryConfig:
     context_window_text: int = 2
     """Bulk ingest: neighbouring events (each side, same session) indexed for BM25 with an event."""
     context_window_vector: int = 1
-    """Bulk ingest: neighbouring events embedded with an event (its vector is own + in-context, normalised)."""
+    """Bulk ingest: neighbouring events whose vectors make an event's in-context vector (its vector
+    is own + in-context, normalised)."""
+    context_neighbour_weight: float = 0.6
+    """Weight of each neighbour's vector in the in-context vector (the event's own counts 1). Each
+    turn is embedded once; on the LoCoMo dev split (SQLite) recall@10 / MRR were 0.718 / 0.453 at
+    0.6, 0.717 / 0.445 at 1.0, 0.716 / 0.460 at 0.4, 0.717 / 0.437 at 1.6 — re-embedding the turn
+    with its neighbours' text, as before, gave 0.718 / 0.461 at 2× the embedding work."""
     passage_tokens: int = 200
     """A content longer than this (estimated word pieces) is also embedded passage by passage
     (sentence-aligned, overlapping): the default embedder reads 256 word pieces, so the

@@ -79,3 +79,11 @@ def audit_document(record: str, rid: str, tenant: str, owner: str, body: Mapping
 
 
 AUDIT: Collection = "audit"
+
+#: What recall's retrieval legs bring back of each candidate: its ids, what fusion and the
+#: reranker read, and the scope fields the choke point checks (``value.*`` included) —
+#: not the whole value (the memories kept are fetched whole by id).
+LEG_FIELDS: tuple[str, ...] = (
+    "id", "key", "record", "tenant", "scope", "owner", "kind", "status", "text", "event_time", "written_at",
+    "confidence", "access_count", "conflict_id", "value.tenant", "value.scope", "value.owner",
+)

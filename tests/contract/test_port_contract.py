@@ -16,7 +16,7 @@ import pytest
 
 from langmem_es import filters as F
 from langmem_es.documents import doc_id, namespace_fields, value_fields
-from langmem_es.port import Capabilities, HybridResult, StoredDoc, Version, source_of
+from langmem_es.port import ABSENT, Capabilities, Find, HybridResult, Nearest, StoredDoc, Version, Write, source_of
 
 
 def unit(*xs: float) -> list[float]:
@@ -224,6 +224,64 @@ async def test_put_if_concurrent_writers_exactly_one_wins(backend):
         *(backend.put_if("items", make_doc(("u",), "fresh", text=str(i)), version=None) for i in range(6))
     )
     assert sorted(created) == [False] * 5 + [True]
+
+
+async def test_get_many_reads_several_collections_in_order(backend):
+    a, b = make_doc(("u",), "a", text="a", vectors={"c": unit(1, 0, 0, 0)}), make_doc(("u",), "b", text="b")
+    await backend.put("semantic", [a])
+    await backend.put("audit", [b])
+    got = await backend.get_many([("audit", b["id"]), ("semantic", "missing"), ("semantic", a["id"]),
+                                  ("audit", a["id"])])
+    assert [(g.collection, g.doc["id"]) if g else None for g in got] == [
+        ("audit", b["id"]), None, ("semantic", a["id"]), None]
+    assert all(isinstance(g.version, Version) for g in got if g)
+    assert got[2].doc["vectors"][0]["vector"] == pytest.approx(unit(1, 0, 0, 0), abs=1e-6)
+    (bare,) = await backend.get_many([("semantic", a["id"])], vectors=False)
+    assert source_of(bare.doc) == source_of(a)
+    assert await backend.get_many([]) == []
+
+
+async def test_write_batches_conditional_and_plain_writes(backend):
+    a, b, c = make_doc(("u",), "a", text="a1"), make_doc(("u",), "b", text="b1"), make_doc(("u",), "c", text="c1")
+    await backend.put("items", [a])
+    (va,) = await backend.get("items", [a["id"]])
+    applied = await backend.write([
+        Write("items", {**a, "text": "a2"}, if_version=va.version),   # current version: applied
+        Write("semantic", b, if_version=ABSENT),                      # absent: created
+        Write("audit", c, refresh=False),                             # plain upsert, read by id only
+    ])
+    assert applied == [True, True, True]
+    again = await backend.write([
+        Write("items", {**a, "text": "stale"}, if_version=va.version),  # stale version: refused
+        Write("semantic", {**b, "text": "dup"}, if_version=ABSENT),      # exists: refused
+        Write("items", make_doc(("u",), "d", text="d1")),
+    ])
+    assert again == [False, False, True]
+    got = await backend.get_many([("items", a["id"]), ("semantic", b["id"]), ("audit", c["id"])])
+    assert [g.doc["text"] for g in got] == ["a2", "b1", "c1"]
+    assert await backend.write([]) == []
+
+
+async def test_read_many_runs_finds_and_nearest_in_order(backend):
+    docs = [make_doc(("r",), f"k{i}", text=f"doc {i}", vectors={"c": unit(1, i, 0, 0)}, tenant="t", day=i + 1)
+            for i in range(4)]
+    await backend.put("semantic", docs)
+    found, near, nothing = await backend.read_many([
+        Find(("semantic",), F.term("tenant", "t"), size=2, sort=(("updated_at", "asc"),)),
+        Nearest(("semantic",), F.term("tenant", "t"), tuple(unit(1, 0, 0, 0)), size=2),
+        Find(("semantic",), F.term("tenant", "nobody")),
+    ])
+    assert [s.doc["key"] for s in found] == ["k0", "k1"] and all(isinstance(s.version, Version) for s in found)
+    assert [h.doc["key"] for h in near] == ["k0", "k1"] and near[0].score == pytest.approx(1.0, abs=1e-3)
+    assert nothing == []
+
+
+async def test_hybrid_fields_limit_what_hits_carry(hybrid_corpus):
+    result = await hybrid_corpus.hybrid(["items"], F.MATCH_ALL, text="deploy error", vector=unit(1, 0, 0, 0),
+                                        size=2, fields=["id", "key", "tenant"], exact=False)
+    for hit in [*result.text_hits, *result.vector_hits]:
+        assert {"id", "key", "tenant"} <= set(hit.doc) and "vectors" not in hit.doc
+    assert hit_keys(result.vector_hits)[0] == "err"
 
 
 # -------------------------------------------------------------------- reads

@@ -67,30 +67,42 @@ def test_recalled_memories_stay_alive(core, alice, clock):
 
 
 def test_access_statistics_are_batched(core, alice, clock):
-    """As an operator, I want recall to stay a read: access counts are written in batches."""
+    """As an operator, I want recall to stay a read: access counts are written in batches,
+    into small access records, never by re-indexing the memory (its text and vector)."""
     w = core.remember(alice, "Alice's gate code is 4521.", kind="episodic", session_id="s1")
+    other = core.remember(alice, "Alice's bike lock code is 9911.", kind="episodic", session_id="s1")
     writes = []
-    real_put, real_put_if = core.backend.put, core.backend.put_if
+    real_put, real_put_if, real_write = core.backend.put, core.backend.put_if, core.backend.write
 
     def counting_put(collection, docs, **kw):
         writes.append((collection, len(docs)))
         return real_put(collection, docs, **kw)
 
-    def counting_put_if(collection, doc, **kw):  # the flush writes each memory under OCC
+    def counting_put_if(collection, doc, **kw):
         writes.append((collection, 1))
         return real_put_if(collection, doc, **kw)
 
-    core.backend.put, core.backend.put_if = counting_put, counting_put_if
+    def counting_write(batch):  # one batched write, whatever the number of memories
+        writes.append(tuple(sorted({(x.collection, x.doc.get("record")) for x in batch})) + (len(batch),))
+        return real_write(batch)
+
+    core.backend.put, core.backend.put_if, core.backend.write = counting_put, counting_put_if, counting_write
     try:
         for _ in range(3):
             assert contents(core.recall(alice, "gate code", kinds=["episodic"], k=1)) == ["Alice's gate code is 4521."]
+        core.recall(alice, "bike lock code", kinds=["episodic"], k=1)
         assert writes == [] and core.get(alice, w.id).access_count == 0
-        assert core.flush_access() == 1
-        assert writes == [("episodic", 1)]
+        assert core.flush_access() == 2
+        assert writes == [(("audit", "access"), 2)]
     finally:
-        core.backend.put, core.backend.put_if = real_put, real_put_if
+        core.backend.put, core.backend.put_if, core.backend.write = real_put, real_put_if, real_write
     m = core.get(alice, w.id)
     assert m.access_count == 3 and m.last_accessed_at is not None
+    assert core.get(alice, other.id).access_count == 1
+    [stored] = core.backend.get("episodic", [core.backend.find(["episodic"], {"term": {"key": w.id}})[0].doc["id"]])
+    assert stored.doc["value"]["access_count"] == 0  # the memory document was not rewritten
+    core.recall(alice, "gate code", kinds=["episodic"], k=1)
+    assert core.flush_access() == 1 and core.get(alice, w.id).access_count == 4  # counts add up across flushes
 
 
 def test_access_flushes_every_n_recalls(request, clock, alice):
@@ -102,8 +114,10 @@ def test_access_flushes_every_n_recalls(request, clock, alice):
     try:
         w = core.remember(alice, "Alice's gate code is 4521.", kind="episodic", session_id="s1")
         core.recall(alice, "gate code", k=1)
+        core.wait_background()
         assert core.get(alice, w.id).access_count == 0
-        core.recall(alice, "gate code", k=1)
+        core.recall(alice, "gate code", k=1)  # the second recall starts a flush after its turn
+        core.wait_background()
         assert core.get(alice, w.id).access_count == 2
     finally:
         teardown()

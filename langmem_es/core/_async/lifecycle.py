@@ -13,6 +13,7 @@ from .. import scope as S
 from .. import scoring
 from .. import validation as V
 from ..records import memory_of
+from .access import with_access
 from ..results import DecayReport
 from .base import AsyncCoreBase
 
@@ -63,6 +64,7 @@ class AsyncLifecycle(AsyncCoreBase):
         the tenant; otherwise only what the identity can see. ``dry_run`` changes nothing.
         """
         now = now or self.clock()
+        await self.flush_access()  # decay scores on every access counted so far
         report = DecayReport()
         if tenant_wide:
             flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.term("status", "active"))
@@ -76,6 +78,9 @@ class AsyncLifecycle(AsyncCoreBase):
                 if len(page) < 1000:
                     break
             docs = [s for s in docs if tenant_wide or S.visible(s.doc, identity)]
+            records: list[StoredDoc | None] = []
+            for start in range(0, len(docs), 1000):
+                records += await self._access.records([(kind, s.doc) for s in docs[start:start + 1000]])
             report.scored[kind] = len(docs)
             deleted: list[str] = []
             frozen = 0
@@ -90,13 +95,15 @@ class AsyncLifecycle(AsyncCoreBase):
                     return {"frozen": True}
                 return None
 
-            for s in docs:
-                # decide on the real-time document: search results may predate batched access stats
+            for s, record in zip(docs, records):
+                # decide on the real-time document, with its access record added
+                seen = record.doc if record else None
                 if dry_run:
                     [exact] = await self.backend.get(kind, [s.doc["id"]])
-                    update = decide(memory_of(exact.doc)) if exact else None
+                    update = decide(with_access(memory_of(exact.doc), seen)) if exact else None
                 else:
-                    changed = await self._update(kind, s.doc["id"], decide, now, what="decay")
+                    changed = await self._update(kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now,
+                                                 what="decay")
                     update = changed[1] if changed else None
                 if update is None:
                     continue

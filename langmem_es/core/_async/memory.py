@@ -40,7 +40,7 @@ class AsyncMemoryCore(AsyncBeliefs, AsyncConflicts, AsyncRetrieval, AsyncForgett
 
     async def close(self) -> None:
         """Write pending access statistics, then close the backend."""
-        await self.flush_access()
+        await self._access.close()
         await self.backend.close()
 
 

@@ -7,22 +7,22 @@ cluster offers it), reranks, and passes every candidate through the scope choke 
 
 from __future__ import annotations
 
-import itertools
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from ... import filters as F
-from ...errors import InvalidMemoryError
+from ...errors import InvalidMemoryError, ShardsUnavailableError, UnavailableShard
 from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Hit
+from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker
 from .. import scope as S
 from .. import scoring
 from .. import validation as V
-from ..records import memory_of
+from ..records import AUDIT, LEG_FIELDS, memory_of
 from ..results import RecalledMemory, RecallResult
+from .access import record_id, with_access
 from .hops import AsyncHops
 from .long_events import AsyncLongEvents
 
@@ -76,8 +76,12 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
         timings["embed"] = _ms(t)
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
+        # the legs carry what fusion, reranking and the scope check read (and the second hop: the
+        # contents); the k kept are fetched whole
+        fields = (*LEG_FIELDS, "value.content") if self.config.second_hop else LEG_FIELDS
         legs = await self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
-                                         server_rrf=server, rrf_k=self.config.rrf_k, allow_partial=allow_partial)
+                                         server_rrf=server, rrf_k=self.config.rrf_k, fields=fields, exact=False,
+                                         allow_partial=allow_partial)
         timings["search"] = _ms(t)
         t = time.perf_counter()
         stages: dict[str, dict[str, float]] = {}
@@ -93,7 +97,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
             fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
                         k=self.config.rrf_k, weights=self.config.leg_weights)
             if self.config.second_hop:  # opt-in: see core/_async/hops.py
-                hop = await self._second_hop(query, kinds, flt, size, fused, by_id)
+                hop = await self._second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
                 for h in hop:
                     by_id.setdefault(h.doc["id"], h)
                 if hop:
@@ -105,32 +109,62 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
         t = time.perf_counter()
         reranked = await self._rerank(query, ranked, by_id)
-        # and what is returned also passes the whole filter (status, as_of, caller filters),
-        # re-evaluated here rather than trusted from the engine — for the k kept, not all candidates
-        top = list(itertools.islice((p for p in reranked if F.matches(by_id[p[0]].doc, flt)), k))
         timings["rerank"] = _ms(t)
+        t = time.perf_counter()
+        unavailable = list(legs.unavailable)
+        top = await self._fetch_top(reranked, by_id, identity, scopes, flt, k,
+                                    unavailable if allow_partial else None)
+        timings["fetch"] = _ms(t)
         fused_score = dict(fused)
         out = []
         open_conflicts = {c.id for c in await self.conflicts(identity)} if any(
-            by_id[i].doc.get("conflict_id") for i, _ in top) else set()
-        memories = {i: memory_of(by_id[i].doc) for i, _ in top}
-        matched = await self._matched_passages(query, vector, [(by_id[i].collection, i, m.content)
-                                                               for i, m in memories.items()])
-        for i, score in top:
+            stored.doc.get("conflict_id") for _, _, stored, _ in top) else set()
+        memories = {i: with_access(memory_of(stored.doc), record.doc if record else None) for i, _, stored, record in top}
+        matched = await self._matched_passages(query, vector, [(stored.collection, i, memories[i].content)
+                                                               for i, _, stored, _ in top])
+        for i, score, _, _ in top:
             memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts,
                                       passage=matched.get(i)))
-            self._pending_access[(by_id[i].collection, i)] = self._pending_access.get((by_id[i].collection, i), 0) + 1
-        self._recalls_since_flush += 1
-        if self._recalls_since_flush >= self.config.access_flush_every:
-            await self.flush_access()
+        self._access.note((stored.collection, stored.doc) for _, _, stored, _ in top)  # written after this turn
         timings["total"] = _ms(started)
         return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused),
-                            unavailable_shards=list(legs.unavailable))
+                            unavailable_shards=unavailable)
 
     def _bm25_text(self, query: str) -> str:
         return query
+
+    async def _fetch_top(self, reranked: Sequence[tuple[str, float]], by_id: Mapping[str, Hit], identity: Identity,
+                         scopes: Sequence[Scope], flt: F.Filter, k: int, unavailable: list[UnavailableShard] | None = None,
+                         ) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
+        """The best ``k`` candidates fetched whole, with their access records, in one real-time ``mget``.
+
+        The choke point runs again on every fetched document, and the whole filter
+        (status, ``as_of``, the caller's filters) is re-evaluated on it rather than trusted
+        from the engine; a candidate that fails (changed since the search) makes room for the next.
+        Given ``unavailable`` (a partial recall is allowed), access records that cannot be
+        read are left out and their shards added there; the memories themselves must read.
+        """
+        out: list[tuple[str, float, StoredDoc, StoredDoc | None]] = []
+        pos = 0
+        while len(out) < k and pos < len(reranked):
+            window = list(reranked[pos:pos + k - len(out)])
+            pos += len(window)
+            hits = [by_id[i] for i, _ in window]
+            refs = [(h.collection, h.doc["id"]) for h in hits]
+            refs += [(AUDIT, record_id(h.collection, h.doc)) for h in hits]
+            try:
+                found = await self.backend.get_many(refs, vectors=False)
+            except ShardsUnavailableError as exc:
+                if unavailable is None:
+                    raise
+                found = [*await self.backend.get_many(refs[:len(window)], vectors=False), *[None] * len(window)]
+                unavailable += [s for s in exc.shards if s not in unavailable]
+            for (i, score), stored, record in zip(window, found[:len(window)], found[len(window):]):
+                if stored is not None and S.visible(stored.doc, identity, scopes) and F.matches(stored.doc, flt):
+                    out.append((i, score, stored, record))
+        return out
 
     async def _rerank(self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]) -> list[tuple[str, float]]:
         if isinstance(self.reranker, NoReranker) or not ranked:
@@ -147,24 +181,25 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window):]
 
     async def flush_access(self) -> int:
-        """Write batched access statistics (count, last access); called every N recalls and on close.
+        """Write the buffered access statistics now; returns the memories whose counts were written.
 
-        Each memory is updated under optimistic concurrency, so a flush never writes an
-        old status back over a supersession or decay that happened meanwhile.
+        Recalls buffer them and a background flush writes them every
+        ``access_flush_every`` recalls (see :mod:`langmem_es.core._async.access`); this waits
+        for that flush and writes the rest. ``close`` does the same.
         """
-        pending, self._pending_access = self._pending_access, {}
-        self._recalls_since_flush = 0
-        now = self.clock()
-        written = 0
-        for (collection, did), hits in pending.items():
-            update = await self._update(collection, did, lambda m, n=hits: {
-                "access_count": m.access_count + n, "last_accessed_at": now}, now)
-            written += update is not None
-        return written
+        await self._access.wait()
+        return await self._access.flush()
+
+    async def wait_background(self) -> None:
+        """Wait for the access statistics being written in the background (tests, benchmarks)."""
+        await self._access.wait()
 
     async def get(self, identity: Identity, memory_id: str) -> Memory | None:
         stored = await self._get_visible(identity, memory_id)
-        return memory_of(stored.doc) if stored else None
+        if stored is None:
+            return None
+        [record] = await self._access.records([(stored.collection, stored.doc)])
+        return with_access(memory_of(stored.doc), record.doc if record else None)
 
     async def history(self, identity: Identity, key_or_id: str) -> list[Memory]:
         """Every version of a fact, oldest first: by subject key, or the chain through an id."""

@@ -28,6 +28,7 @@ from .. import scope as S
 from ..config import MemoryConfig
 from ..records import AUDIT, audit_document, memory_of, restamp
 from ..validation import check_ref, checked_embeddings, memory_id
+from .access import AccessLog
 
 if TYPE_CHECKING:
     from ..results import RecallResult
@@ -54,8 +55,8 @@ class CoreBase:
         self.reranker = resolve_reranker("memory" if reranker is None else reranker)
         self.config = config or MemoryConfig()
         self.clock = clock
-        self._pending_access: dict[tuple[Collection, str], int] = {}
-        self._recalls_since_flush = 0
+        self._access = AccessLog(backend, flush_every=self.config.access_flush_every, clock=clock,
+                                      retries=self.config.occ_retries, backoff_ms=self.config.occ_backoff_ms)
 
     @property
     def capabilities(self) -> Capabilities:

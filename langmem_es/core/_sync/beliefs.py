@@ -17,7 +17,7 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Kind, Memory, Scope, content_hash
-from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
+from ...port import MEMORY_COLLECTIONS, Find, Hit, Nearest, StoredDoc
 from .. import authz
 from .. import belief_rules as R
 from .. import context as ctx
@@ -27,6 +27,7 @@ from .. import validation as V
 from ..records import AUDIT, audit_document, memory_document, memory_of
 from ..results import WriteResult
 from .base import identity_of, owner_of
+from .forgetting import buried_ids, tombstone_find
 from .long_events import LongEvents
 
 
@@ -69,13 +70,14 @@ class Beliefs(LongEvents):
             session_id=session_id, metadata=metadata, written_by=written_by, polarity=polarity, id=id,
             origin=origin,
         )
+        if kind == "semantic" and memory.status != "pending":
+            # its tombstone check is one of the batched belief-maintenance reads
+            return self._write_semantic(identity, memory, replaces, read_polarity=polarity is None,
+                                              read_confidence=confidence is None)
         if self._tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
             return self._write_pending(memory, replaces)
-        if kind == "semantic":
-            return self._write_semantic(identity, memory, replaces, read_polarity=polarity is None,
-                                              read_confidence=confidence is None)
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = self.embeddings.embed_documents([memory.content])
@@ -112,15 +114,18 @@ class Beliefs(LongEvents):
                                              scope=args.pop("scope", scope), limit=self.config.max_event_chars,
                                              **args))
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
-        vec_nb = ctx.session_neighbours(memories, self.config.context_window_vector)
+        vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
         ids: list[str] = []
+        own: dict[int, list[float]] = {}  # each event embedded once; neighbours across batches kept
         for batch in _batches([len(m.content) for m in memories], batch_size):
             buried = self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
-            texts = [memories[i].content for i in batch]
-            with_ctx = [i for i in batch if vec_nb[i]]
-            texts += ["\n".join([memories[i].content, *vec_nb[i]]) for i in with_ctx]
-            vectors = self.embeddings.embed_documents(texts)
-            contextual = dict(zip(with_ctx, vectors[len(batch):]))
+            wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
+            own.update(zip(wanted, self.embeddings.embed_documents([memories[j].content for j in wanted])))
+            vectors = [own[i] for i in batch]
+            contextual = {i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]], self.config.context_neighbour_weight)
+                          for i in batch if vec_nb[i]}
+            for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
+                del own[j]
             passages = self._passage_vectors([memories[i].content if memories[i].id not in buried else ""
                                                     for i in batch])
             now = self.clock()
@@ -213,20 +218,30 @@ class Beliefs(LongEvents):
         now = self.clock()
         scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
         active = F.term("status", "active")
+        [vector] = self.embeddings.embed_documents([memory.content])
+        # every belief-maintenance read in one round trip: tombstones, the same claim, this id,
+        # the nearest active claims, the active facts under the key
+        key = memory.subject_key
+        tombs, same, exists, near, actives = self.backend.read_many([
+            tombstone_find(identity, [memory]),
+            Find(("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1),
+            Find(("semantic",), F.term("id", memory_document(memory, [], now=now)["id"]), size=1),
+            Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10),
+            Find(("semantic",), F.all_of(scope_filter, F.term("subject_key", key or ""), active), size=100 if key else 0,
+                 sort=(("written_at", "asc"),), vectors=True),
+        ])
+        if buried_ids([memory], tombs):
+            return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         # 1. the same claim, still active in the same scope: reinforce it (an independent
         #    confirmation raises its confidence; a confirmed denial then applies).
-        same = self.backend.find(["semantic"], F.all_of(scope_filter, F.term("content_hash", memory.content_hash),
-                                                              active), size=1)
         if same:
             return self._reinforce(same[0], memory, now)
         for tid in replaces:
             if self._get_visible(identity, tid, collection="semantic") is None:
                 raise ScopeViolationError(f"replaces={tid!r}: no such semantic memory in your scopes")
-        [vector] = self.embeddings.embed_documents([memory.content])
-        if (self.backend.get("semantic", [memory_document(memory, [], now=now)["id"]]))[0] is not None:
+        if exists:
             # an older, no longer active version of this very sentence keeps its id and its history
             memory = memory.model_copy(update={"id": V.memory_id(memory.id, D.iso(now))})
-        near = self._similar(scope_filter, vector, size=10)
         explicit = bool(memory.subject_key)  # the caller named the fact: its key, or the ids in replaces=
         named = set(replaces)
         decision = self._reconcile(memory, near) if self.config.reconcile_model is not None and not replaces \
@@ -252,7 +267,9 @@ class Beliefs(LongEvents):
                 memory = self._infer_key(near, memory)
         if memory.polarity == "deny":
             return self._write_denial(scope_filter, memory, vector, replaces, now)
-        actives = self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
+        if memory.subject_key != key:  # a key inferred or mapped since the batched read: read its actives now
+            actives = self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
+        actives = [s for s in actives if S.visible(s.doc, identity)]
         if actives:
             held = [memory_of(x.doc) for x in actives]
             self._authorize_supersede(identity, held, conflict=memory.scope == "shared" and any(
@@ -394,11 +411,12 @@ class Beliefs(LongEvents):
         key = memory.subject_key or target.subject_key
         return memory.model_copy(update={"subject_key": key}), [target.id], None
 
-    def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]:
+    def _actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
         """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
         flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
-        return self.backend.find(["semantic"], flt, size=100, sort=(("written_at", "asc"),))
-
+        [found] = self.backend.read_many([Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),),
+                                                     vectors=vectors)])
+        return found  # type: ignore[return-value]
 
     def _similar(self, scope_filter: F.Filter, vector: Sequence[float], size: int = 5) -> list[Hit]:
         """The active semantic facts nearest to ``vector`` in one scope and owner (cosine scores)."""
@@ -419,12 +437,9 @@ class Beliefs(LongEvents):
         idempotent: when a client retry of a write that landed gets a 409, the writer
         finds itself as head and still supersedes the fact its claim replaced.
         """
-        rid = V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
 
         def head_doc(previous: str | None) -> dict[str, Any]:
-            body = {"active": memory.id, "previous": previous, "subject_key": memory.subject_key, "scope": memory.scope}
-            return audit_document("head", rid, memory.tenant, memory.owner, body, now=now,
-                                  extra={"scope": memory.scope, "subject_key": memory.subject_key})
+            return self._head_document(memory, now, previous=previous)
 
         seen: list[StoredDoc | None] = []
 
@@ -440,15 +455,18 @@ class Beliefs(LongEvents):
                 self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
             raise
         [head] = seen
-        if head is None:
-            return False, None
-        value = head.doc["value"]
-        if value.get("active") != memory.id:
-            return True, value.get("active")
-        if "previous" not in value:  # a head written before heads recorded what they replaced
-            return True, None
-        return value["previous"] is not None, value["previous"]  # our claim had landed already
+        return _replaced(head, memory)
 
+
+    @staticmethod
+    def _head_id(memory: Memory) -> str:
+        return V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
+
+    def _head_document(self, memory: Memory, now: datetime, *, previous: str | None) -> dict[str, Any]:
+        """The head record of ``memory``'s subject key, naming it as the active fact and ``previous`` as the one replaced."""
+        body = {"active": memory.id, "previous": previous, "subject_key": memory.subject_key, "scope": memory.scope}
+        return audit_document("head", self._head_id(memory), memory.tenant, memory.owner, body, now=now,
+                              extra={"scope": memory.scope, "subject_key": memory.subject_key})
 
     def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
         """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
@@ -541,6 +559,12 @@ class Beliefs(LongEvents):
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
         contradiction. A frozen fact's confidence never changes.
         """
+        return self._supersede_with(self._supersession(by, now, spare_frozen), ids, identity, by, now,
+                                          confirmed_by=confirmed_by)
+
+    def _supersession(self, by: Memory, now: datetime,
+                      spare_frozen: bool = False) -> Callable[[Memory], dict[str, Any] | None]:
+        """What superseding a fact by ``by`` changes in it (``None``: nothing, it is no longer active)."""
         def decide(old: Memory) -> dict[str, Any] | None:
             if old.status != "active":
                 return None
@@ -551,7 +575,7 @@ class Beliefs(LongEvents):
                     "confidence": old.confidence if old.frozen
                     else round(old.confidence * self.config.contradiction_factor, 6)}
 
-        return self._supersede_with(decide, ids, identity, by, now, confirmed_by=confirmed_by)
+        return decide
 
 
     def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Iterable[str],
@@ -562,18 +586,24 @@ class Beliefs(LongEvents):
         Only ids the actor may supersede are touched (core/authz.py): the caller, or — for the
         core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
         done = []
-        actors = [identity] if (identity.user_id or identity.agent_id) else [authz.actor_of(by)]
-        actors += [confirmed_by] if confirmed_by is not None else []
         for key in dict.fromkeys(i for i in ids if i and i != by.id):
             stored = self._get_visible(identity, key, collection="semantic")  # scope is checked once: it never changes
-            if stored is not None and any(self._allowed(actor, authz.Request(
-                    "supersede", target=memory_of(stored.doc), conflict=bool(by.conflict_id))) for actor in actors):
+            if stored is not None and self._may_supersede(identity, by, memory_of(stored.doc), confirmed_by):
                 changed = self._update("semantic", stored.doc["id"], decide, now, what="supersede")
                 if changed and changed[1].get("status") == "superseded":
                     done.append(key)
         if done:
             self._link_supersedes(by, done, now)
         return done
+
+
+    def _may_supersede(self, identity: Identity, by: Memory, old: Memory, confirmed_by: Identity | None = None) -> bool:
+        """Whether the actor may supersede ``old`` (core/authz.py): the caller, or — for the core's
+        own follow-up writes — the writer of ``by`` or whoever confirmed it."""
+        actors = [identity] if (identity.user_id or identity.agent_id) else [authz.actor_of(by)]
+        actors += [confirmed_by] if confirmed_by is not None else []
+        request = authz.Request("supersede", target=old, conflict=bool(by.conflict_id))
+        return any(self._allowed(actor, request) for actor in actors)
 
 
     def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
@@ -591,6 +621,22 @@ def _key_text(key: str) -> str:
 
 def _first_key(memories: Iterable[Memory]) -> str | None:
     return next((m.subject_key for m in memories if m.subject_key), None)
+
+
+def _replaced(head: StoredDoc | None, memory: Memory) -> tuple[bool, str | None]:
+    """What a head record says ``memory``'s claim replaces: (whether a head existed, the previous head).
+
+    When the head already names ``memory`` (its claim landed, e.g. a retried request), the
+    fact it recorded as replaced; a head from before heads recorded that replaces nothing known.
+    """
+    if head is None:
+        return False, None
+    value = head.doc["value"]
+    if value.get("active") != memory.id:
+        return True, value.get("active")
+    if "previous" not in value:  # a head written before heads recorded what they replaced
+        return True, None
+    return value["previous"] is not None, value["previous"]  # our claim had landed already
 
 
 #: Characters of content per bulk batch: megabyte events go in smaller batches.

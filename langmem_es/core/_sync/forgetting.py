@@ -16,13 +16,14 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import KINDS, SCOPES, Identity, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Collection, StoredDoc
+from ...port import MEMORY_COLLECTIONS, Collection, Find, StoredDoc
 from .. import authz
 from .. import copies as C
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_of
 from ..results import ForgetReport
+from .access import record_id
 from .base import CoreBase
 
 
@@ -132,13 +133,8 @@ class Forgetting(CoreBase):
         """
         if not memories:
             return set()
-        hashes = sorted({m.content_hash for m in memories})
-        sources = sorted({s for m in memories for s in m.sources})
-        evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
-        flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
-                       F.terms("owner", sorted({m.owner for m in memories})), F.any_of(*evidence))
-        tombs = [(s.doc.get("owner"), s.doc["value"]) for s in self.backend.find([AUDIT], flt, size=10_000)]
-        return {m.id for m in memories if any(owner == m.owner and _buries(t, m) for owner, t in tombs)}
+        op = tombstone_find(identity, memories)
+        return buried_ids(memories, self.backend.find(op.collections, op.filter, size=op.size))
 
     def tombstones(self, identity: Identity) -> list[dict[str, Any]]:
         """The caller's tombstones (what was forgotten and how; never the forgotten content)."""
@@ -173,6 +169,9 @@ class Forgetting(CoreBase):
                                       what="re-attribute a shared memory"):
                     kept[str(s.doc.get("kind"))] = kept.get(str(s.doc.get("kind")), 0) + 1
             docs = [s for s in docs if s.doc.get("scope") != "shared" or s.doc.get("owner") == owner]
+        gone = {(s.collection, s.doc["id"]) for s in docs}
+        self._access.wait()  # no access record of a purged memory written after the purge
+        self._access.drop(lambda ref, tenant, o: ref not in gone and not (tenant == identity.tenant and o == owner))
         removed = _counts(docs)
         for collection in MEMORY_COLLECTIONS:
             ids = [s.doc["id"] for s in docs if s.collection == collection]
@@ -180,9 +179,13 @@ class Forgetting(CoreBase):
                 self.backend.delete(collection, ids[start:start + 500])
         records = F.all_of(tenant, F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
         by_record: dict[str, int] = {}
+        self.backend.refresh([AUDIT])  # heads and access records are written without a refresh
         for s in self._find_all([AUDIT], records):
             by_record[str(s.doc.get("record"))] = by_record.get(str(s.doc.get("record")), 0) + 1
         self.backend.delete_where([AUDIT], records)
+        access = [record_id(s.collection, s.doc) for s in docs]  # the purged memories' access records, in any scope
+        for start in range(0, len(access), 500):
+            self.backend.delete(AUDIT, access[start:start + 500])
         purged = {s.doc["key"] for s in docs}  # conflicts quoting a removed memory's content go with it
         conflicts = [s for s in self._find_all([AUDIT], F.all_of(tenant, F.term("record", "conflict")))
                      if purged & set(s.doc["value"].get("memory_ids") or ())]
@@ -190,7 +193,6 @@ class Forgetting(CoreBase):
             self.backend.delete(AUDIT, [s.doc["id"] for s in conflicts])
             by_record["conflict"] = len(conflicts)
         self.backend.refresh([*MEMORY_COLLECTIONS, AUDIT])
-        self._pending_access = {k: v for k, v in self._pending_access.items() if k[1] not in {s.doc["id"] for s in docs}}
         self._audit(identity, "purge_user", {"removed": sum(n for per in removed.values() for n in per.values()),
                                                    "kept_shared": sum(kept.values())}, now)
         return {**removed, "records": by_record, **({"kept_shared": {"shared": sum(kept.values())}} if keep_shared else {})}
@@ -221,6 +223,22 @@ def _counts(stored: Iterable[StoredDoc]) -> dict[str, dict[str, int]]:
         out.setdefault(kind, {})
         out[kind][scope] = out[kind].get(scope, 0) + 1
     return {k: out[k] for k in [*KINDS, *sorted(set(out) - set(KINDS))] if k in out}
+
+
+def tombstone_find(identity: Identity, memories: Sequence[Memory]) -> Find:
+    """The read of every tombstone that could suppress one of ``memories`` (see ``_tombstoned_ids``)."""
+    hashes = sorted({m.content_hash for m in memories})
+    sources = sorted({s for m in memories for s in m.sources})
+    evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
+    flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
+                   F.terms("owner", sorted({m.owner for m in memories})), F.any_of(*evidence))
+    return Find((AUDIT,), flt, size=10_000)
+
+
+def buried_ids(memories: Sequence[Memory], tombstones: Sequence[StoredDoc]) -> set[str]:
+    """The ids among ``memories`` that one of ``tombstones`` (as read by :func:`tombstone_find`) suppresses."""
+    tombs = [(s.doc.get("owner"), s.doc["value"]) for s in tombstones]
+    return {m.id for m in memories if any(owner == m.owner and _buries(t, m) for owner, t in tombs)}
 
 
 def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:

@@ -41,7 +41,7 @@ class MemoryCore(Beliefs, Conflicts, Retrieval, Forgetting, Lifecycle, Transfer,
 
     def close(self) -> None:
         """Write pending access statistics, then close the backend."""
-        self.flush_access()
+        self._access.close()
         self.backend.close()
 
 

@@ -16,19 +16,44 @@ from elasticsearch.helpers import ScanError, async_scan
 
 from ....filters import MATCH_ALL, Filter
 from ....port import (
+    ABSENT,
     COLLECTIONS,
     Capabilities,
     Collection,
     Doc,
+    Find,
     Hit,
     HybridResult,
+    Nearest,
     StoredDoc,
     Version,
+    Write,
 )
 from .. import mappings, queries, shards
 from ....errors import UnavailableShard
 from ..errors import translate_errors
 from ..licence import capabilities_from, default_replicas
+
+#: How long the concrete indices behind an alias are trusted (a rollover elsewhere is
+#: seen within this time; this process's own ``setup``/``drop`` forget them at once).
+ALIAS_TTL_S = 30.0
+
+
+def _compact(doc: Doc) -> Doc:
+    """The document with its vectors at float32 precision (9 decimals): ~40% less JSON
+    to send, store and move than full doubles, for the same cosines."""
+    vectors = doc.get("vectors")
+    if not vectors:
+        return doc
+    out = dict(doc)
+    out["vectors"] = [{**v, "vector": _f32(v["vector"])} if "vector" in v else v for v in vectors]
+    return out
+
+
+def _f32(vector: Sequence[float]) -> list[float]:
+    import numpy as np
+
+    return np.round(np.asarray(vector, dtype=np.float32).astype(np.float64), 9).tolist()
 
 
 class AsyncElasticsearchBackend:
@@ -65,6 +90,7 @@ class AsyncElasticsearchBackend:
         # fast, a burst of writes costs one refresh, and every search sees every write.
         self._writes: dict[Collection, int] = {}  # writes acknowledged, per collection
         self._refreshed: dict[Collection, int] = {}  # writes covered by a finished refresh
+        self._index_cache: dict[Collection, tuple[float, list[str]]] = {}  # alias → concrete indices
         self.capabilities = Capabilities(engine="elasticsearch")
 
     # -- names ---------------------------------------------------------------
@@ -98,6 +124,7 @@ class AsyncElasticsearchBackend:
                 self.replicas = default_replicas(nodes.body)
             for collection in COLLECTIONS:
                 await self._ensure_index(collection)
+        self._index_cache.clear()
         self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
@@ -140,6 +167,7 @@ class AsyncElasticsearchBackend:
             found = await self.client.indices.get(index=",".join(names), ignore_unavailable=True, allow_no_indices=True)
             if found:  # destructive_requires_name: delete by concrete names
                 await self.client.indices.delete(index=",".join(sorted(found)))
+        self._index_cache.clear()
 
     async def close(self) -> None:
         """Nothing to release: the client belongs to whoever passed it in, who closes it."""
@@ -191,7 +219,7 @@ class AsyncElasticsearchBackend:
             operations: list[Mapping[str, Any]] = []
             for doc in chunk:
                 operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
-                operations.append(doc)
+                operations.append(_compact(doc))
             with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
                 response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
             if response.get("errors"):
@@ -209,13 +237,13 @@ class AsyncElasticsearchBackend:
         with translate_errors(f"a conditional write to {self.alias(collection)}", read=False):
             try:
                 if version is None:
-                    await self.client.create(index=self.alias(collection), id=doc["id"], document=doc,
+                    await self.client.create(index=self.alias(collection), id=doc["id"], document=_compact(doc),
                                              refresh=self._write_refresh(refresh))
                 else:
                     await self.client.index(
                         index=version.location or self.alias(collection),
                         id=doc["id"],
-                        document=doc,
+                        document=_compact(doc),
                         if_seq_no=version.seq_no,
                         if_primary_term=version.primary_term,
                         refresh=self._write_refresh(refresh),
@@ -224,6 +252,49 @@ class AsyncElasticsearchBackend:
                 return False
         self._written(collection, refresh)
         return True
+
+    async def write(self, writes: Sequence[Write]) -> list[bool]:
+        """Every write in one ``_bulk``; conditional ones with ``if_seq_no`` or ``create``."""
+        if not writes:
+            return []
+        operations: list[dict[str, Any]] = []
+        for w in writes:
+            if w.if_version is ABSENT:
+                operations.append({"create": {"_index": self.alias(w.collection), "_id": w.doc["id"]}})
+            elif isinstance(w.if_version, Version):
+                v = w.if_version
+                operations.append({"index": {"_index": v.location or self.alias(w.collection), "_id": w.doc["id"],
+                                             "if_seq_no": v.seq_no, "if_primary_term": v.primary_term}})
+            else:
+                operations.append({"index": {"_index": self.alias(w.collection), "_id": w.doc["id"]}})
+            operations.append(_compact(w.doc))
+        refresh = self.read_your_writes != "lazy" and any(w.refresh for w in writes)
+        with translate_errors("a batched write", read=False):
+            response = await self.client.bulk(operations=operations, refresh=refresh)
+        applied: list[bool] = []
+        failed: list[Any] = []
+        for item in response["items"]:
+            result = next(iter(item.values()))
+            error = result.get("error")
+            if error and result.get("status") == 409:
+                applied.append(False)
+            elif error:
+                applied.append(False)
+                failed.append((result.get("status"), error))
+            else:
+                applied.append(True)
+        for w, ok in zip(writes, applied):
+            if ok:
+                self._written(w.collection, w.refresh)
+        if failed:
+            unavailable = [s for status, error in failed for s in shards.from_error_body(status, {"error": error})]
+            if unavailable and not any(applied):  # primaries without an active copy, nothing written: typed
+                raise shards.shards_error(unavailable, "a batched write", read=False)
+            from ....errors import WriteError
+
+            raise WriteError(f"{len(failed)} of {len(writes)} writes failed (first: {failed[0][1]}); "
+                             "the others were applied; retrying the same call is safe")
+        return applied
 
     async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
         if not ids:
@@ -270,26 +341,39 @@ class AsyncElasticsearchBackend:
     # -- reads ---------------------------------------------------------------
 
     async def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
-        if not ids:
+        return await self.get_many([(collection, i) for i in ids])
+
+    async def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+        """One real-time ``mget`` over every concrete index behind the collections asked."""
+        if not refs:
             return []
         with translate_errors():
-            indices = await self._indices(collection)
-            docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for i in ids for index in indices]
-            response = await self.client.mget(docs=docs)
+            indices = {c: await self._indices(c) for c in dict.fromkeys(c for c, _ in refs)}
+            docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for c, i in refs for index in indices[c]]
+            response = await (self.client.mget(docs=docs) if vectors
+                              else self.client.mget(docs=docs, source_excludes=["vectors"]))
         failed = shards.failed_gets(response.body)
         if failed:
             failed = await self._numbered(failed)
-            raise shards.shards_error([(s, "unavailable") for s in failed], f"a get by id from {self.alias(collection)}")
-        by_id: dict[str, StoredDoc] = {}
+            where = ", ".join(self.alias(c) for c in indices)
+            raise shards.shards_error([(s, "unavailable") for s in failed], f"a get by id from {where}")
+        by_ref: dict[tuple[Collection, str], StoredDoc] = {}
         for item in response["docs"]:
             if item.get("found"):
-                by_id[item["_id"]] = self._stored(item)
-        return [by_id.get(i) for i in ids]
+                stored = self._stored(item)
+                by_ref[(stored.collection, item["_id"])] = stored
+        return [by_ref.get(ref) for ref in refs]
 
     async def _indices(self, collection: Collection) -> list[str]:
-        """Concrete indices behind a collection's alias (one until a rollover)."""
+        """Concrete indices behind a collection's alias (one until a rollover), cached for ``ALIAS_TTL_S``."""
+        cached = self._index_cache.get(collection)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < ALIAS_TTL_S:
+            return cached[1]
         response = await self.client.indices.get_alias(name=self.alias(collection))
-        return sorted(response)
+        indices = sorted(response)
+        self._index_cache[collection] = (now, indices)
+        return indices
 
     async def _numbered(self, found: list[UnavailableShard]) -> list[UnavailableShard]:
         """Shard numbers filled in from shard-level health (best effort: else as they are)."""
@@ -376,6 +460,8 @@ class AsyncElasticsearchBackend:
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        fields: Sequence[str] | None = None,
+        exact: bool = True,
         allow_partial: bool = False,
     ) -> HybridResult:
         index = self._aliases(collections)
@@ -387,20 +473,20 @@ class AsyncElasticsearchBackend:
                 raise ValueError("server-side RRF is not available on this cluster (licence or rank-rrf module)")
             if not text or vector is None:
                 raise ValueError("server-side RRF needs both a text and a vector")
-            body = queries.rrf_search(text, vector, filter, size, rrf_k)
+            body = queries.rrf_search(text, vector, filter, size, rrf_k, fields, exact=exact)
             with translate_errors(f"a recall search of {index}"):
                 response = await self.client.search(index=index, body=body, allow_partial_search_results=allow_partial)
             missing = self._partial(response, f"a recall search of {index}", allow_partial)
-            fused = [Hit(self._collection_of(h["_index"]), h["_source"], float(h["_score"] or 0.0)) for h in response["hits"]["hits"]]
+            fused = [Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"] or 0.0)) for h in response["hits"]["hits"]]
             return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000, unavailable=missing)
         searches: list[dict[str, Any]] = []
         legs: list[str] = []
         header = {"index": index, "allow_partial_search_results": allow_partial}
         if text and text.strip():
-            searches += [header, queries.text_leg(text, filter, size)]
+            searches += [header, queries.text_leg(text, filter, size, fields)]
             legs.append("text")
         if vector is not None:
-            searches += [header, queries.vector_leg(vector, filter, size)]
+            searches += [header, queries.vector_leg(vector, filter, size, fields, exact=exact)]
             legs.append("vector")
         result = HybridResult()
         if searches:
@@ -418,14 +504,55 @@ class AsyncElasticsearchBackend:
                 result.unavailable += [s for s in self._partial(part, what, allow_partial) if s not in result.unavailable]
                 hits = part["hits"]["hits"]
                 if leg == "text":
-                    result.text_hits = [Hit(self._collection_of(h["_index"]), h["_source"], float(h["_score"])) for h in hits]
+                    result.text_hits = [Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"])) for h in hits]
                 else:
                     result.vector_hits = [
-                        Hit(self._collection_of(h["_index"]), h["_source"], queries.cosine_from_score(float(h["_score"])))
+                        Hit(self._collection_of(h["_index"]), _source_of(h), queries.cosine_from_score(float(h["_score"])))
                         for h in hits
                     ]
         result.took_ms = (time.perf_counter() - started) * 1000
         return result
+
+    async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+        """Every read in one ``msearch`` (after one lazy refresh of the collections written).
+
+        Fails closed like every read but a partial recall: each part must come from every
+        shard, else :class:`~langmem_es.errors.ShardsUnavailableError` names the missing ones.
+        """
+        if not ops:
+            return []
+        searches: list[dict[str, Any]] = []
+        for op in ops:
+            searches.append({"index": self._aliases(op.collections), "allow_partial_search_results": False})
+            if isinstance(op, Nearest):
+                searches.append(queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact))
+            else:
+                body = queries.find_body(op.filter, op.size, 0, op.sort)
+                if op.vectors:
+                    body.pop("_source")
+                searches.append(body)
+        with translate_errors():
+            await self._fresh([c for op in ops for c in op.collections])
+        with translate_errors("a batched read"):
+            response = await self.client.msearch(searches=searches)
+        out: list[list[StoredDoc] | list[Hit]] = []
+        for op, part in zip(ops, response["responses"]):
+            what = f"a batched read of {self._aliases(op.collections)}"
+            if "error" in part:
+                found = shards.from_error_body(part.get("status"), part)
+                if found:
+                    raise shards.shards_error(found, what)
+                from ....errors import QueryError
+
+                raise QueryError(f"{what} failed: {part['error']}")
+            shards.require_complete(part, what)
+            hits = part["hits"]["hits"]
+            if isinstance(op, Nearest):
+                out.append([Hit(self._collection_of(h["_index"]), _source_of(h),
+                                queries.cosine_from_score(float(h["_score"]))) for h in hits])
+            else:
+                out.append([self._stored(h) for h in hits])
+        return out
 
     @staticmethod
     def _partial(response: Any, what: str, allow_partial: bool) -> list[UnavailableShard]:
@@ -455,3 +582,10 @@ class AsyncElasticsearchBackend:
                 if not after or not agg["buckets"]:
                     break
         return out
+
+
+def _source_of(hit: Mapping[str, Any]) -> dict[str, Any]:
+    """A hit's ``_source`` (empty when the leg asked for none); ``id`` is always there."""
+    source = dict(hit.get("_source") or {})
+    source.setdefault("id", hit["_id"])
+    return source

@@ -26,7 +26,21 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 import numpy as np
 
 from ....filters import MATCH_ALL
-from ....port import COLLECTIONS, Capabilities, Collection, Doc, Filter, Hit, HybridResult, StoredDoc, Version
+from ....port import (
+    ABSENT,
+    COLLECTIONS,
+    Capabilities,
+    Collection,
+    Doc,
+    Filter,
+    Find,
+    Hit,
+    HybridResult,
+    Nearest,
+    StoredDoc,
+    Version,
+    Write,
+)
 from .. import schema as S
 from .._runner import Runner
 
@@ -38,6 +52,9 @@ _CHUNK = 500
 #: above this many filtered documents the vector leg builds (or reuses) an in-memory
 #: matrix of the whole collection instead of reading the filtered rows' blobs
 DIRECT_VECTOR_MAX = 20_000
+#: a vector-leg filter matching more documents than this is checked on the best-scoring
+#: candidates (post-filtering the cached matrix) instead of listing every matching id
+SELECTIVE_MAX = 2_000
 
 
 class _Matrix:
@@ -80,6 +97,19 @@ def _normalised(blobs: list[bytes], dim: int) -> np.ndarray:
     norms[norms == 0] = 1.0
     m /= norms
     return m
+
+
+def _best_per_doc(rids: np.ndarray, matrix: np.ndarray, qn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each document's best cosine (a document may carry one vector per path; rids sorted)."""
+    scores = np.clip(matrix @ qn, -1.0, 1.0)
+    doc_rids, starts = np.unique(rids, return_index=True)
+    return doc_rids, np.maximum.reduceat(scores, starts)
+
+
+def _top(best: np.ndarray, n: int) -> np.ndarray:
+    """Positions of the ``n`` highest scores, best first (ties in position order)."""
+    top = np.argsort(-best, kind="stable") if best.size <= n else np.argpartition(-best, n)[:n]
+    return top[np.argsort(-best[top], kind="stable")]
 
 
 def _chunks(seq: Sequence[T], n: int = _CHUNK) -> Iterator[Sequence[T]]:
@@ -305,16 +335,39 @@ class SQLiteBackend:
         return self._runner.run(self._locked, self._put_if_tx, collection, row, version)
 
     def _put_if_tx(self, conn: sqlite3.Connection, collection: Collection, row: S.Row, version: Version | None) -> bool:
-        table = self.names.table(collection)
         with self._tx(conn):  # BEGIN IMMEDIATE: no other writer between the check and the write
+            return self._write_if(conn, collection, row, ABSENT if version is None else version)
+
+    def _write_if(self, conn: sqlite3.Connection, collection: Collection, row: S.Row, version: object) -> bool:
+        """Inside a write transaction: write ``row`` if its condition holds (see ``Write.if_version``)."""
+        if version is not None:
+            table = self.names.table(collection)
             found = conn.execute(f"SELECT seq_no FROM {S.q(table)} WHERE id = ?", (row.id,)).fetchone()
-            if version is None:
+            if version is ABSENT:
                 ok = found is None
             else:
-                ok = found is not None and (found[0], 1) == (version.seq_no, version.primary_term)
-            if ok:
-                self._write_rows(conn, collection, [row])
-        return ok
+                ok = found is not None and isinstance(version, Version) and (found[0], 1) == (
+                    version.seq_no, version.primary_term)
+            if not ok:
+                return False
+        self._write_rows(conn, collection, [row])
+        return True
+
+    def write(self, writes: Sequence[Write]) -> list[bool]:
+        """Every write in one transaction; each conditional one checked as it comes."""
+        if not writes:
+            return []
+        rows = [(w.collection, S.to_row(w.doc), w.if_version) for w in writes]
+        for c, _, _ in rows:
+            self.names.table(c)
+        return self._runner.run(self._locked, self._write_tx, rows)
+
+    def _write_tx(self, conn: sqlite3.Connection, rows: list[tuple[Collection, S.Row, object]]) -> list[bool]:
+        with self._tx(conn):
+            out = [self._write_if(conn, c, row, v) for c, row, v in rows]
+        for c in dict.fromkeys(c for c, _, _ in rows):
+            self._analyse_if_grown(conn, c)
+        return out
 
     def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
         """Stored per-path vectors of some documents (to score hits that only BM25 found)."""
@@ -366,7 +419,33 @@ class SQLiteBackend:
         """By id, in the order asked; ``None`` where an id is missing."""
         return self._runner.run(self._locked, self._get, collection, list(ids))
 
-    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str]) -> list[StoredDoc | None]:
+    def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+        """By (collection, id), in the order asked."""
+        return self._runner.run(self._locked, self._get_many, list(refs), vectors)
+
+    def _get_many(self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]], vectors: bool) -> list[StoredDoc | None]:
+        found: dict[tuple[Collection, str], StoredDoc | None] = {}
+        for c in dict.fromkeys(c for c, _ in refs):
+            ids = [i for cc, i in refs if cc == c]
+            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids, vectors)))
+        return [found.get(r) for r in refs]
+
+    def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+        """Each read in turn (one process, no round trips to save)."""
+        out: list[list[StoredDoc] | list[Hit]] = []
+        for op in ops:
+            if isinstance(op, Nearest):
+                out.append((self.hybrid(op.collections, op.filter, text=None, vector=op.vector,
+                                              size=op.size)).vector_hits)
+            else:
+                found = self.find(op.collections, op.filter, size=op.size, sort=op.sort)
+                if op.vectors and found:
+                    found = [s for s in self.get_many([(s.collection, s.doc["id"]) for s in found]) if s]
+                out.append(found)
+        return out
+
+    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str],
+             vectors_too: bool = True) -> list[StoredDoc | None]:
         table, vectors = self.names.table(collection), self.names.vectors(collection)
         found: dict[str, StoredDoc] = {}
         with self._tx(conn, "DEFERRED"):
@@ -376,6 +455,8 @@ class SQLiteBackend:
                     f"SELECT id, seq_no, doc FROM {S.q(table)} WHERE id IN ({marks})", list(part)
                 ):
                     found[id_] = StoredDoc(collection, json.loads(doc), Version(seq_no, 1, table))
+                if not vectors_too:
+                    continue
                 for id_, path, blob in conn.execute(
                     f"SELECT t.id, v.path, v.vec FROM {S.q(table)} t CROSS JOIN {S.q(vectors)} v ON v.rid = t.rid "
                     f"WHERE t.id IN ({marks}) ORDER BY v.rowid",
@@ -457,12 +538,15 @@ class SQLiteBackend:
         size: int = 80,
         server_rrf: bool = False,
         rrf_k: int = 60,
+        fields: Sequence[str] | None = None,
+        exact: bool = True,
         allow_partial: bool = False,
     ) -> HybridResult:
         """BM25 (FTS5, score ``-bm25()``) and cosine legs, both under ``filter``.
 
         Each document scores once per leg: its best vector (a document may carry one
         vector per indexed path). Fusion is the caller's: ``server_rrf`` raises.
+        Hits carry whole documents (``fields`` is a hint; cosines are always exact).
         One database file never answers in part: ``allow_partial`` changes nothing.
         """
         if server_rrf:
@@ -509,11 +593,16 @@ class SQLiteBackend:
         w, p = S.where(n, c, flt)
         wanted: np.ndarray | None = None
         if flt != MATCH_ALL:
+            # a selective filter: read the few matching rids; a broad one (a whole tenant) is
+            # checked on the best-scoring candidates only, never by listing every id it matches
             wanted = np.fromiter(
-                (r[0] for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w}", p)), dtype=np.int64
+                (r[0] for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w} LIMIT {SELECTIVE_MAX + 1}", p)),
+                dtype=np.int64,
             )
             if not wanted.size:
                 return []
+            if wanted.size > SELECTIVE_MAX:
+                return self._knn_post_filtered(conn, c, (w, p), qn, dim, size)
         cached = self._matrix(conn, c, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX)
         if cached is not None:
             rids, matrix = cached.rids, cached.matrix
@@ -532,12 +621,38 @@ class SQLiteBackend:
             matrix = _normalised([r[1] for r in rows], dim)
         if not rids.size:
             return []
-        scores = np.clip(matrix @ qn, -1.0, 1.0)
-        doc_rids, starts = np.unique(rids, return_index=True)  # rids are sorted
-        best = np.maximum.reduceat(scores, starts)
-        top = np.argsort(-best, kind="stable") if best.size <= size else np.argpartition(-best, size)[:size]
-        top = top[np.argsort(-best[top], kind="stable")]
-        chosen = {int(doc_rids[i]): float(best[i]) for i in top}
+        doc_rids, best = _best_per_doc(rids, matrix, qn)
+        top = _top(best, size)
+        return self._hits(conn, c, {int(doc_rids[i]): float(best[i]) for i in top})
+
+    def _knn_post_filtered(self, conn: sqlite3.Connection, c: Collection, where: tuple[str, dict[str, Any]],
+                           qn: np.ndarray, dim: int, size: int) -> list[Hit]:
+        """Score the whole collection's cached matrix, then check the filter on the best
+        candidates in SQL — 4× ``size`` first, four times more each round until ``size`` pass
+        or none are left (exact: candidates are checked in score order)."""
+        cached = self._matrix(conn, c, dim, build=True)
+        if cached is None or not cached.rids.size:
+            return []
+        doc_rids, best = _best_per_doc(cached.rids, cached.matrix, qn)
+        w, p = where
+        sql = f"SELECT t.rid FROM {S.q(self.names.table(c))} t WHERE t.rid IN (SELECT value FROM json_each(:rids)) AND {w}"
+        chosen: dict[int, float] = {}
+        done, m = 0, 4 * size
+        while len(chosen) < size and done < best.size:
+            order = _top(best, min(m, best.size))[done:]
+            candidates = [int(r) for r in doc_rids[order]]
+            passing = {r for (r,) in conn.execute(sql, {**p, "rids": json.dumps(candidates)})}
+            for i, r in zip(order, candidates):
+                if r in passing:
+                    chosen[r] = float(best[i])
+                    if len(chosen) == size:
+                        break
+            done, m = done + len(order), m * 4
+        return self._hits(conn, c, chosen)
+
+    def _hits(self, conn: sqlite3.Connection, c: Collection, chosen: dict[int, float]) -> list[Hit]:
+        """Hits for ``{rid: score}`` (in that order), their documents read by rid."""
+        table = self.names.table(c)
         docs: dict[int, str] = {}
         keys = list(chosen)
         for part in _chunks(keys):
@@ -547,7 +662,7 @@ class SQLiteBackend:
 
     def _matrix(self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool) -> _Matrix | None:
         """The cached matrix of collection ``c``, brought up to date; built when ``build`` is set."""
-        table, key = self.names.table(c), (self.names.table(c), dim)
+        key = (self.names.table(c), dim)
         (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
         cached = self._matrices.get(key)
         if cached is not None and (cached.data_version != data_version or len(cached.stale) * 5 > max(cached.rids.size, 5000)):

@@ -1,0 +1,170 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""Access statistics, kept out of the caller's turn (async source; ``_sync/access.py`` is generated).
+
+A recall only notes which memories it returned (in memory, under a lock). Every
+``flush_every`` recalls a background flush writes the counts — one real-time ``mget``
+of the counter records and one ``_bulk`` of conditional writes, whatever the number of
+memories — into a small, vector-free *access record* per memory in the audit collection.
+The memory document itself (text, vector) is never re-indexed for a recall.
+
+Counts are never lost: the buffer is swapped out only by a flush, a flush that fails
+or is cancelled puts back what it did not write, writes race under optimistic
+concurrency (a conflicting record is re-read and retried), and :meth:`close` writes the
+rest. Readers (decay, ``get``, recall results) add the record to the memory:
+``access_count`` is the document's own count plus the record's, ``last_accessed_at``
+the later of the two.
+"""
+
+from __future__ import annotations
+
+import time
+import random
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ... import documents as D
+from ...model import Memory
+from ...port import ABSENT, Collection, StoredDoc, Write
+from ..background import Background
+from ..records import AUDIT, audit_document
+from ..validation import memory_id
+
+Ref = tuple[Collection, str]
+"""(collection, document id) of a memory."""
+
+
+def record_id(collection: Collection, doc: Mapping[str, Any]) -> str:
+    """The document id of a memory's access record (computable: read by id, never searched)."""
+    key = memory_id("access", collection, doc["id"])
+    return D.doc_id(("memories-audit", "access", doc["tenant"], doc["owner"]), key)
+
+
+def with_access(memory: Memory, record: Mapping[str, Any] | None) -> Memory:
+    """``memory`` with its access record added (the record's count, the later access time)."""
+    if not record:
+        return memory
+    body = record.get("value") or {}
+    count = int(body.get("count") or 0)
+    last = D.parse_iso(body["last_accessed_at"]) if body.get("last_accessed_at") else None
+    if not count and last is None:
+        return memory
+    if memory.last_accessed_at is not None and (last is None or memory.last_accessed_at > last):
+        last = memory.last_accessed_at
+    return memory.model_copy(update={"access_count": memory.access_count + count, "last_accessed_at": last})
+
+
+class AccessLog:
+    """Buffers recall hits and writes them as access records after the caller's turn."""
+
+    def __init__(self, backend: Any, *, flush_every: int, clock: Callable[[], datetime], retries: int = 30,
+                 backoff_ms: float = 4.0) -> None:
+        self.backend = backend
+        self.flush_every = max(1, flush_every)
+        self.clock = clock
+        self.retries = retries
+        self.backoff_ms = backoff_ms
+        self._lock = threading.Lock()
+        self._pending: dict[Ref, _Entry] = {}
+        self._notes = 0
+        self._background = Background()
+
+    def note(self, hits: Iterable[tuple[Collection, Mapping[str, Any]]]) -> None:
+        """Count one access of each (collection, document); every ``flush_every`` notes a flush starts in the background."""
+        now = self.clock()
+        with self._lock:
+            for collection, doc in hits:
+                ref = (collection, doc["id"])
+                entry = self._pending.get(ref)
+                if entry is None:
+                    self._pending[ref] = _Entry(doc["tenant"], doc["owner"], doc.get("key", ""), 1, now)
+                else:
+                    entry.count += 1
+                    entry.last = max(entry.last, now)
+            self._notes += 1
+            due = self._notes >= self.flush_every
+            if due:
+                self._notes = 0
+        if due:
+            self._background.start(self.flush)
+
+    def drop(self, keep: Callable[[Ref, str, str], bool]) -> None:
+        """Forget pending counts that ``keep(ref, tenant, owner)`` rejects (purged memories)."""
+        with self._lock:
+            self._pending = {r: e for r, e in self._pending.items() if keep(r, e.tenant, e.owner)}
+
+    def flush(self) -> int:
+        """Write every pending count now (one ``mget`` + one ``_bulk`` per round); returns the records written."""
+        with self._lock:
+            todo, self._pending = self._pending, {}
+        written = 0
+        try:
+            for attempt in range(self.retries):
+                if not todo:
+                    break
+                refs = list(todo)
+                ids = [record_id(c, {"id": did, "tenant": todo[(c, did)].tenant, "owner": todo[(c, did)].owner})
+                       for c, did in refs]
+                stored = self.backend.get_many([(AUDIT, i) for i in ids])
+                now = self.clock()
+                writes = [Write(AUDIT, self._record(ref, todo[ref], s, now), if_version=s.version if s else ABSENT,
+                                refresh=False) for ref, s in zip(refs, stored)]
+                applied = self.backend.write(writes)
+                written += sum(applied)
+                todo = {ref: todo[ref] for ref, ok in zip(refs, applied) if not ok}
+                if todo:
+                    time.sleep(random.uniform(0.5, 1.5) * self.backoff_ms * 2 ** min(attempt, 6) / 1000)
+        finally:
+            if todo:  # failed, cancelled or out of retries: keep them for the next flush
+                self._merge(todo)
+        return written
+
+    def wait(self) -> None:
+        """Wait for the flushes running in the background."""
+        self._background.wait()
+
+    def close(self) -> None:
+        """Wait for background flushes, then write what is left."""
+        self.wait()
+        self.flush()
+
+    def records(self, refs: Sequence[tuple[Collection, Mapping[str, Any]]]) -> list[StoredDoc | None]:
+        """The access records of some memories (collection, document), in order, in one real-time read."""
+        if not refs:
+            return []
+        return self.backend.get_many([(AUDIT, record_id(c, doc)) for c, doc in refs])
+
+    def _merge(self, entries: Mapping[Ref, _Entry]) -> None:
+        with self._lock:
+            for ref, e in entries.items():
+                mine = self._pending.get(ref)
+                if mine is None:
+                    self._pending[ref] = e
+                else:
+                    mine.count += e.count
+                    mine.last = max(mine.last, e.last)
+
+    def _record(self, ref: Ref, e: _Entry, stored: StoredDoc | None, now: datetime) -> dict[str, Any]:
+        collection, did = ref
+        old = stored.doc.get("value", {}) if stored else {}
+        last = e.last
+        if old.get("last_accessed_at"):
+            last = max(last, D.parse_iso(old["last_accessed_at"]))
+        body = {"collection": collection, "doc_id": did, "memory_id": e.key,
+                "count": int(old.get("count") or 0) + e.count, "last_accessed_at": D.iso(last)}
+        key = memory_id("access", collection, did)
+        doc = audit_document("access", key, e.tenant, e.owner, body, now=now)
+        if stored:
+            doc["created_at"] = stored.doc.get("created_at", doc["created_at"])
+        return doc
+
+
+class _Entry:
+    __slots__ = ("count", "key", "last", "owner", "tenant")
+
+    def __init__(self, tenant: str, owner: str, key: str, count: int, last: datetime) -> None:
+        self.tenant, self.owner, self.key, self.count, self.last = tenant, owner, key, count, last
+
+
+__all__ = ["AccessLog", "record_id", "with_access"]
