@@ -27,8 +27,18 @@ from langgraph.graph import END, START, StateGraph
 from typing_extensions import NotRequired
 
 from .model import KINDS, SCOPES, Kind, Scope
-from .nodes import (DEFAULT_BUDGET_TOKENS, DEFAULT_K, DEFAULT_MODE, MemoryState, Mode, _block_of, episodic_write,
-                    extract_facts, merge_memories, pre_recall)
+from .nodes import (
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_K,
+    DEFAULT_MODE,
+    MemoryState,
+    Mode,
+    _block_of,
+    episodic_write,
+    extract_facts,
+    merge_memories,
+    pre_recall,
+)
 from .tools import create_memory_tools
 
 __all__ = ["DEFAULT_SYSTEM_PROMPT", "add_memory", "create_memory_agent"]
@@ -83,12 +93,18 @@ def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: E
             if engine == "langchain":
                 raise
         else:
+
             class LangchainMemoryAgentState(AgentState):
                 memories: NotRequired[str]
                 memories_for: NotRequired[str]
 
-            return create_agent(model, list(tools), middleware=[_memory_middleware(system_prompt, mode)],
-                                state_schema=LangchainMemoryAgentState, name=name)
+            return create_agent(
+                model,
+                list(tools),
+                middleware=[_memory_middleware(system_prompt, mode)],
+                state_schema=LangchainMemoryAgentState,
+                name=name,
+            )
     with warnings.catch_warnings():  # deprecated in LangGraph 1.0, still the agent without langchain
         warnings.simplefilter("ignore")
         from langgraph.prebuilt import create_react_agent
@@ -101,8 +117,7 @@ def _react_agent(model: Any, tools: Sequence[Any], system_prompt: str, engine: E
         def prompt(state: Any) -> list[Any]:
             return _model_messages(state, state["messages"], system_prompt, mode)
 
-        return create_react_agent(model, list(tools), prompt=prompt, state_schema=LanggraphMemoryAgentState,
-                                  name=name)
+        return create_react_agent(model, list(tools), prompt=prompt, state_schema=LanggraphMemoryAgentState, name=name)
 
 
 def _resolve_model(model: Any) -> Any:
@@ -112,8 +127,10 @@ def _resolve_model(model: Any) -> Any:
         except ImportError:  # pragma: no cover - langchain is a dependency
             from .errors import MissingDependencyError
 
-            raise MissingDependencyError("create_memory_agent('provider:model') needs langchain: "
-                                         "pip install langchain (and the provider's package)") from None
+            raise MissingDependencyError(
+                "create_memory_agent('provider:model') needs langchain: "
+                "pip install langchain (and the provider's package)"
+            ) from None
         return init_chat_model(model)
     return model
 
@@ -170,8 +187,19 @@ def create_memory_agent(
     builder.add_node("agent", agent)
     builder.add_edge(START, "agent")
     builder.add_edge("agent", END)
-    add_memory(builder, "agent", store=store, mode=mode, kinds=kinds, scopes=scopes, k=k,
-               budget_tokens=budget_tokens, episodic=episodic, extract_model=extract_model, scope=scope)
+    add_memory(
+        builder,
+        "agent",
+        store=store,
+        mode=mode,
+        kinds=kinds,
+        scopes=scopes,
+        k=k,
+        budget_tokens=budget_tokens,
+        episodic=episodic,
+        extract_model=extract_model,
+        scope=scope,
+    )
     return builder.compile(checkpointer=checkpointer, store=store if _is_base_store(store) else None, name=name)
 
 
@@ -227,10 +255,12 @@ def add_memory(
     if extract_model is not None:
         builder.add_node(f"{prefix}extract_facts", extract_facts(extract_model, store, scope=scope))
         chain.append(f"{prefix}extract_facts")
-    builder.add_node(f"{prefix}pre_recall", pre_recall(store, mode=mode, kinds=kinds, scopes=scopes, k=k,
-                                                       budget_tokens=budget_tokens))
+    builder.add_node(
+        f"{prefix}pre_recall",
+        pre_recall(store, mode=mode, kinds=kinds, scopes=scopes, k=k, budget_tokens=budget_tokens),
+    )
     chain.append(f"{prefix}pre_recall")
     builder.edges.discard((START, agent_node_name))
-    for a, b in zip([START, *chain], [*chain, agent_node_name]):
+    for a, b in zip([START, *chain], [*chain, agent_node_name], strict=False):
         builder.add_edge(a, b)
     return builder

@@ -60,6 +60,7 @@ def namespace_fields(namespace: Sequence[str]) -> dict[str, Any]:
 
 def canonical(value: Any) -> str:
     """A JSON text that is equal for values Python's ``==`` calls equal (1 == 1.0)."""
+
     def norm(v: Any) -> Any:
         if isinstance(v, bool) or v is None or isinstance(v, str):
             return v

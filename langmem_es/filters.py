@@ -42,8 +42,10 @@ def range_(field: str, **bounds: Any) -> Filter:
         raise ValueError(f"unknown range bounds {sorted(unknown)}; use gt, gte, lt, lte")
     for op, bound in bounds.items():
         if isinstance(bound, float) and not math.isfinite(bound):
-            raise ValueError(f"range bound {op}={bound!r} on {field!r} is not finite; "
-                             "resolve infinite and NaN bounds before building the filter")
+            raise ValueError(
+                f"range bound {op}={bound!r} on {field!r} is not finite; "
+                "resolve infinite and NaN bounds before building the filter"
+            )
     return {"range": {field: dict(bounds)}}
 
 
@@ -126,17 +128,17 @@ def matches(doc: Mapping[str, Any], flt: Filter) -> bool:
     """Evaluate ``flt`` against one document, as Elasticsearch would."""
     if len(flt) != 1:
         raise ValueError(f"a filter clause has exactly one key, got {sorted(flt)}")
-    (kind, body), = flt.items()
+    ((kind, body),) = flt.items()
     if kind == "match_all":
         return True
     if kind == "term":
-        (field, value), = body.items()
+        ((field, value),) = body.items()
         return any(_equal(v, value) for v in _values(doc, field))
     if kind == "terms":
-        (field, wanted), = body.items()
+        ((field, wanted),) = body.items()
         return any(matches(doc, term(field, w)) for w in wanted)
     if kind == "range":
-        (field, bounds), = body.items()
+        ((field, bounds),) = body.items()
         return any(_in_range(v, bounds) for v in _values(doc, field))
     if kind == "exists":
         return bool(_values(doc, body["field"]))

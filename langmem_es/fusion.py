@@ -14,7 +14,9 @@ from typing import TypeVar
 K = TypeVar("K", bound=Hashable)
 
 
-def rrf(rankings: Sequence[Sequence[K]], *, k: int = 60, weights: Sequence[float] | None = None) -> list[tuple[K, float]]:
+def rrf(
+    rankings: Sequence[Sequence[K]], *, k: int = 60, weights: Sequence[float] | None = None
+) -> list[tuple[K, float]]:
     """Fuse ranked id lists into one ``[(id, score)]`` list, best first.
 
     Ties break by the best rank the id reached, then by first appearance, so the
@@ -25,7 +27,7 @@ def rrf(rankings: Sequence[Sequence[K]], *, k: int = 60, weights: Sequence[float
     weights = weights or [1.0] * len(rankings)
     scores: dict[K, float] = {}
     best: dict[K, int] = {}
-    for ranking, weight in zip(rankings, weights):
+    for ranking, weight in zip(rankings, weights, strict=False):
         for rank, key in enumerate(dict.fromkeys(ranking), start=1):
             scores[key] = scores.get(key, 0.0) + weight / (k + rank)
             best[key] = min(best.get(key, rank), rank)

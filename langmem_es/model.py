@@ -163,7 +163,7 @@ class Memory(BaseModel):
     failure_count: int = 0
 
     @model_validator(mode="after")
-    def _check(self) -> "Memory":
+    def _check(self) -> Memory:
         if not self.content or not self.content.strip():
             raise ValueError("memory content is empty")
         return self

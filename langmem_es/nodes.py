@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
@@ -126,11 +126,12 @@ def _block_of(message: Any) -> str:
     """The memory block merged into a leading system message (its text after the base prompt)."""
     text = _text(message)
     base = (message.response_metadata or {}).get(_BASE)
-    return text[len(base):].strip() if base is not None and text.startswith(base) else text
+    return text[len(base) :].strip() if base is not None and text.startswith(base) else text
 
 
-def merge_memories(messages: Sequence[AnyMessage], memories: str | None, system_prompt: str | None = None
-                   ) -> list[AnyMessage]:
+def merge_memories(
+    messages: Sequence[AnyMessage], memories: str | None, system_prompt: str | None = None
+) -> list[AnyMessage]:
     """``messages`` with ONE leading system message: ``system_prompt`` (else the list's own
     leading system message, without an earlier memory block) followed by ``memories``.
 
@@ -192,14 +193,23 @@ def episodic_write(store: Any = None, *, scope: Scope = "private", messages_key:
         identity = identity_from_config(config)
         mid = _message_id(msg)
         return identity, {
-            "content": text, "kind": "episodic", "scope": scope, "id": episodic_id(identity, scope, mid),
-            "event_time": None, "session_id": identity.conversation_id, "sources": [f"message:{mid}"],
+            "content": text,
+            "kind": "episodic",
+            "scope": scope,
+            "id": episodic_id(identity, scope, mid),
+            "event_time": None,
+            "session_id": identity.conversation_id,
+            "sources": [f"message:{mid}"],
             "metadata": {"role": "user", "message_id": mid},
         }
 
     def done(result: Any) -> dict[str, Any]:
-        _emit("episodic_write", id=result.id, action=result.action,
-              content=result.memory.content if result.memory else None)
+        _emit(
+            "episodic_write",
+            id=result.id,
+            action=result.action,
+            content=result.memory.content if result.memory else None,
+        )
         return {}
 
     def node(state: Any, config: RunnableConfig) -> dict[str, Any]:
@@ -266,12 +276,12 @@ def pre_recall(
         own = f"message:{mid}"
         kept = [r for r in result.memories if own not in r.memory.sources][:k]
         block = render_block(kept, budget_tokens, header=header) if kept else ""
-        _emit("pre_recall", query=result.query, ids=[r.memory.id for r in kept], block=block,
-              timings_ms=result.timings_ms)
+        _emit(
+            "pre_recall", query=result.query, ids=[r.memory.id for r in kept], block=block, timings_ms=result.timings_ms
+        )
         if mode == "state_key":
             return {memories_key: block, memories_for_key: mid}
-        return {messages_key: _leading_update(messages, block or "No relevant memories for this message.",
-                                              mid)}
+        return {messages_key: _leading_update(messages, block or "No relevant memories for this message.", mid)}
 
     def node(state: Any, config: RunnableConfig) -> dict[str, Any]:
         planned = plan(state, config)
@@ -354,8 +364,11 @@ def extract_facts(
         if not messages or not isinstance(messages[-1], HumanMessage):
             return None
         msg = messages[-1]
-        return identity_from_config(config), [SystemMessage(prompt.format(max_facts=max_facts)),
-                                              HumanMessage(_text(msg))], _message_id(msg)
+        return (
+            identity_from_config(config),
+            [SystemMessage(prompt.format(max_facts=max_facts)), HumanMessage(_text(msg))],
+            _message_id(msg),
+        )
 
     def facts_of(out: Any) -> list[ExtractedFact]:
         if isinstance(out, Mapping):
@@ -363,12 +376,29 @@ def extract_facts(
         return [f for f in (out.facts if out else [])[:max_facts] if f.confidence >= min_confidence]
 
     def call(f: ExtractedFact, mid: str) -> dict[str, Any]:
-        return {"kind": "semantic", "scope": scope, "reason": f.reason, "subject_key": f.subject_key,
-                "confidence": f.confidence, "sources": [f"message:{mid}"], "written_by": "extractor"}
+        return {
+            "kind": "semantic",
+            "scope": scope,
+            "reason": f.reason,
+            "subject_key": f.subject_key,
+            "confidence": f.confidence,
+            "sources": [f"message:{mid}"],
+            "written_by": "extractor",
+        }
 
     def report(results: list[Any]) -> dict[str, Any]:
-        _emit("extract_facts", writes=[{"id": r.id, "action": r.action, "content": r.memory.content if r.memory else None,
-                                        "superseded": r.superseded} for r in results])
+        _emit(
+            "extract_facts",
+            writes=[
+                {
+                    "id": r.id,
+                    "action": r.action,
+                    "content": r.memory.content if r.memory else None,
+                    "superseded": r.superseded,
+                }
+                for r in results
+            ],
+        )
         return {}
 
     def node(state: Any, config: RunnableConfig) -> dict[str, Any]:

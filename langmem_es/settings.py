@@ -191,9 +191,7 @@ def _local_connection(name: str, environ: Mapping[str, str] | None) -> Connectio
     )
 
 
-def connection_from_env(
-    name: str = "default", environ: Mapping[str, str] | None = None
-) -> Connection | None:
+def connection_from_env(name: str = "default", environ: Mapping[str, str] | None = None) -> Connection | None:
     """The connection called ``name``, or ``None`` when nothing configures it.
 
     Reads ``<prefix>_URL``, ``_USER``, ``_PASSWORD``, ``_API_KEY`` (prefix from
@@ -214,9 +212,7 @@ def connection_from_env(
     return _local_connection(name, environ)
 
 
-def require_connection(
-    name: str = "default", environ: Mapping[str, str] | None = None
-) -> Connection:
+def require_connection(name: str = "default", environ: Mapping[str, str] | None = None) -> Connection:
     """Like :func:`connection_from_env` but raises :class:`ClusterUnavailableError`."""
     conn = connection_from_env(name, environ)
     if conn is None:

@@ -89,13 +89,19 @@ def _stats(ms: Sequence[float]) -> dict[str, float]:
 
     a = np.asarray(ms, dtype=float)
     p50 = float(np.percentile(a, 50))
-    return {"n": int(a.size), "p50": round(p50, 2), "p95": round(float(np.percentile(a, 95)), 2),
-            "max": round(float(a.max()), 2), "mean": round(float(a.mean()), 2),
-            "max_over_median": round(float(a.max()) / p50, 2) if p50 else None}
+    return {
+        "n": int(a.size),
+        "p50": round(p50, 2),
+        "p95": round(float(np.percentile(a, 95)), 2),
+        "max": round(float(a.max()), 2),
+        "mean": round(float(a.mean()), 2),
+        "max_over_median": round(float(a.max()) / p50, 2) if p50 else None,
+    }
 
 
-def profile_calls(counter: RequestCounter | None, calls: Sequence[Callable[[], Any]],
-                  settle: Callable[[], None] | None = None) -> dict[str, Any]:
+def profile_calls(
+    counter: RequestCounter | None, calls: Sequence[Callable[[], Any]], settle: Callable[[], None] | None = None
+) -> dict[str, Any]:
     """Time each call and count the requests it sends (``settle`` runs after each, untimed,
     e.g. to wait for background writers so their requests are not billed to the next call)."""
     times, counts, kinds = [], [], Counter()
@@ -112,9 +118,13 @@ def profile_calls(counter: RequestCounter | None, calls: Sequence[Callable[[], A
             settle()
     out: dict[str, Any] = {"latency_ms": _stats(times)}
     if counts:
-        out["requests"] = {"p50": statistics.median(counts), "max": max(counts), "min": min(counts),
-                           "mean": round(sum(counts) / len(counts), 2),
-                           "per_call_by_kind": {k: round(v / len(counts), 2) for k, v in kinds.most_common()}}
+        out["requests"] = {
+            "p50": statistics.median(counts),
+            "max": max(counts),
+            "min": min(counts),
+            "mean": round(sum(counts) / len(counts), 2),
+            "per_call_by_kind": {k: round(v / len(counts), 2) for k, v in kinds.most_common()},
+        }
     return out
 
 
@@ -122,23 +132,38 @@ def superseding_writes(core: Any, identity: Any, n: int, keys: int = 8) -> list[
     """``n`` semantic writes, each a new value of one of ``keys`` subject keys already set (so each supersedes)."""
     tag = uuid.uuid4().hex[:6]
     for j in range(keys):
-        core.remember(identity, f"The user's device {j} ({tag}) is in room 0.", subject_key=f"device.{tag}.{j}",
-                      reason="Support needs the user's setup.")
+        core.remember(
+            identity,
+            f"The user's device {j} ({tag}) is in room 0.",
+            subject_key=f"device.{tag}.{j}",
+            reason="Support needs the user's setup.",
+        )
 
     def write(i: int) -> Callable[[], Any]:
         def call() -> Any:
-            r = core.remember(identity, f"The user's device {i % keys} ({tag}) is in room {i + 1}.",
-                              subject_key=f"device.{tag}.{i % keys}", reason="Support needs the user's setup.")
+            r = core.remember(
+                identity,
+                f"The user's device {i % keys} ({tag}) is in room {i + 1}.",
+                subject_key=f"device.{tag}.{i % keys}",
+                reason="Support needs the user's setup.",
+            )
             if r.action not in ("superseded", "conflict"):
                 raise RuntimeError(f"write {i} did not supersede: {r.action}")
             return r
+
         return call
 
     return [write(i) for i in range(n)]
 
 
-def run_profile(*, memories: int = 10_000, recalls: int = 100, writes: int = 40, backend: str = "elasticsearch",
-                say: Callable[[str], None] = lambda m: print(m, file=sys.stderr, flush=True)) -> dict[str, Any]:
+def run_profile(
+    *,
+    memories: int = 10_000,
+    recalls: int = 100,
+    writes: int = 40,
+    backend: str = "elasticsearch",
+    say: Callable[[str], None] = lambda m: print(m, file=sys.stderr, flush=True),
+) -> dict[str, Any]:
     """Load ``memories`` episodic memories into one tenant, then profile recalls and superseding writes."""
     from langmem_es.core import MemoryCore
     from langmem_es.embeddings import default_embeddings
@@ -170,8 +195,12 @@ def run_profile(*, memories: int = 10_000, recalls: int = 100, writes: int = 40,
     out: dict[str, Any] = {"backend": backend, "memories": memories, "load_before": load_average()}
     try:
         for start in range(0, len(items), 10_000):
-            core.remember_many(identity, [{"content": it.text, "event_time": it.event_time}
-                                          for it in items[start:start + 10_000]], kind="episodic", batch_size=500)
+            core.remember_many(
+                identity,
+                [{"content": it.text, "event_time": it.event_time} for it in items[start : start + 10_000]],
+                kind="episodic",
+                batch_size=500,
+            )
         say(f"  loaded {memories:,} memories")
         qs = QueryStream(7)
         for q in qs.take(10):  # warm up

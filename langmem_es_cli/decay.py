@@ -77,7 +77,9 @@ def _backend(args: argparse.Namespace) -> Any:
     if args.sqlite:
         from langmem_es.backends.sqlite import SQLiteBackend
 
-        return SQLiteBackend(str(file_path(args.sqlite, create=getattr(args, "create", False), flag="--sqlite", must_exist=True)))
+        return SQLiteBackend(
+            str(file_path(args.sqlite, create=getattr(args, "create", False), flag="--sqlite", must_exist=True))
+        )
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es_cli._checks import es_client

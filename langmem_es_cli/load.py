@@ -275,10 +275,20 @@ def _run(args: argparse.Namespace) -> int:
 
         if not args.tokens:
             raise InvalidArgumentError("--target needs --tokens FILE (the server's token file, clear-text tokens)")
-        report = run_http_load(args.target, tokens_from_file(args.tokens), seconds=args.seconds, threads=args.threads,
-                               read_ratio=args.read_ratio, seed=args.seed, max_requests=args.max_requests)
-        print(json.dumps(report, indent=2) if args.json else render(report) +
-              f"\nforeign ids refused (404) {report['refused_foreign']}")
+        report = run_http_load(
+            args.target,
+            tokens_from_file(args.tokens),
+            seconds=args.seconds,
+            threads=args.threads,
+            read_ratio=args.read_ratio,
+            seed=args.seed,
+            max_requests=args.max_requests,
+        )
+        print(
+            json.dumps(report, indent=2)
+            if args.json
+            else render(report) + f"\nforeign ids refused (404) {report['refused_foreign']}"
+        )
         return 1 if report["leaks"] or report["error_count"] else 0
     core, cleanup = open_core(args.backend, cluster=args.cluster, prefix=args.prefix, embeddings=args.embeddings)
     try:

@@ -25,9 +25,12 @@ __all__ = ["register"]
 
 def register(sub: Any) -> None:
     """Add ``purge-user``, ``pending``, ``approve`` and ``reject`` to the ``langmem-es`` subcommands."""
-    p = sub.add_parser("purge-user", help="remove everything one user wrote or that is about them (owners)",
-                       description="Remove a user's private memories, what they wrote in conversations and in the "
-                                   "shared scope, their tombstones and audit entries; prints counts per kind and scope.")
+    p = sub.add_parser(
+        "purge-user",
+        help="remove everything one user wrote or that is about them (owners)",
+        description="Remove a user's private memories, what they wrote in conversations and in the "
+        "shared scope, their tombstones and audit entries; prints counts per kind and scope.",
+    )
     p.add_argument("user", help="the user to purge")
     p.add_argument("--keep-shared", action="store_true", help="keep their shared memories, attributed to the tenant")
     _common(p, _purge)
@@ -42,8 +45,12 @@ def register(sub: Any) -> None:
 def _common(p: argparse.ArgumentParser, handler: Any) -> None:
     p.add_argument("--tenant", required=True, help="tenant (workspace)")
     p.add_argument("--by", required=True, metavar="USER", help="the user running the command")
-    p.add_argument("--role", choices=("member", "owner"), default="member",
-                   help="the role of --by in the tenant (default: member; owner commands need owner)")
+    p.add_argument(
+        "--role",
+        choices=("member", "owner"),
+        default="member",
+        help="the role of --by in the tenant (default: member; owner commands need owner)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--prefix", default="langmem", help="Elasticsearch index prefix (default: langmem)")
@@ -74,8 +81,16 @@ def _purge(core: Any, identity: Any, args: argparse.Namespace) -> dict[str, Any]
 
 
 def _pending(core: Any, identity: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
-    return [{"id": m.id, "kind": m.kind, "content": m.content, "by": m.metadata.get("provenance", {}),
-             "written_at": m.written_at.isoformat()} for m in core.pending(identity)]
+    return [
+        {
+            "id": m.id,
+            "kind": m.kind,
+            "content": m.content,
+            "by": m.metadata.get("provenance", {}),
+            "written_at": m.written_at.isoformat(),
+        }
+        for m in core.pending(identity)
+    ]
 
 
 def _approve(core: Any, identity: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -93,7 +108,10 @@ def _text(out: Any) -> str:
         return "\n".join(f"{r['id']}  {r['kind']:<10} {r['content']}  (by {r['by']})" for r in out) or "nothing pending"
     if "removed" in out:
         lines = [f"purged user {out['purged']!r} from tenant {out['tenant']!r}:"]
-        lines += [f"  {kind:<11} " + ", ".join(f"{scope} {n}" for scope, n in per.items())
-                  for kind, per in out["removed"].items() if per] or ["  nothing of theirs was stored"]
+        lines += [
+            f"  {kind:<11} " + ", ".join(f"{scope} {n}" for scope, n in per.items())
+            for kind, per in out["removed"].items()
+            if per
+        ] or ["  nothing of theirs was stored"]
         return "\n".join(lines)
     return ", ".join(f"{k} {v}" for k, v in out.items())

@@ -59,34 +59,64 @@ def _resolve_systems(names: list[str] | None) -> list[str] | None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dataset", type=str, default=None,
-                        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present), or the "
-                             "generated long-conversation yardstick: 'longconv' or "
-                             "'longconv:seed=N,conversations=N,scale=F,max_chars=N'")
-    parser.add_argument("--systems", type=_systems_arg, default=None,
-                        help="comma-separated names, or 'all' (see --list-systems; default: "
-                             "every system but the opt-in variants, langchain_es only when "
-                             "a cluster is configured)")
-    parser.add_argument("--list-systems", action="store_true",
-                        help="print the registered systems and exit")
-    parser.add_argument("--out", type=Path, default=Path("eval-results"),
-                        help="directory for results.json and recall_by_category.png "
-                             "(default: ./eval-results)")
-    parser.add_argument("--limit-conversations", type=int, default=None, metavar="N",
-                        help="only the first N conversations")
-    parser.add_argument("--backend", choices=("sqlite", "elasticsearch"), default="sqlite",
-                        help="backend of the langmem_es pipeline (baselines ignore it)")
+    parser.add_argument(
+        "--dataset",
+        type=str,
+        default=None,
+        help=f"LoCoMo JSONL file (default: {_RELATIVE} when present), or the "
+        "generated long-conversation yardstick: 'longconv' or "
+        "'longconv:seed=N,conversations=N,scale=F,max_chars=N'",
+    )
+    parser.add_argument(
+        "--systems",
+        type=_systems_arg,
+        default=None,
+        help="comma-separated names, or 'all' (see --list-systems; default: "
+        "every system but the opt-in variants, langchain_es only when "
+        "a cluster is configured)",
+    )
+    parser.add_argument("--list-systems", action="store_true", help="print the registered systems and exit")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("eval-results"),
+        help="directory for results.json and recall_by_category.png (default: ./eval-results)",
+    )
+    parser.add_argument(
+        "--limit-conversations", type=int, default=None, metavar="N", help="only the first N conversations"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "elasticsearch"),
+        default="sqlite",
+        help="backend of the langmem_es pipeline (baselines ignore it)",
+    )
     parser.add_argument("-k", type=int, default=10, help="retrieval depth (default 10)")
-    parser.add_argument("--dump-misses", type=Path, default=None, metavar="FILE",
-                        help="write per-question JSONL (question, category, evidence, each "
-                             "system's top 10); keep it outside the repository")
-    parser.add_argument("--bm25-tokenizer", choices=("simple", "standard"), default="simple",
-                        help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
-                             "non-alphanumerics; 'standard' also keeps word-internal ' and . "
-                             "like Elasticsearch's standard tokenizer")
-    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
-                        help="a MemoryConfig setting of our pipeline for this run, e.g. "
-                             "--set second_hop=true (repeatable; recorded in results)")
+    parser.add_argument(
+        "--dump-misses",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write per-question JSONL (question, category, evidence, each "
+        "system's top 10); keep it outside the repository",
+    )
+    parser.add_argument(
+        "--bm25-tokenizer",
+        choices=("simple", "standard"),
+        default="simple",
+        help="tokens of the numpy BM25 (bm25, hybrid_rrf): 'simple' splits on "
+        "non-alphanumerics; 'standard' also keeps word-internal ' and . "
+        "like Elasticsearch's standard tokenizer",
+    )
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a MemoryConfig setting of our pipeline for this run, e.g. "
+        "--set second_hop=true (repeatable; recorded in results)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -154,8 +184,7 @@ def run_command(args: argparse.Namespace) -> int:
         backend=args.backend,
         context=EvalContext(
             backend=args.backend,
-            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"),
-                     **settings},
+            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"), **settings},
         ),
         dump_misses=args.dump_misses,
     )

@@ -51,13 +51,24 @@ from langmem_es_eval.locomo import Conversation, Question, Turn
 from langmem_es_eval.longconv_text import WORDS, Filler, Vocab
 
 __all__ = [
-    "CATEGORY_NAMES", "DEFAULT_SEED", "HEADLINE_CATEGORIES", "generate", "is_spec",
-    "load_spec", "parse_spec", "to_jsonl",
+    "CATEGORY_NAMES",
+    "DEFAULT_SEED",
+    "HEADLINE_CATEGORIES",
+    "generate",
+    "is_spec",
+    "load_spec",
+    "parse_spec",
+    "to_jsonl",
 ]
 
 CATEGORY_NAMES: dict[int, str] = {
-    1: "multi-session", 2: "temporal", 3: "knowledge-update", 4: "preference",
-    5: "short-message fact", 6: "long-message middle", 7: "assistant answer",
+    1: "multi-session",
+    2: "temporal",
+    3: "knowledge-update",
+    4: "preference",
+    5: "short-message fact",
+    6: "long-message middle",
+    7: "assistant answer",
 }
 HEADLINE_CATEGORIES: tuple[int, ...] = tuple(CATEGORY_NAMES)
 DEFAULT_SEED = 20261130
@@ -100,7 +111,9 @@ class _ConversationMaker:
 
     # ------------------------------------------------------------------ slot values
 
-    def values(self, template: F.Template, keys: tuple[str, ...] = ("project", "person", "service", "host", "org", "team")) -> dict[str, Any]:
+    def values(
+        self, template: F.Template, keys: tuple[str, ...] = ("project", "person", "service", "host", "org", "team")
+    ) -> dict[str, Any]:
         """Slot values for ``template``; never the same template about the same subject twice."""
         r, v = self.rng, self.vocab
         for _ in range(50):
@@ -108,16 +121,32 @@ class _ConversationMaker:
             when = self.dates[r.randrange(len(self.dates))] + timedelta(days=r.randint(5, 90))
             word = v.word(2)
             s.update(
-                amount=f"{r.randint(12, 950)},{r.randint(0, 9)}00", date=f"{when.day} {when:%B %Y}",
-                place=v.place(), word=word, upper=word.upper(), port=r.choice((5432, 6379, 8080, 9200, 6432, 8443, 5672)) + r.randint(0, 9),
-                pct=r.randint(91, 99), cur=r.choice(("NOK", "CHF", "PLN", "CZK", "HUF", "ISK")),
+                amount=f"{r.randint(12, 950)},{r.randint(0, 9)}00",
+                date=f"{when.day} {when:%B %Y}",
+                place=v.place(),
+                word=word,
+                upper=word.upper(),
+                port=r.choice((5432, 6379, 8080, 9200, 6432, 8443, 5672)) + r.randint(0, 9),
+                pct=r.randint(91, 99),
+                cur=r.choice(("NOK", "CHF", "PLN", "CZK", "HUF", "ISK")),
                 region=f"{r.choice(('eu', 'us', 'ap'))}-{v.word(2)}-{r.randint(1, 4)}",
                 stamp=when.strftime("%Y-%m-%dT%H:%M:%S") + f".{r.randint(0, 999):03d}Z",
-                hour=r.randint(8, 17), db=v.pick("db"), lang=v.pick("lang"), species=v.pick("species"),
-                name=v.person(), thing=v.pick("thing"), instrument=v.pick("instrument"),
-                relation=v.pick("relation"), dish=v.pick("dish"), field=v.pick("field"), hobby=v.pick("hobby"),
+                hour=r.randint(8, 17),
+                db=v.pick("db"),
+                lang=v.pick("lang"),
+                species=v.pick("species"),
+                name=v.person(),
+                thing=v.pick("thing"),
+                instrument=v.pick("instrument"),
+                relation=v.pick("relation"),
+                dish=v.pick("dish"),
+                field=v.pick("field"),
+                hobby=v.pick("hobby"),
             )
-            used = (id(template), *(s[k] for k in keys if any("{" + k + "}" in t for t in template.says + template.asks)))
+            used = (
+                id(template),
+                *(s[k] for k in keys if any("{" + k + "}" in t for t in template.says + template.asks)),
+            )
             if used not in self._used:
                 self._used.add(used)
                 return s
@@ -130,8 +159,15 @@ class _ConversationMaker:
         if huge:
             n = r.randint(300_000, 400_000)
         else:
-            n = r.choice((r.randint(2_000, 8_000), r.randint(2_000, 8_000), r.randint(8_000, 40_000),
-                          r.randint(8_000, 40_000), r.randint(40_000, 120_000)))
+            n = r.choice(
+                (
+                    r.randint(2_000, 8_000),
+                    r.randint(2_000, 8_000),
+                    r.randint(8_000, 40_000),
+                    r.randint(8_000, 40_000),
+                    r.randint(40_000, 120_000),
+                )
+            )
         return max(1_000, int(n * self.scale))
 
     def _units(self, genre: str, chars: int, session: int) -> list[str]:
@@ -180,7 +216,9 @@ class _ConversationMaker:
         self.plan.sessions[session].append([msg, reply or self.reply()])
         return msg
 
-    def ask(self, category: int, template: F.Template, slots: dict[str, Any], evidence: list[_Msg], answer: str) -> None:
+    def ask(
+        self, category: int, template: F.Template, slots: dict[str, Any], evidence: list[_Msg], answer: str
+    ) -> None:
         self.plan.questions.append((category, self.rng.choice(template.asks).format(**slots), evidence, answer))
 
     def session(self, lo: float = 0.0, hi: float = 1.0) -> int:
@@ -198,8 +236,12 @@ class _ConversationMaker:
 
     def long_needles(self, count: int) -> None:
         """``count`` needles in pastes; the first lands in a message of 300-400 k chars."""
-        pools = {"prose": list(F.DOC_FACTS), "transcript": list(F.TRANSCRIPT_FACTS), "logs": list(F.LOG_FACTS),
-                 "code": list(F.CODE_FACTS)}
+        pools = {
+            "prose": list(F.DOC_FACTS),
+            "transcript": list(F.TRANSCRIPT_FACTS),
+            "logs": list(F.LOG_FACTS),
+            "code": list(F.CODE_FACTS),
+        }
         for pool in pools.values():
             self.rng.shuffle(pool)
         for i in range(count):
@@ -223,9 +265,15 @@ class _ConversationMaker:
 
     def _value(self, index: int, s: dict[str, Any]) -> str:
         r, v = self.rng, self.vocab
-        return [lambda: v.place(), lambda: v.org(), lambda: v.person(),
-                lambda: f"{v.pick('color')} {v.pick('vehicle')}", lambda: v.pick("weekday"),
-                lambda: str(r.randint(1025, 9999)), lambda: v.person()][index]()
+        return [
+            lambda: v.place(),
+            lambda: v.org(),
+            lambda: v.person(),
+            lambda: f"{v.pick('color')} {v.pick('vehicle')}",
+            lambda: v.pick("weekday"),
+            lambda: str(r.randint(1025, 9999)),
+            lambda: v.person(),
+        ][index]()
 
     def updates(self, count: int) -> None:
         for index in self.rng.sample(range(len(F.UPDATES)), count):
@@ -252,7 +300,7 @@ class _ConversationMaker:
         picks = self.rng.sample(F.EVENTS, count + 1)
         sessions = self.rng.sample(range(len(self.dates)), count + 1)
         said: list[tuple[_Msg, int, str]] = []
-        for t, at in zip(picks, sessions):
+        for t, at in zip(picks, sessions, strict=False):
             s = self.values(t)
             msg = self.exchange(at, self.short(t.says[0].format(**s)))
             said.append((msg, at, t.updates[0].format(**s)))
@@ -261,15 +309,21 @@ class _ConversationMaker:
         months = [f"{self.dates[at]:%B %Y}" for _, at, _ in said]
         msg, at, clause = said[count - 2]
         if months.count(months[count - 2]) == 1:  # the month names one event only
-            question = self.rng.choice((f"What milestone did I mention in {months[count - 2]}?",
-                                        f"What big thing happened to me in {months[count - 2]}?"))
+            question = self.rng.choice(
+                (
+                    f"What milestone did I mention in {months[count - 2]}?",
+                    f"What big thing happened to me in {months[count - 2]}?",
+                )
+            )
             self.plan.questions.append((2, question, [msg], clause))
         (m1, a1, e1), (m2, a2, e2) = said[-2:]
         days = abs((self.dates[a2] - self.dates[a1]).days)
-        question = self.rng.choice((
-            f"How many days passed between the day {e1} and the day {e2}?",
-            f"Which happened first: {e1}, or {e2}?",
-        ))
+        question = self.rng.choice(
+            (
+                f"How many days passed between the day {e1} and the day {e2}?",
+                f"Which happened first: {e1}, or {e2}?",
+            )
+        )
         self.plan.questions.append((2, question, [m1, m2], f"{days} days"))
 
     def links(self, count: int) -> None:
@@ -288,8 +342,10 @@ class _ConversationMaker:
     def purchases(self) -> None:
         says, asks = F.PURCHASES
         things = self.rng.sample(WORDS["thing"], 3)
-        msgs = [self.exchange(at, self.short(self.rng.choice(says).format(thing=thing)))
-                for at, thing in zip(sorted(self.rng.sample(range(len(self.dates)), 3)), things)]
+        msgs = [
+            self.exchange(at, self.short(self.rng.choice(says).format(thing=thing)))
+            for at, thing in zip(sorted(self.rng.sample(range(len(self.dates)), 3)), things, strict=False)
+        ]
         self.plan.questions.append((1, self.rng.choice(asks), msgs, ", ".join(things)))
 
     def preferences(self, count: int) -> None:
@@ -307,7 +363,11 @@ class _ConversationMaker:
         for at, exchanges in enumerate(self.plan.sessions):
             while len(exchanges) < r.randint(4, 7):
                 if r.random() < 0.22:
-                    self.exchange(at, self.paste(r.choice(_GENRES), self._long_chars(), at), reply=self.reply(long=r.random() < 0.3))
+                    self.exchange(
+                        at,
+                        self.paste(r.choice(_GENRES), self._long_chars(), at),
+                        reply=self.reply(long=r.random() < 0.3),
+                    )
                 else:
                     self.exchange(at, self.fill.chat())
 
@@ -332,19 +392,34 @@ class _ConversationMaker:
                 for msg in ex:
                     number += 1
                     msg.turn_id = f"D{i}:{number}"
-                    turns.append(Turn(turn_id=msg.turn_id, session_id=f"session_{i}", speaker=msg.speaker, text=msg.text,
-                                      timestamp=when.isoformat(timespec="seconds"),
-                                      date_time=f"{when:%-I:%M %p} on {when.day} {when:%B}, {when.year}"))
+                    turns.append(
+                        Turn(
+                            turn_id=msg.turn_id,
+                            session_id=f"session_{i}",
+                            speaker=msg.speaker,
+                            text=msg.text,
+                            timestamp=when.isoformat(timespec="seconds"),
+                            date_time=f"{when:%-I:%M %p} on {when.day} {when:%B}, {when.year}",
+                        )
+                    )
         conv_id = f"longconv-{self.index + 1}"
         questions = [
-            Question(qid=f"{conv_id}-q{n}", question=q, category=cat, evidence=tuple(m.turn_id for m in ev),
-                     answer=answer, category_name=CATEGORY_NAMES[cat])
+            Question(
+                qid=f"{conv_id}-q{n}",
+                question=q,
+                category=cat,
+                evidence=tuple(m.turn_id for m in ev),
+                answer=answer,
+                category_name=CATEGORY_NAMES[cat],
+            )
             for n, (cat, q, ev, answer) in enumerate(self.plan.questions, 1)
         ]
         return Conversation(conv_id=conv_id, speakers=[self.user, ASSISTANT], turns=turns, questions=questions)
 
 
-def generate(seed: int = DEFAULT_SEED, conversations: int = DEFAULT_CONVERSATIONS, scale: float = 1.0) -> list[Conversation]:
+def generate(
+    seed: int = DEFAULT_SEED, conversations: int = DEFAULT_CONVERSATIONS, scale: float = 1.0
+) -> list[Conversation]:
     """``conversations`` long conversations for ``seed``; ``scale`` multiplies long-message lengths."""
     if conversations < 1 or scale <= 0:
         raise ValueError("longconv: conversations must be >= 1 and scale > 0")
@@ -352,6 +427,7 @@ def generate(seed: int = DEFAULT_SEED, conversations: int = DEFAULT_CONVERSATION
 
 
 # ---------------------------------------------------------------------- dataset specs
+
 
 def is_spec(text: str | os.PathLike[str]) -> bool:
     """True for ``longconv`` or ``longconv:seed=1,conversations=4,scale=0.5,max_chars=30000``."""
@@ -361,7 +437,12 @@ def is_spec(text: str | os.PathLike[str]) -> bool:
 
 def parse_spec(text: str | os.PathLike[str]) -> dict[str, Any]:
     """Generator parameters of a spec (see :func:`is_spec`); unknown keys are an error."""
-    params: dict[str, Any] = {"seed": DEFAULT_SEED, "conversations": DEFAULT_CONVERSATIONS, "scale": 1.0, "max_chars": None}
+    params: dict[str, Any] = {
+        "seed": DEFAULT_SEED,
+        "conversations": DEFAULT_CONVERSATIONS,
+        "scale": 1.0,
+        "max_chars": None,
+    }
     _, _, rest = str(text).partition(":")
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
@@ -371,7 +452,9 @@ def parse_spec(text: str | os.PathLike[str]) -> dict[str, Any]:
     return params
 
 
-def load_spec(text: str | os.PathLike[str], limit_conversations: int | None = None) -> tuple[list[Conversation], dict[str, Any]]:
+def load_spec(
+    text: str | os.PathLike[str], limit_conversations: int | None = None
+) -> tuple[list[Conversation], dict[str, Any]]:
     """Generate the conversations of a spec; ``max_chars`` cuts longer messages (for
     systems that cannot ingest them, measured on the same cut data). Returns the
     conversations and the parameters."""
@@ -381,20 +464,39 @@ def load_spec(text: str | os.PathLike[str], limit_conversations: int | None = No
     cut = params["max_chars"]
     if cut:
         for c in convs:
-            c.turns = [t if len(t.text) <= cut else Turn(t.turn_id, t.session_id, t.speaker, t.text[:cut], t.image_caption,
-                                                         t.timestamp, t.date_time) for t in c.turns]
+            c.turns = [
+                t
+                if len(t.text) <= cut
+                else Turn(t.turn_id, t.session_id, t.speaker, t.text[:cut], t.image_caption, t.timestamp, t.date_time)
+                for t in c.turns
+            ]
     return convs, params
 
 
 def _as_dict(c: Conversation) -> dict[str, Any]:
     sessions: dict[str, dict[str, Any]] = {}
     for t in c.turns:
-        s = sessions.setdefault(t.session_id, {"session_id": t.session_id, "date_time": t.date_time,
-                                               "timestamp": t.timestamp, "turns": []})
+        s = sessions.setdefault(
+            t.session_id, {"session_id": t.session_id, "date_time": t.date_time, "timestamp": t.timestamp, "turns": []}
+        )
         s["turns"].append({"turn_id": t.turn_id, "speaker": t.speaker, "text": t.text})
-    return {"conv_id": c.conv_id, "source": "longconv", "speakers": c.speakers, "sessions": list(sessions.values()),
-            "questions": [{"qid": q.qid, "question": q.question, "answer": q.answer, "category": q.category,
-                           "category_name": q.category_name, "evidence": list(q.evidence)} for q in c.questions]}
+    return {
+        "conv_id": c.conv_id,
+        "source": "longconv",
+        "speakers": c.speakers,
+        "sessions": list(sessions.values()),
+        "questions": [
+            {
+                "qid": q.qid,
+                "question": q.question,
+                "answer": q.answer,
+                "category": q.category,
+                "category_name": q.category_name,
+                "evidence": list(q.evidence),
+            }
+            for q in c.questions
+        ],
+    }
 
 
 def to_jsonl(conversations: list[Conversation]) -> Iterator[str]:
@@ -409,7 +511,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or len(args) > 2:
-        print("usage: python -m langmem_es_eval.longconv [longconv:seed=..,conversations=..] OUT.jsonl", file=sys.stderr)
+        print(
+            "usage: python -m langmem_es_eval.longconv [longconv:seed=..,conversations=..] OUT.jsonl", file=sys.stderr
+        )
         return 2
     spec = args[0] if len(args) == 2 else "longconv"
     convs, _ = load_spec(spec)

@@ -22,51 +22,296 @@ from typing import Any
 
 __all__ = ["Filler", "Vocab", "WORDS"]
 
-_ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr",
-           "kr", "st", "tr", "th", "sh", "ch", "gl", "pl", "fr", "j", "h", "w", "y", "sk")
+_ONSETS = (
+    "b",
+    "d",
+    "f",
+    "g",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "z",
+    "br",
+    "dr",
+    "kr",
+    "st",
+    "tr",
+    "th",
+    "sh",
+    "ch",
+    "gl",
+    "pl",
+    "fr",
+    "j",
+    "h",
+    "w",
+    "y",
+    "sk",
+)
 _VOWELS = ("a", "e", "i", "o", "u", "a", "e", "o", "ai", "ei", "ou", "ia", "ae", "y")
 _CODAS = ("", "", "", "n", "r", "l", "s", "th", "x", "m", "nd", "rk", "v", "t")
 
 #: Small hand-written word lists; slots of the templates draw from them.
 WORDS: dict[str, tuple[str, ...]] = {
-    "noun": ("report", "budget", "schedule", "contract", "invoice", "roadmap", "survey", "dataset",
-             "prototype", "workshop", "proposal", "checklist", "template", "dashboard", "forecast",
-             "inventory", "timeline", "agreement", "benchmark", "pipeline", "backlog", "estimate",
-             "handbook", "policy", "review", "summary", "migration", "release", "audit", "outline",
-             "campaign", "catalogue", "playbook", "brief", "memo", "ledger", "manifest", "draft"),
-    "thing": ("bicycle", "kettle", "laptop", "backpack", "camera", "guitar", "telescope", "lamp",
-              "sofa", "blender", "drone", "printer", "tent", "kayak", "piano", "watch", "monitor",
-              "headphones", "scooter", "microscope", "sewing machine", "espresso machine"),
-    "verb": ("review", "update", "archive", "validate", "publish", "rebuild", "migrate", "split",
-             "merge", "simplify", "document", "schedule", "approve", "measure", "refactor",
-             "replace", "extend", "test", "deploy", "monitor", "compare", "prioritise", "draft"),
-    "adj": ("careful", "rough", "final", "shared", "quarterly", "internal", "urgent", "detailed",
-            "revised", "provisional", "weekly", "regional", "legacy", "modular", "lean", "robust",
-            "manual", "automated", "public", "confidential", "seasonal", "experimental"),
-    "team": ("finance", "platform", "design", "support", "research", "sales", "legal", "security",
-             "operations", "marketing", "data", "mobile", "infrastructure", "quality", "logistics"),
+    "noun": (
+        "report",
+        "budget",
+        "schedule",
+        "contract",
+        "invoice",
+        "roadmap",
+        "survey",
+        "dataset",
+        "prototype",
+        "workshop",
+        "proposal",
+        "checklist",
+        "template",
+        "dashboard",
+        "forecast",
+        "inventory",
+        "timeline",
+        "agreement",
+        "benchmark",
+        "pipeline",
+        "backlog",
+        "estimate",
+        "handbook",
+        "policy",
+        "review",
+        "summary",
+        "migration",
+        "release",
+        "audit",
+        "outline",
+        "campaign",
+        "catalogue",
+        "playbook",
+        "brief",
+        "memo",
+        "ledger",
+        "manifest",
+        "draft",
+    ),
+    "thing": (
+        "bicycle",
+        "kettle",
+        "laptop",
+        "backpack",
+        "camera",
+        "guitar",
+        "telescope",
+        "lamp",
+        "sofa",
+        "blender",
+        "drone",
+        "printer",
+        "tent",
+        "kayak",
+        "piano",
+        "watch",
+        "monitor",
+        "headphones",
+        "scooter",
+        "microscope",
+        "sewing machine",
+        "espresso machine",
+    ),
+    "verb": (
+        "review",
+        "update",
+        "archive",
+        "validate",
+        "publish",
+        "rebuild",
+        "migrate",
+        "split",
+        "merge",
+        "simplify",
+        "document",
+        "schedule",
+        "approve",
+        "measure",
+        "refactor",
+        "replace",
+        "extend",
+        "test",
+        "deploy",
+        "monitor",
+        "compare",
+        "prioritise",
+        "draft",
+    ),
+    "adj": (
+        "careful",
+        "rough",
+        "final",
+        "shared",
+        "quarterly",
+        "internal",
+        "urgent",
+        "detailed",
+        "revised",
+        "provisional",
+        "weekly",
+        "regional",
+        "legacy",
+        "modular",
+        "lean",
+        "robust",
+        "manual",
+        "automated",
+        "public",
+        "confidential",
+        "seasonal",
+        "experimental",
+    ),
+    "team": (
+        "finance",
+        "platform",
+        "design",
+        "support",
+        "research",
+        "sales",
+        "legal",
+        "security",
+        "operations",
+        "marketing",
+        "data",
+        "mobile",
+        "infrastructure",
+        "quality",
+        "logistics",
+    ),
     "weekday": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "month": ("January", "February", "March", "April", "May", "June", "July", "August",
-              "September", "October", "November", "December"),
-    "color": ("red", "blue", "green", "silver", "black", "white", "yellow", "orange", "grey",
-              "purple", "teal", "brown"),
-    "species": ("dog", "cat", "parrot", "rabbit", "tortoise", "hamster", "ferret", "goldfish",
-                "lizard", "canary", "guinea pig", "hedgehog"),
-    "vehicle": ("hatchback", "van", "pickup truck", "estate car", "motorbike", "electric car",
-                "convertible", "minivan"),
-    "hobby": ("pottery", "rock climbing", "birdwatching", "chess", "woodworking", "salsa dancing",
-              "sailing", "baking sourdough", "astronomy", "calligraphy", "archery", "knitting",
-              "trail running", "beekeeping", "origami", "fencing"),
-    "instrument": ("cello", "violin", "drums", "saxophone", "ukulele", "flute", "trumpet", "harp",
-                   "banjo", "accordion"),
-    "field": ("marine biology", "accounting", "architecture", "nursing", "game design",
-              "linguistics", "robotics", "photography", "law", "carpentry", "statistics"),
-    "dish": ("lentil soup", "mushroom risotto", "fish tacos", "pad thai", "shakshuka",
-             "dumplings", "paella", "ramen", "falafel wraps", "stuffed peppers", "gnocchi"),
+    "month": (
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ),
+    "color": (
+        "red",
+        "blue",
+        "green",
+        "silver",
+        "black",
+        "white",
+        "yellow",
+        "orange",
+        "grey",
+        "purple",
+        "teal",
+        "brown",
+    ),
+    "species": (
+        "dog",
+        "cat",
+        "parrot",
+        "rabbit",
+        "tortoise",
+        "hamster",
+        "ferret",
+        "goldfish",
+        "lizard",
+        "canary",
+        "guinea pig",
+        "hedgehog",
+    ),
+    "vehicle": (
+        "hatchback",
+        "van",
+        "pickup truck",
+        "estate car",
+        "motorbike",
+        "electric car",
+        "convertible",
+        "minivan",
+    ),
+    "hobby": (
+        "pottery",
+        "rock climbing",
+        "birdwatching",
+        "chess",
+        "woodworking",
+        "salsa dancing",
+        "sailing",
+        "baking sourdough",
+        "astronomy",
+        "calligraphy",
+        "archery",
+        "knitting",
+        "trail running",
+        "beekeeping",
+        "origami",
+        "fencing",
+    ),
+    "instrument": (
+        "cello",
+        "violin",
+        "drums",
+        "saxophone",
+        "ukulele",
+        "flute",
+        "trumpet",
+        "harp",
+        "banjo",
+        "accordion",
+    ),
+    "field": (
+        "marine biology",
+        "accounting",
+        "architecture",
+        "nursing",
+        "game design",
+        "linguistics",
+        "robotics",
+        "photography",
+        "law",
+        "carpentry",
+        "statistics",
+    ),
+    "dish": (
+        "lentil soup",
+        "mushroom risotto",
+        "fish tacos",
+        "pad thai",
+        "shakshuka",
+        "dumplings",
+        "paella",
+        "ramen",
+        "falafel wraps",
+        "stuffed peppers",
+        "gnocchi",
+    ),
     "lang": ("Python", "Go", "Rust", "TypeScript", "Kotlin", "Java", "Elixir", "C#", "Scala"),
     "db": ("Postgres", "MySQL", "Redis", "Cassandra", "SQLite", "MongoDB", "ClickHouse"),
-    "relation": ("sister", "brother", "cousin", "neighbour", "best friend", "aunt", "uncle",
-                 "flatmate", "old classmate", "mentor"),
+    "relation": (
+        "sister",
+        "brother",
+        "cousin",
+        "neighbour",
+        "best friend",
+        "aunt",
+        "uncle",
+        "flatmate",
+        "old classmate",
+        "mentor",
+    ),
 }
 
 _PROSE = (
@@ -167,7 +412,9 @@ class Vocab:
         return self.word(self.rng.choice((2, 3))).capitalize() + self.rng.choice(("", "", "", " Falls", " Bay", "ford"))
 
     def org(self) -> str:
-        return self.word().capitalize() + " " + self.rng.choice(("Labs", "Systems", "Group", "& Co", "Works", "Partners"))
+        return (
+            self.word().capitalize() + " " + self.rng.choice(("Labs", "Systems", "Group", "& Co", "Works", "Partners"))
+        )
 
     def project(self) -> str:
         return "Project " + self.word().capitalize()
@@ -202,14 +449,26 @@ class Filler:
     def slots(self) -> dict[str, Any]:
         r, v = self.rng, self.v
         return {
-            "person": r.choice(self.people), "person2": r.choice(self.people),
-            "org": r.choice(self.orgs), "project": r.choice(self.projects),
-            "noun": v.pick("noun"), "noun2": v.pick("noun"), "verb": v.pick("verb"),
-            "verb2": v.pick("verb"), "adj": v.pick("adj"), "team": v.pick("team"),
-            "weekday": v.pick("weekday"), "month": v.pick("month"), "hobby": v.pick("hobby"),
-            "field": v.pick("field"), "n": r.randint(2, 90), "k": r.randint(1, 5),
-            "k2": r.randint(0, 9), "word": v.word(2) if r.random() < 0.3 else v.pick("noun"),
-            "hexid": "%08x" % r.getrandbits(32), "service": r.choice(self.services),
+            "person": r.choice(self.people),
+            "person2": r.choice(self.people),
+            "org": r.choice(self.orgs),
+            "project": r.choice(self.projects),
+            "noun": v.pick("noun"),
+            "noun2": v.pick("noun"),
+            "verb": v.pick("verb"),
+            "verb2": v.pick("verb"),
+            "adj": v.pick("adj"),
+            "team": v.pick("team"),
+            "weekday": v.pick("weekday"),
+            "month": v.pick("month"),
+            "hobby": v.pick("hobby"),
+            "field": v.pick("field"),
+            "n": r.randint(2, 90),
+            "k": r.randint(1, 5),
+            "k2": r.randint(0, 9),
+            "word": v.word(2) if r.random() < 0.3 else v.pick("noun"),
+            "hexid": f"{r.getrandbits(32):08x}",
+            "service": r.choice(self.services),
             "host": r.choice(self.hosts),
         }
 
@@ -226,9 +485,11 @@ class Filler:
 
     def prose(self, chars: int) -> list[str]:
         """Sentences of a document, a paragraph break every few sentences."""
+
         def sentence() -> str:
             s = self.fill(_PROSE)
             return s + ("\n" if self.rng.random() < 0.18 else "")
+
         units = self._units(chars, sentence)
         if chars > 3000:  # headings every so often
             for i in range(len(units) - 1, 0, -self.rng.randint(25, 40)):
@@ -260,26 +521,33 @@ class Filler:
             level = self.rng.choice(("INFO", "INFO", "INFO", "DEBUG", "WARN"))
             s = self.slots()
             return f"{stamp} {level:5} {s['service']} [{s['hexid']}] {self.rng.choice(_LOG_MSGS).format(**s)}\n"
+
         return self._units(chars, line)
 
     def code(self, chars: int, lang_name: str = "python") -> list[str]:
         """Python-looking source: functions and small classes with generated names."""
+
         def block() -> str:
             s = self.slots()
             name = f"{s['verb']}_{s['noun']}"
             arg, arg2 = self.v.pick("noun"), self.v.pick("adj")
             if self.rng.random() < 0.3:
                 cls = "".join(p.capitalize() for p in (s["word"], s["noun2"]))
-                return (f"class {cls}:\n    \"\"\"{s['adj'].capitalize()} holder of the {s['noun2']}.\"\"\"\n\n"
-                        f"    def __init__(self, {arg}, limit={s['n']}):\n        self.{arg} = {arg}\n"
-                        f"        self.limit = limit\n        self._seen = {{}}\n\n")
-            return (f"def {name}({arg}, {arg2}=None, *, retries={s['k']}):\n"
-                    f"    \"\"\"{s['verb'].capitalize()} the {s['noun']} of {s['project']} ({s['team']}).\"\"\"\n"
-                    f"    if {arg} is None:\n        raise ValueError(\"{arg} is required\")\n"
-                    f"    result = _{s['noun2']}_cache.get({arg})\n"
-                    f"    for attempt in range(retries):\n        if result is not None:\n            break\n"
-                    f"        result = _fetch(\"{s['service']}\", {arg}, timeout={s['n']})\n"
-                    f"    return result\n\n\n")
+                return (
+                    f'class {cls}:\n    """{s["adj"].capitalize()} holder of the {s["noun2"]}."""\n\n'
+                    f"    def __init__(self, {arg}, limit={s['n']}):\n        self.{arg} = {arg}\n"
+                    f"        self.limit = limit\n        self._seen = {{}}\n\n"
+                )
+            return (
+                f"def {name}({arg}, {arg2}=None, *, retries={s['k']}):\n"
+                f'    """{s["verb"].capitalize()} the {s["noun"]} of {s["project"]} ({s["team"]})."""\n'
+                f'    if {arg} is None:\n        raise ValueError("{arg} is required")\n'
+                f"    result = _{s['noun2']}_cache.get({arg})\n"
+                f"    for attempt in range(retries):\n        if result is not None:\n            break\n"
+                f'        result = _fetch("{s["service"]}", {arg}, timeout={s["n"]})\n'
+                f"    return result\n\n\n"
+            )
+
         return self._units(chars, block)
 
     @staticmethod

@@ -63,8 +63,11 @@ class MemoryPipelineSystem:
             time_in_text=bool(opts.get("time_in_text", defaults.time_in_text)) and full,
         )
         handled = {"candidates", "rrf_k", "context_window_text", "context_window_vector", "time_in_text"}
-        extra = {k: _coerce(v, getattr(defaults, k)) for k, v in opts.items()
-                 if k not in handled and k in MemoryConfig.__dataclass_fields__}
+        extra = {
+            k: _coerce(v, getattr(defaults, k))
+            for k, v in opts.items()
+            if k not in handled and k in MemoryConfig.__dataclass_fields__
+        }
         if extra:  # any other MemoryConfig field, e.g. --set second_hop=true
             config = dataclasses.replace(config, **extra)
         self.info = {"config": {k: getattr(config, k) for k in sorted(handled | set(extra))}}
@@ -132,10 +135,18 @@ class MemoryPipelineSystem:
         from langmem_es.fusion import rrf
 
         identity = self._identity(conversation_id)
-        legs = self.backend.hybrid(["episodic"], self._scope(identity), text=question,
-                                   vector=self.core.embeddings.embed_query(question), size=n)
-        fused = rrf([[h.doc["key"] for h in legs.text_hits], [h.doc["key"] for h in legs.vector_hits]],
-                    k=self.core.config.rrf_k, weights=self.core.config.leg_weights)
+        legs = self.backend.hybrid(
+            ["episodic"],
+            self._scope(identity),
+            text=question,
+            vector=self.core.embeddings.embed_query(question),
+            size=n,
+        )
+        fused = rrf(
+            [[h.doc["key"] for h in legs.text_hits], [h.doc["key"] for h in legs.vector_hits]],
+            k=self.core.config.rrf_k,
+            weights=self.core.config.leg_weights,
+        )
         turn_of = self._turn_of[conversation_id]
         return dedupe(turn_of[key] for key, _ in fused if key in turn_of)[:n]
 

@@ -360,19 +360,24 @@ def _dump_questions(path: Path, dataset: Dataset, rows: dict[str, list[dict[str,
         for conv in conversations:
             texts = {t.turn_id: t.memory_text for t in conv.turns}
             for q in conv.questions:
-                fh.write(json.dumps({
-                    "qid": q.qid,
-                    "conv_id": conv.conv_id,
-                    "category": q.category,
-                    "category_name": dataset.category_names.get(q.category, ""),
-                    "question": q.question,
-                    "answer": q.answer,
-                    "evidence": list(q.evidence),
-                    "evidence_text": {e: texts.get(e) for e in q.evidence},
-                    "missed_by": [name for name, r in by_q.get(q.qid, {}).items()
-                                  if r["recall@10"] < 1.0],
-                    "systems": by_q.get(q.qid, {}),
-                }, ensure_ascii=False) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "qid": q.qid,
+                            "conv_id": conv.conv_id,
+                            "category": q.category,
+                            "category_name": dataset.category_names.get(q.category, ""),
+                            "question": q.question,
+                            "answer": q.answer,
+                            "evidence": list(q.evidence),
+                            "evidence_text": {e: texts.get(e) for e in q.evidence},
+                            "missed_by": [name for name, r in by_q.get(q.qid, {}).items() if r["recall@10"] < 1.0],
+                            "systems": by_q.get(q.qid, {}),
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
 
 
 # --------------------------------------------------------------------------- reporting
@@ -395,13 +400,16 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
     if systems:
         first = next(iter(systems.values()))
         n = first["overall"].get("n", 0)
-        extra = [f"cand@{d}" for d in CANDIDATE_DEPTHS
-                 if any(f"cand@{d}" in r["overall"] for r in systems.values())]
+        extra = [f"cand@{d}" for d in CANDIDATE_DEPTHS if any(f"cand@{d}" in r["overall"] for r in systems.values())]
         header = ["system", *METRIC_NAMES, *extra, "index s", "search ms/q"]
         rows = [
-            [name, *(f"{r['overall'].get(m, 0.0):.3f}" for m in METRIC_NAMES),
-             *(f"{r['overall'][m]:.3f}" if m in r["overall"] else "-" for m in extra),
-             f"{r['timing']['index_s']:.1f}", f"{r['timing']['search_ms_mean']:.2f}"]
+            [
+                name,
+                *(f"{r['overall'].get(m, 0.0):.3f}" for m in METRIC_NAMES),
+                *(f"{r['overall'][m]:.3f}" if m in r["overall"] else "-" for m in extra),
+                f"{r['timing']['index_s']:.1f}",
+                f"{r['timing']['search_ms_mean']:.2f}",
+            ]
             for name, r in systems.items()
         ]
         tables.append((f"{_headline_label(results).capitalize()} ({n} questions)", header, rows))
@@ -417,7 +425,8 @@ def format_report(results: dict[str, Any]) -> list[tuple[str, list[str], list[li
         for m in extra:
             rows = [
                 [name, *(f"{r['by_category'].get(c, {}).get(m, float('nan')):.3f}" for c in cats)]
-                for name, r in systems.items() if m in r["overall"]
+                for name, r in systems.items()
+                if m in r["overall"]
             ]
             tables.append((f"{m} (fused candidates before reranking) by category", header, rows))
 
@@ -497,10 +506,18 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     cats = sorted({c for r in systems.values() for c in r["by_category"]}, key=int)
     headline = [str(c) for c in results.get("metadata", {}).get("headline_categories", HEADLINE_CATEGORIES)]
     groups = [("overall", "{}\n(n={})".format(_headline_label(results), first["overall"].get("n", 0)))]
-    groups += [(c, "{} {}\n(n={}{})".format(c, first["by_category"][c].get("name", ""),
-                                            first["by_category"][c].get("n", 0),
-                                            ", apart" if c not in headline else ""))
-               for c in cats]
+    groups += [
+        (
+            c,
+            "{} {}\n(n={}{})".format(
+                c,
+                first["by_category"][c].get("name", ""),
+                first["by_category"][c].get("n", 0),
+                ", apart" if c not in headline else "",
+            ),
+        )
+        for c in cats
+    ]
 
     def value(r: dict[str, Any], g: str) -> float:
         entry = r["overall"] if g == "overall" else r["by_category"].get(g, {})
@@ -525,10 +542,12 @@ def plot_recall_by_category(results: dict[str, Any], path: str | os.PathLike[str
     meta = results.get("metadata", {})
     ds = meta.get("dataset", {})
     label = "LoCoMo" if ds.get("kind", "locomo") == "locomo" else str(ds.get("kind"))
-    ax.set_title(f"{label} retrieval recall@10 by category — {ds.get('name') or Path(str(ds.get('path', ''))).name}"
-                 f", {len(ds.get('conversations', []))} conversations"
-                 + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
-                 fontsize=11)
+    ax.set_title(
+        f"{label} retrieval recall@10 by category — {ds.get('name') or Path(str(ds.get('path', ''))).name}"
+        f", {len(ds.get('conversations', []))} conversations"
+        + (f" (langmem_es on {meta.get('backend')})" if "langmem_es" in systems else ""),
+        fontsize=11,
+    )
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(names), 6), frameon=False, fontsize=9)

@@ -452,9 +452,7 @@ class LangGraphInMemorySystem:
             for t in pending:
                 (later if t.memory_text in seen else batch).append(t)
                 seen.add(t.memory_text)
-            self._store.batch(
-                [PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata}) for t in batch]
-            )
+            self._store.batch([PutOp(ns, t.turn_id, {"text": t.memory_text, **t.metadata}) for t in batch])
             pending = later
 
     def search(self, conversation_id: str, question: str, k: int) -> list[str]:

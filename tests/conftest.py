@@ -52,8 +52,7 @@ def es_required() -> bool:
 
 def _unavailable(reason: str) -> None:
     if es_required():
-        pytest.fail(f"Elasticsearch required (CI / LANGMEM_ES_REQUIRED=1) but {reason}",
-                    pytrace=False)
+        pytest.fail(f"Elasticsearch required (CI / LANGMEM_ES_REQUIRED=1) but {reason}", pytrace=False)
     pytest.skip(reason)
 
 
@@ -89,8 +88,10 @@ def _client_for(kind: str):
         )
     else:
         probe = _probe(conn)
-        result = probe if not isinstance(probe, str) else (
-            f"{kind} Elasticsearch at {conn.url} ({conn.source}) unreachable: {probe}"
+        result = (
+            probe
+            if not isinstance(probe, str)
+            else (f"{kind} Elasticsearch at {conn.url} ({conn.source}) unreachable: {probe}")
         )
     _clients[kind] = result
     return result

@@ -6,7 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from ..port_base import Capabilities, Collection, Doc, Filter, Find, Hit, HybridResult, Nearest, StoredDoc, Version, Write
+from ..port_base import (
+    Capabilities,
+    Collection,
+    Doc,
+    Filter,
+    Find,
+    Hit,
+    HybridResult,
+    Nearest,
+    StoredDoc,
+    Version,
+    Write,
+)
 
 __all__ = ["StoragePort"]
 

@@ -6,4 +6,16 @@ from .authz import Policy, Request
 from .config import MemoryConfig
 from .results import Conflict, DecayReport, ForgetReport, RecalledMemory, RecallResult, WriteResult
 
-__all__ = ["AsyncMemoryCore", "Conflict", "DecayReport", "ForgetReport", "MemoryConfig", "Policy", "Request", "MemoryCore", "RecallResult", "RecalledMemory", "WriteResult"]
+__all__ = [
+    "AsyncMemoryCore",
+    "Conflict",
+    "DecayReport",
+    "ForgetReport",
+    "MemoryConfig",
+    "Policy",
+    "Request",
+    "MemoryCore",
+    "RecallResult",
+    "RecalledMemory",
+    "WriteResult",
+]

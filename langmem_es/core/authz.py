@@ -48,8 +48,17 @@ from ..errors import PermissionDeniedError
 from ..model import Identity, Memory, Scope
 
 Action = Literal[
-    "read", "write", "propose", "forget", "supersede", "resolve", "audit_log", "purge_user",
-    "export", "import", "review",
+    "read",
+    "write",
+    "propose",
+    "forget",
+    "supersede",
+    "resolve",
+    "audit_log",
+    "purge_user",
+    "export",
+    "import",
+    "review",
 ]
 ACTIONS: tuple[str, ...] = get_args(Action)
 
@@ -98,8 +107,9 @@ def actor_of(memory: Memory) -> Identity:
         agent = memory.written_by
     roles = [r for r in stamp.get("roles") or () if r in ("member", "owner")] or ["member"]
     conversation = memory.owner.split(":", 1)[1] if memory.owner.startswith("conversation:") else None
-    return Identity(tenant=memory.tenant, user_id=user, agent_id=agent, conversation_id=conversation,
-                    roles=frozenset(roles))
+    return Identity(
+        tenant=memory.tenant, user_id=user, agent_id=agent, conversation_id=conversation, roles=frozenset(roles)
+    )
 
 
 def author_of(memory: Memory) -> dict[str, str]:
@@ -151,7 +161,11 @@ class Policy:
 
     def _read(self, identity: Identity, r: Request) -> bool | str:
         if r.target is not None and r.target.status == "pending":
-            return identity.is_owner or is_author(identity, r.target) or "a pending shared write is seen by its author and owners"
+            return (
+                identity.is_owner
+                or is_author(identity, r.target)
+                or "a pending shared write is seen by its author and owners"
+            )
         return True
 
     def _write(self, identity: Identity, r: Request) -> bool | str:
@@ -160,7 +174,8 @@ class Policy:
         if r.scope == "shared":
             return self.may_write_shared(identity) or (
                 "shared writes are off for this agent: the developer enables them with "
-                "Policy(shared_writers={agent_id}); an owner may always write shared")
+                "Policy(shared_writers={agent_id}); an owner may always write shared"
+            )
         return f"unknown scope {r.scope!r}"
 
     def _propose(self, identity: Identity, r: Request) -> bool | str:
@@ -173,8 +188,12 @@ class Policy:
             return "forget needs the memory it acts on"
         if m.scope != "shared":
             return owns(identity, m) or "only the owner of a private or conversation memory forgets it"
-        return (identity.is_owner or is_author(identity, m) or self.members_forget_shared
-                or "a shared memory is forgotten by its author or an owner")
+        return (
+            identity.is_owner
+            or is_author(identity, m)
+            or self.members_forget_shared
+            or "a shared memory is forgotten by its author or an owner"
+        )
 
     def _supersede(self, identity: Identity, r: Request) -> bool | str:
         m = r.target
@@ -185,7 +204,8 @@ class Policy:
         if identity.is_owner or is_author(identity, m):
             return True
         return (r.conflict and self.may_write_shared(identity)) or (
-            "a shared memory is replaced by its author or an owner; another writer's value is recorded as a conflict")
+            "a shared memory is replaced by its author or an owner; another writer's value is recorded as a conflict"
+        )
 
     def _resolve(self, identity: Identity, r: Request) -> bool | str:
         return identity.is_owner or "resolving a conflict takes an owner"
@@ -241,6 +261,19 @@ def allowed(rules: Rules, identity: Identity, request: Request) -> bool:
     return decide(rules, identity, request)[0]
 
 
-__all__ = ["ACTIONS", "DEFAULT_POLICY", "Action", "Policy", "Request", "Rules", "actor_of", "allowed", "author_of",
-           "authorize",
-           "decide", "is_author", "owns", "provenance"]
+__all__ = [
+    "ACTIONS",
+    "DEFAULT_POLICY",
+    "Action",
+    "Policy",
+    "Request",
+    "Rules",
+    "actor_of",
+    "allowed",
+    "author_of",
+    "authorize",
+    "decide",
+    "is_author",
+    "owns",
+    "provenance",
+]

@@ -48,11 +48,18 @@ def initial_confidence(origin: str, polarity_: str, table: Mapping[str, float], 
 def relation(old: Memory, new: Memory) -> St.Relation:
     """What ``new`` does to the held fact ``old`` (statements' relation, polarity-aware)."""
     rel = St.relate(old.content, new.content)
-    if rel in ("unrelated", "other_key") and old.polarity == new.polarity \
-            and St.content_lemmas(old.content) == St.content_lemmas(new.content):
+    if (
+        rel in ("unrelated", "other_key")
+        and old.polarity == new.polarity
+        and St.content_lemmas(old.content) == St.content_lemmas(new.content)
+    ):
         rel = "reinforcement"  # the same words in another order: "Peanuts: Alice is allergic to those."
-    if rel == "reinforcement" and _digits(old.content) and _digits(new.content) \
-            and _digits(old.content) != _digits(new.content):
+    if (
+        rel == "reinforcement"
+        and _digits(old.content)
+        and _digits(new.content)
+        and _digits(old.content) != _digits(new.content)
+    ):
         rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
     if old.polarity == "deny" and rel == "reinforcement" and new.polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected

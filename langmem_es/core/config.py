@@ -93,9 +93,13 @@ class MemoryConfig:
     """Recalls between two batched writes of access statistics."""
     freeze_after_days: float = 30.0
     """A memory unchallenged this long is frozen: its confidence stops changing."""
-    half_life_days: Mapping[str, float] = field(default_factory=lambda: {"episodic": 14.0, "semantic": 180.0, "procedural": 90.0})
+    half_life_days: Mapping[str, float] = field(
+        default_factory=lambda: {"episodic": 14.0, "semantic": 180.0, "procedural": 90.0}
+    )
     """Decay half-life per kind: episodic memories fade fastest."""
-    decay_threshold: Mapping[str, float] = field(default_factory=lambda: {"episodic": 0.15, "semantic": 0.08, "procedural": 0.08})
+    decay_threshold: Mapping[str, float] = field(
+        default_factory=lambda: {"episodic": 0.15, "semantic": 0.08, "procedural": 0.08}
+    )
     """Memories whose decay score falls below this are soft-deleted."""
     shared_writes: Literal["direct", "review"] = "direct"
     """``direct``: a shared write the rules allow applies at once. ``review``: a member's shared

@@ -21,7 +21,6 @@ import numpy as np
 
 from ..model import Memory
 
-
 #: Characters of a neighbour taken as context: a pasted document next to "thanks!" is
 #: context for it, not its content.
 NEIGHBOUR_CHARS = 2_000
@@ -36,8 +35,9 @@ def session_neighbours(memories: Sequence[Memory], window: int) -> list[list[str
             out.append([])
             continue
         lo, hi = max(0, i - window), i + window + 1
-        out.append([n.content[:NEIGHBOUR_CHARS] for n in memories[lo:hi]
-                    if n is not m and n.session_id == m.session_id])
+        out.append(
+            [n.content[:NEIGHBOUR_CHARS] for n in memories[lo:hi] if n is not m and n.session_id == m.session_id]
+        )
     return out
 
 

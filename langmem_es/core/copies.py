@@ -34,8 +34,9 @@ _STOP = frozenset(
 def words(text: str) -> set[str]:
     """Folded content words (stop words and one-letter tokens dropped; a trailing plural s folded)."""
     folded = "".join(c for c in unicodedata.normalize("NFKD", text).casefold() if not unicodedata.combining(c))
-    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(folded)
-            if w not in _STOP and len(w) > 1}
+    return {
+        w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(folded) if w not in _STOP and len(w) > 1
+    }
 
 
 def linked(fact: Memory, other: Memory) -> bool:

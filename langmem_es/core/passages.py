@@ -69,7 +69,7 @@ def _segments(text: str, max_tokens: int) -> list[tuple[int, int, int]]:
         toks = _token_spans(text, pos, b)
         if toks:
             run_start, run = toks[0][0], 0
-            for s, e, c in toks:
+            for s, _end, c in toks:
                 if run + c > max_tokens and run:
                     out.append((run_start, s, run))
                     run_start, run = s, 0
@@ -108,7 +108,7 @@ def split(text: str, *, max_tokens: int = 200, overlap: int = 40) -> list[Passag
 
 
 def texts(content: str, spans: Sequence[Passage]) -> list[str]:
-    return [content[p.start:p.end] for p in spans]
+    return [content[p.start : p.end] for p in spans]
 
 
 def best(query: str, passages: Sequence[str], cosines: Sequence[float] | None = None) -> int:

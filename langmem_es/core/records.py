@@ -22,8 +22,14 @@ def indexed_text(memory: Memory, context: str | None = None) -> str:
     return "\n".join(parts)
 
 
-def memory_document(memory: Memory, vectors: Sequence[tuple[str, Sequence[float]]], *, now: datetime,
-                    created_at: str | None = None, context: str | None = None) -> Doc:
+def memory_document(
+    memory: Memory,
+    vectors: Sequence[tuple[str, Sequence[float]]],
+    *,
+    now: datetime,
+    created_at: str | None = None,
+    context: str | None = None,
+) -> Doc:
     """The stored document of a memory: a store item in the memory's namespace."""
     value = memory.model_dump(mode="json")
     if context:
@@ -57,8 +63,16 @@ def restamp(doc: Mapping[str, Any], memory: Memory, *, now: datetime) -> Doc:
     return memory_document(memory, vectors, now=now, created_at=doc.get("created_at"), context=context)
 
 
-def audit_document(record: str, rid: str, tenant: str, owner: str, body: Mapping[str, Any], *, now: datetime,
-                   extra: Mapping[str, Any] | None = None) -> Doc:
+def audit_document(
+    record: str,
+    rid: str,
+    tenant: str,
+    owner: str,
+    body: Mapping[str, Any],
+    *,
+    now: datetime,
+    extra: Mapping[str, Any] | None = None,
+) -> Doc:
     """A conflict, tombstone or audit entry (collection ``audit``)."""
     namespace = ("memories-audit", record, tenant, owner)
     value = dict(body)
@@ -84,6 +98,21 @@ AUDIT: Collection = "audit"
 #: reranker read, and the scope fields the choke point checks (``value.*`` included) —
 #: not the whole value (the memories kept are fetched whole by id).
 LEG_FIELDS: tuple[str, ...] = (
-    "id", "key", "record", "tenant", "scope", "owner", "kind", "status", "text", "event_time", "written_at",
-    "confidence", "access_count", "conflict_id", "value.tenant", "value.scope", "value.owner",
+    "id",
+    "key",
+    "record",
+    "tenant",
+    "scope",
+    "owner",
+    "kind",
+    "status",
+    "text",
+    "event_time",
+    "written_at",
+    "confidence",
+    "access_count",
+    "conflict_id",
+    "value.tenant",
+    "value.scope",
+    "value.owner",
 )

@@ -9,8 +9,9 @@ from ..errors import UnavailableShard
 from ..model import Memory
 from ..tokens import render_memories
 
-WriteAction = Literal["created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated",
-                      "pending"]
+WriteAction = Literal[
+    "created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated", "pending"
+]
 
 
 @dataclass
@@ -55,8 +56,12 @@ class ForgetReport:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ForgetReport):
-            return (self.ids, self.counts, self.dry_run, self.denied) == (other.ids, other.counts, other.dry_run,
-                                                                          other.denied)
+            return (self.ids, self.counts, self.dry_run, self.denied) == (
+                other.ids,
+                other.counts,
+                other.dry_run,
+                other.denied,
+            )
         return isinstance(other, (list, tuple)) and list(other) == self.ids
 
     __hash__ = None  # type: ignore[assignment]

@@ -31,8 +31,9 @@ def visibility_filter(identity: Identity, scopes: Iterable[Scope] = SCOPES) -> F
     ]
     if not per_scope:
         return NOTHING
-    return F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.any_of(*per_scope),
-                    _pending_filter(identity))
+    return F.all_of(
+        F.term("record", "memory"), F.term("tenant", identity.tenant), F.any_of(*per_scope), _pending_filter(identity)
+    )
 
 
 def _pending_filter(identity: Identity) -> F.Filter | None:
@@ -69,7 +70,11 @@ def visible(doc: Mapping[str, Any], identity: Identity, scopes: Iterable[Scope] 
     if tenant != identity.tenant or doc.get("record") != "memory":
         return False
     value = doc.get("value")
-    if not isinstance(value, Mapping) or (value.get("tenant"), value.get("scope"), value.get("owner")) != (tenant, scope, owner):
+    if not isinstance(value, Mapping) or (value.get("tenant"), value.get("scope"), value.get("owner")) != (
+        tenant,
+        scope,
+        owner,
+    ):
         return False
     if not (owner in identity.owners().get(scope, ()) and scope in set(scopes)):  # type: ignore[call-overload]
         return False

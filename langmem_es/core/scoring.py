@@ -46,7 +46,7 @@ def outcome_weight(success_count: int, failure_count: int) -> float:
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b))
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
     na = math.sqrt(sum(x * x for x in a))
     nb = math.sqrt(sum(y * y for y in b))
     return dot / (na * nb) if na and nb else 0.0
@@ -71,8 +71,9 @@ def decay_score(memory: Memory, now: datetime, half_life_days: Mapping[str, floa
     return max(0.0, (0.7 * recency + 0.3 * access) * (0.5 + 0.5 * memory.confidence) - penalty)
 
 
-def adjust_playbooks(ranked: Sequence[tuple[str, float]], docs: Mapping[str, Mapping[str, Any]],
-                     query: str) -> list[tuple[str, float]]:
+def adjust_playbooks(
+    ranked: Sequence[tuple[str, float]], docs: Mapping[str, Mapping[str, Any]], query: str
+) -> list[tuple[str, float]]:
     """Recall post-step for procedural memories (pure; the recall path calls it after reranking).
 
     Withholds every playbook that already failed for the problem in ``query``
@@ -83,11 +84,13 @@ def adjust_playbooks(ranked: Sequence[tuple[str, float]], docs: Mapping[str, Map
     kept = [(i, s) for i, s in ranked if not (docs[i].get("kind") == "procedural" and failed_for_query(docs[i], query))]
     slots = [n for n, (i, _) in enumerate(kept) if docs[i].get("kind") == "procedural"]
     playbooks = sorted(
-        ((i, s * 2 * outcome_weight(int(docs[i].get("success_count") or 0), int(docs[i].get("failure_count") or 0)))
-         for i, s in (kept[n] for n in slots)),
+        (
+            (i, s * 2 * outcome_weight(int(docs[i].get("success_count") or 0), int(docs[i].get("failure_count") or 0)))
+            for i, s in (kept[n] for n in slots)
+        ),
         key=lambda x: -x[1],
     )
     out = list(kept)
-    for n, item in zip(slots, playbooks):
+    for n, item in zip(slots, playbooks, strict=False):
         out[n] = item
     return out

@@ -14,27 +14,33 @@ DEMONSTRATIVE = frozenset({"that", "this", "it", "there", "which", "what", "who"
 
 # Nouns that denote a person (or pet) who holds facts of their own: "my sister lives in York"
 # is about the sister. Anything else possessed is an attribute: "my rent", "my manager".
-PEOPLE = frozenset("""
+PEOPLE = frozenset(
+    """
 sister brother mother mum mom father dad parent parents son daughter child children kid kids
 wife husband partner spouse boyfriend girlfriend fiance fiancee aunt uncle niece nephew cousin
 grandmother grandfather grandma grandpa granny grandson granddaughter neighbor friend
 flatmate roommate housemate colleague coworker stepson stepdaughter baby twin family
-""".split())
+""".split()
+)
 
 # Modifiers that single out one instance of a kind: "the return flight" beside "the outbound
 # flight", "my work email" beside "my email", "my oldest son" beside "my youngest son".
-INSTANCE = frozenset("""
+INSTANCE = frozenset(
+    """
 outbound return inbound back first second third fourth last next previous other oldest eldest
 youngest elder younger middle work office home personal private business backup primary
 secondary main spare old morning afternoon evening
-""".split())
+""".split()
+)
 
 # Verbs (and phrasal frames) that state a change of state; ENDING ones end it without a value.
-CHANGE_VERBS = frozenset("""
+CHANGE_VERBS = frozenset(
+    """
 move relocate switch change become join start replace trade turn raise rise increase decrease
 drop cut push postpone reschedule rebook promote upgrade downgrade rename marry divorce
 leave quit stop retire transfer convert
-""".split())
+""".split()
+)
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
 CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually"})
 CHANGE_ADJECTIVES = frozenset({"new", "current"})
@@ -44,45 +50,103 @@ STILL = frozenset({"still"})
 # "move to" and "live in" set the same attribute; "work in" (a city) and "work at" (an
 # employer) do not.
 PERSON_FRAMES: dict[str, str] = {
-    "live_in": "home", "live_at": "home", "reside_in": "home", "base_in": "home", "move_to": "home",
-    "relocate_to": "home", "settle_in": "home", "stay_in": "home", "move": "home",
-    "work_at": "employer", "work_for": "employer", "employ_by": "employer", "join": "employer",
-    "quit": "employer", "start_job_at": "employer", "work_job_at": "employer", "leave": "employer",
-    "work_as": "role", "become": "role", "retire": "role",
+    "live_in": "home",
+    "live_at": "home",
+    "reside_in": "home",
+    "base_in": "home",
+    "move_to": "home",
+    "relocate_to": "home",
+    "settle_in": "home",
+    "stay_in": "home",
+    "move": "home",
+    "work_at": "employer",
+    "work_for": "employer",
+    "employ_by": "employer",
+    "join": "employer",
+    "quit": "employer",
+    "start_job_at": "employer",
+    "work_job_at": "employer",
+    "leave": "employer",
+    "work_as": "role",
+    "become": "role",
+    "retire": "role",
     "report_to": "manager@",  # "@": the value is the attribute named after "@" (my manager is X)
-    "drive": "car@", "own_car": "car@",
-    "bear_in": "birth", "bear_on": "birth_date", "bear": "birth",
-    "study_at": "school", "attend": "school", "go_to_school": "school",
-    "call": "name", "name": "name",
-    "turn": "age", "marry": "marital", "divorce": "marital",
-    "eat_meat": "diet", "eat": "diet",
-    "love": "like", "enjoy": "like", "adore": "like", "like": "like", "prefer": "like",
+    "drive": "car@",
+    "own_car": "car@",
+    "bear_in": "birth",
+    "bear_on": "birth_date",
+    "bear": "birth",
+    "study_at": "school",
+    "attend": "school",
+    "go_to_school": "school",
+    "call": "name",
+    "name": "name",
+    "turn": "age",
+    "marry": "marital",
+    "divorce": "marital",
+    "eat_meat": "diet",
+    "eat": "diet",
+    "love": "like",
+    "enjoy": "like",
+    "adore": "like",
+    "like": "like",
+    "prefer": "like",
 }
 # Frames where a person holds many values at once: the value is part of the key
 # ("likes jazz" and "likes cats" are two facts; "lives in Bristol" and "in Leeds" are one).
-MULTI_VALUED = frozenset("""
+MULTI_VALUED = frozenset(
+    """
 like speak play learn visit support watch use own have organize organise read go_to take drink
 allergic collect teach follow study know write sing cook ride wear go
-""".split())
+""".split()
+)
 # Adjectives or nouns after "be" that name an attribute ("I am vegan" → diet).
 COMPLEMENT_CLASS: dict[str, str] = {
     **dict.fromkeys("vegetarian vegan pescatarian carnivore omnivore meat".split(), "diet"),
     **dict.fromkeys("single married divorced engaged widowed separated".split(), "marital"),
     **dict.fromkeys("old young age".split(), "age"),
     **dict.fromkeys("tall short height".split(), "height"),
-    "allergy": "allergic", "allergic": "allergic",
+    "allergy": "allergic",
+    "allergic": "allergic",
 }
 DIET_VERBS = frozenset({"eat"})
 
 # Words that carry no value: units, currencies and fillers dropped before values compare.
-UNITS = frozenset("""
+UNITS = frozenset(
+    """
 £ $ € pound pounds dollar dollars euro euros gbp usd eur quid per a an the month year week day
 monthly yearly annually weekly daily p.m. a.m. pm am o'clock
-""".split())
+""".split()
+)
 NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "a": 1, "an": 1, "single": 1, "couple": 2, "dozen": 12,
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "a": 1,
+    "an": 1,
+    "single": 1,
+    "couple": 2,
+    "dozen": 12,
 }
 TEMPORAL_PREPS = frozenset({"since", "until", "till", "during", "after", "before", "ago"})

@@ -75,7 +75,7 @@ def check_filter(flt: Any, where: str = "filters") -> None:
     """Caller filters must be the filter language (:mod:`langmem_es.filters`); anything else is refused."""
     if not isinstance(flt, Mapping) or len(flt) != 1:
         raise InvalidMemoryError(f"{where} must be one clause like {{'term': {{field: value}}}}, got {flt!r:.80}")
-    (kind, body), = flt.items()
+    ((kind, body),) = flt.items()
     if kind not in _FILTER_CLAUSES or not isinstance(body, Mapping):
         raise InvalidMemoryError(f"{where}: unsupported filter clause {kind!r}; use one of {list(_FILTER_CLAUSES)}")
     if kind == "bool":
@@ -105,7 +105,9 @@ def check_recall_args(*, k: Any, candidates: Any, filters: Any, as_of: Any) -> N
 def check_write_args(*, confidence: Any, event_time: Any, sources: Any, metadata: Any, steps: Any) -> None:
     """Types of remember's optional arguments, before any of them is used."""
     if confidence is not None and (isinstance(confidence, bool) or not isinstance(confidence, (int, float))):
-        raise InvalidMemoryError(f"confidence must be a number between 0 and 1, got {type(confidence).__name__} {confidence!r:.40}")
+        raise InvalidMemoryError(
+            f"confidence must be a number between 0 and 1, got {type(confidence).__name__} {confidence!r:.40}"
+        )
     if event_time is not None and not isinstance(event_time, datetime):
         raise InvalidMemoryError(f"event_time must be a datetime, got {type(event_time).__name__} {event_time!r:.40}")
     for name, v in (("sources", sources), ("steps", steps)):
@@ -130,8 +132,10 @@ def checked_embeddings(embeddings: Any) -> Any:
     def check(vectors: list[list[float]]) -> list[list[float]]:
         for v in vectors:
             if not len(v) or not all(math.isfinite(x) for x in v):
-                raise EmbeddingError(f"the embedder {embeddings!r:.60} returned an invalid vector (empty, NaN or inf); "
-                                     "check the model and its input")
+                raise EmbeddingError(
+                    f"the embedder {embeddings!r:.60} returned an invalid vector (empty, NaN or inf); "
+                    "check the model and its input"
+                )
         return vectors
 
     class Checked(_Checked, Embeddings):

@@ -103,8 +103,10 @@ def identity_from_config(config: Mapping[str, Any] | None = None, *, context: An
     if not (user_id or agent_id):
         missing.append("user_id or agent_id")
     if missing:
-        present = sorted({k for k in configurable if not k.startswith("__") and not k.startswith("checkpoint_")}
-                         | set(_as_mapping(context)))
+        present = sorted(
+            {k for k in configurable if not k.startswith("__") and not k.startswith("checkpoint_")}
+            | set(_as_mapping(context))
+        )
         raise IdentityError(
             f"memory identity incomplete: missing {' and '.join(missing)}. "
             f"Keys present in config['configurable'] / context: {present or 'none'}. "
@@ -112,8 +114,13 @@ def identity_from_config(config: Mapping[str, Any] | None = None, *, context: An
             "config={'configurable': {'tenant_id': ..., 'user_id': ...}} — never from model output."
         )
     try:
-        return Identity(tenant=str(tenant), user_id=_str(user_id), agent_id=_str(agent_id),
-                        conversation_id=_str(conversation), roles=roles_from_configurable(configurable))
+        return Identity(
+            tenant=str(tenant),
+            user_id=_str(user_id),
+            agent_id=_str(agent_id),
+            conversation_id=_str(conversation),
+            roles=roles_from_configurable(configurable),
+        )
     except ValueError as exc:
         detail = "; ".join(str(e.get("msg", "")) for e in exc.errors()) if hasattr(exc, "errors") else str(exc)
         raise IdentityError(f"memory identity invalid: {detail}") from None
@@ -129,9 +136,14 @@ def roles_from_configurable(configurable: Mapping[str, Any]) -> frozenset[str]:
     """
     auth = configurable.get(AUTH_USER_KEY)
     if auth is not None:
-        names = [*_names(_field(auth, "roles")), *_names(_field(auth, "role")),
-                 *(p[len(_ROLE_PERMISSION_PREFIX):] if isinstance(p, str) and p.startswith(_ROLE_PERMISSION_PREFIX)
-                   else p for p in _names(_field(auth, "permissions")))]
+        names = [
+            *_names(_field(auth, "roles")),
+            *_names(_field(auth, "role")),
+            *(
+                p[len(_ROLE_PERMISSION_PREFIX) :] if isinstance(p, str) and p.startswith(_ROLE_PERMISSION_PREFIX) else p
+                for p in _names(_field(auth, "permissions"))
+            ),
+        ]
         from ..model import ROLES
 
         # an authenticated user's other permissions ("read", "threads:write") are not memory roles
@@ -161,8 +173,10 @@ def _names(value: Any) -> list[str]:
 
 
 def _has_identity(configurable: Mapping[str, Any]) -> bool:
-    return bool((configurable.get("tenant_id") or configurable.get("workspace_id"))
-                and (configurable.get("user_id") or configurable.get("agent_id")))
+    return bool(
+        (configurable.get("tenant_id") or configurable.get("workspace_id"))
+        and (configurable.get("user_id") or configurable.get("agent_id"))
+    )
 
 
 def _str(v: Any) -> str | None:

@@ -68,8 +68,7 @@ def store_from_config(store: Any = None) -> Any:
         found = None
     if found is None:
         raise TypeError(
-            "no memory store: pass store= (" + ACCEPTED + ") or compile the graph with one "
-            "(builder.compile(store=...))"
+            "no memory store: pass store= (" + ACCEPTED + ") or compile the graph with one (builder.compile(store=...))"
         )
     return found
 
@@ -99,8 +98,10 @@ def sync_core(store: Any = None) -> MemoryCore:
     """The ready sync core for ``store`` (else the graph's store); a clear error for an async-only one."""
     core = memory_for(store_from_config(store))
     if isinstance(core, AsyncMemoryCore):
-        raise TypeError("this memory store is async-only (AsyncElasticsearchMemoryStore / AsyncMemoryCore): use "
-                        "`await ...ainvoke(...)` (graph.ainvoke, tool.ainvoke), or ElasticsearchMemoryStore")
+        raise TypeError(
+            "this memory store is async-only (AsyncElasticsearchMemoryStore / AsyncMemoryCore): use "
+            "`await ...ainvoke(...)` (graph.ainvoke, tool.ainvoke), or ElasticsearchMemoryStore"
+        )
     return ready(core)
 
 

@@ -31,12 +31,13 @@ class ScriptedChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "scripted"
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         reply = self.policy(list(messages))
         if isinstance(reply, str):
             reply = AIMessage(reply)
         return ChatResult(generations=[ChatGeneration(message=reply)])
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> "ScriptedChatModel":
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
         return self

@@ -35,9 +35,9 @@ from typing_extensions import Self
 
 from ..errors import ClusterUnavailableError
 from ..settings import DEFAULT_USER, NO_CLIENT_HINT, Connection
-from .base import DEFAULT_MAX_DOCUMENT_BYTES, StoreIndexConfig, resolve_index, typed_namespace_errors
 from ._async.store import AsyncStoreCore
 from ._sync.store import StoreCore
+from .base import DEFAULT_MAX_DOCUMENT_BYTES, StoreIndexConfig, resolve_index, typed_namespace_errors
 
 if TYPE_CHECKING:
     from elasticsearch import AsyncElasticsearch, Elasticsearch
@@ -105,14 +105,27 @@ class _Common(BaseStore):
         minutes = minutes or (self.ttl_config or {}).get("sweep_interval_minutes") or 5
         return float(minutes) * 60.0
 
-    def put(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any],
-            index: Literal[False] | list[str] | None = None, *, ttl: float | None | NotProvided = NOT_PROVIDED) -> None:
+    def put(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> None:
         with typed_namespace_errors():
             super().put(namespace, key, value, index, ttl=ttl)
 
-    async def aput(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any],
-                   index: Literal[False] | list[str] | None = None, *,
-                   ttl: float | None | NotProvided = NOT_PROVIDED) -> None:
+    async def aput(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> None:
         with typed_namespace_errors():
             await super().aput(namespace, key, value, index, ttl=ttl)
 
@@ -192,12 +205,16 @@ def _connection(url: str | Connection, user: str | None, password: str | None, a
     """Explicit settings as a :class:`~langmem_es.settings.Connection` (no environment, no I/O)."""
     if isinstance(url, Connection):
         if user is not None or password is not None or api_key is not None:
-            raise ValueError("from_conn_string(connection) takes its credentials from the Connection; "
-                             "give user/password/api_key with a URL string instead")
+            raise ValueError(
+                "from_conn_string(connection) takes its credentials from the Connection; "
+                "give user/password/api_key with a URL string instead"
+            )
         return url
     if not isinstance(url, str) or not url.strip():
-        raise ValueError(f"from_conn_string needs an Elasticsearch URL such as 'http://127.0.0.1:9200', got {url!r}; "
-                         + NO_CLIENT_HINT)
+        raise ValueError(
+            f"from_conn_string needs an Elasticsearch URL such as 'http://127.0.0.1:9200', got {url!r}; "
+            + NO_CLIENT_HINT
+        )
     return Connection(url=url, user=user or DEFAULT_USER, password=password, api_key=api_key, source="explicit")
 
 
@@ -258,7 +275,7 @@ class ElasticsearchMemoryStore(_SyncStore):
         api_key: str | None = None,
         client_kwargs: dict[str, Any] | None = None,
         **store_kwargs: Any,
-    ) -> Iterator["ElasticsearchMemoryStore"]:
+    ) -> Iterator[ElasticsearchMemoryStore]:
         """A store on a new client for ``url`` (or a :class:`~langmem_es.settings.Connection`);
         the store owns that client and closes it on exit."""
         client = _connection(url, user, password, api_key).client(**(client_kwargs or {}))
@@ -359,7 +376,7 @@ class AsyncElasticsearchMemoryStore(_Common):
         api_key: str | None = None,
         client_kwargs: dict[str, Any] | None = None,
         **store_kwargs: Any,
-    ) -> AsyncIterator["AsyncElasticsearchMemoryStore"]:
+    ) -> AsyncIterator[AsyncElasticsearchMemoryStore]:
         """A store on a new async client for ``url`` (or a :class:`~langmem_es.settings.Connection`);
         the store owns that client and closes it on exit."""
         client = _connection(url, user, password, api_key).client(asynchronous=True, **(client_kwargs or {}))

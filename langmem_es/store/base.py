@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from contextlib import contextmanager
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
     GetOp,
     IndexConfig,
@@ -32,10 +33,11 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 from langgraph.store.base import InvalidNamespaceError as _LangGraphInvalidNamespaceError
-from langchain_core.embeddings import Embeddings
 
 from .. import documents as D
 from .. import filters as F
+from .._async.embedder import AsyncEmbedder
+from .._sync.embedder import Embedder
 from ..errors import (
     DimensionMismatchError,
     DocumentTooLargeError,
@@ -43,9 +45,7 @@ from ..errors import (
     InvalidNamespaceError,
     NotSerializableError,
 )
-from ..model import ROOT, KINDS, collection_for
-from .._async.embedder import AsyncEmbedder
-from .._sync.embedder import Embedder
+from ..model import KINDS, ROOT, collection_for
 from ..port import Collection, Doc
 from .ranking import HYBRID_CANDIDATES, RRF_K, Ranked, best_cosine, by_score, fuse_hits
 
@@ -171,8 +171,10 @@ def _utf8(text: str, what: str, error: type[Exception]) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise error(f"{what} {text!r} is not valid unicode (lone surrogate at {exc.start}); "
-                    "decode bytes with errors='replace' first") from None
+        raise error(
+            f"{what} {text!r} is not valid unicode (lone surrogate at {exc.start}); "
+            "decode bytes with errors='replace' first"
+        ) from None
 
 
 @contextmanager
@@ -183,8 +185,9 @@ def typed_namespace_errors() -> Iterator[None]:
     except _LangGraphInvalidNamespaceError as exc:
         if isinstance(exc, InvalidNamespaceError):
             raise
-        raise InvalidNamespaceError(f"{exc} Use non-empty string labels without '.', not starting with "
-                                    f"{RESERVED_ROOT!r}.") from exc
+        raise InvalidNamespaceError(
+            f"{exc} Use non-empty string labels without '.', not starting with {RESERVED_ROOT!r}."
+        ) from exc
 
 
 def validate_op(op: Op) -> None:
@@ -209,8 +212,9 @@ def validate_op(op: Op) -> None:
             raise InvalidArgumentError(f"item keys are strings, got {type(op.key).__name__}: pass str(key)")
         _utf8(op.key, "item key", InvalidArgumentError)
         if op.value is not None and not isinstance(op.value, Mapping):
-            raise InvalidArgumentError(f"an item value is a dict, got {type(op.value).__name__}: wrap it, "
-                                       "e.g. {'items': [...]}")
+            raise InvalidArgumentError(
+                f"an item value is a dict, got {type(op.value).__name__}: wrap it, e.g. {{'items': [...]}}"
+            )
         if op.ttl is not None and (not isinstance(op.ttl, (int, float)) or op.ttl <= 0):
             raise InvalidArgumentError(f"ttl is a positive number of minutes, got {op.ttl!r}")
     elif isinstance(op, ListNamespacesOp):
@@ -356,7 +360,7 @@ def build_document(
         **D.namespace_fields(op.namespace),
         "value": prep.value,
         "text": "\n".join(t for _, t in prep.texts),
-        "vectors": [{"path": path, "vector": list(vec)} for (path, _), vec in zip(prep.texts, vectors)],
+        "vectors": [{"path": path, "vector": list(vec)} for (path, _), vec in zip(prep.texts, vectors, strict=False)],
         **D.value_fields(prep.value),
         "created_at": created_at or stamp,
         "updated_at": stamp,
@@ -444,7 +448,9 @@ def _does_match(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
     path = tuple(cond.path)
     if len(ns) < len(path):
         return False
-    pairs = zip(ns, path) if cond.match_type == "prefix" else zip(reversed(ns), reversed(path))
+    pairs = (
+        zip(ns, path, strict=False) if cond.match_type == "prefix" else zip(reversed(ns), reversed(path), strict=False)
+    )
     return all(p == "*" or k == p for k, p in pairs)
 
 

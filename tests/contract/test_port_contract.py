@@ -59,22 +59,85 @@ def ids(docs: Sequence[StoredDoc | dict[str, Any]]) -> list[str]:
 # --------------------------------------------------------------------- corpus
 
 CORPUS = [
-    make_doc(("acme", "alice"), "k1", {"topic": "billing", "n": 1}, text="invoice overdue for March",
-             day=1, tenant="acme", scope="user", owner="alice", status="active", confidence=0.9,
-             source_refs=["r1", "r2"], kind="semantic"),
-    make_doc(("acme", "alice"), "k2", {"topic": "support", "n": 5}, text="printer jammed again",
-             day=2, tenant="acme", scope="user", owner="alice", status="superseded", confidence=0.4,
-             source_refs=["r2"], kind="episodic", expires_at="2026-02-01T00:00:00.000000Z"),
-    make_doc(("acme", "bob"), "k3", {"topic": "billing", "n": 10}, text="refund approved",
-             day=3, tenant="acme", scope="user", owner="bob", status="active", confidence=0.7, kind="semantic"),
-    make_doc(("acme",), "k4", {"topic": "policy", "n": 2.5}, text="all refunds need approval",
-             day=4, tenant="acme", scope="tenant", status="active", kind="procedural"),
-    make_doc(("globex", "carol"), "k5", {"topic": "billing", "n": -3}, text="invoice paid",
-             day=5, tenant="globex", scope="user", owner="carol", status="active", confidence=1.0, kind="semantic"),
-    make_doc(("acme", "alice", "deep"), "k6", {"topic": ["a", "b"], "nested": {"x": 7}}, text="deep note",
-             day=6, tenant="acme", scope="session", owner="alice", status="deleted", session_id="s1"),
-    make_doc(("acmeco", "alice"), "k7", {"n": 4}, text="lookalike namespace",
-             day=7, tenant="acmeco", owner="alice"),
+    make_doc(
+        ("acme", "alice"),
+        "k1",
+        {"topic": "billing", "n": 1},
+        text="invoice overdue for March",
+        day=1,
+        tenant="acme",
+        scope="user",
+        owner="alice",
+        status="active",
+        confidence=0.9,
+        source_refs=["r1", "r2"],
+        kind="semantic",
+    ),
+    make_doc(
+        ("acme", "alice"),
+        "k2",
+        {"topic": "support", "n": 5},
+        text="printer jammed again",
+        day=2,
+        tenant="acme",
+        scope="user",
+        owner="alice",
+        status="superseded",
+        confidence=0.4,
+        source_refs=["r2"],
+        kind="episodic",
+        expires_at="2026-02-01T00:00:00.000000Z",
+    ),
+    make_doc(
+        ("acme", "bob"),
+        "k3",
+        {"topic": "billing", "n": 10},
+        text="refund approved",
+        day=3,
+        tenant="acme",
+        scope="user",
+        owner="bob",
+        status="active",
+        confidence=0.7,
+        kind="semantic",
+    ),
+    make_doc(
+        ("acme",),
+        "k4",
+        {"topic": "policy", "n": 2.5},
+        text="all refunds need approval",
+        day=4,
+        tenant="acme",
+        scope="tenant",
+        status="active",
+        kind="procedural",
+    ),
+    make_doc(
+        ("globex", "carol"),
+        "k5",
+        {"topic": "billing", "n": -3},
+        text="invoice paid",
+        day=5,
+        tenant="globex",
+        scope="user",
+        owner="carol",
+        status="active",
+        confidence=1.0,
+        kind="semantic",
+    ),
+    make_doc(
+        ("acme", "alice", "deep"),
+        "k6",
+        {"topic": ["a", "b"], "nested": {"x": 7}},
+        text="deep note",
+        day=6,
+        tenant="acme",
+        scope="session",
+        owner="alice",
+        status="deleted",
+        session_id="s1",
+    ),
+    make_doc(("acmeco", "alice"), "k7", {"n": 4}, text="lookalike namespace", day=7, tenant="acmeco", owner="alice"),
 ]
 
 FILTERS: list[tuple[str, F.Filter]] = [
@@ -85,8 +148,8 @@ FILTERS: list[tuple[str, F.Filter]] = [
     ("term ns_prefix stops at segment", F.term("ns_prefixes", "acme")),
     ("term ns label", F.term("ns", "alice")),
     ("term id", F.term("id", doc_id(("acme", "bob"), "k3"))),
-    ("term flat", F.term("flat", "topic\x1f\"billing\"")),
-    ("term flat list element", F.term("flat", "topic\x1f[\"a\",\"b\"]")),
+    ("term flat", F.term("flat", 'topic\x1f"billing"')),
+    ("term flat list element", F.term("flat", 'topic\x1f["a","b"]')),
     ("term number", F.term("ns_depth", 3)),
     ("terms", F.terms("owner", ["bob", "carol", "nobody"])),
     ("terms on array", F.terms("source_refs", ["r1", "zz"])),
@@ -99,12 +162,22 @@ FILTERS: list[tuple[str, F.Filter]] = [
     ("bool filter", F.all_of(F.term("tenant", "acme"), F.term("status", "active"))),
     ("bool must_not", {"bool": {"filter": [F.term("tenant", "acme")], "must_not": [F.term("owner", "alice")]}}),
     ("bool should", F.any_of(F.term("owner", "bob"), F.term("scope", "tenant"))),
-    ("bool should msm 2", {"bool": {"should": [F.term("tenant", "acme"), F.term("status", "active"),
-                                               F.term("kind", "semantic")], "minimum_should_match": 2}}),
+    (
+        "bool should msm 2",
+        {
+            "bool": {
+                "should": [F.term("tenant", "acme"), F.term("status", "active"), F.term("kind", "semantic")],
+                "minimum_should_match": 2,
+            }
+        },
+    ),
     ("nested nums", F.num_range("n", gte=2, lte=5)),
     ("nested nums other path", F.num_range("nested.x", gt=6)),
     ("nested in must_not", F.none_of(F.num_range("n", lt=0))),
-    ("value_filter eq", F.all_of(F.term("tenant", "acme"), {"bool": {"filter": [F.term("flat", "topic\x1f\"billing\"")]}})),
+    (
+        "value_filter eq",
+        F.all_of(F.term("tenant", "acme"), {"bool": {"filter": [F.term("flat", 'topic\x1f"billing"')]}}),
+    ),
 ]
 
 
@@ -181,8 +254,9 @@ async def test_delete_counts_existing(backend):
 
 
 async def test_deleted_documents_leave_every_index(backend):
-    doc = make_doc(("u",), "gone", {"n": 3}, text="unique zebra words", vectors={"c": unit(1, 0, 0, 0)},
-                   source_refs=["r9"])
+    doc = make_doc(
+        ("u",), "gone", {"n": 3}, text="unique zebra words", vectors={"c": unit(1, 0, 0, 0)}, source_refs=["r9"]
+    )
     await backend.put("items", [doc])
     await backend.delete("items", [doc["id"]])
     assert await backend.count(["items"], F.term("source_refs", "r9")) == 0
@@ -230,10 +304,15 @@ async def test_get_many_reads_several_collections_in_order(backend):
     a, b = make_doc(("u",), "a", text="a", vectors={"c": unit(1, 0, 0, 0)}), make_doc(("u",), "b", text="b")
     await backend.put("semantic", [a])
     await backend.put("audit", [b])
-    got = await backend.get_many([("audit", b["id"]), ("semantic", "missing"), ("semantic", a["id"]),
-                                  ("audit", a["id"])])
+    got = await backend.get_many(
+        [("audit", b["id"]), ("semantic", "missing"), ("semantic", a["id"]), ("audit", a["id"])]
+    )
     assert [(g.collection, g.doc["id"]) if g else None for g in got] == [
-        ("audit", b["id"]), None, ("semantic", a["id"]), None]
+        ("audit", b["id"]),
+        None,
+        ("semantic", a["id"]),
+        None,
+    ]
     assert all(isinstance(g.version, Version) for g in got if g)
     assert got[2].doc["vectors"][0]["vector"] == pytest.approx(unit(1, 0, 0, 0), abs=1e-6)
     (bare,) = await backend.get_many([("semantic", a["id"])], vectors=False)
@@ -245,17 +324,21 @@ async def test_write_batches_conditional_and_plain_writes(backend):
     a, b, c = make_doc(("u",), "a", text="a1"), make_doc(("u",), "b", text="b1"), make_doc(("u",), "c", text="c1")
     await backend.put("items", [a])
     (va,) = await backend.get("items", [a["id"]])
-    applied = await backend.write([
-        Write("items", {**a, "text": "a2"}, if_version=va.version),   # current version: applied
-        Write("semantic", b, if_version=ABSENT),                      # absent: created
-        Write("audit", c, refresh=False),                             # plain upsert, read by id only
-    ])
+    applied = await backend.write(
+        [
+            Write("items", {**a, "text": "a2"}, if_version=va.version),  # current version: applied
+            Write("semantic", b, if_version=ABSENT),  # absent: created
+            Write("audit", c, refresh=False),  # plain upsert, read by id only
+        ]
+    )
     assert applied == [True, True, True]
-    again = await backend.write([
-        Write("items", {**a, "text": "stale"}, if_version=va.version),  # stale version: refused
-        Write("semantic", {**b, "text": "dup"}, if_version=ABSENT),      # exists: refused
-        Write("items", make_doc(("u",), "d", text="d1")),
-    ])
+    again = await backend.write(
+        [
+            Write("items", {**a, "text": "stale"}, if_version=va.version),  # stale version: refused
+            Write("semantic", {**b, "text": "dup"}, if_version=ABSENT),  # exists: refused
+            Write("items", make_doc(("u",), "d", text="d1")),
+        ]
+    )
     assert again == [False, False, True]
     got = await backend.get_many([("items", a["id"]), ("semantic", b["id"]), ("audit", c["id"])])
     assert [g.doc["text"] for g in got] == ["a2", "b1", "c1"]
@@ -263,22 +346,33 @@ async def test_write_batches_conditional_and_plain_writes(backend):
 
 
 async def test_read_many_runs_finds_and_nearest_in_order(backend):
-    docs = [make_doc(("r",), f"k{i}", text=f"doc {i}", vectors={"c": unit(1, i, 0, 0)}, tenant="t", day=i + 1)
-            for i in range(4)]
+    docs = [
+        make_doc(("r",), f"k{i}", text=f"doc {i}", vectors={"c": unit(1, i, 0, 0)}, tenant="t", day=i + 1)
+        for i in range(4)
+    ]
     await backend.put("semantic", docs)
-    found, near, nothing = await backend.read_many([
-        Find(("semantic",), F.term("tenant", "t"), size=2, sort=(("updated_at", "asc"),)),
-        Nearest(("semantic",), F.term("tenant", "t"), tuple(unit(1, 0, 0, 0)), size=2),
-        Find(("semantic",), F.term("tenant", "nobody")),
-    ])
+    found, near, nothing = await backend.read_many(
+        [
+            Find(("semantic",), F.term("tenant", "t"), size=2, sort=(("updated_at", "asc"),)),
+            Nearest(("semantic",), F.term("tenant", "t"), tuple(unit(1, 0, 0, 0)), size=2),
+            Find(("semantic",), F.term("tenant", "nobody")),
+        ]
+    )
     assert [s.doc["key"] for s in found] == ["k0", "k1"] and all(isinstance(s.version, Version) for s in found)
     assert [h.doc["key"] for h in near] == ["k0", "k1"] and near[0].score == pytest.approx(1.0, abs=1e-3)
     assert nothing == []
 
 
 async def test_hybrid_fields_limit_what_hits_carry(hybrid_corpus):
-    result = await hybrid_corpus.hybrid(["items"], F.MATCH_ALL, text="deploy error", vector=unit(1, 0, 0, 0),
-                                        size=2, fields=["id", "key", "tenant"], exact=False)
+    result = await hybrid_corpus.hybrid(
+        ["items"],
+        F.MATCH_ALL,
+        text="deploy error",
+        vector=unit(1, 0, 0, 0),
+        size=2,
+        fields=["id", "key", "tenant"],
+        exact=False,
+    )
     for hit in [*result.text_hits, *result.vector_hits]:
         assert {"id", "key", "tenant"} <= set(hit.doc) and "vectors" not in hit.doc
     assert hit_keys(result.vector_hits)[0] == "err"
@@ -319,8 +413,9 @@ async def test_find_sort_puts_missing_values_last(corpus):
 
 
 async def test_find_sorts_by_several_keys(corpus):
-    got = await corpus.find(["items"], F.term("tenant", "acme"), size=100,
-                            sort=[("status", "asc"), ("updated_at", "desc")])
+    got = await corpus.find(
+        ["items"], F.term("tenant", "acme"), size=100, sort=[("status", "asc"), ("updated_at", "desc")]
+    )
     want = sorted((d for d in CORPUS if d.get("tenant") == "acme"), key=lambda d: d["updated_at"], reverse=True)
     want = sorted(want, key=lambda d: d["status"])  # stable: status asc, then updated_at desc
     assert ids(got) == ids(want)
@@ -357,16 +452,31 @@ async def test_namespaces_are_distinct(corpus):
 # ------------------------------------------------------------------- hybrid
 
 HYBRID_DOCS = [
-    make_doc(("h",), "err", text="Deploy failed with error E-4012 after upgrading to v2.3.1",
-             vectors={"content": unit(1, 0, 0, 0)}, tenant="t1"),
-    make_doc(("h",), "other-err", text="Deploy failed with error E-5000 on version 1.0",
-             vectors={"content": unit(0, 1, 0, 0)}, tenant="t1"),
-    make_doc(("h",), "near", text="the weather is nice today",
-             vectors={"content": unit(0.9, 0.1, 0, 0)}, tenant="t2"),
-    make_doc(("h",), "far", text="completely unrelated gardening notes",
-             vectors={"content": unit(-1, 0, 0, 0)}, tenant="t1"),
-    make_doc(("h",), "multi", text="two vectors here",
-             vectors={"content": unit(0, 0, 1, 0), "summary": unit(0, 0, 0, 1)}, tenant="t1"),
+    make_doc(
+        ("h",),
+        "err",
+        text="Deploy failed with error E-4012 after upgrading to v2.3.1",
+        vectors={"content": unit(1, 0, 0, 0)},
+        tenant="t1",
+    ),
+    make_doc(
+        ("h",),
+        "other-err",
+        text="Deploy failed with error E-5000 on version 1.0",
+        vectors={"content": unit(0, 1, 0, 0)},
+        tenant="t1",
+    ),
+    make_doc(("h",), "near", text="the weather is nice today", vectors={"content": unit(0.9, 0.1, 0, 0)}, tenant="t2"),
+    make_doc(
+        ("h",), "far", text="completely unrelated gardening notes", vectors={"content": unit(-1, 0, 0, 0)}, tenant="t1"
+    ),
+    make_doc(
+        ("h",),
+        "multi",
+        text="two vectors here",
+        vectors={"content": unit(0, 0, 1, 0), "summary": unit(0, 0, 0, 1)},
+        tenant="t1",
+    ),
 ]
 
 
@@ -439,8 +549,22 @@ async def test_hybrid_with_excluding_nested_filter(hybrid_corpus):
 
 @pytest.mark.parametrize(
     "text",
-    ['"unbalanced', "a AND OR NOT", "NEAR(x y)", "col:value", "*", "^start", "(((", "-", "   ", "", "💥 ☃",
-     "e-4012*", 'x" OR "y', "\\"],
+    [
+        '"unbalanced',
+        "a AND OR NOT",
+        "NEAR(x y)",
+        "col:value",
+        "*",
+        "^start",
+        "(((",
+        "-",
+        "   ",
+        "",
+        "💥 ☃",
+        "e-4012*",
+        'x" OR "y',
+        "\\",
+    ],
 )
 async def test_arbitrary_user_text_never_breaks_the_text_leg(hybrid_corpus, text):
     result = await hybrid_corpus.hybrid(["items"], F.MATCH_ALL, text=text, vector=None, size=5)
@@ -463,9 +587,14 @@ async def test_special_characters_in_keywords_match_literally(backend):
     docs = [make_doc(("odd", label), f"k{i}", owner=label, tenant=label) for i, label in enumerate(ODD_LABELS)]
     docs.append(make_doc(("odd", "abc"), "plain", owner="abc", tenant="abc"))
     await backend.put("items", docs)
-    for label, doc in zip(ODD_LABELS, docs):
-        for flt in (F.term("owner", label), F.term("ns_key", "odd\x1f" + label), F.term("ns_prefixes", "odd\x1f" + label),
-                    F.terms("tenant", [label]), F.term("ns", label)):
+    for label, doc in zip(ODD_LABELS, docs, strict=False):
+        for flt in (
+            F.term("owner", label),
+            F.term("ns_key", "odd\x1f" + label),
+            F.term("ns_prefixes", "odd\x1f" + label),
+            F.terms("tenant", [label]),
+            F.term("ns", label),
+        ):
             found = await backend.find(["items"], flt, size=100)
             assert ids(found) == [doc["id"]], (label, flt)
     got = await backend.namespaces(["items"], F.term("ns_prefixes", "odd"))

@@ -238,7 +238,14 @@ DOCS = {
     "d2": {"kind": "fruit", "price": 3.0, "qty": 0, "fresh": False, "meta": {"origin": "fr", "grade": 2}},
     "d3": {"kind": "veg", "price": 2.0, "qty": 5, "fresh": True, "meta": {"origin": "es", "grade": 3}},
     "d4": {"kind": "veg", "price": 10, "qty": 7, "fresh": False, "meta": {"origin": "it", "grade": 1}},
-    "d5": {"kind": "grain", "price": 0.5, "qty": 100, "fresh": True, "meta": {"origin": "fr", "grade": 2}, "tags": ["x", "y"]},
+    "d5": {
+        "kind": "grain",
+        "price": 0.5,
+        "qty": 100,
+        "fresh": True,
+        "meta": {"origin": "fr", "grade": 2},
+        "tags": ["x", "y"],
+    },
 }
 
 FILTER_CASES: list[tuple[dict[str, Any], set[str]]] = [
@@ -332,7 +339,12 @@ def test_query_ranking_and_scores_equal_reference_cosine(make_store: StoreFactor
     for key, value in CORPUS.items():
         store.put(("docs",), key, value)
         ref.put(("docs",), key, value)
-    for query, best in [("cat sofa", "pets"), ("pizza pasta dinner", "food"), ("quarterly report", "work"), ("football park", "sport")]:
+    for query, best in [
+        ("cat sofa", "pets"),
+        ("pizza pasta dinner", "food"),
+        ("quarterly report", "work"),
+        ("football park", "sport"),
+    ]:
         got = store.search(("docs",), query=query, limit=5)
         want = ref.search(("docs",), query=query, limit=5)
         assert got[0].key == best
@@ -349,9 +361,11 @@ def test_query_paging(make_store: StoreFactory) -> None:
     for key, value in CORPUS.items():
         store.put(("docs",), key, value)
     whole = keys(store.search(("docs",), query="my cat", limit=5))
-    paged = keys(store.search(("docs",), query="my cat", limit=2)) + keys(
-        store.search(("docs",), query="my cat", limit=2, offset=2)
-    ) + keys(store.search(("docs",), query="my cat", limit=2, offset=4))
+    paged = (
+        keys(store.search(("docs",), query="my cat", limit=2))
+        + keys(store.search(("docs",), query="my cat", limit=2, offset=2))
+        + keys(store.search(("docs",), query="my cat", limit=2, offset=4))
+    )
     assert paged == whole and len(whole) == 5
 
 
@@ -397,7 +411,7 @@ def test_filter_key_injection_finds_nothing(make_store: StoreFactory) -> None:
     store = make_store()
     store.put(("docs",), "public", {"access": "public"})
     store.put(("docs",), "private", {"access": "private", "password": "123"})
-    for key in ("access') = 'public' OR '1'='1' OR json_extract(value, '$.", "access OR 1=1", "*", "access\"]"):
+    for key in ("access') = 'public' OR '1'='1' OR json_extract(value, '$.", "access OR 1=1", "*", 'access"]'):
         assert store.search(("docs",), filter={key: "dummy"}) == []
     assert keys(store.search(("docs",), filter={"access": "public"})) == ["public"]
 
@@ -524,7 +538,8 @@ def test_namespace_validation(make_store: StoreFactory, namespace: tuple[str, ..
 
 @pytest.mark.parametrize("namespace", [("",), ("a.b",), ()])
 def test_namespace_validation_in_batch_on_our_stores(make_our_store: StoreFactory, namespace: tuple[str, ...]) -> None:
-    from langmem_es.errors import InvalidNamespaceError as Ours, LangmemEsError
+    from langmem_es.errors import InvalidNamespaceError as Ours
+    from langmem_es.errors import LangmemEsError
 
     store = make_our_store()
     with pytest.raises(Ours) as info:
@@ -611,7 +626,9 @@ def test_memory_namespaces_route_to_their_collections(make_store: StoreFactory) 
     assert keys(store.search(("memories", "semantic"), query="tea")) == ["m1"]
     assert keys(store.search(("memories", "semantic"), filter={"confidence": {"$gte": 0.5}})) == ["m1"]
     assert store.list_namespaces(prefix=("memories",), max_depth=2) == [
-        ("memories", "episodic"), ("memories", "notes"), ("memories", "semantic")
+        ("memories", "episodic"),
+        ("memories", "notes"),
+        ("memories", "semantic"),
     ]
     if getattr(make_store, "kind", "") != "memory":
         from langmem_es.documents import doc_id
@@ -824,8 +841,9 @@ def test_close_leaves_the_callers_client_open(request: pytest.FixtureRequest) ->
             again._core.port.drop()
 
 
-def test_from_conn_string_owns_and_closes_its_client(request: pytest.FixtureRequest,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_from_conn_string_owns_and_closes_its_client(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from langmem_es.settings import Connection
     from langmem_es.store import AsyncElasticsearchMemoryStore, ElasticsearchMemoryStore
 
@@ -837,14 +855,18 @@ def test_from_conn_string_owns_and_closes_its_client(request: pytest.FixtureRequ
         client = build(self, **options)
         original = client.close
         if options.get("asynchronous"):
+
             async def aclose() -> None:
                 closed.append("async")
                 await original()
+
             client.close = aclose
         else:
+
             def close() -> None:
                 closed.append("sync")
                 original()
+
             client.close = close
         return client
 

@@ -38,21 +38,32 @@ def turn_script(*moves: Any) -> ScriptedChatModel:
 
     def policy(messages: list[Any]) -> AIMessage:
         last_human = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
-        n = sum(isinstance(m, AIMessage) for m in messages[last_human + 1:])
-        tools_so_far = [m for m in messages[last_human + 1:] if isinstance(m, ToolMessage)]
+        n = sum(isinstance(m, AIMessage) for m in messages[last_human + 1 :])
+        tools_so_far = [m for m in messages[last_human + 1 :] if isinstance(m, ToolMessage)]
         move = moves[min(n, len(moves) - 1)]
         out = move(tools_so_far) if callable(move) else move
         if isinstance(out, list):
-            return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"c{n}_{i}", "type": "tool_call"}
-                                             for i, (name, args) in enumerate(out)])
+            return AIMessage(
+                "",
+                tool_calls=[
+                    {"name": name, "args": args, "id": f"c{n}_{i}", "type": "tool_call"}
+                    for i, (name, args) in enumerate(out)
+                ],
+            )
         return AIMessage(out)
 
     return ScriptedChatModel(policy=policy)
 
 
 def cfg(thread: str = "t1") -> dict:
-    return {"configurable": {"tenant_id": f"acme-{uuid.uuid4().hex[:6]}", "user_id": "sam", "agent_id": "helpdesk",
-                             "thread_id": thread}}
+    return {
+        "configurable": {
+            "tenant_id": f"acme-{uuid.uuid4().hex[:6]}",
+            "user_id": "sam",
+            "agent_id": "helpdesk",
+            "thread_id": thread,
+        }
+    }
 
 
 def tool_results(state: dict, name: str) -> list[str]:
@@ -74,15 +85,24 @@ def test_fact_in_user_message_recalled_by_a_tool_later_in_the_same_invoke(es_sto
 
 def test_remember_then_recall_in_one_turn(es_store: Any) -> None:
     model = turn_script(
-        [("remember", {"content": "The user has a Philips Hue bridge.", "reason": "Device support needs it.",
-                       "subject_key": "user.devices.hue_bridge"})],
+        [
+            (
+                "remember",
+                {
+                    "content": "The user has a Philips Hue bridge.",
+                    "reason": "Device support needs it.",
+                    "subject_key": "user.devices.hue_bridge",
+                },
+            )
+        ],
         [("recall", {"query": "which devices does the user have", "kinds": ["semantic"]})],
         "done",
     )
     graph = create_memory_agent(model, store=es_store, checkpointer=InMemorySaver())
     c = cfg()
-    state = graph.invoke({"messages": [HumanMessage("I just plugged in a Philips Hue bridge. Which devices do I have?")]},
-                         c)
+    state = graph.invoke(
+        {"messages": [HumanMessage("I just plugged in a Philips Hue bridge. Which devices do I have?")]}, c
+    )
     [written] = tool_results(state, "remember")
     [recalled] = tool_results(state, "recall")
     mid = written.split("[semantic ")[1].split("]")[0]
@@ -94,10 +114,18 @@ def test_remember_then_recall_in_one_turn(es_store: Any) -> None:
 
 def test_supersession_and_history_through_the_graph(es_store: Any) -> None:
     model = turn_script(
-        [("remember", {"content": "The user lives in Bristol.", "reason": "Local advice.",
-                       "subject_key": "user.home_city"})],
-        [("remember", {"content": "The user lives in Edinburgh.", "reason": "Local advice.",
-                       "subject_key": "user.home_city"})],
+        [
+            (
+                "remember",
+                {"content": "The user lives in Bristol.", "reason": "Local advice.", "subject_key": "user.home_city"},
+            )
+        ],
+        [
+            (
+                "remember",
+                {"content": "The user lives in Edinburgh.", "reason": "Local advice.", "subject_key": "user.home_city"},
+            )
+        ],
         [("recall", {"query": "where does the user live", "kinds": ["semantic"], "include_history": True})],
         "done",
     )
@@ -119,8 +147,16 @@ async def test_async_store_and_ainvoke(es_basic_conn: Any) -> None:
     store = AsyncElasticsearchMemoryStore(client, prefix=_prefix())
     try:
         model = turn_script(
-            [("remember", {"content": "The user's router is a Fritz!Box 7590.", "reason": "Network support.",
-                           "subject_key": "user.devices.router"})],
+            [
+                (
+                    "remember",
+                    {
+                        "content": "The user's router is a Fritz!Box 7590.",
+                        "reason": "Network support.",
+                        "subject_key": "user.devices.router",
+                    },
+                )
+            ],
             [("recall", {"query": "which router does the user have"})],
             "done",
         )

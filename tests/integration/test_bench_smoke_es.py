@@ -12,12 +12,16 @@ import pytest
 from langmem_es_bench import cli
 
 
-def test_smoke_elasticsearch(es_basic, es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_smoke_elasticsearch(
+    es_basic, es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("LANGMEM_ES_BENCH_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("LANGMEM_ES_URL", es_basic_conn.url)
-    for key, value in (("USER", es_basic_conn.user), ("PASSWORD", es_basic_conn.password),
-                       ("API_KEY", es_basic_conn.api_key)):
+    for key, value in (
+        ("USER", es_basic_conn.user),
+        ("PASSWORD", es_basic_conn.password),
+        ("API_KEY", es_basic_conn.api_key),
+    ):
         if value:
             monkeypatch.setenv(f"LANGMEM_ES_{key}", value)
         else:

@@ -48,12 +48,10 @@ MAPPINGS = {
 @pytest.fixture
 def filled_index(es_any, unique_index):
     index = unique_index(es_any)
-    es_any.indices.create(index=index, mappings=MAPPINGS,
-                          settings={"number_of_shards": 1, "number_of_replicas": 0})
+    es_any.indices.create(index=index, mappings=MAPPINGS, settings={"number_of_shards": 1, "number_of_replicas": 0})
     ok, errors = helpers.bulk(
         es_any,
-        ({"_index": index, "_id": i, "_source": {"text": t, "owner": o, "embedding": vector(t)}}
-         for i, o, t in DOCS),
+        ({"_index": index, "_id": i, "_source": {"text": t, "owner": o, "embedding": vector(t)}} for i, o, t in DOCS),
         refresh="wait_for",
     )
     assert ok == len(DOCS) and not errors
@@ -95,8 +93,13 @@ def test_knn_query_with_filter(filled_index):
     assert unfiltered["hits"]["hits"][0]["_id"] == "4"
     filtered = es.search(
         index=index,
-        knn={"field": "embedding", "query_vector": query_vec, "k": 3, "num_candidates": 10,
-             "filter": {"term": {"owner": "alice"}}},
+        knn={
+            "field": "embedding",
+            "query_vector": query_vec,
+            "k": 3,
+            "num_candidates": 10,
+            "filter": {"term": {"owner": "alice"}},
+        },
         source=["owner"],
     )
     hits = filtered["hits"]["hits"]
@@ -111,8 +114,7 @@ def test_hybrid_bm25_plus_knn_in_one_request(filled_index):
     resp = es.search(
         index=index,
         query={"match": {"text": "Lisbon"}},
-        knn={"field": "embedding", "query_vector": vector(DOCS[4][2]), "k": 2,
-             "num_candidates": 10},
+        knn={"field": "embedding", "query_vector": vector(DOCS[4][2]), "k": 2, "num_candidates": 10},
         size=3,
     )
     assert resp["hits"]["hits"][0]["_id"] == "5"
@@ -124,7 +126,6 @@ def test_detect_licence(kind, request):
     lic = es.license.get()["license"]
     assert lic["status"] == "active"
     assert lic["type"] == kind
-
 
 
 def test_security_is_on(es_any):

@@ -38,15 +38,24 @@ class HashEmbeddings:
 
 
 FACTS = {
-    "conv-x": ["I adopted a beagle named Pixel.", "We went paddling on the lake.",
-               "My sister teaches chemistry in Lisbon.", "The bakery sells rye sourdough."],
-    "conv-y": ["The violin recital went well.", "Training for the Berlin marathon.",
-               "Tomatoes are ripening in the garden."],
+    "conv-x": [
+        "I adopted a beagle named Pixel.",
+        "We went paddling on the lake.",
+        "My sister teaches chemistry in Lisbon.",
+        "The bakery sells rye sourdough.",
+    ],
+    "conv-y": [
+        "The violin recital went well.",
+        "Training for the Berlin marathon.",
+        "Tomatoes are ripening in the garden.",
+    ],
 }
 QUESTIONS = {
-    "conv-x": [("Which beagle was adopted and named?", 4, ["D1:1"]),
-               ("Where does the sister teach chemistry?", 1, ["D1:3"]),
-               ("What bread does the bakery sell?", 5, ["D1:4"])],
+    "conv-x": [
+        ("Which beagle was adopted and named?", 4, ["D1:1"]),
+        ("Where does the sister teach chemistry?", 1, ["D1:3"]),
+        ("What bread does the bakery sell?", 5, ["D1:4"]),
+    ],
     "conv-y": [("Which marathon is the training for?", 2, ["D1:2"])],
 }
 
@@ -56,15 +65,31 @@ def dataset(tmp_path: Path) -> Path:
     path = tmp_path / "tiny.jsonl"
     with path.open("w") as fh:
         for conv_id, facts in FACTS.items():
-            turns = [{"turn_id": f"D1:{i + 1}", "speaker": "Ann" if i % 2 == 0 else "Bob",
-                      "text": t} for i, t in enumerate(facts)]
-            fh.write(json.dumps({
-                "conv_id": conv_id, "speakers": ["Ann", "Bob"],
-                "sessions": [{"session_id": "session_1", "date_time": "1 May 2023",
-                              "timestamp": "2023-05-01T10:00:00", "turns": turns}],
-                "questions": [{"qid": f"{conv_id}:q{j}", "question": q, "category": c,
-                               "evidence": ev} for j, (q, c, ev) in enumerate(QUESTIONS[conv_id])],
-            }) + "\n")
+            turns = [
+                {"turn_id": f"D1:{i + 1}", "speaker": "Ann" if i % 2 == 0 else "Bob", "text": t}
+                for i, t in enumerate(facts)
+            ]
+            fh.write(
+                json.dumps(
+                    {
+                        "conv_id": conv_id,
+                        "speakers": ["Ann", "Bob"],
+                        "sessions": [
+                            {
+                                "session_id": "session_1",
+                                "date_time": "1 May 2023",
+                                "timestamp": "2023-05-01T10:00:00",
+                                "turns": turns,
+                            }
+                        ],
+                        "questions": [
+                            {"qid": f"{conv_id}:q{j}", "question": q, "category": c, "evidence": ev}
+                            for j, (q, c, ev) in enumerate(QUESTIONS[conv_id])
+                        ],
+                    }
+                )
+                + "\n"
+            )
     return path
 
 
@@ -97,8 +122,14 @@ def test_langchain_es_system_indexes_searches_and_cleans_up(es_basic, dataset):
 
 def test_run_eval_side_by_side_with_elasticsearch(es_basic, dataset, tmp_path):
     context = EvalContext(es=es_basic, embeddings_factory=HashEmbeddings)
-    res = run_eval(dataset, ["bm25", "dense", "langchain_es"], out_dir=tmp_path / "out",
-                   progress=False, context=context, print_report=False)
+    res = run_eval(
+        dataset,
+        ["bm25", "dense", "langchain_es"],
+        out_dir=tmp_path / "out",
+        progress=False,
+        context=context,
+        print_report=False,
+    )
     assert res["errors"] == {}
     es = res["systems"]["langchain_es"]
     assert es["overall"]["n"] == 3 and es["adversarial"]["n"] == 1

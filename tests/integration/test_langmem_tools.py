@@ -85,7 +85,14 @@ def test_tools_inside_a_graph_use_the_compiled_store(store: ElasticsearchMemoryS
     search = create_search_memory_tool(NAMESPACE)
     calls = iter(
         [
-            [{"name": "manage_memory", "args": {"content": "The user lives in Lisbon"}, "id": "c1", "type": "tool_call"}],
+            [
+                {
+                    "name": "manage_memory",
+                    "args": {"content": "The user lives in Lisbon"},
+                    "id": "c1",
+                    "type": "tool_call",
+                }
+            ],
             [{"name": "search_memory", "args": {"query": "where does the user live"}, "id": "c2", "type": "tool_call"}],
         ]
     )

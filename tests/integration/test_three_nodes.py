@@ -27,7 +27,10 @@ NAME = "trio"
 def cli(*args: str, timeout: float = 400) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "langmem_es_cli.main", "es", *args],
-        capture_output=True, text=True, timeout=timeout, env=os.environ.copy(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=os.environ.copy(),
     )
 
 
@@ -56,8 +59,7 @@ def start_trio(es_unavailable):
     def start(*extra: str) -> tuple[subprocess.CompletedProcess, dict]:
         r = cli("start", "--name", NAME, "--nodes", "3", *extra)
         if r.returncode != 0:
-            es_unavailable(f"`langmem-es es start --nodes 3` failed ({r.returncode}): "
-                           f"{r.stderr[-2000:]}")
+            es_unavailable(f"`langmem-es es start --nodes 3` failed ({r.returncode}): {r.stderr[-2000:]}")
         return r, json.loads(cluster_file(NAME).read_text())
 
     yield start

@@ -55,18 +55,29 @@ def marker(ti: int, scope: str, owner: str, n: int) -> str:
 
 def identities(tenant: str) -> list[Identity]:
     out = [Identity(tenant=tenant, user_id=u, agent_id=AGENT, conversation_id=c) for u in USERS for c in CONVERSATIONS]
-    out += [Identity(tenant=tenant, agent_id=AGENT), Identity(tenant=tenant), Identity(tenant=tenant, user_id="mallory")]
+    out += [
+        Identity(tenant=tenant, agent_id=AGENT),
+        Identity(tenant=tenant),
+        Identity(tenant=tenant, user_id="mallory"),
+    ]
     return out
 
 
 def seed(core: MemoryCore, ti: int, tenant: str) -> None:
     """Shared, private (users and agent), conversation memories; superseded versions; episodic, procedural."""
+
     def put(ident: Identity, scope: str, n: int, **kw: Any) -> None:
         owner = ident.owner_for(scope)  # type: ignore[arg-type]
         kind = kw.pop("kind", "semantic")
         reason = None if kind == "episodic" else "kept for the isolation suite"
-        core.remember(ident, f"{marker(ti, scope, owner, n)} secret of {tenant} {scope} {owner} codeword w{n}",
-                      kind=kind, scope=scope, reason=reason, **kw)
+        core.remember(
+            ident,
+            f"{marker(ti, scope, owner, n)} secret of {tenant} {scope} {owner} codeword w{n}",
+            kind=kind,
+            scope=scope,
+            reason=reason,
+            **kw,
+        )
 
     for user in USERS:
         me = Identity(tenant=tenant, user_id=user)
@@ -94,8 +105,11 @@ class Truth:
 
     def allowed(self, identity: Identity, scopes=SCOPES) -> set[str]:
         owners = identity.owners()
-        return {k for k, (t, s, o, _) in self.memories.items()
-                if t == identity.tenant and s in scopes and o in owners.get(s, ())}
+        return {
+            k
+            for k, (t, s, o, _) in self.memories.items()
+            if t == identity.tenant and s in scopes and o in owners.get(s, ())
+        }
 
     def leaks(self, identity: Identity, keys, scopes=SCOPES) -> list[str]:
         ok = self.allowed(identity, scopes)
@@ -134,7 +148,9 @@ def config() -> MemoryConfig:
 
 def _all_docs_es(client: Any, prefix: str) -> list[dict[str, Any]]:
     client.indices.refresh(index=f"{prefix}-*")
-    r = client.search(index=f"{prefix}-episodic,{prefix}-semantic,{prefix}-procedural", query={"match_all": {}}, size=5000)
+    r = client.search(
+        index=f"{prefix}-episodic,{prefix}-semantic,{prefix}-procedural", query={"match_all": {}}, size=5000
+    )
     return [h["_source"] for h in r["hits"]["hits"]]
 
 
@@ -149,15 +165,17 @@ def library_es_world(request: pytest.FixtureRequest) -> Iterator[World]:
     core.setup()
     for ti, tenant in enumerate(TENANTS):
         seed(core, ti, tenant)
-    world = World("library-es", {t: core for t in TENANTS}, truth_from(_all_docs_es(client, prefix)), prefix=prefix, admin=client)
+    world = World(
+        "library-es", {t: core for t in TENANTS}, truth_from(_all_docs_es(client, prefix)), prefix=prefix, admin=client
+    )
     yield world
     backend.drop()
 
 
 @pytest.fixture(scope="session")
 def library_sqlite_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    from langmem_es.backends.sqlite import SQLiteBackend
     from langmem_es import filters as F
+    from langmem_es.backends.sqlite import SQLiteBackend
 
     backend = SQLiteBackend(str(tmp_path_factory.mktemp("iso") / "iso.db"), prefix="iso")
     core = MemoryCore(backend, embeddings=hash_embed, config=config(), rules=RULES)
@@ -173,8 +191,8 @@ def library_sqlite_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[W
 def dls_world(request: pytest.FixtureRequest) -> Iterator[World]:
     from elasticsearch import Elasticsearch
 
-    from langmem_es_cli import tenants as T
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
+    from langmem_es_cli import tenants as T
 
     admin = request.getfixturevalue("es_trial")
     conn = request.getfixturevalue("es_trial_conn")
@@ -189,13 +207,26 @@ def dls_world(request: pytest.FixtureRequest) -> Iterator[World]:
     raw = {t: Elasticsearch(**c.client_kwargs(conn.url), request_timeout=30) for t, c in creds.items()}
     cores = {}
     for ti, tenant in enumerate(TENANTS):
-        core = MemoryCore(ElasticsearchBackend(raw[tenant], prefix=prefix, dims=DIMS), embeddings=hash_embed, config=config(), rules=RULES)
+        core = MemoryCore(
+            ElasticsearchBackend(raw[tenant], prefix=prefix, dims=DIMS),
+            embeddings=hash_embed,
+            config=config(),
+            rules=RULES,
+        )
         core.setup()
         assert core.capabilities.document_level_security
         seed(core, ti, tenant)
         cores[tenant] = core
-    world = World("dls", cores, truth_from(_all_docs_es(admin, prefix)), raw=raw, prefix=prefix, url=conn.url,
-                  creds=creds, admin=admin)
+    world = World(
+        "dls",
+        cores,
+        truth_from(_all_docs_es(admin, prefix)),
+        raw=raw,
+        prefix=prefix,
+        url=conn.url,
+        creds=creds,
+        admin=admin,
+    )
     yield world
     for c in raw.values():
         c.close()

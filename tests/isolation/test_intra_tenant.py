@@ -37,7 +37,7 @@ from pydantic import ValidationError
 from langmem_es import filters as F
 from langmem_es.core import MemoryConfig, MemoryCore, Policy
 from langmem_es.errors import LangmemEsError
-from langmem_es.model import KINDS, SCOPES, Identity
+from langmem_es.model import SCOPES, Identity
 from langmem_es.tools import create_memory_tools
 
 from .conftest import DIMS, hash_embed
@@ -73,33 +73,63 @@ class World:
 
 
 def _seed(core: MemoryCore, review: MemoryCore, store: Any) -> dict[str, list[str]]:
-    ids: dict[str, list[str]] = {"private": [], "conversation": [], "shared": [], "pending": [], "keys": [],
-                                 "playbooks": [], "sources": [], "users": ["alice", "bob", "olga"]}
+    ids: dict[str, list[str]] = {
+        "private": [],
+        "conversation": [],
+        "shared": [],
+        "pending": [],
+        "keys": [],
+        "playbooks": [],
+        "sources": [],
+        "users": ["alice", "bob", "olga"],
+    }
     for name in ("alice", "bob"):
         me = VICTIMS[name]
         for n, city in enumerate(("Bristol", "Leeds")):
-            w = core.remember(me, f"zq{name}p{n} {name} lives in {city}", subject_key="user.home_city",
-                              reason="kept", sources=[f"message:{name}-{n}"])
+            w = core.remember(
+                me,
+                f"zq{name}p{n} {name} lives in {city}",
+                subject_key="user.home_city",
+                reason="kept",
+                sources=[f"message:{name}-{n}"],
+            )
             ids["private"].append(w.id)
-        ids["private"].append(core.remember(me, f"zq{name}e said hello about {name} secrets", kind="episodic",
-                                            sources=[f"message:{name}-0"]).id)
+        ids["private"].append(
+            core.remember(
+                me, f"zq{name}e said hello about {name} secrets", kind="episodic", sources=[f"message:{name}-0"]
+            ).id
+        )
         pb = core.remember(me, f"zq{name}pb reset {name}'s router", kind="procedural", reason="kept", steps=["unplug"])
         ids["private"].append(pb.id)
         ids["playbooks"].append(pb.id)
-        ids["conversation"].append(core.remember(me, f"zq{name}c parcel code of {name} is 4471", scope="conversation",
-                                                 reason="kept").id)
-        ids["conversation"].append(core.remember(me, f"zq{name}ce {name} asked about the parcel", kind="episodic",
-                                                 scope="conversation").id)
-        ids["shared"].append(core.remember(me, f"zq{name}s team fact by {name}", scope="shared", reason="kept",
-                                           subject_key=f"team.{name}").id)
-        ids["shared"].append(core.remember(me, f"zq{name}sp team playbook by {name}", kind="procedural",
-                                           scope="shared", reason="kept", steps=["step"]).id)
+        ids["conversation"].append(
+            core.remember(me, f"zq{name}c parcel code of {name} is 4471", scope="conversation", reason="kept").id
+        )
+        ids["conversation"].append(
+            core.remember(me, f"zq{name}ce {name} asked about the parcel", kind="episodic", scope="conversation").id
+        )
+        ids["shared"].append(
+            core.remember(
+                me, f"zq{name}s team fact by {name}", scope="shared", reason="kept", subject_key=f"team.{name}"
+            ).id
+        )
+        ids["shared"].append(
+            core.remember(
+                me,
+                f"zq{name}sp team playbook by {name}",
+                kind="procedural",
+                scope="shared",
+                reason="kept",
+                steps=["step"],
+            ).id
+        )
         ids["pending"].append(review.remember(me, f"zq{name}q proposal by {name}", scope="shared", reason="kept").id)
         store.put(("notes", name), "n1", {"content": f"zq{name}n store note of {name}"})
         ids["keys"] += ["user.home_city", f"team.{name}"]
         ids["sources"].append(f"message:{name}-0")
-    ids["shared"].append(core.remember(VICTIMS["olga"], "zqolgas owner fact", scope="shared", reason="kept",
-                                       subject_key="team.owner").id)
+    ids["shared"].append(
+        core.remember(VICTIMS["olga"], "zqolgas owner fact", scope="shared", reason="kept", subject_key="team.owner").id
+    )
     return ids
 
 
@@ -116,12 +146,26 @@ def _snapshot(world: World) -> dict[str, tuple[str, dict[str, Any]]]:
 
 def _essential(doc: dict[str, Any]) -> dict[str, Any]:
     v = doc["value"]
-    return {k: v.get(k) for k in ("content", "status", "owner", "scope", "superseded_by", "success_count",
-                                   "failure_count", "confidence", "metadata", "sources")}
+    return {
+        k: v.get(k)
+        for k in (
+            "content",
+            "status",
+            "owner",
+            "scope",
+            "superseded_by",
+            "success_count",
+            "failure_count",
+            "confidence",
+            "metadata",
+            "sources",
+        )
+    }
 
 
-def _make_world(name: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-                rules: Any = RULES) -> Iterator[World]:
+def _make_world(
+    name: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, rules: Any = RULES
+) -> Iterator[World]:
     from langmem_es.integration.resolve import memory_for  # noqa: F401 - the tools resolve the store's core
 
     index = {"dims": DIMS, "embed": hash_embed, "fields": ["content"]}
@@ -147,8 +191,12 @@ def _make_world(name: str, request: pytest.FixtureRequest, tmp_path_factory: pyt
     config = MemoryConfig(access_flush_every=10**9)
     core = MemoryCore(backend, embeddings=hash_embed, config=config, rules=rules)
     core.setup()
-    review = MemoryCore(backend, embeddings=hash_embed, config=MemoryConfig(access_flush_every=10**9,
-                                                                            shared_writes="review"), rules=RULES)
+    review = MemoryCore(
+        backend,
+        embeddings=hash_embed,
+        config=MemoryConfig(access_flush_every=10**9, shared_writes="review"),
+        rules=RULES,
+    )
     world = World(name, core, store, cli)
     world.ids = _seed(core, review, store)
     world.docs = _snapshot(world)
@@ -185,8 +233,24 @@ def _leaks_in_memories(world: World, who: Identity, memories: list[Any]) -> list
 
 # -- attempts ----------------------------------------------------------------------------------
 
-TEXT = st.one_of(st.sampled_from(["zqalicep1", "zqbobc", "parcel code", "secrets", "team fact", "*", "proposal",
-                                  "router", "alice", "zqaliceq", "Leeds"]), st.text(min_size=1, max_size=30))
+TEXT = st.one_of(
+    st.sampled_from(
+        [
+            "zqalicep1",
+            "zqbobc",
+            "parcel code",
+            "secrets",
+            "team fact",
+            "*",
+            "proposal",
+            "router",
+            "alice",
+            "zqaliceq",
+            "Leeds",
+        ]
+    ),
+    st.text(min_size=1, max_size=30),
+)
 
 
 def attempt_strategy(world: World) -> st.SearchStrategy[tuple]:
@@ -195,31 +259,66 @@ def attempt_strategy(world: World) -> st.SearchStrategy[tuple]:
     shared_id = st.sampled_from(ids["shared"])
     who = st.sampled_from(ATTACKERS)
     scopes = st.lists(st.sampled_from(list(SCOPES)), min_size=1, max_size=3, unique=True)
-    flt = st.one_of(st.none(), st.sampled_from([{"term": {"owner": "user:alice"}}, {"term": {"status": "pending"}},
-                                                {"terms": {"scope": ["private", "conversation"]}},
-                                                {"bool": {"should": [{"term": {"owner": "user:bob"}}],
-                                                          "minimum_should_match": 0}}]))
+    flt = st.one_of(
+        st.none(),
+        st.sampled_from(
+            [
+                {"term": {"owner": "user:alice"}},
+                {"term": {"status": "pending"}},
+                {"terms": {"scope": ["private", "conversation"]}},
+                {"bool": {"should": [{"term": {"owner": "user:bob"}}], "minimum_should_match": 0}},
+            ]
+        ),
+    )
     return st.one_of(
         st.tuples(st.just("recall"), who, TEXT, scopes, flt, st.booleans()),
         st.tuples(st.just("get"), who, victim_id),
         st.tuples(st.just("history"), who, st.one_of(victim_id, st.sampled_from(ids["keys"]))),
-        st.tuples(st.just("export"), who, st.one_of(scopes.map(lambda s: {"scopes": s}),
-                                                     st.just({"preset": "handover"}),
-                                                     st.sampled_from(ids["users"]).map(
-                                                         lambda u: {"preset": "offboarding", "user_id": u}))),
-        st.tuples(st.just("forget"), who, st.one_of(
-            victim_id.map(lambda i: {"ids": [i]}), st.sampled_from(ids["keys"]).map(lambda k: {"subject_key": k}),
-            TEXT.map(lambda q: {"query": q, "k": 5}), st.sampled_from(ids["sources"]).map(lambda s: {"source": s}))),
+        st.tuples(
+            st.just("export"),
+            who,
+            st.one_of(
+                scopes.map(lambda s: {"scopes": s}),
+                st.just({"preset": "handover"}),
+                st.sampled_from(ids["users"]).map(lambda u: {"preset": "offboarding", "user_id": u}),
+            ),
+        ),
+        st.tuples(
+            st.just("forget"),
+            who,
+            st.one_of(
+                victim_id.map(lambda i: {"ids": [i]}),
+                st.sampled_from(ids["keys"]).map(lambda k: {"subject_key": k}),
+                TEXT.map(lambda q: {"query": q, "k": 5}),
+                st.sampled_from(ids["sources"]).map(lambda s: {"source": s}),
+            ),
+        ),
         st.tuples(st.just("supersede"), who, shared_id, TEXT, st.sampled_from(ids["keys"] + [None]), st.booleans()),
-        st.tuples(st.just("admin"), who, st.sampled_from(["purge_user", "audit_log", "approve", "reject", "resolve"]),
-                  st.sampled_from(ids["users"] + ids["pending"])),
+        st.tuples(
+            st.just("admin"),
+            who,
+            st.sampled_from(["purge_user", "audit_log", "approve", "reject", "resolve"]),
+            st.sampled_from(ids["users"] + ids["pending"]),
+        ),
         st.tuples(st.just("outcome"), who, st.sampled_from(ids["playbooks"]), st.booleans()),
         st.tuples(st.just("import"), who, st.sampled_from(ids["users"][:2])),
-        st.tuples(st.just("tool"), who, st.booleans(), st.sampled_from(["remember", "forget", "recall"]), victim_id,
-                  TEXT, st.sampled_from(ids["keys"])),
+        st.tuples(
+            st.just("tool"),
+            who,
+            st.booleans(),
+            st.sampled_from(["remember", "forget", "recall"]),
+            victim_id,
+            TEXT,
+            st.sampled_from(ids["keys"]),
+        ),
         st.tuples(st.just("langmem"), who, st.sampled_from(["delete", "update", "search"]), TEXT),
-        st.tuples(st.just("cli"), who, st.sampled_from(["purge-user", "approve", "reject", "pending"]),
-                  st.sampled_from(ids["users"] + ids["pending"]), st.sampled_from(["member", None])),
+        st.tuples(
+            st.just("cli"),
+            who,
+            st.sampled_from(["purge-user", "approve", "reject", "pending"]),
+            st.sampled_from(ids["users"] + ids["pending"]),
+            st.sampled_from(["member", None]),
+        ),
     )
 
 
@@ -249,8 +348,14 @@ def run_attempt(world: World, a: tuple) -> list[Any]:
         return []
     if op == "supersede":
         target, text, key, explicit = args
-        core.remember(who, f"{_own(text)} overwritten", scope="shared", reason="attack", subject_key=key,
-                      replaces=[target] if explicit else ())
+        core.remember(
+            who,
+            f"{_own(text)} overwritten",
+            scope="shared",
+            reason="attack",
+            subject_key=key,
+            replaces=[target] if explicit else (),
+        )
         return []
     if op == "admin":
         action, arg = args
@@ -274,14 +379,30 @@ def run_attempt(world: World, a: tuple) -> list[Any]:
         return []
     if op == "tool":
         over_store, name, victim, text, key = args
-        tools = {t.name: t for t in (create_memory_tools(world.store) if over_store
-                                     else create_memory_tools(core, shared=True))}
-        cfg = {"configurable": {"tenant_id": who.tenant, "user_id": who.user_id, "agent_id": who.agent_id,
-                                "thread_id": who.conversation_id, "roles": ["member"]}}
-        call = {"remember": {"content": f"{_own(text)} x", "reason": "attack", "scope": "shared" if not over_store else
-                             "private", "replaces": [victim], "subject_key": key},
-                "forget": {"ids": [victim], "subject_key": key, "query": text},
-                "recall": {"query": text, "k": 20, "include_history": True}}[name]
+        tools = {
+            t.name: t
+            for t in (create_memory_tools(world.store) if over_store else create_memory_tools(core, shared=True))
+        }
+        cfg = {
+            "configurable": {
+                "tenant_id": who.tenant,
+                "user_id": who.user_id,
+                "agent_id": who.agent_id,
+                "thread_id": who.conversation_id,
+                "roles": ["member"],
+            }
+        }
+        call = {
+            "remember": {
+                "content": f"{_own(text)} x",
+                "reason": "attack",
+                "scope": "shared" if not over_store else "private",
+                "replaces": [victim],
+                "subject_key": key,
+            },
+            "forget": {"ids": [victim], "subject_key": key, "query": text},
+            "recall": {"query": text, "k": 20, "include_history": True},
+        }[name]
         try:
             out = tools[name].invoke(call, config=cfg)
         except (ValidationError, ToolException):
@@ -294,7 +415,8 @@ def run_attempt(world: World, a: tuple) -> list[Any]:
         action, text = args
         if action == "search":
             out = create_search_memory_tool(("notes", "{user_id}"), store=world.store).invoke(
-                {"query": text, "limit": 20}, config=cfg)
+                {"query": text, "limit": 20}, config=cfg
+            )
             return _leaks_in_text(world, who, str(out))
         manage = create_manage_memory_tool(("notes", "{user_id}"), store=world.store)
         with contextlib.suppress(Exception):  # LangMem's own errors for a wrong id are refusals
@@ -304,8 +426,11 @@ def run_attempt(world: World, a: tuple) -> list[Any]:
         from langmem_es_cli.main import main
 
         command, arg, role = args
-        argv = [command] + ([arg] if command != "pending" else []) + ["--tenant", who.tenant,
-                                                                     "--by", who.user_id or "bot", "--json", *world.cli]
+        argv = (
+            [command]
+            + ([arg] if command != "pending" else [])
+            + ["--tenant", who.tenant, "--by", who.user_id or "bot", "--json", *world.cli]
+        )
         argv += ["--role", role] if role else []
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -322,14 +447,25 @@ def _changes(world: World) -> list[Any]:
     for did, (collection, before) in world.docs.items():
         after = now.get(did)
         if after is None or after[1] != before:
-            out.append(("changed", collection, before.get("content") or before.get("value"),
-                        None if after is None else {k: v for k, v in after[1].items() if before.get(k) != v}))
+            out.append(
+                (
+                    "changed",
+                    collection,
+                    before.get("content") or before.get("value"),
+                    None if after is None else {k: v for k, v in after[1].items() if before.get(k) != v},
+                )
+            )
     return out
 
 
 def _attack(world: World, examples: int) -> None:
-    @settings(max_examples=examples, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(st.lists(attempt_strategy(world), min_size=10, max_size=10))
     def attack(batch: list[tuple]) -> None:
         for a in batch:
@@ -350,8 +486,10 @@ def _attack(world: World, examples: int) -> None:
         attack()
     finally:
         REPORT[world.name] = {"attempts": world.attempts, "refused": world.refused, "breaches": len(world.breaches)}
-        print(f"\n[intra-tenant:{world.name}] attempts={world.attempts} refused={world.refused} "
-              f"breaches={len(world.breaches)}")
+        print(
+            f"\n[intra-tenant:{world.name}] attempts={world.attempts} refused={world.refused} "
+            f"breaches={len(world.breaches)}"
+        )
         for b in world.breaches[:10]:
             print("  BREACH", b)
 

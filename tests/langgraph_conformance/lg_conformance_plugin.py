@@ -31,7 +31,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-
 from lg_conformance_deselected import reason_for
 
 STORE_KIND = os.environ.get("LANGMEM_ES_CONFORMANCE_STORE", "sqlite")
@@ -75,8 +74,9 @@ def _connection() -> Any:
 
     conn = connection_from_env("default")
     if conn is None:
-        pytest.fail("no Elasticsearch: set LANGMEM_ES_URL/LANGMEM_ES_PASSWORD or run `langmem-es es start`",
-                    pytrace=False)
+        pytest.fail(
+            "no Elasticsearch: set LANGMEM_ES_URL/LANGMEM_ES_PASSWORD or run `langmem-es es start`", pytrace=False
+        )
     return conn
 
 
@@ -97,8 +97,9 @@ def _drop_prefixes() -> None:
     if not _res.prefixes:
         return
     client = _client()
-    found = client.indices.get(index=",".join(f"{p}-*" for p in _res.prefixes),
-                               ignore_unavailable=True, allow_no_indices=True)
+    found = client.indices.get(
+        index=",".join(f"{p}-*" for p in _res.prefixes), ignore_unavailable=True, allow_no_indices=True
+    )
     if found:  # destructive_requires_name: delete by concrete names
         client.indices.delete(index=",".join(sorted(found)))
     _res.prefixes.clear()

@@ -67,9 +67,23 @@ def fetch_tests(dist: str, cache: Path | None = None) -> Path:
     work = Path(tempfile.mkdtemp(prefix=f".{dist}-", dir=cache))
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps",
-             "--disable-pip-version-check", "-q", "-d", str(work), f"{dist}=={ver}"],
-            capture_output=True, text=True, timeout=300,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-binary",
+                ":all:",
+                "--no-deps",
+                "--disable-pip-version-check",
+                "-q",
+                "-d",
+                str(work),
+                f"{dist}=={ver}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         archives = sorted(work.glob("*.tar.gz"))
         if proc.returncode != 0 or not archives:
@@ -130,8 +144,10 @@ class Outcome:
         return self.returncode == 0 and not self.failed and not self.errors and self.passed > 0
 
     def summary(self) -> str:
-        return (f"{self.suite} on {STORES[self.store]}: {self.passed} passed, {self.failed} failed, "
-                f"{self.errors} errors, {self.skipped} skipped, {self.deselected} deselected")
+        return (
+            f"{self.suite} on {STORES[self.store]}: {self.passed} passed, {self.failed} failed, "
+            f"{self.errors} errors, {self.skipped} skipped, {self.deselected} deselected"
+        )
 
 
 def run_suite(suite: str, store: str, *, pytest_args: tuple[str, ...] = (), timeout: float = 1200) -> Outcome:
@@ -144,9 +160,25 @@ def run_suite(suite: str, store: str, *, pytest_args: tuple[str, ...] = (), time
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), str(HERE), *filter(None, [env.get("PYTHONPATH")])])
     env["LANGMEM_ES_CONFORMANCE_STORE"] = store
     env["LANGMEM_ES_CONFORMANCE_SUITE"] = suite
-    cmd = [sys.executable, "-m", "pytest", TEST_FILE, "-p", "lg_conformance_plugin", "-p", "no:cacheprovider",
-           "-o", "addopts=", "-o", "asyncio_default_fixture_loop_scope=function",
-           "-q", "-rfE", "--tb=line", f"--junitxml={junit}", *pytest_args]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        TEST_FILE,
+        "-p",
+        "lg_conformance_plugin",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=",
+        "-o",
+        "asyncio_default_fixture_loop_scope=function",
+        "-q",
+        "-rfE",
+        "--tb=line",
+        f"--junitxml={junit}",
+        *pytest_args,
+    ]
     try:
         proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
         outcome = Outcome(suite, store, proc.returncode, output=proc.stdout + proc.stderr)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
 from lg_conformance_runner import STORES, SUITES, FetchError, fetch_tests, run_suite
 
 pytestmark = pytest.mark.integration

@@ -39,8 +39,10 @@ def short_embed(texts: list[str]) -> list[list[float]]:
     return [[1.0] * (DIMS - 3) for _ in texts]
 
 
-BACKENDS = [pytest.param("sqlite", id="sqlite"),
-            pytest.param("elasticsearch", id="elasticsearch", marks=pytest.mark.integration)]
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("elasticsearch", id="elasticsearch", marks=pytest.mark.integration),
+]
 
 
 @pytest.fixture(params=BACKENDS, scope="module")
@@ -79,7 +81,8 @@ def make_core(request: pytest.FixtureRequest) -> Iterator[Callable[[Any], Memory
 def still_works(core: MemoryCore) -> None:
     core.remember(ME, "the store still works after bad input", kind="episodic")
     assert [m.memory.content for m in core.recall(ME, "store still works", k=1).memories] == [
-        "the store still works after bad input"]
+        "the store still works after bad input"
+    ]
 
 
 CORE_CASES: dict[str, tuple[Callable[[MemoryCore], Any], type[Exception], str]] = {
@@ -87,17 +90,49 @@ CORE_CASES: dict[str, tuple[Callable[[MemoryCore], Any], type[Exception], str]] 
     "whitespace content": (lambda c: c.remember(ME, " \n\t ", kind="episodic"), E.InvalidMemoryError, "empty"),
     "multi-MB content": (lambda c: c.remember(ME, "x" * 3_000_000, kind="episodic"), E.InvalidMemoryError, "limit"),
     "lone surrogate": (lambda c: c.remember(ME, "a\ud800b", kind="episodic"), E.InvalidMemoryError, "surrogate"),
-    "control characters only": (lambda c: c.remember(ME, "\x00\x07\x1b", kind="episodic"), E.InvalidMemoryError, "empty"),
+    "control characters only": (
+        lambda c: c.remember(ME, "\x00\x07\x1b", kind="episodic"),
+        E.InvalidMemoryError,
+        "empty",
+    ),
     "content not a string": (lambda c: c.remember(ME, 123, kind="episodic"), E.InvalidMemoryError, "must be a string"),
     "unknown kind": (lambda c: c.remember(ME, "x", kind="bogus"), E.InvalidMemoryError, "unknown kind"),
-    "unknown scope": (lambda c: c.remember(ME, "x", kind="episodic", scope="public"), E.InvalidMemoryError, "unknown scope"),
+    "unknown scope": (
+        lambda c: c.remember(ME, "x", kind="episodic", scope="public"),
+        E.InvalidMemoryError,
+        "unknown scope",
+    ),
     "semantic without reason": (lambda c: c.remember(ME, "x is y"), E.InvalidMemoryError, "needs a reason"),
-    "confidence NaN": (lambda c: c.remember(ME, "x", kind="episodic", confidence=math.nan), E.InvalidMemoryError, "confidence"),
-    "confidence string": (lambda c: c.remember(ME, "x", kind="episodic", confidence="high"), E.InvalidMemoryError, "confidence"),
-    "metadata not JSON": (lambda c: c.remember(ME, "x", kind="episodic", metadata={"o": object()}), E.InvalidMemoryError, "metadata"),
-    "metadata NaN": (lambda c: c.remember(ME, "x", kind="episodic", metadata={"n": math.nan}), E.InvalidMemoryError, "metadata"),
-    "sources a string": (lambda c: c.remember(ME, "x", kind="episodic", sources="abc"), E.InvalidMemoryError, "sources"),
-    "event_time a string": (lambda c: c.remember(ME, "x", kind="episodic", event_time="yesterday"), E.InvalidMemoryError, "event_time"),
+    "confidence NaN": (
+        lambda c: c.remember(ME, "x", kind="episodic", confidence=math.nan),
+        E.InvalidMemoryError,
+        "confidence",
+    ),
+    "confidence string": (
+        lambda c: c.remember(ME, "x", kind="episodic", confidence="high"),
+        E.InvalidMemoryError,
+        "confidence",
+    ),
+    "metadata not JSON": (
+        lambda c: c.remember(ME, "x", kind="episodic", metadata={"o": object()}),
+        E.InvalidMemoryError,
+        "metadata",
+    ),
+    "metadata NaN": (
+        lambda c: c.remember(ME, "x", kind="episodic", metadata={"n": math.nan}),
+        E.InvalidMemoryError,
+        "metadata",
+    ),
+    "sources a string": (
+        lambda c: c.remember(ME, "x", kind="episodic", sources="abc"),
+        E.InvalidMemoryError,
+        "sources",
+    ),
+    "event_time a string": (
+        lambda c: c.remember(ME, "x", kind="episodic", event_time="yesterday"),
+        E.InvalidMemoryError,
+        "event_time",
+    ),
     "k zero": (lambda c: c.recall(ME, "x", k=0), E.InvalidMemoryError, "k must be"),
     "k absurd": (lambda c: c.recall(ME, "x", k=10**12), E.InvalidMemoryError, "k must be"),
     "k a string": (lambda c: c.recall(ME, "x", k="10"), E.InvalidMemoryError, "k must be an integer"),
@@ -105,7 +140,11 @@ CORE_CASES: dict[str, tuple[Callable[[MemoryCore], Any], type[Exception], str]] 
     "empty query": (lambda c: c.recall(ME, "  "), E.InvalidMemoryError, "empty"),
     "huge query": (lambda c: c.recall(ME, "q" * 100_000), E.InvalidMemoryError, "limit"),
     "query None": (lambda c: c.recall(ME, None), E.InvalidMemoryError, "must be a string"),
-    "filter clause outside the language": (lambda c: c.recall(ME, "x", filters={"script": {"script": "1"}}), E.InvalidMemoryError, "unsupported filter"),
+    "filter clause outside the language": (
+        lambda c: c.recall(ME, "x", filters={"script": {"script": "1"}}),
+        E.InvalidMemoryError,
+        "unsupported filter",
+    ),
     "malformed filter": (lambda c: c.recall(ME, "x", filters={"term": 5}), E.InvalidMemoryError, "filter"),
     "filter a list": (lambda c: c.recall(ME, "x", filters=[1, 2]), E.InvalidMemoryError, "filter"),
     "as_of a string": (lambda c: c.recall(ME, "x", as_of="yesterday"), E.InvalidMemoryError, "as_of"),
@@ -117,7 +156,11 @@ CORE_CASES: dict[str, tuple[Callable[[MemoryCore], Any], type[Exception], str]] 
     "forget of nothing": (lambda c: c.forget(ME), E.InvalidMemoryError, "forget needs"),
     "forget of an unknown id": (lambda c: c.forget(ME, ids=["nope"]), E.ScopeViolationError, "in your scopes"),
     "export of an unknown scope": (lambda c: c.export(ME, scopes=["x"]), E.InvalidMemoryError, "unknown scope"),
-    "conversation memory without conversation": (lambda c: c.remember(Identity(tenant="bad", user_id="u"), "x", kind="episodic", scope="conversation"), E.InvalidMemoryError, "conversation_id"),
+    "conversation memory without conversation": (
+        lambda c: c.remember(Identity(tenant="bad", user_id="u"), "x", kind="episodic", scope="conversation"),
+        E.InvalidMemoryError,
+        "conversation_id",
+    ),
 }
 
 
@@ -132,21 +175,32 @@ def test_core_bad_input(make_core, case: str) -> None:
     still_works(core)
 
 
-@pytest.mark.parametrize("embedder, error, hint", [
-    (nan_embed, E.EmbeddingError, "NaN"),
-    (inf_embed, E.EmbeddingError, "inf"),
-    (short_embed, E.DimensionMismatchError, ""),
-], ids=["nan", "inf", "wrong-dimension"])
+@pytest.mark.parametrize(
+    "embedder, error, hint",
+    [
+        (nan_embed, E.EmbeddingError, "NaN"),
+        (inf_embed, E.EmbeddingError, "inf"),
+        (short_embed, E.DimensionMismatchError, ""),
+    ],
+    ids=["nan", "inf", "wrong-dimension"],
+)
 def test_bad_vectors_from_a_custom_embedder(make_core, embedder, error, hint, request) -> None:
     if embedder is short_embed and make_core.backend_name == "sqlite":
-        request.applymarker(pytest.mark.xfail(strict=True, reason="the SQLite backend has no fixed dimension: "
-                                              "13-dim vectors beside 16-dim ones are stored without an error"))
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="the SQLite backend has no fixed dimension: "
+                "13-dim vectors beside 16-dim ones are stored without an error",
+            )
+        )
     good = make_core(embed)
     bad = make_core(embedder)
     for call in (lambda: bad.remember(ME, "a vector test", kind="episodic"), lambda: bad.recall(ME, "a vector test")):
         with pytest.raises((error, E.StoreError) if error is E.DimensionMismatchError else error) as info:
             call()
-        print(f"[bad-input:{make_core.backend_name}] {embedder.__name__}: {type(info.value).__name__}: {str(info.value)[:120]}")
+        print(
+            f"[bad-input:{make_core.backend_name}] {embedder.__name__}: {type(info.value).__name__}: {str(info.value)[:120]}"
+        )
         assert hint in str(info.value)
     still_works(good)
 
@@ -175,7 +229,9 @@ def store(request: pytest.FixtureRequest):
         return
     from langmem_es.store import ElasticsearchMemoryStore
 
-    s = ElasticsearchMemoryStore(request.getfixturevalue("es_basic"), prefix=f"bads-{uuid.uuid4().hex[:10]}", index=index)
+    s = ElasticsearchMemoryStore(
+        request.getfixturevalue("es_basic"), prefix=f"bads-{uuid.uuid4().hex[:10]}", index=index
+    )
     yield s
     s._core.port.drop()
 
@@ -192,12 +248,16 @@ STORE_CASES = [
     pytest.param(lambda s: s.put(("",), "k", {"a": 1}), E.InvalidNamespaceError, id="empty label"),
     pytest.param(lambda s: s.put(("langgraph", "x"), "k", {"a": 1}), E.InvalidNamespaceError, id="reserved root"),
     pytest.param(lambda s: s.put(("a",), "k", {"a": object()}), E.NotSerializableError, id="value not JSON"),
-    pytest.param(lambda s: s.put(("a",), "k", {"content": "x" * 11_000_000}), E.DocumentTooLargeError, id="11 MB value"),
+    pytest.param(
+        lambda s: s.put(("a",), "k", {"content": "x" * 11_000_000}), E.DocumentTooLargeError, id="11 MB value"
+    ),
     pytest.param(lambda s: s.put(("a\ud800",), "k", {"a": 1}), E.LangmemEsError, id="surrogate in namespace"),
     pytest.param(lambda s: s.put(("a",), "k\ud800", {"a": 1}), E.LangmemEsError, id="surrogate in key"),
     pytest.param(lambda s: s.put(("a",), "k", {"content": "x\ud800"}), E.LangmemEsError, id="surrogate in value"),
     pytest.param(lambda s: s.put(("a",), "k", [1, 2]), E.LangmemEsError, id="value not a dict"),
-    pytest.param(lambda s: s.search(("a",), filter={"a": {"$regex": "x"}}), E.LangmemEsError, id="unknown filter operator"),
+    pytest.param(
+        lambda s: s.search(("a",), filter={"a": {"$regex": "x"}}), E.LangmemEsError, id="unknown filter operator"
+    ),
 ]
 
 

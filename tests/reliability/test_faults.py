@@ -98,16 +98,29 @@ class FaultProxy:
                             return
                         data += chunk
                     head, _, body = data.partition(b"\r\n\r\n")
-                    length = next((int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length")), 0)
+                    length = next(
+                        (
+                            int(line.split(b":")[1])
+                            for line in head.split(b"\r\n")
+                            if line.lower().startswith(b"content-length")
+                        ),
+                        0,
+                    )
                     while len(body) < length:
                         body += client.recv(65536)
                     self.requests_seen += 1
-                    payload = (b'{"error":{"root_cause":[{"type":"es_rejected_execution_exception","reason":"rejected by '
-                               b'the fault proxy"}],"type":"es_rejected_execution_exception","reason":"rejected by the '
-                               b'fault proxy"},"status":429}')
-                    client.sendall(b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
-                                   b"X-elastic-product: Elasticsearch\r\nContent-Length: " + str(len(payload)).encode()
-                                   + b"\r\n\r\n" + payload)
+                    payload = (
+                        b'{"error":{"root_cause":[{"type":"es_rejected_execution_exception","reason":"rejected by '
+                        b'the fault proxy"}],"type":"es_rejected_execution_exception","reason":"rejected by the '
+                        b'fault proxy"},"status":429}'
+                    )
+                    client.sendall(
+                        b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+                        b"X-elastic-product: Elasticsearch\r\nContent-Length: "
+                        + str(len(payload)).encode()
+                        + b"\r\n\r\n"
+                        + payload
+                    )
             if mode == "delay":
                 time.sleep(self.delay)
             upstream = socket.create_connection(self.upstream, timeout=30)
@@ -148,8 +161,11 @@ def free_port() -> int:
 
 
 def core_for(client: Elasticsearch, prefix: str) -> MemoryCore:
-    return MemoryCore(ElasticsearchBackend(client, prefix=prefix, dims=DIMS), embeddings=embed,
-                      config=MemoryConfig(access_flush_every=10**9))
+    return MemoryCore(
+        ElasticsearchBackend(client, prefix=prefix, dims=DIMS),
+        embeddings=embed,
+        config=MemoryConfig(access_flush_every=10**9),
+    )
 
 
 # ------------------------------------------------------------------------- down at start
@@ -231,7 +247,10 @@ def test_429_is_overloaded_error_and_retry_is_idempotent(proxied) -> None:
     proxy, via, direct = proxied
     me = Identity(tenant="t", user_id="u")
     proxy.set("429")
-    for call in (lambda: via.remember(me, "pushed under pressure", kind="episodic"), lambda: via.recall(me, "pressure")):
+    for call in (
+        lambda: via.remember(me, "pushed under pressure", kind="episodic"),
+        lambda: via.recall(me, "pressure"),
+    ):
         with pytest.raises(OverloadedError) as info:
             call()
         print(f"[faults] 429: {info.value} (proxy answered {proxy.requests_seen} requests with 429)")
@@ -312,14 +331,25 @@ def test_node_killed_during_write_burst(trio) -> None:
     # after failover: every acknowledged write is found, exactly once
     client.cluster.health(index=f"{prefix}-*", wait_for_status="yellow", timeout="60s")
     core.backend.refresh(["episodic"])
-    found = client.search(index=f"{prefix}-episodic", query={"term": {"session_id": "burst"}}, size=2000,
-                          _source=["key"])["hits"]["hits"]
+    found = client.search(
+        index=f"{prefix}-episodic", query={"term": {"session_id": "burst"}}, size=2000, _source=["key"]
+    )["hits"]["hits"]
     found_keys = [h["_source"]["key"] for h in found]
-    print(f"\n[faults] 3 nodes, killed {victim_name} (pid {victim_pid}) at {n // 3} acks: attempted={n} "
-          f"acknowledged={len(acknowledged)} found={len(found_keys)} retried={retries[0]} gave_up={len(gave_up)} "
-          f"in {took:.1f}s; last errors: {list(failed.values())[-2:]}")
-    attempted_ids = {i: core._new_memory(me, f"burst event {i}", kind="episodic", scope="private",  # noqa: SLF001
-                                         session_id="burst").id for i in range(n)}
+    print(
+        f"\n[faults] 3 nodes, killed {victim_name} (pid {victim_pid}) at {n // 3} acks: attempted={n} "
+        f"acknowledged={len(acknowledged)} found={len(found_keys)} retried={retries[0]} gave_up={len(gave_up)} "
+        f"in {took:.1f}s; last errors: {list(failed.values())[-2:]}"
+    )
+    attempted_ids = {
+        i: core._new_memory(
+            me,
+            f"burst event {i}",
+            kind="episodic",
+            scope="private",  # noqa: SLF001
+            session_id="burst",
+        ).id
+        for i in range(n)
+    }
     assert len(found_keys) == len(set(found_keys)), "a retried write was duplicated"
     assert set(found_keys) <= set(attempted_ids.values())
     assert set(acknowledged.values()) <= set(found_keys), "an acknowledged write was lost"

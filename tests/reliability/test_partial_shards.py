@@ -78,8 +78,9 @@ def _connect(info: dict) -> Cluster:
     survivor = next(n for n in nodes if n["name"] == master)
     victim = next(n for n in nodes if n["name"] != master)
     probe.close()
-    admin = Elasticsearch(f"http://{survivor['http']['publish_address']}", basic_auth=auth,
-                          request_timeout=10, max_retries=0)
+    admin = Elasticsearch(
+        f"http://{survivor['http']['publish_address']}", basic_auth=auth, request_timeout=10, max_retries=0
+    )
     return Cluster(info, admin, survivor["name"], victim["name"], int(victim["process"]["id"]))
 
 
@@ -100,10 +101,12 @@ def duo(es_unavailable) -> Iterator[Cluster]:
 def _pin(admin: Elasticsearch, prefix: str, where: dict[str, str]) -> None:
     """Move each collection's index to one node (allocation filtering), and wait until it is there."""
     for collection, node in where.items():
-        admin.indices.put_settings(index=f"{prefix}-{collection}-*",
-                                   settings={"index.routing.allocation.require._name": node})
-    admin.cluster.health(index=f"{prefix}-*", wait_for_status="green", wait_for_no_relocating_shards=True,
-                         timeout="60s")
+        admin.indices.put_settings(
+            index=f"{prefix}-{collection}-*", settings={"index.routing.allocation.require._name": node}
+        )
+    admin.cluster.health(
+        index=f"{prefix}-*", wait_for_status="green", wait_for_no_relocating_shards=True, timeout="60s"
+    )
     placed = {r["index"]: r["node"] for r in admin.cat.shards(index=f"{prefix}-*", format="json", h="index,node")}
     for collection, node in where.items():
         assert placed[f"{prefix}-{collection}-000001"] == node, placed
@@ -157,15 +160,29 @@ class Outage:
 def outage(duo: Cluster) -> Iterator[Outage]:
     prefix = f"part-{uuid.uuid4().hex[:8]}"
     writer = core_for(duo.admin, prefix, replicas=0)
-    _pin(duo.admin, prefix, {"semantic": duo.victim, "audit": duo.victim, "episodic": duo.survivor,
-                             "procedural": duo.survivor, "items": duo.survivor})
+    _pin(
+        duo.admin,
+        prefix,
+        {
+            "semantic": duo.victim,
+            "audit": duo.victim,
+            "episodic": duo.survivor,
+            "procedural": duo.survivor,
+            "items": duo.survivor,
+        },
+    )
     facts = {
         "city": writer.remember(ALICE, "Alice lives in Paris", subject_key="user.city", reason=WHY).id,
         "locker": writer.remember(ALICE, "Alice's locker code is 4412", reason=WHY).id,
         "lunch": writer.remember(ALICE, "Lunch with Bob at the harbour", kind="episodic").id,
         "parcel": writer.remember(ALICE, "My parcel code is 8812", kind="episodic").id,
-        "deploy": writer.remember(ALICE, "Deploying: run the migrations first", kind="procedural",
-                                  steps=["run the migrations", "deploy"], reason=WHY).id,
+        "deploy": writer.remember(
+            ALICE,
+            "Deploying: run the migrations first",
+            kind="procedural",
+            steps=["run the migrations", "deploy"],
+            reason=WHY,
+        ).id,
     }
     writer.forget(ALICE, ids=[facts["locker"]])
     writer.forget(ALICE, ids=[facts["parcel"]])
@@ -241,8 +258,9 @@ def test_tombstone_and_dedupe_checks_fail_closed(outage: Outage) -> None:
 def test_partial_hybrid_only_when_allowed_and_then_it_says_so(outage: Outage) -> None:
     backend = outage.reader.backend
     vector = embed(["Lunch with Bob"])[0]
-    result = backend.hybrid(list(MEMORY_COLLECTIONS), F.term("tenant", "acme"), text="Lunch with Bob",
-                            vector=vector, allow_partial=True)
+    result = backend.hybrid(
+        list(MEMORY_COLLECTIONS), F.term("tenant", "acme"), text="Lunch with Bob", vector=vector, allow_partial=True
+    )
     assert result.partial and f"{outage.semantic_index}[0]" in {str(s) for s in result.unavailable}
     assert [h.doc["key"] for h in result.text_hits] == [outage.facts["lunch"]]
 
@@ -262,8 +280,9 @@ def test_recall_degrades_only_when_the_caller_allows_it_and_says_so(outage: Outa
 def test_sqlite_keeps_the_port_signature_and_is_never_partial(tmp_path) -> None:
     from langmem_es.backends.sqlite import SQLiteBackend
 
-    core = MemoryCore(SQLiteBackend(str(tmp_path / "m.db")), embeddings=embed,
-                      config=MemoryConfig(access_flush_every=10**9))
+    core = MemoryCore(
+        SQLiteBackend(str(tmp_path / "m.db")), embeddings=embed, config=MemoryConfig(access_flush_every=10**9)
+    )
     core.setup()
     core.remember(ALICE, "Lunch with Bob at the harbour", kind="episodic")
     result = core.recall(ALICE, "lunch with Bob", allow_partial=True)
@@ -280,8 +299,9 @@ def test_the_message_is_not_the_one_of_a_cluster_that_is_down(outage: Outage) ->
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    down = ElasticsearchBackend(Elasticsearch(f"http://127.0.0.1:{port}", request_timeout=2, max_retries=0),
-                                prefix="down", dims=DIMS)
+    down = ElasticsearchBackend(
+        Elasticsearch(f"http://127.0.0.1:{port}", request_timeout=2, max_retries=0), prefix="down", dims=DIMS
+    )
     with pytest.raises(ClusterUnavailableError) as unreachable:
         down.find(["semantic"], F.MATCH_ALL)
     assert not isinstance(unreachable.value, ShardsUnavailableError)

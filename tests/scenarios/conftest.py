@@ -93,7 +93,9 @@ def open_backend(name: str, request: pytest.FixtureRequest):
     raise ValueError(f"unknown backend {name!r}")
 
 
-def make_core(name: str, request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig, rules: Policy | None = None):
+def make_core(
+    name: str, request: pytest.FixtureRequest, clock: Clock, config: MemoryConfig, rules: Policy | None = None
+):
     backend, teardown = open_backend(name, request)
     core = MemoryCore(backend, config=config, clock=clock, rules=rules)
     return core, teardown

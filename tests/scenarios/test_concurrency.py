@@ -55,7 +55,7 @@ def test_concurrent_supersession_loses_no_update(core, alice):
         assert len(chain) <= len(by_id), "cycle in the history"
     assert len(chain) == len(by_id) and chain[-1] == active[0].id
     # each version supersedes exactly its predecessor
-    for before, after in zip(chain, chain[1:]):
+    for before, after in zip(chain, chain[1:], strict=False):
         assert by_id[after].supersedes == [before]
     # recall sees one current city
     found = core.recall(alice, "Where does Alice live?", kinds=["semantic"], k=50)
@@ -65,8 +65,13 @@ def test_concurrent_supersession_loses_no_update(core, alice):
 def test_concurrent_outcomes_are_all_counted(core, alice):
     """As a team running one playbook from eight workers, I want every success and
     failure counted, none lost to a race."""
-    pb = core.remember(alice, "Restart the worker pool, then drain the queue.", kind="procedural",
-                          reason="Fixes stuck background jobs.", steps=["restart pool", "drain queue"])
+    pb = core.remember(
+        alice,
+        "Restart the worker pool, then drain the queue.",
+        kind="procedural",
+        reason="Fixes stuck background jobs.",
+        steps=["restart pool", "drain queue"],
+    )
     start = threading.Barrier(THREADS)
 
     def worker(t: int) -> None:
@@ -84,14 +89,23 @@ def test_concurrent_confirmations_reinforce_once_each(core, tenant):
     """As a team of agents confirming one shared fact at once, I want every independent
     confirmation counted and a single copy of the fact."""
     agents = [Identity(tenant=tenant, agent_id=f"agent-{i}") for i in range(THREADS)]
-    first = core.remember(agents[0], "The staging database is db-stg-2.", scope="shared", confidence=0.1,
-                             reason="Agents need the staging database host.")
+    first = core.remember(
+        agents[0],
+        "The staging database is db-stg-2.",
+        scope="shared",
+        confidence=0.1,
+        reason="Agents need the staging database host.",
+    )
     start = threading.Barrier(THREADS - 1)
 
     def confirm(i: int) -> str:
         start.wait()
-        return core.remember(agents[i], "The staging database is db-stg-2.", scope="shared",
-                                reason="Agents need the staging database host.").action
+        return core.remember(
+            agents[i],
+            "The staging database is db-stg-2.",
+            scope="shared",
+            reason="Agents need the staging database host.",
+        ).action
 
     with ThreadPoolExecutor(THREADS) as pool:
         actions = list(pool.map(confirm, range(1, THREADS)))

@@ -14,11 +14,13 @@ WHY = "Account managers plan outreach around the renewal date."
 
 
 def _assert_both(core, planner, researcher, clock):
-    a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY,
-                      sources=["crm:acme"])
+    a = core.remember(
+        planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY, sources=["crm:acme"]
+    )
     clock.advance(minutes=5)
-    b = core.remember(researcher, "ACME renews on 1 April.", subject_key=KEY, scope="shared", reason=WHY,
-                      sources=["email:4411"])
+    b = core.remember(
+        researcher, "ACME renews on 1 April.", subject_key=KEY, scope="shared", reason=WHY, sources=["email:4411"]
+    )
     return a, b
 
 
@@ -98,8 +100,7 @@ def test_other_tenants_do_not_see_or_resolve_conflicts(core, planner, researcher
 
 def test_agreement_is_reinforcement_not_conflict(core, planner, researcher):
     """As a team, when two agents say the same thing, I want more confidence, not a dispute."""
-    a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY,
-                      confidence=0.6)
+    a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY, confidence=0.6)
     b = core.remember(researcher, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY)
     assert b.action == "reinforced" and b.id == a.id
     assert core.get(planner, a.id).confidence == pytest.approx(0.85)

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from langmem_es_cli import decay as decay_cli
 from langmem_es.core import scoring
 from langmem_es.model import Identity, Memory
+from langmem_es_cli import decay as decay_cli
 
 from .conftest import START, contents
 
@@ -18,8 +18,13 @@ from .conftest import START, contents
 def _three_kinds(core, who):
     e = core.remember(who, "Alice asked about train times to Leeds.", kind="episodic", session_id="s1")
     s = core.remember(who, "Alice is allergic to peanuts.", reason="Safety when suggesting food.")
-    p = core.remember(who, "Book trains with the rail API, then email the ticket.", kind="procedural",
-                      reason="How to book travel for Alice.", steps=["search the rail API", "email the ticket"])
+    p = core.remember(
+        who,
+        "Book trains with the rail API, then email the ticket.",
+        kind="procedural",
+        reason="How to book travel for Alice.",
+        steps=["search the rail API", "email the ticket"],
+    )
     return e.id, s.id, p.id
 
 
@@ -124,21 +129,38 @@ def test_access_flushes_every_n_recalls(request, clock, alice):
 
 
 def test_contradictions_speed_up_decay():
-    m = Memory(id="x", kind="semantic", scope="private", tenant="t", owner="user:a", content="c",
-               written_at=START, confidence=1.0)
+    m = Memory(
+        id="x",
+        kind="semantic",
+        scope="private",
+        tenant="t",
+        owner="user:a",
+        content="c",
+        written_at=START,
+        confidence=1.0,
+    )
     now = START + timedelta(days=30)
     halves = {"episodic": 14.0, "semantic": 180.0, "procedural": 90.0}
-    assert scoring.decay_score(m.model_copy(update={"contradiction_count": 2}), now, halves) < \
-        scoring.decay_score(m, now, halves) - 0.4
-    assert scoring.decay_score(m.model_copy(update={"confidence": 0.2}), now, halves) < scoring.decay_score(m, now, halves)
+    assert (
+        scoring.decay_score(m.model_copy(update={"contradiction_count": 2}), now, halves)
+        < scoring.decay_score(m, now, halves) - 0.4
+    )
+    assert scoring.decay_score(m.model_copy(update={"confidence": 0.2}), now, halves) < scoring.decay_score(
+        m, now, halves
+    )
     assert scoring.decay_score(m, START, halves) == pytest.approx(0.7)
 
 
 def test_confidence_freezes_after_n_stable_days(core, alice, clock):
     """As a user whose allergy has been on record for months, I want it to keep its
     confidence even if a later, weaker claim disputes it."""
-    fact = core.remember(alice, "Alice is allergic to peanuts.", subject_key="health.allergy",
-                         reason="Safety when suggesting food.", sources=["intake-form"])
+    fact = core.remember(
+        alice,
+        "Alice is allergic to peanuts.",
+        subject_key="health.allergy",
+        reason="Safety when suggesting food.",
+        sources=["intake-form"],
+    )
     clock.advance(days=29)
     assert core.decay(alice).frozen["semantic"] == 0
     clock.advance(days=2)
@@ -146,18 +168,32 @@ def test_confidence_freezes_after_n_stable_days(core, alice, clock):
     assert core.get(alice, fact.id).frozen
 
     # a denial, even confirmed by a second source, does not unseat or weaken it
-    core.remember(alice, "Alice is not allergic to peanuts.", subject_key="health.allergy",
-                  reason="Safety when suggesting food.", sources=["chat:12"])
-    core.remember(alice, "Alice is not allergic to peanuts.", subject_key="health.allergy",
-                  reason="Safety when suggesting food.", sources=["chat:13"])
+    core.remember(
+        alice,
+        "Alice is not allergic to peanuts.",
+        subject_key="health.allergy",
+        reason="Safety when suggesting food.",
+        sources=["chat:12"],
+    )
+    core.remember(
+        alice,
+        "Alice is not allergic to peanuts.",
+        subject_key="health.allergy",
+        reason="Safety when suggesting food.",
+        sources=["chat:13"],
+    )
     m = core.get(alice, fact.id)
     assert m.status == "active" and m.confidence == 0.8 and m.contradiction_count == 1  # the user's word: 0.8
     # a reinforcement does not move it either
     core.remember(alice, "Alice is allergic to peanuts.", reason="Safety.", sources=["doctor-letter"])
     assert core.get(alice, fact.id).confidence == 0.8
     # an explicit update still replaces it, and its confidence stays what it was
-    core.remember(alice, "Alice outgrew her peanut allergy in 2026.", subject_key="health.allergy",
-                  reason="Safety when suggesting food.")
+    core.remember(
+        alice,
+        "Alice outgrew her peanut allergy in 2026.",
+        subject_key="health.allergy",
+        reason="Safety when suggesting food.",
+    )
     m = core.get(alice, fact.id)
     assert m.status == "superseded" and m.confidence == 0.8
 
@@ -165,7 +201,9 @@ def test_confidence_freezes_after_n_stable_days(core, alice, clock):
 def test_a_disputed_fact_does_not_freeze(core, planner, researcher, clock, tenant):
     key = "customer.acme.tier"
     a = core.remember(planner, "ACME is on the gold tier.", subject_key=key, scope="shared", reason="Support SLAs.")
-    b = core.remember(researcher, "ACME is on the silver tier.", subject_key=key, scope="shared", reason="Support SLAs.")
+    b = core.remember(
+        researcher, "ACME is on the silver tier.", subject_key=key, scope="shared", reason="Support SLAs."
+    )
     core.resolve(Identity(tenant=tenant, user_id="lead", roles={"owner"}), b.conflict_id, winner=a.id)
     assert core.get(planner, a.id).contradiction_count == 1
     clock.advance(days=40)

@@ -10,8 +10,8 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from langmem_es.core.classify import LLMStatementClassifier
 from langmem_es.core.belief_rules import polarity as classify_polarity
+from langmem_es.core.classify import LLMStatementClassifier
 from langmem_es.core.statements import classify as classify_statement
 from langmem_es.errors import InvalidMemoryError
 from langmem_es.model import Identity
@@ -177,8 +177,7 @@ def test_update_supersedes_at_once(core, alice):
 def test_denial_waits_at_reduced_confidence(core, alice):
     """As a user, when I say "I never lived in Bristol" once, I want it noted but not to
     wipe out what the assistant knew until it is confirmed."""
-    fact = core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY,
-                         sources=["msg:1"])
+    fact = core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY, sources=["msg:1"])
     denial = core.remember(alice, "Alice never lived in Bristol.", reason=WHY, sources=["msg:2"])
     assert denial.action == "pending_denial"
     assert denial.memory.polarity == "deny" and denial.memory.confidence == pytest.approx(0.5)
@@ -200,8 +199,7 @@ def test_repeating_a_denial_from_the_same_source_is_not_confirmation(core, alice
 def test_independent_confirmation_applies_the_denial(core, alice):
     """As a user whose denial is confirmed by a second, independent source, I want the
     wrong fact superseded then."""
-    fact = core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY,
-                         sources=["msg:1"])
+    fact = core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY, sources=["msg:1"])
     first = core.remember(alice, "Alice never lived in Bristol.", reason=WHY, sources=["msg:2"])
     second = core.remember(alice, "Alice has never lived in Bristol.", reason=WHY, sources=["crm:alice"])
     assert second.action == "reinforced" and second.id == first.id
@@ -219,21 +217,37 @@ def test_confirmation_by_another_writer(core, tenant):
     """As a team, a denial by one agent confirmed by another agent applies."""
     planner = Identity(tenant=tenant, agent_id="planner")
     researcher = Identity(tenant=tenant, agent_id="researcher")
-    fact = core.remember(planner, "The launch is on Friday.", subject_key="project.launch_day", scope="shared",
-                         reason="Plans depend on the launch day.")
-    core.remember(researcher, "The launch is not on Friday.", subject_key="project.launch_day", scope="shared",
-                  reason="Plans depend on the launch day.")
+    fact = core.remember(
+        planner,
+        "The launch is on Friday.",
+        subject_key="project.launch_day",
+        scope="shared",
+        reason="Plans depend on the launch day.",
+    )
+    core.remember(
+        researcher,
+        "The launch is not on Friday.",
+        subject_key="project.launch_day",
+        scope="shared",
+        reason="Plans depend on the launch day.",
+    )
     assert core.get(planner, fact.id).status == "active"
-    confirmed = core.remember(planner, "The launch is not on Friday.", subject_key="project.launch_day",
-                              scope="shared", reason="Plans depend on the launch day.")
+    confirmed = core.remember(
+        planner,
+        "The launch is not on Friday.",
+        subject_key="project.launch_day",
+        scope="shared",
+        reason="Plans depend on the launch day.",
+    )
     assert confirmed.action == "reinforced" and confirmed.superseded == [fact.id]
 
 
 def test_confident_denial_applies_at_once(core, alice):
     """As an integrator with a trusted source, a denial written at high confidence applies."""
     fact = core.remember(alice, "Alice's account is suspended.", subject_key="account.status", reason="Support.")
-    w = core.remember(alice, "Alice's account is not suspended.", subject_key="account.status", reason="Support.",
-                      confidence=0.9)
+    w = core.remember(
+        alice, "Alice's account is not suspended.", subject_key="account.status", reason="Support.", confidence=0.9
+    )
     assert w.action == "superseded" and w.superseded == [fact.id]
 
 
@@ -248,8 +262,9 @@ def test_denial_confidence_is_configurable(request, clock, alice):
 
     from .conftest import make_core
 
-    core, teardown = make_core("sqlite", request, clock, MemoryConfig(denial_confidence=0.3, reinforce_step=0.2,
-                                                                      apply_denial_at=0.7))
+    core, teardown = make_core(
+        "sqlite", request, clock, MemoryConfig(denial_confidence=0.3, reinforce_step=0.2, apply_denial_at=0.7)
+    )
     try:
         core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY, sources=["a"])
         w1 = core.remember(alice, "Alice never lived in Bristol.", reason=WHY, sources=["b"])
@@ -264,10 +279,17 @@ def test_denial_confidence_is_configurable(request, clock, alice):
 
 def test_keyed_denial_confirmed_in_other_words(core, alice):
     """As a user, a confirmation in different words still counts as a confirmation."""
-    fact = core.remember(alice, "Alice's flight is on Friday.", subject_key="trip.flight_day", reason="Travel.",
-                         sources=["email:1"])
-    core.remember(alice, "Alice's flight is not on Friday.", subject_key="trip.flight_day", reason="Travel.",
-                  sources=["chat:1"])
-    w = core.remember(alice, "That's wrong, there is no Friday flight.", subject_key="trip.flight_day",
-                      reason="Travel.", sources=["airline:pnr"])
+    fact = core.remember(
+        alice, "Alice's flight is on Friday.", subject_key="trip.flight_day", reason="Travel.", sources=["email:1"]
+    )
+    core.remember(
+        alice, "Alice's flight is not on Friday.", subject_key="trip.flight_day", reason="Travel.", sources=["chat:1"]
+    )
+    w = core.remember(
+        alice,
+        "That's wrong, there is no Friday flight.",
+        subject_key="trip.flight_day",
+        reason="Travel.",
+        sources=["airline:pnr"],
+    )
     assert w.action == "reinforced" and w.superseded == [fact.id]

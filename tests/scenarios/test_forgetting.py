@@ -39,12 +39,14 @@ def test_reextracting_the_same_fact_in_other_words_does_not_bring_it_back(core, 
     not resurrect it."""
     w = core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY, sources=["msg:3"])
     core.forget(alice, ids=[w.id])
-    again = core.remember(alice, "Alice's home is in Bristol.", subject_key="user.home_city", reason=WHY,
-                          sources=["msg:3"])
+    again = core.remember(
+        alice, "Alice's home is in Bristol.", subject_key="user.home_city", reason=WHY, sources=["msg:3"]
+    )
     assert again.action == "suppressed"
     # a new statement, from a new message, is new information
-    moved = core.remember(alice, "Alice moved to Edinburgh.", subject_key="user.home_city", reason=WHY,
-                          sources=["msg:40"])
+    moved = core.remember(
+        alice, "Alice moved to Edinburgh.", subject_key="user.home_city", reason=WHY, sources=["msg:40"]
+    )
     assert moved.action == "created"
 
 
@@ -55,7 +57,10 @@ def test_forget_by_key_removes_every_version(core, alice):
     other = core.remember(alice, "Alice works as a nurse.", reason="Career advice.")
     assert len(core.forget(alice, subject_key="user.home_city")) == 2
     assert core.history(alice, "user.home_city") == []
-    assert core.remember(alice, "Alice moved to Edinburgh.", subject_key="user.home_city", reason=WHY).action == "suppressed"
+    assert (
+        core.remember(alice, "Alice moved to Edinburgh.", subject_key="user.home_city", reason=WHY).action
+        == "suppressed"
+    )
     assert core.get(alice, other.id) is not None
 
 
@@ -150,7 +155,9 @@ def test_export_import_between_deployments(request, clock, core, alice):
     try:
         ids = target.import_(alice, exported)
         assert len(ids) == 3
-        assert contents(target.recall(alice, "Where does Alice live?", kinds=["semantic"])) == ["Alice moved to Edinburgh."]
+        assert contents(target.recall(alice, "Where does Alice live?", kinds=["semantic"])) == [
+            "Alice moved to Edinburgh."
+        ]
         assert [m.status for m in target.history(alice, "user.home_city")] == ["superseded", "active"]
         # forgotten stays forgotten in the new deployment
         assert target.remember(alice, "Alice's PIN hint is her cat.", reason="Recovery.").action == "suppressed"
@@ -168,8 +175,13 @@ def test_import_onto_a_new_agent(core, tenant):
     old = Identity(tenant=tenant, agent_id="support-1")
     new = Identity(tenant=tenant, agent_id="support-2")
     core.remember(old, "Refunds over 500 EUR need a manager.", reason="Refund policy.")
-    core.remember(old, "Escalate outages to on-call", kind="procedural", reason="Incident handling.",
-                  steps=["page on-call", "post in #incidents"])
+    core.remember(
+        old,
+        "Escalate outages to on-call",
+        kind="procedural",
+        reason="Incident handling.",
+        steps=["page on-call", "post in #incidents"],
+    )
     handed_over = core.export(old, scopes=["private"])
     with pytest.raises(PermissionDeniedError, match="adopt=True"):
         core.import_(new, handed_over)  # another agent's private memories are not taken silently
@@ -188,7 +200,9 @@ def test_forgetting_a_source_does_not_block_its_siblings(core, alice):
     come back from that message."""
     core.remember(alice, "Alice's salary is 52k.", reason="Budgeting.", sources=["doc:payslip", "msg:7"])
     core.forget(alice, source="doc:payslip")
-    assert core.remember(alice, "Alice is saving for a flat.", reason="Budgeting.", sources=["msg:7"]).action == "created"
+    assert (
+        core.remember(alice, "Alice is saving for a flat.", reason="Budgeting.", sources=["msg:7"]).action == "created"
+    )
     assert core.remember(alice, "Alice's salary is 52k.", reason="Budgeting.", sources=["msg:7"]).action == "suppressed"
 
 
@@ -196,8 +210,10 @@ def test_bulk_check_of_tombstones(core, alice):
     """The batched check the bulk-ingest path uses: one query for many memories."""
     w = core.remember(alice, "Alice said the code is 1234.", kind="episodic", session_id="s1", sources=["msg:1"])
     core.forget(alice, ids=[w.id])
-    again = core._new_memory(alice, "Alice said the code is 1234.", kind="episodic", scope="private",
-                             session_id="s1", sources=["msg:1"])
-    other = core._new_memory(alice, "Alice said thanks.", kind="episodic", scope="private", session_id="s1",
-                             sources=["msg:2"])
+    again = core._new_memory(
+        alice, "Alice said the code is 1234.", kind="episodic", scope="private", session_id="s1", sources=["msg:1"]
+    )
+    other = core._new_memory(
+        alice, "Alice said thanks.", kind="episodic", scope="private", session_id="s1", sources=["msg:2"]
+    )
     assert core._tombstoned_ids(alice, [again, other]) == {again.id}

@@ -46,7 +46,7 @@ class RetriedHeadWrites:
     def write(self, writes: list[Any]) -> list[bool]:
         """The batched write path (the fact and the head in one bulk): the same fault on its head item."""
         applied = self._inner.write(writes)
-        for n, (w, landed) in enumerate(zip(writes, applied)):
+        for n, (w, landed) in enumerate(zip(writes, applied, strict=False)):
             if landed and self.armed and w.collection == "audit" and w.doc.get("record") == "head":
                 self.armed -= 1
                 self.replayed += 1

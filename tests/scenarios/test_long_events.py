@@ -30,16 +30,19 @@ def paste(chars: int, needle: str = NEEDLE) -> str:
 
 
 def ingest(core, who, contents):
-    return core.remember_many(who, [
-        {"content": c, "session_id": "s1", "sources": [f"turn:{i}"]} for i, c in enumerate(contents)
-    ])
+    return core.remember_many(
+        who, [{"content": c, "session_id": "s1", "sources": [f"turn:{i}"]} for i, c in enumerate(contents)]
+    )
 
 
 def test_a_fact_in_the_middle_of_a_long_paste_is_found_with_its_passage(core, alice):
     """As a user who pasted a long document, I want what it says in the middle recalled."""
     doc = paste(60_000)
-    ids = ingest(core, alice, ["Morning! How are you?", doc, "Thanks, that helps a lot.",
-                               "We also talked about the garden party."])
+    ids = ingest(
+        core,
+        alice,
+        ["Morning! How are you?", doc, "Thanks, that helps a lot.", "We also talked about the garden party."],
+    )
     found = core.recall(alice, "How much money was set aside for watering the greenhouse?", k=3)
     top = found.memories[0]
     assert top.id == ids[1] and top.memory.content == doc  # one memory, whole

@@ -12,12 +12,27 @@ PROBLEM = "The nightly export job is stuck and the queue keeps growing."
 
 
 def _playbooks(core, who):
-    restart = core.remember(who, "Restart the export worker", kind="procedural",
-                            reason="Fixes stuck export jobs.", steps=["stop the worker", "start the worker"])
-    drain = core.remember(who, "Drain the export queue and requeue the jobs", kind="procedural",
-                          reason="Fixes a growing export queue.", steps=["pause producers", "drain", "requeue"])
-    dns = core.remember(who, "Flush the DNS cache on the VPN gateway", kind="procedural",
-                        reason="Fixes VPN clients that cannot resolve hosts.", steps=["ssh gw", "flush cache"])
+    restart = core.remember(
+        who,
+        "Restart the export worker",
+        kind="procedural",
+        reason="Fixes stuck export jobs.",
+        steps=["stop the worker", "start the worker"],
+    )
+    drain = core.remember(
+        who,
+        "Drain the export queue and requeue the jobs",
+        kind="procedural",
+        reason="Fixes a growing export queue.",
+        steps=["pause producers", "drain", "requeue"],
+    )
+    dns = core.remember(
+        who,
+        "Flush the DNS cache on the VPN gateway",
+        kind="procedural",
+        reason="Fixes VPN clients that cannot resolve hosts.",
+        steps=["ssh gw", "flush cache"],
+    )
     return restart.id, drain.id, dns.id
 
 
@@ -80,8 +95,16 @@ def test_failed_for_query_helper():
 
     from langmem_es.model import Memory
 
-    m = Memory(id="p", kind="procedural", scope="private", tenant="t", owner="user:a", content="Restart",
-               written_at=datetime(2026, 1, 1, tzinfo=timezone.utc), metadata={"failed_for": [PROBLEM]})
+    m = Memory(
+        id="p",
+        kind="procedural",
+        scope="private",
+        tenant="t",
+        owner="user:a",
+        content="Restart",
+        written_at=datetime(2026, 1, 1, tzinfo=timezone.utc),
+        metadata={"failed_for": [PROBLEM]},
+    )
     assert scoring.failed_for_query(m, PROBLEM)
     assert scoring.failed_for_query(m, PROBLEM.upper())
     assert scoring.failed_for_query({"value": m.model_dump(mode="json")}, "export job stuck, queue growing nightly")
@@ -100,8 +123,14 @@ def test_outcomes_only_on_my_playbooks(core, alice, tenant):
 
 def test_shared_playbooks_learn_from_the_whole_team(core, planner, researcher):
     """As a team, a failure one agent records protects the others."""
-    pb = core.remember(planner, "Restart the export worker", kind="procedural", scope="shared",
-                       reason="Fixes stuck export jobs.", steps=["stop", "start"])
+    pb = core.remember(
+        planner,
+        "Restart the export worker",
+        kind="procedural",
+        scope="shared",
+        reason="Fixes stuck export jobs.",
+        steps=["stop", "start"],
+    )
     core.record_outcome(researcher, pb.id, success=False, problem=PROBLEM)
     assert pb.id not in [r.memory.id for r in core.playbooks(planner, PROBLEM)]
     assert core.get(planner, pb.id).failure_count == 1

@@ -48,7 +48,12 @@ def test_a_reason_must_be_short(core, alice):
 
 
 def test_playbook_reason_and_steps_are_searchable(core, alice):
-    core.remember(alice, "Rotate the API key", kind="procedural", reason="Needed after a credential leak.",
-                  steps=["revoke the old key in the console", "deploy the new key to the vault"])
+    core.remember(
+        alice,
+        "Rotate the API key",
+        kind="procedural",
+        reason="Needed after a credential leak.",
+        steps=["revoke the old key in the console", "deploy the new key to the vault"],
+    )
     assert contents(core.recall(alice, "credential leak", kinds=["procedural"])) == ["Rotate the API key"]
     assert contents(core.recall(alice, "vault", kinds=["procedural"])) == ["Rotate the API key"]

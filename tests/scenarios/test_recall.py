@@ -38,13 +38,16 @@ def test_literal_detail_found_by_bm25_when_dense_misses_it(core: MemoryCore) -> 
     it. The dense leg ranks by meaning and puts the look-alikes first; the BM25 leg
     matches the rare literal token and puts the right event first; fusion keeps it on top.
     """
-    lookalikes = [core.remember(ALICE, text, kind="episodic").id for text in (
-        "My smart hub shows an error after the update.",
-        "The smart hub reported an error code this morning.",
-        "Smart hub error again after updating the firmware.",
-        "The hub displays an error message since the update.",
-        "An error appeared on the smart hub after the update.",
-    )]
+    lookalikes = [
+        core.remember(ALICE, text, kind="episodic").id
+        for text in (
+            "My smart hub shows an error after the update.",
+            "The smart hub reported an error code this morning.",
+            "Smart hub error again after updating the firmware.",
+            "The hub displays an error message since the update.",
+            "An error appeared on the smart hub after the update.",
+        )
+    ]
     target = core.remember(ALICE, "Ticket 88: caller read out E-4012 from the display.", kind="episodic").id
     result = core.recall(ALICE, "smart hub error E-4012 after the update", kinds=["episodic"])
     top = result.memories[0]
@@ -59,8 +62,10 @@ def test_literal_detail_found_by_bm25_when_dense_misses_it(core: MemoryCore) -> 
 
 def test_version_string_found_by_bm25(core: MemoryCore) -> None:
     """As a developer, I find the note about v2.3.1, not the ones about other versions."""
-    notes = {v: core.remember(ALICE, f"Firmware {v} changed the pairing flow.", kind="episodic").id
-             for v in ("v2.3.0", "v2.3.1", "v2.4.1", "v3.3.1")}
+    notes = {
+        v: core.remember(ALICE, f"Firmware {v} changed the pairing flow.", kind="episodic").id
+        for v in ("v2.3.0", "v2.3.1", "v2.4.1", "v3.3.1")
+    }
     result = core.recall(ALICE, "what changed in v2.3.1", kinds=["episodic"])
     assert result.memories[0].id == notes["v2.3.1"]
 
@@ -90,8 +95,12 @@ def test_fusion_ranks_agreement_first_and_matches_reference_rrf(core: MemoryCore
         for leg in by_leg:
             if f"{leg}_rank" in m.stages:
                 by_leg[leg].append((m.stages[f"{leg}_rank"], m.id))
-    expected = [i for i, _ in rrf([[i for _, i in sorted(by_leg["bm25"])], [i for _, i in sorted(by_leg["dense"])]],
-                                  k=core.config.rrf_k)]
+    expected = [
+        i
+        for i, _ in rrf(
+            [[i for _, i in sorted(by_leg["bm25"])], [i for _, i in sorted(by_leg["dense"])]], k=core.config.rrf_k
+        )
+    ]
     assert [m.id for m in result.memories] == expected
     assert all(m.stages["fused"] == pytest.approx(m.score) for m in result.memories)  # no reranker here
     assert set(result.timings_ms) >= {"embed", "search", "fuse", "rerank", "total"}
@@ -113,8 +122,12 @@ def test_kind_and_scope_filters(core: MemoryCore) -> None:
 
 
 def test_bad_recall_arguments_are_clear_errors(core: MemoryCore) -> None:
-    for kwargs, message in [({"kinds": ["dreams"]}, "unknown kind"), ({"scopes": ["galaxy"]}, "unknown scope"),
-                            ({"k": 0}, "k must be"), ({"k": 10**6}, "k must be")]:
+    for kwargs, message in [
+        ({"kinds": ["dreams"]}, "unknown kind"),
+        ({"scopes": ["galaxy"]}, "unknown scope"),
+        ({"k": 0}, "k must be"),
+        ({"k": 10**6}, "k must be"),
+    ]:
         with pytest.raises(InvalidMemoryError, match=message):
             core.recall(ALICE, "hub", **kwargs)
     with pytest.raises(InvalidMemoryError, match="query is empty"):

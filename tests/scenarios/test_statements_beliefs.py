@@ -79,8 +79,9 @@ def test_confidence_by_origin(core, alice):
 
 
 def test_decay_counts_from_event_time(core, alice, clock):
-    old = core.remember(alice, "We had lunch at the harbour.", kind="episodic",
-                        event_time=clock.now - timedelta(days=400))
+    old = core.remember(
+        alice, "We had lunch at the harbour.", kind="episodic", event_time=clock.now - timedelta(days=400)
+    )
     new = core.remember(alice, "We had dinner in town.", kind="episodic")
     report = core.decay(alice)
     assert old.id in report.soft_deleted_ids["episodic"] and new.id not in report.soft_deleted_ids["episodic"]

@@ -89,12 +89,15 @@ def test_replaces_outside_my_scopes_is_refused(core, alice, tenant):
 def test_likely_contradiction_by_similarity_and_key(core, alice):
     """As a user whose extractor did not give a subject key to the new fact, I want a
     near-identical claim about the same thing to still replace the old one."""
-    old = core.remember(alice, "Alice's favourite colour is blue.", subject_key="user.favourite_colour",
-                        reason="Gift ideas.")
+    old = core.remember(
+        alice, "Alice's favourite colour is blue.", subject_key="user.favourite_colour", reason="Gift ideas."
+    )
     new = core.remember(alice, "Alice's favourite colour is green.", reason="Gift ideas.")
     assert new.superseded == [old.id]
     assert core.get(alice, new.id).subject_key == "user.favourite_colour"
-    assert contents(core.recall(alice, "favourite colour", kinds=["semantic"])) == ["Alice's favourite colour is green."]
+    assert contents(core.recall(alice, "favourite colour", kinds=["semantic"])) == [
+        "Alice's favourite colour is green."
+    ]
 
 
 def test_unrelated_fact_does_not_supersede(core, alice):
@@ -111,8 +114,13 @@ def test_other_scope_is_not_superseded(core, alice):
 
     core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY)
     in_chat = Identity(tenant=alice.tenant, user_id="alice", conversation_id="c1")
-    w = core.remember(in_chat, "Alice is in Lisbon this week.", subject_key="user.home_city", scope="conversation",
-                      reason="Trip context.")
+    w = core.remember(
+        in_chat,
+        "Alice is in Lisbon this week.",
+        subject_key="user.home_city",
+        scope="conversation",
+        reason="Trip context.",
+    )
     assert w.superseded == []
     assert len(core.history(in_chat, "user.home_city")) == 2
 
@@ -155,13 +163,20 @@ async def test_the_async_core_supersedes_too(clock):
 
 def test_near_duplicate_reinforces_instead_of_copying(core, alice):
     """As a user who says the same thing twice in other words, I want one fact, reinforced."""
-    first = core.remember(alice, "Alice is allergic to peanuts.", reason="Food suggestions must be safe.",
-                          sources=["msg-1"], confidence=0.6)
-    again = core.remember(alice, "Alice is allergic to peanuts!", reason="Food suggestions must be safe.",
-                          sources=["msg-9"])
+    first = core.remember(
+        alice,
+        "Alice is allergic to peanuts.",
+        reason="Food suggestions must be safe.",
+        sources=["msg-1"],
+        confidence=0.6,
+    )
+    again = core.remember(
+        alice, "Alice is allergic to peanuts!", reason="Food suggestions must be safe.", sources=["msg-9"]
+    )
     assert again.action == "reinforced" and again.id == first.id
-    near = core.remember(alice, "Peanuts: Alice is allergic to those.", reason="Food suggestions must be safe.",
-                         sources=["msg-12"])
+    near = core.remember(
+        alice, "Peanuts: Alice is allergic to those.", reason="Food suggestions must be safe.", sources=["msg-12"]
+    )
     other = core.remember(alice, "Alice is allergic to cats.", reason="Pet suggestions must be safe.")
     assert other.action == "created"  # close in meaning, another value: not a duplicate
     facts = [m for m in core.recall(alice, "what is Alice allergic to?", kinds=["semantic"]).memories]

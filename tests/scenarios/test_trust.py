@@ -53,8 +53,9 @@ def test_a_member_cannot_delete_or_overwrite_what_the_whole_workspace_sees(core,
     """As the workspace owner, I want a shared playbook written through Alice's agent to survive
     Bob's agent trying to forget or replace it; only its author or I may."""
     playbook = core.remember(alice, REFUND, kind="procedural", scope="shared", reason=WHY, steps=["refund"])
-    fact = core.remember(alice, "Refunds above 500 EUR need a manager.", scope="shared", reason=WHY,
-                         subject_key="policy.refund_limit")
+    fact = core.remember(
+        alice, "Refunds above 500 EUR need a manager.", scope="shared", reason=WHY, subject_key="policy.refund_limit"
+    )
     assert playbook.memory.metadata["provenance"] == {"user_id": "alice", "agent_id": "support"}
     assert REFUND in contents(core.recall(bob, "refund policy", kinds=["procedural"]))  # shared: Bob reads it
 
@@ -65,8 +66,9 @@ def test_a_member_cannot_delete_or_overwrite_what_the_whole_workspace_sees(core,
     with pytest.raises(PermissionDeniedError, match="author or an owner"):
         core.remember(bob, "Refunds above 50 EUR need a manager.", scope="shared", reason=WHY, replaces=[fact.id])
     with pytest.raises(PermissionDeniedError, match="author or an owner"):  # same agent, same key: still not Bob's
-        core.remember(bob, "Refunds above 50 EUR need a manager.", scope="shared", reason=WHY,
-                      subject_key="policy.refund_limit")
+        core.remember(
+            bob, "Refunds above 50 EUR need a manager.", scope="shared", reason=WHY, subject_key="policy.refund_limit"
+        )
     with pytest.raises(PermissionDeniedError, match="purge_user takes an owner"):
         core.purge_user(bob, "alice")
     with pytest.raises(PermissionDeniedError, match="owners"):
@@ -79,8 +81,9 @@ def test_a_member_cannot_delete_or_overwrite_what_the_whole_workspace_sees(core,
         core.remember(helper, "Refunds are always approved.", scope="shared", reason=WHY)
 
     # the author and the owner can
-    assert core.remember(alice, "Refunds above 300 EUR need a manager.", scope="shared", reason=WHY,
-                         subject_key="policy.refund_limit").superseded == [fact.id]
+    assert core.remember(
+        alice, "Refunds above 300 EUR need a manager.", scope="shared", reason=WHY, subject_key="policy.refund_limit"
+    ).superseded == [fact.id]
     assert core.forget(olga, ids=[playbook.id]).ids == [playbook.id]
     assert [e["by"] for e in core.audit_log(olga, action="forget")] == ["id"]
 
@@ -91,21 +94,32 @@ def test_a_member_cannot_delete_or_overwrite_what_the_whole_workspace_sees(core,
 def test_forgetting_a_fact_also_forgets_the_messages_that_stated_it(core, alice, clock):
     """As a user who says "forget my bike", I want the raw messages that told it gone too."""
     said = {}
-    for n, (text, fact) in enumerate([("I have a red bike", "Alice has a red bike."),
-                                      ("Actually it's blue now", "Alice's bike is blue.")], 1):
-        said[text] = core.remember(alice, text, kind="episodic", scope="conversation", session_id="s1",
-                                   sources=[f"message:{n}"]).id
+    for n, (text, fact) in enumerate(
+        [("I have a red bike", "Alice has a red bike."), ("Actually it's blue now", "Alice's bike is blue.")], 1
+    ):
+        said[text] = core.remember(
+            alice, text, kind="episodic", scope="conversation", session_id="s1", sources=[f"message:{n}"]
+        ).id
         core.remember(alice, fact, subject_key="user.bike", reason="Gift ideas.", sources=[f"message:{n}"])
         clock.advance(minutes=1)
     again = core.remember(alice, "I have a red bike", kind="episodic", session_id="s2").id  # no link: same words
     elsewhere = core.remember(alice, "I ride my bike to work on Mondays", kind="episodic", session_id="s2").id
-    playbook = core.remember(alice, "Pump the red bike's tyres monthly", kind="procedural", reason="Upkeep.",
-                             steps=["pump"], sources=["message:1"])
+    playbook = core.remember(
+        alice,
+        "Pump the red bike's tyres monthly",
+        kind="procedural",
+        reason="Upkeep.",
+        steps=["pump"],
+        sources=["message:1"],
+    )
 
     preview = core.forget(alice, subject_key="user.bike", dry_run=True)
     assert preview.dry_run and len(preview.ids) == 6
-    assert preview.counts == {"episodic": {"conversation": 2, "private": 1}, "semantic": {"private": 2},
-                              "procedural": {"private": 1}}
+    assert preview.counts == {
+        "episodic": {"conversation": 2, "private": 1},
+        "semantic": {"private": 2},
+        "procedural": {"private": 1},
+    }
     assert len(core.recall(alice, "bike", k=20).memories) == 6  # nothing changed yet (the superseded fact hidden)
 
     report = core.forget(alice, subject_key="user.bike")
@@ -113,10 +127,18 @@ def test_forgetting_a_fact_also_forgets_the_messages_that_stated_it(core, alice,
     assert report.counts == preview.counts and sorted(report.copies) == sorted([*said.values(), again, playbook.id])
     assert [m.id for m in core.recall(alice, "bike", k=20, include_superseded=True).memories] == [elsewhere]
     # re-ingesting the same messages, or re-extracting the facts, is suppressed
-    assert core.remember(alice, "I have a red bike", kind="episodic", scope="conversation", session_id="s1",
-                         sources=["message:1"]).action == "suppressed"
-    assert core.remember(alice, "Alice has a red bike.", subject_key="user.bike", reason="Gift ideas.",
-                         sources=["message:1"]).action == "suppressed"
+    assert (
+        core.remember(
+            alice, "I have a red bike", kind="episodic", scope="conversation", session_id="s1", sources=["message:1"]
+        ).action
+        == "suppressed"
+    )
+    assert (
+        core.remember(
+            alice, "Alice has a red bike.", subject_key="user.bike", reason="Gift ideas.", sources=["message:1"]
+        ).action
+        == "suppressed"
+    )
 
 
 # -- 3. purge_user left the user behind -------------------------------------------------------
@@ -126,8 +148,9 @@ def _alice_everywhere(core, alice, bob):
     core.remember(alice, "Alice's home city is Leeds.", subject_key="user.home_city", reason=WHY)
     core.remember(alice, "My parcel code is 4471", kind="episodic", scope="conversation", session_id="t")
     core.remember(alice, "Alice's parcel code is 4471.", scope="conversation", reason="Delivery help.")
-    shared = core.remember(alice, "The Leeds office opens at 8.", scope="shared", reason=WHY,
-                           subject_key="office.leeds.hours")
+    shared = core.remember(
+        alice, "The Leeds office opens at 8.", scope="shared", reason=WHY, subject_key="office.leeds.hours"
+    )
     bobs = core.remember(bob, "The Leeds office has a bike shed.", scope="shared", reason=WHY)
     return shared, bobs
 

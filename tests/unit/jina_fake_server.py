@@ -87,9 +87,7 @@ class JinaFakeServer:
     ) -> None:
         """Answer the next ``times`` requests to ``path`` with ``status``."""
         with self._lock:
-            self._failures.setdefault(path, []).append(
-                _Failure(status, times, body, dict(headers or {}))
-            )
+            self._failures.setdefault(path, []).append(_Failure(status, times, body, dict(headers or {})))
 
     def _take_failure(self, path: str) -> _Failure | None:
         with self._lock:
@@ -150,10 +148,7 @@ class JinaFakeServer:
         docs = body.get("documents")
         if not isinstance(query, str) or not isinstance(docs, list):
             return 422, {"detail": "query and documents are required"}
-        scored = [
-            {"index": i, "relevance_score": fake_relevance(query, str(d))}
-            for i, d in enumerate(docs)
-        ]
+        scored = [{"index": i, "relevance_score": fake_relevance(query, str(d))} for i, d in enumerate(docs)]
         scored.sort(key=lambda r: -r["relevance_score"])
         top_n = body.get("top_n") or len(docs)
         return 200, {

@@ -42,12 +42,22 @@ def scripted(calls: list[list[BaseMessage]]) -> ScriptedChatModel:
             return AIMessage(f"Done: {str(last.content)[:60]}")
         text = str(last.content)
         if "moved" in text:
-            return AIMessage("", tool_calls=[{"name": "remember", "id": uuid.uuid4().hex[:8], "args": {
-                "content": "The user lives in Edinburgh.", "reason": "Travel advice depends on it.",
-                "subject_key": "user.home_city"}}])
+            return AIMessage(
+                "",
+                tool_calls=[
+                    {
+                        "name": "remember",
+                        "id": uuid.uuid4().hex[:8],
+                        "args": {
+                            "content": "The user lives in Edinburgh.",
+                            "reason": "Travel advice depends on it.",
+                            "subject_key": "user.home_city",
+                        },
+                    }
+                ],
+            )
         if "Where" in text:
-            return AIMessage("", tool_calls=[{"name": "recall", "id": uuid.uuid4().hex[:8],
-                                              "args": {"query": text}}])
+            return AIMessage("", tool_calls=[{"name": "recall", "id": uuid.uuid4().hex[:8], "args": {"query": text}}])
         return AIMessage("Noted.")
 
     return ScriptedChatModel(policy=policy)
@@ -65,8 +75,9 @@ TURNS = ["I moved to Edinburgh last week.", "Where do I live now?", "Thanks, and
 def test_memory_agent_multi_turn_through_provider_conversion(engine: str, mode: str) -> None:
     calls: list[list[BaseMessage]] = []
     store = SQLiteMemoryStore()
-    graph = create_memory_agent(scripted(calls), store=store, checkpointer=InMemorySaver(), system_prompt=PROMPT,
-                                mode=mode, engine=engine)  # type: ignore[arg-type]
+    graph = create_memory_agent(
+        scripted(calls), store=store, checkpointer=InMemorySaver(), system_prompt=PROMPT, mode=mode, engine=engine
+    )  # type: ignore[arg-type]
     c = cfg()
     for turn in TURNS:
         state = graph.invoke({"messages": [HumanMessage(turn)]}, c)
@@ -85,8 +96,9 @@ def test_own_graph_with_own_prompt_state_key() -> None:
     model = scripted(calls)
 
     def agent(state: dict[str, Any]) -> dict[str, Any]:
-        return {"messages": [model.invoke(merge_memories(state["messages"], state.get("memories"),
-                                                         system_prompt=PROMPT))]}
+        return {
+            "messages": [model.invoke(merge_memories(state["messages"], state.get("memories"), system_prompt=PROMPT))]
+        }
 
     b = StateGraph(MemoryState)
     b.add_node("agent", agent)

@@ -21,8 +21,18 @@ NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def mem(scope: str, owner: str, by: Identity, **kw) -> Memory:
-    return Memory(id="m1", kind="semantic", scope=scope, tenant=T, owner=owner, content="x", written_at=NOW,
-                  written_by=by.agent_id or by.user_id, metadata={"provenance": authz.provenance(by)}, **kw)
+    return Memory(
+        id="m1",
+        kind="semantic",
+        scope=scope,
+        tenant=T,
+        owner=owner,
+        content="x",
+        written_at=NOW,
+        written_by=by.agent_id or by.user_id,
+        metadata={"provenance": authz.provenance(by)},
+        **kw,
+    )
 
 
 def ok(rules, who, req) -> bool:

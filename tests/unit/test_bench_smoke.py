@@ -50,7 +50,9 @@ def test_smoke_sqlite_prints_figures_and_writes_results(smoke_run) -> None:
     assert {"meta", "config", "dataset", "systems", "command"} <= set(results)
     assert {"date", "machine", "versions"} <= set(results["meta"])
     assert {"nproc", "memory_bytes", "cpu"} <= set(results["meta"]["machine"])
-    assert {"python", "langmem_es", "langgraph", "onnxruntime", "elasticsearch_client"} <= set(results["meta"]["versions"])
+    assert {"python", "langmem_es", "langgraph", "onnxruntime", "elasticsearch_client"} <= set(
+        results["meta"]["versions"]
+    )
     ours = results["systems"]["langmem_es[sqlite]"]
     assert {"ingest", "scale", "tenants", "same_turn_tools"} <= set(ours)
     assert EXPECTED_SCALE <= set(ours["scale"])
@@ -71,8 +73,15 @@ def test_smoke_sqlite_prints_figures_and_writes_results(smoke_run) -> None:
 def test_smoke_report_and_report_only(smoke_run, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, docs, _ = smoke_run
     text = docs.read_text()
-    for part in ("# Benchmarks", "## Setup", "nproc", "## Pre-recall latency", "## Bulk ingest", "## Footprint",
-                 "langmem-es bench"):
+    for part in (
+        "# Benchmarks",
+        "## Setup",
+        "nproc",
+        "## Pre-recall latency",
+        "## Bulk ingest",
+        "## Footprint",
+        "langmem-es bench",
+    ):
         assert part in text
     assert (docs.parent / "img" / "bench-latency.png").is_file()
     again = tmp_path / "again.md"

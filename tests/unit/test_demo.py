@@ -45,8 +45,11 @@ def test_cli_demo_runs_to_the_end(capsys: pytest.CaptureFixture[str], monkeypatc
     devices = re.search(r"Your devices: (.*)\.", out).group(1).split(", ")
     assert sorted(devices) == ["Nest thermostat", "Philips Hue bridge", "smart hub"]  # any order: ranked by recall
     # the outcome table
-    for name in ("hub reset not suggested a third time", "Bristol → Edinburgh superseded, old fact in history",
-                 "new device visible in the same turn"):
+    for name in (
+        "hub reset not suggested a third time",
+        "Bristol → Edinburgh superseded, old fact in history",
+        "new device visible in the same turn",
+    ):
         assert name in out
     assert out.count("PASS") == 3 and not re.search(r"\bFAIL\b", out)
 

@@ -47,21 +47,25 @@ class HashEmbeddings:
 
 
 def _conv(conv_id: str, facts: list[tuple[str, str]], questions: list[dict]) -> dict:
-    turns = [
-        {"turn_id": f"D1:{i + 1}", "speaker": speaker, "text": text}
-        for i, (speaker, text) in enumerate(facts)
-    ]
+    turns = [{"turn_id": f"D1:{i + 1}", "speaker": speaker, "text": text} for i, (speaker, text) in enumerate(facts)]
     turns[1]["image_caption"] = "a photo of a red kayak"
     return {
         "conv_id": conv_id,
         "source": "synthetic",
         "speakers": ["Ann", "Bob"],
         "sessions": [
-            {"session_id": "session_1", "date_time": "1 May 2023",
-             "timestamp": "2023-05-01T10:00:00", "turns": turns[:3]},
-            {"session_id": "session_2", "date_time": "2 May 2023",
-             "timestamp": None,
-             "turns": [dict(t, turn_id=t["turn_id"].replace("D1", "D2")) for t in turns[3:]]},
+            {
+                "session_id": "session_1",
+                "date_time": "1 May 2023",
+                "timestamp": "2023-05-01T10:00:00",
+                "turns": turns[:3],
+            },
+            {
+                "session_id": "session_2",
+                "date_time": "2 May 2023",
+                "timestamp": None,
+                "turns": [dict(t, turn_id=t["turn_id"].replace("D1", "D2")) for t in turns[3:]],
+            },
         ],
         "questions": questions,
     }
@@ -84,23 +88,59 @@ def dataset(tmp_path: Path) -> Path:
         ("Bob", "Chess club meets on Thursdays."),
     ]
     qa = [
-        {"qid": "a:q1", "question": "What is the name of Ann's beagle?", "category": 4,
-         "evidence": ["D1:1"], "answer": "Pixel"},
-        {"qid": "a:q2", "question": "Where does Ann's sister teach chemistry?", "category": 1,
-         "evidence": ["D1:3", "D2:4"], "answer": "Lisbon"},
-        {"qid": "a:q3", "question": "When did Bob fix the bicycle gears?", "category": 2,
-         "evidence": ["D2:4"], "answer": "yesterday"},
-        {"qid": "a:q4", "question": "What colour is the kayak in Bob's photo?", "category": 3,
-         "evidence": ["D1:2"], "answer": "red"},
-        {"qid": "a:q5", "question": "What does the bakery sell?", "category": 5,
-         "evidence": ["D2:6"], "answer": None, "adversarial_answer": "rye"},
+        {
+            "qid": "a:q1",
+            "question": "What is the name of Ann's beagle?",
+            "category": 4,
+            "evidence": ["D1:1"],
+            "answer": "Pixel",
+        },
+        {
+            "qid": "a:q2",
+            "question": "Where does Ann's sister teach chemistry?",
+            "category": 1,
+            "evidence": ["D1:3", "D2:4"],
+            "answer": "Lisbon",
+        },
+        {
+            "qid": "a:q3",
+            "question": "When did Bob fix the bicycle gears?",
+            "category": 2,
+            "evidence": ["D2:4"],
+            "answer": "yesterday",
+        },
+        {
+            "qid": "a:q4",
+            "question": "What colour is the kayak in Bob's photo?",
+            "category": 3,
+            "evidence": ["D1:2"],
+            "answer": "red",
+        },
+        {
+            "qid": "a:q5",
+            "question": "What does the bakery sell?",
+            "category": 5,
+            "evidence": ["D2:6"],
+            "answer": None,
+            "adversarial_answer": "rye",
+        },
         {"qid": "a:q6", "question": "dropped: no evidence", "category": 4, "evidence": []},
     ]
     qb = [
-        {"qid": "b:q1", "question": "Which city is Bob's marathon in?", "category": 4,
-         "evidence": ["D1:2"], "answer": "Berlin"},
-        {"qid": "b:q2", "question": "When does the chess club meet?", "category": 2,
-         "evidence": ["D2:4"], "answer": "Thursdays"},
+        {
+            "qid": "b:q1",
+            "question": "Which city is Bob's marathon in?",
+            "category": 4,
+            "evidence": ["D1:2"],
+            "answer": "Berlin",
+        },
+        {
+            "qid": "b:q2",
+            "question": "When does the chess club meet?",
+            "category": 2,
+            "evidence": ["D2:4"],
+            "answer": "Thursdays",
+        },
     ]
     path = tmp_path / "synthetic.jsonl"
     with path.open("w") as fh:
@@ -123,7 +163,9 @@ def test_loader_builds_memory_texts_and_drops_questions_without_evidence(dataset
         "Bob: Weekend plans: paddling on the lake. [shares image: a photo of a red kayak]"
     )
     assert a.turns[0].metadata == {
-        "turn_id": "D1:1", "session_id": "session_1", "speaker": "Ann",
+        "turn_id": "D1:1",
+        "session_id": "session_1",
+        "speaker": "Ann",
         "timestamp": "2023-05-01T10:00:00",
     }
     assert a.turns[3].metadata["timestamp"] is None
@@ -169,8 +211,7 @@ def test_rrf_fuse():
 
 
 def test_registry_and_protocol(context):
-    assert {"langmem_es", "bm25", "dense", "hybrid_rrf", "langgraph_inmemory",
-            "langchain_es"} <= set(SYSTEMS)
+    assert {"langmem_es", "bm25", "dense", "hybrid_rrf", "langgraph_inmemory", "langchain_es"} <= set(SYSTEMS)
     for name in ("bm25", "dense", "hybrid_rrf", "langgraph_inmemory"):
         system = make_system(name, context)
         assert isinstance(system, RetrievalSystem)
@@ -204,16 +245,19 @@ def test_run_eval_end_to_end(dataset, context, tmp_path, capsys):
     out = tmp_path / "out"
     dump = tmp_path / "misses.jsonl"
     res = run_eval(
-        dataset, ["bm25", "dense", "hybrid_rrf", "langgraph_inmemory"], out_dir=out,
-        progress=False, context=context, dump_misses=dump,
+        dataset,
+        ["bm25", "dense", "hybrid_rrf", "langgraph_inmemory"],
+        out_dir=out,
+        progress=False,
+        context=context,
+        dump_misses=dump,
     )
     assert res["errors"] == {}
     assert list(res["systems"]) == ["bm25", "dense", "hybrid_rrf", "langgraph_inmemory"]
     bm25 = res["systems"]["bm25"]
     assert bm25["overall"]["n"] == 6  # categories 1-4 over both conversations
     assert bm25["adversarial"]["n"] == 1
-    assert {k: v["n"] for k, v in bm25["by_category"].items()} == {
-        "1": 1, "2": 2, "3": 1, "4": 2, "5": 1}
+    assert {k: v["n"] for k, v in bm25["by_category"].items()} == {"1": 1, "2": 2, "3": 1, "4": 2, "5": 1}
     assert bm25["by_category"]["4"]["name"] == "single-hop"
     # the questions share rare words with their evidence, except the multi-hop one's
     # second turn: BM25 never returns a turn without a query word
@@ -260,8 +304,7 @@ def test_run_eval_end_to_end(dataset, context, tmp_path, capsys):
 
 
 def test_limit_conversations(dataset, context):
-    res = run_eval(dataset, ["bm25"], progress=False, context=context,
-                   limit_conversations=1, print_report=False)
+    res = run_eval(dataset, ["bm25"], progress=False, context=context, limit_conversations=1, print_report=False)
     assert res["metadata"]["dataset"]["conversations"] == ["conv-a"]
     assert res["metadata"]["embedding_warmup"] is None  # BM25 alone embeds nothing
     assert res["systems"]["bm25"]["overall"]["n"] == 4
@@ -288,29 +331,35 @@ class Unavailable:
 def test_failing_systems_are_reported_not_fatal(dataset, context, monkeypatch):
     monkeypatch.setitem(SYSTEMS, "unavailable", Unavailable)
     broken = Broken()
-    res = run_eval(dataset, ["bm25", broken, "unavailable"], progress=False, context=context,
-                   print_report=False)
+    res = run_eval(dataset, ["bm25", broken, "unavailable"], progress=False, context=context, print_report=False)
     assert list(res["systems"]) == ["bm25"]
     assert res["errors"] == {"broken": "RuntimeError: boom", "unavailable": "needs a cluster"}
     assert broken.closed
 
 
 def test_report_tables(dataset, context):
-    res = run_eval(dataset, ["bm25", "dense"], progress=False, context=context,
-                   print_report=False)
+    res = run_eval(dataset, ["bm25", "dense"], progress=False, context=context, print_report=False)
     titles = [t for t, _, _ in format_report(res)]
-    assert titles == ["Categories 1-4 (6 questions)", "recall@10 by category",
-                      "Category 5, adversarial (1 questions)"]
+    assert titles == ["Categories 1-4 (6 questions)", "recall@10 by category", "Category 5, adversarial (1 questions)"]
     assert aggregate([])["overall"] == {"n": 0}
 
 
 def test_cli_runs_and_reports_missing_dataset(dataset, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(
-        "langmem_es_eval.systems._default_embeddings", lambda: HashEmbeddings()
-    )
+    monkeypatch.setattr("langmem_es_eval.systems._default_embeddings", lambda: HashEmbeddings())
     out = tmp_path / "cli-out"
-    code = eval_cli.main(["--dataset", str(dataset), "--systems", "bm25,hybrid_rrf",
-                          "--out", str(out), "--no-progress", "--bm25-tokenizer", "standard"])
+    code = eval_cli.main(
+        [
+            "--dataset",
+            str(dataset),
+            "--systems",
+            "bm25,hybrid_rrf",
+            "--out",
+            str(out),
+            "--no-progress",
+            "--bm25-tokenizer",
+            "standard",
+        ]
+    )
     assert code == 0
     saved = json.loads((out / "results.json").read_text())
     assert set(saved["systems"]) == {"bm25", "hybrid_rrf"}
@@ -329,8 +378,19 @@ def test_cli_register_adds_eval_subcommand(dataset):
 
     parser = argparse.ArgumentParser(prog="langmem-es")
     eval_cli.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["eval", "--dataset", str(dataset), "--systems", "bm25",
-                              "--limit-conversations", "1", "--backend", "elasticsearch"])
+    args = parser.parse_args(
+        [
+            "eval",
+            "--dataset",
+            str(dataset),
+            "--systems",
+            "bm25",
+            "--limit-conversations",
+            "1",
+            "--backend",
+            "elasticsearch",
+        ]
+    )
     assert args.func is eval_cli.run_command
     assert args.systems == ["bm25"] and args.limit_conversations == 1
     assert args.backend == "elasticsearch"
@@ -351,8 +411,13 @@ def test_default_dataset_lookup(tmp_path, monkeypatch):
 def test_smoke_with_the_offline_embedder(dataset, tmp_path):
     """The default path end to end: real MiniLM embeddings, every in-process baseline."""
     pytest.importorskip("onnxruntime")
-    res = run_eval(dataset, ["bm25", "dense", "hybrid_rrf", "langgraph_inmemory"],
-                   out_dir=tmp_path / "smoke", progress=False, print_report=False)
+    res = run_eval(
+        dataset,
+        ["bm25", "dense", "hybrid_rrf", "langgraph_inmemory"],
+        out_dir=tmp_path / "smoke",
+        progress=False,
+        print_report=False,
+    )
     assert res["errors"] == {}
     assert res["metadata"]["embedder"].startswith("OnnxMiniLMEmbeddings")
     for name, r in res["systems"].items():

@@ -16,8 +16,9 @@ from langmem_es.model import Identity
 
 
 def test_all_keys() -> None:
-    ident = identity_from_config({"configurable": {"tenant_id": "acme", "user_id": "sam", "agent_id": "helpdesk",
-                                                   "thread_id": "t-1"}})
+    ident = identity_from_config(
+        {"configurable": {"tenant_id": "acme", "user_id": "sam", "agent_id": "helpdesk", "thread_id": "t-1"}}
+    )
     assert ident == Identity(tenant="acme", user_id="sam", agent_id="helpdesk", conversation_id="t-1")
 
 
@@ -32,8 +33,9 @@ def test_non_string_values_are_stringified() -> None:
 
 def test_missing_tenant_lists_present_and_needed_keys() -> None:
     with pytest.raises(IdentityError) as err:
-        identity_from_config({"configurable": {"user_id": "sam", "thread_id": "t", "__pregel_send": object(),
-                                               "checkpoint_ns": ""}})
+        identity_from_config(
+            {"configurable": {"user_id": "sam", "thread_id": "t", "__pregel_send": object(), "checkpoint_ns": ""}}
+        )
     msg = str(err.value)
     assert "missing tenant_id (or workspace_id)" in msg
     assert "['thread_id', 'user_id']" in msg  # present keys, internal ones left out
@@ -74,8 +76,10 @@ def test_context_dict_dataclass_and_pydantic() -> None:
 
 
 def test_config_wins_over_context() -> None:
-    ident = identity_from_config({"configurable": {"tenant_id": "acme", "user_id": "from-config"}},
-                                 context={"tenant_id": "other", "user_id": "from-context"})
+    ident = identity_from_config(
+        {"configurable": {"tenant_id": "acme", "user_id": "from-config"}},
+        context={"tenant_id": "other", "user_id": "from-context"},
+    )
     assert (ident.tenant, ident.user_id) == ("acme", "from-config")
 
 

@@ -13,7 +13,6 @@ import pytest
 import yaml
 
 from langmem_es import settings
-from langmem_es_cli import main as cli
 from langmem_es.errors import (
     ClusterUnavailableError,
     DownloadError,
@@ -24,6 +23,7 @@ from langmem_es.errors import (
     NotEnoughDiskError,
     PortInUseError,
 )
+from langmem_es_cli import main as cli
 from langmem_es_cli.local_es import (
     ES_VERSION,
     _fetch,
@@ -67,9 +67,7 @@ def fake_tool(bin_dir: Path, name: str, script: str) -> Path:
 
 def test_version_and_coordinates():
     assert ES_VERSION == "8.19.8"
-    assert maven_coordinates() == (
-        "org.elasticsearch.distribution.integ-test-zip:elasticsearch:8.19.8:zip"
-    )
+    assert maven_coordinates() == ("org.elasticsearch.distribution.integ-test-zip:elasticsearch:8.19.8:zip")
 
 
 def test_single_node_yml(tmp_path):
@@ -97,8 +95,7 @@ def test_three_node_yml_bootstrap_then_restart(tmp_path):
     for node in spec.nodes:
         first = yaml.safe_load(render_elasticsearch_yml(spec, node, bootstrap=True))
         assert "discovery.type" not in first
-        assert first["discovery.seed_hosts"] == [
-            "127.0.0.1:9300", "127.0.0.1:9301", "127.0.0.1:9302"]
+        assert first["discovery.seed_hosts"] == ["127.0.0.1:9300", "127.0.0.1:9301", "127.0.0.1:9302"]
         assert first["cluster.initial_master_nodes"] == ["trio-0", "trio-1", "trio-2"]
         assert first["http.port"] == 9200 + node.index
         assert first["network.host"] == "127.0.0.1"  # loopback = dev mode, see docstring
@@ -106,11 +103,14 @@ def test_three_node_yml_bootstrap_then_restart(tmp_path):
         assert "cluster.initial_master_nodes" not in again
 
 
-@pytest.mark.parametrize("http,transport,lic", [
-    ([9200, 9201, 9202, 9203], [9300, 9301, 9302, 9303], "basic"),  # 4 nodes
-    ([9200], [9300, 9301], "basic"),        # mismatch
-    ([9200], [9300], "gold"),               # licence
-])
+@pytest.mark.parametrize(
+    "http,transport,lic",
+    [
+        ([9200, 9201, 9202, 9203], [9300, 9301, 9302, 9303], "basic"),  # 4 nodes
+        ([9200], [9300, 9301], "basic"),  # mismatch
+        ([9200], [9300], "gold"),  # licence
+    ],
+)
 def test_plan_rejects(tmp_path, http, transport, lic):
     with pytest.raises(ValueError):
         plan_cluster("x", tmp_path, http, transport, license=lic)
@@ -149,8 +149,7 @@ def test_avoid_list_is_respected():
 # --------------------------------------------------------------------------- java
 
 
-@pytest.mark.parametrize("v,major", [("17.0.15", 17), ("1.8.0_392", 8), ("25", 25),
-                                     ("21-ea", 21)])
+@pytest.mark.parametrize("v,major", [("17.0.15", 17), ("1.8.0_392", 8), ("25", 25), ("21-ea", 21)])
 def test_java_major(v, major):
     assert java_major(v) == major
 
@@ -162,8 +161,7 @@ def test_no_java_at_all(tmp_path):
 
 
 def test_java_too_old(tmp_path):
-    fake_tool(tmp_path / "bin", "java",
-              'echo \'openjdk version "11.0.2" 2019-01-15\' >&2')
+    fake_tool(tmp_path / "bin", "java", "echo 'openjdk version \"11.0.2\" 2019-01-15' >&2")
     env = {"PATH": str(tmp_path / "bin")}
     with pytest.raises(JavaNotFoundError, match="11.0.2"):
         find_java(env, jvm_dirs=())
@@ -171,7 +169,7 @@ def test_java_too_old(tmp_path):
 
 def test_java_from_env_home(tmp_path):
     jdk = tmp_path / "jdk"
-    fake_tool(jdk / "bin", "java", 'echo \'openjdk version "17.0.9" 2023-10-17\' >&2')
+    fake_tool(jdk / "bin", "java", "echo 'openjdk version \"17.0.9\" 2023-10-17' >&2")
     java = find_java({"PATH": "", "LANGMEM_ES_JAVA_HOME": str(jdk)}, jvm_dirs=())
     assert java.major == 17 and java.home == jdk.resolve()
 
@@ -205,8 +203,7 @@ def test_cached_zip_needs_no_maven(tmp_path):
 
 
 def test_download_failure(tmp_path):
-    fake_tool(tmp_path / "bin", "mvn",
-              'echo "[ERROR] Could not find artifact org.elasticsearch:x in central"; exit 1')
+    fake_tool(tmp_path / "bin", "mvn", 'echo "[ERROR] Could not find artifact org.elasticsearch:x in central"; exit 1')
     with pytest.raises(DownloadError, match="Could not find artifact"):
         download_zip(tmp_path / "dl", environ={"PATH": str(tmp_path / "bin")})
 
@@ -214,13 +211,16 @@ def test_download_failure(tmp_path):
 def test_download_success_with_fake_mvn(tmp_path):
     src = make_zip(tmp_path / "src" / f"elasticsearch-{ES_VERSION}.zip")
     # the fake mvn copies the zip to -DoutputDirectory=...
-    fake_tool(tmp_path / "bin", "mvn", f'''
+    fake_tool(
+        tmp_path / "bin",
+        "mvn",
+        f'''
 for a in "$@"; do case "$a" in -DoutputDirectory=*) out="${{a#-DoutputDirectory=}}";; esac; done
 echo "[INFO] Copying elasticsearch-{ES_VERSION}.zip to $out"
-/bin/cp "{src}" "$out/"''')
+/bin/cp "{src}" "$out/"''',
+    )
     said: list[str] = []
-    path, cached = download_zip(tmp_path / "dl", environ={"PATH": str(tmp_path / "bin")},
-                                progress=said.append)
+    path, cached = download_zip(tmp_path / "dl", environ={"PATH": str(tmp_path / "bin")}, progress=said.append)
     assert not cached and path.is_file()
     assert any("Copying" in s for s in said)
 
@@ -247,8 +247,7 @@ def test_unpack_checks_disk(tmp_path, monkeypatch):
 
 
 def test_error_tree():
-    for exc in (JavaNotFoundError, MavenNotFoundError, DownloadError, NotEnoughDiskError,
-                PortInUseError):
+    for exc in (JavaNotFoundError, MavenNotFoundError, DownloadError, NotEnoughDiskError, PortInUseError):
         assert issubclass(exc, ElasticsearchStartError)
     assert issubclass(ElasticsearchStartError, LangmemEsError)
     assert issubclass(ClusterUnavailableError, LangmemEsError)
@@ -288,7 +287,7 @@ def test_cli_missing_java(home, tmp_path, monkeypatch, capsys):
 
 def test_cli_missing_maven(home, tmp_path, monkeypatch, capsys):
     jdk = tmp_path / "jdk"
-    fake_tool(jdk / "bin", "java", 'echo \'openjdk version "17.0.9" 2023-10-17\' >&2')
+    fake_tool(jdk / "bin", "java", "echo 'openjdk version \"17.0.9\" 2023-10-17' >&2")
     monkeypatch.setenv("LANGMEM_ES_JAVA_HOME", str(jdk))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     code, out, err = run_cli(["es", "start"], capsys)
@@ -310,14 +309,16 @@ def test_cli_env_without_cluster(home, capsys):
 def write_info(home: Path, name: str, pids: list[int]) -> None:
     f = home / "clusters" / f"{name}.json"
     f.parent.mkdir(parents=True, exist_ok=True)
-    f.write_text(json.dumps({"name": name, "url": "http://127.0.0.1:9999", "user": "elastic",
-                             "password": "pw-x_y", "pids": pids}))
+    f.write_text(
+        json.dumps(
+            {"name": name, "url": "http://127.0.0.1:9999", "user": "elastic", "password": "pw-x_y", "pids": pids}
+        )
+    )
 
 
 def test_cli_env_prints_exports(home, capsys):
     write_info(home, "trial", [])
-    code, out, _ = run_cli(["es", "env", "--name", "trial", "--prefix", "LANGMEM_ES_TRIAL"],
-                           capsys)
+    code, out, _ = run_cli(["es", "env", "--name", "trial", "--prefix", "LANGMEM_ES_TRIAL"], capsys)
     assert code == 0
     assert out.splitlines() == [
         "export LANGMEM_ES_TRIAL_URL=http://127.0.0.1:9999",
@@ -342,14 +343,19 @@ def test_cli_has_es_group_and_registry():
 def test_settings_defaults(tmp_path):
     s = settings.load_settings({"HOME": str(tmp_path)})
     assert s.url is None and s.user == "elastic" and s.password is None
-    s = settings.load_settings({"LANGMEM_ES_URL": "http://h:1", "LANGMEM_ES_PASSWORD": "p",
-                                "LANGMEM_ES_HOME": str(tmp_path)})
+    s = settings.load_settings(
+        {"LANGMEM_ES_URL": "http://h:1", "LANGMEM_ES_PASSWORD": "p", "LANGMEM_ES_HOME": str(tmp_path)}
+    )
     assert s.url == "http://h:1" and s.password == "p" and s.home == tmp_path
 
 
 def test_connection_from_env_variables():
-    env = {"LANGMEM_ES_URL": "http://a:9200", "LANGMEM_ES_PASSWORD": "pw",
-           "LANGMEM_ES_TRIAL_URL": "http://b:9200", "LANGMEM_ES_TRIAL_API_KEY": "k=="}
+    env = {
+        "LANGMEM_ES_URL": "http://a:9200",
+        "LANGMEM_ES_PASSWORD": "pw",
+        "LANGMEM_ES_TRIAL_URL": "http://b:9200",
+        "LANGMEM_ES_TRIAL_API_KEY": "k==",
+    }
     c = settings.connection_from_env(environ=env)
     assert c.url == "http://a:9200" and c.user == "elastic" and c.source == "env"
     assert c.client_kwargs() == {"hosts": ["http://a:9200"], "basic_auth": ("elastic", "pw")}
@@ -391,8 +397,7 @@ def test_health_timeout_carries_log_tail(tmp_path):
     spec = plan_cluster("slow", tmp_path, [port], [port + 1])
     node = spec.nodes[0]
     node.logs_dir.mkdir(parents=True)
-    (node.logs_dir / f"{spec.cluster_name}.log").write_text(
-        "\n".join(f"log line {i}" for i in range(30)) + "\n")
+    (node.logs_dir / f"{spec.cluster_name}.log").write_text("\n".join(f"log line {i}" for i in range(30)) + "\n")
     with pytest.raises(HealthTimeoutError) as err:
         _wait_health(spec, "pw", pids=[], timeout=1.0, progress=None)
     msg = str(err.value)

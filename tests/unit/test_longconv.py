@@ -106,8 +106,14 @@ def test_jsonl_round_trips_through_the_locomo_loader(tmp_path):
 
 def test_eval_runs_on_the_generated_dataset(tmp_path):
     ctx = EvalContext(embeddings_factory=HashEmbeddings)
-    res = run_eval("longconv:conversations=1,scale=0.02", ["bm25", "dense"], out_dir=tmp_path,
-                   progress=False, context=ctx, print_report=False)
+    res = run_eval(
+        "longconv:conversations=1,scale=0.02",
+        ["bm25", "dense"],
+        out_dir=tmp_path,
+        progress=False,
+        context=ctx,
+        print_report=False,
+    )
     meta = res["metadata"]
     assert meta["dataset"]["kind"] == "longconv" and meta["headline_categories"] == [1, 2, 3, 4, 5, 6, 7]
     assert res["systems"]["bm25"]["overall"]["n"] == sum(meta["dataset"]["questions_by_category"].values())
@@ -120,6 +126,18 @@ def test_eval_runs_on_the_generated_dataset(tmp_path):
 def test_cli_accepts_the_generator_and_rejects_bad_options(tmp_path, capsys):
     assert eval_cli.main(["--dataset", "longconv:nope=1", "--systems", "bm25"]) == 2
     assert "bad option" in capsys.readouterr().err
-    assert eval_cli.main(["--dataset", "longconv:conversations=1,scale=0.02", "--systems", "bm25",
-                          "--out", str(tmp_path), "--no-progress"]) == 0
+    assert (
+        eval_cli.main(
+            [
+                "--dataset",
+                "longconv:conversations=1,scale=0.02",
+                "--systems",
+                "bm25",
+                "--out",
+                str(tmp_path),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert (tmp_path / "results.json").is_file()

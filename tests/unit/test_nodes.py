@@ -54,7 +54,9 @@ def memory_messages(state: dict) -> list[SystemMessage]:
 
 def test_system_message_is_replaced_not_duplicated(store: SQLiteMemoryStore) -> None:
     c = cfg()
-    seed(store, c, ("The user lives in Edinburgh.", "user.home_city"), ("The user has a Nest thermostat.", "user.dev.t"))
+    seed(
+        store, c, ("The user lives in Edinburgh.", "user.home_city"), ("The user has a Nest thermostat.", "user.dev.t")
+    )
     g = graph(store)
     s1 = g.invoke({"messages": [HumanMessage("Where do I live?")]}, c)
     [m1] = memory_messages(s1)
@@ -134,26 +136,56 @@ def test_pre_recall_leaves_out_the_turns_own_episode(store: SQLiteMemoryStore) -
 
 
 def facts_model(facts: list[dict]) -> ScriptedChatModel:
-    return ScriptedChatModel(policy=lambda messages: AIMessage("", tool_calls=[
-        {"name": "ExtractedFacts", "args": {"facts": facts}, "id": "x1", "type": "tool_call"}]))
+    return ScriptedChatModel(
+        policy=lambda messages: AIMessage(
+            "", tool_calls=[{"name": "ExtractedFacts", "args": {"facts": facts}, "id": "x1", "type": "tool_call"}]
+        )
+    )
 
 
 def test_extract_facts_applies_through_remember(store: SQLiteMemoryStore) -> None:
     c = cfg()
-    node = extract_facts(facts_model([{"content": "The user lives in Bristol.", "reason": "Local advice.",
-                                       "subject_key": "user.home_city", "confidence": 0.95}]), store)
+    node = extract_facts(
+        facts_model(
+            [
+                {
+                    "content": "The user lives in Bristol.",
+                    "reason": "Local advice.",
+                    "subject_key": "user.home_city",
+                    "confidence": 0.95,
+                }
+            ]
+        ),
+        store,
+    )
     node.invoke({"messages": [HumanMessage("I live in Bristol")]}, c)
-    node2 = extract_facts(facts_model([
-        # as confident as the fact it replaces (a weaker one would only open a conflict)
-        {"content": "The user lives in Edinburgh.", "reason": "Local advice.", "subject_key": "user.home_city",
-         "confidence": 0.95},
-        {"content": "The user might like jazz.", "reason": "Guess.", "subject_key": "user.music", "confidence": 0.2},
-    ]), store)
+    node2 = extract_facts(
+        facts_model(
+            [
+                # as confident as the fact it replaces (a weaker one would only open a conflict)
+                {
+                    "content": "The user lives in Edinburgh.",
+                    "reason": "Local advice.",
+                    "subject_key": "user.home_city",
+                    "confidence": 0.95,
+                },
+                {
+                    "content": "The user might like jazz.",
+                    "reason": "Guess.",
+                    "subject_key": "user.music",
+                    "confidence": 0.2,
+                },
+            ]
+        ),
+        store,
+    )
     node2.invoke({"messages": [HumanMessage("I moved to Edinburgh")]}, c)
     core, ident = memory_for(store), identity_from_config(c)
     hist = core.history(ident, "user.home_city")
-    assert [(m.content, m.status) for m in hist] == [("The user lives in Bristol.", "superseded"),
-                                                     ("The user lives in Edinburgh.", "active")]
+    assert [(m.content, m.status) for m in hist] == [
+        ("The user lives in Bristol.", "superseded"),
+        ("The user lives in Edinburgh.", "active"),
+    ]
     assert hist[-1].written_by == "extractor"
     assert not core.history(ident, "user.music")  # below min_confidence: not written
 
@@ -165,8 +197,12 @@ def test_no_model_no_extraction(store: SQLiteMemoryStore) -> None:
 async def test_async_graph(store: SQLiteMemoryStore) -> None:
     c = cfg()
     seed(store, c, ("The user's dog is called Pixel.", "user.dog"))
-    g = graph(store, extract_model=facts_model([{"content": "The user has a cat called Byte.", "reason": "Pets.",
-                                                  "subject_key": "user.cat"}]))
+    g = graph(
+        store,
+        extract_model=facts_model(
+            [{"content": "The user has a cat called Byte.", "reason": "Pets.", "subject_key": "user.cat"}]
+        ),
+    )
     s = await g.ainvoke({"messages": [HumanMessage("What is my dog called? I also have a cat, Byte.")]}, c)
     [m] = memory_messages(s)
     assert "Pixel" in m.content and "Byte" not in m.content  # the turn's own extraction is not echoed back
@@ -178,8 +214,12 @@ def test_add_memory_wiring_and_errors(store: SQLiteMemoryStore) -> None:
     b.add_node("agent", echo_agent)
     b.add_edge(START, "agent")
     add_memory(b, "agent", extract_model=facts_model([]))
-    assert {("__start__", "memory_episodic_write"), ("memory_episodic_write", "memory_extract_facts"),
-            ("memory_extract_facts", "memory_pre_recall"), ("memory_pre_recall", "agent")} <= b.edges
+    assert {
+        ("__start__", "memory_episodic_write"),
+        ("memory_episodic_write", "memory_extract_facts"),
+        ("memory_extract_facts", "memory_pre_recall"),
+        ("memory_pre_recall", "agent"),
+    } <= b.edges
     assert (START, "agent") not in b.edges
     b2 = StateGraph(MemoryState)
     b2.add_node("agent", echo_agent)

@@ -16,8 +16,8 @@ def test_passages_cover_everything_overlap_and_fit(max_tokens, overlap):
     text = _text(400)
     spans = P.split(text, max_tokens=max_tokens, overlap=overlap)
     assert spans[0].start == 0 and spans[-1].end == len(text)
-    for a, b in zip(spans, spans[1:]):
-        assert text[a.end:b.start].strip() == ""  # no gap but whitespace
+    for a, b in zip(spans, spans[1:], strict=False):
+        assert text[a.end : b.start].strip() == ""  # no gap but whitespace
         assert b.start > a.start  # progress
         if overlap:
             assert b.start < a.end

@@ -3,11 +3,31 @@
 import langmem_es
 
 EXPECTED = [
-    "AsyncElasticsearchMemoryStore", "AsyncMemoryCore", "Conflict", "ElasticsearchMemoryStore", "Identity",
-    "JinaEmbeddings", "JinaReranker", "Memory", "MemoryAwareRescorer", "MemoryConfig", "MemoryCore",
-    "RecallResult", "RecalledMemory", "SQLiteMemoryStore", "ScriptedChatModel", "WriteResult", "add_memory",
-    "create_memory_agent", "create_memory_tools", "default_embeddings", "episodic_write", "extract_facts",
-    "memory_for", "merge_memories", "pre_recall",
+    "AsyncElasticsearchMemoryStore",
+    "AsyncMemoryCore",
+    "Conflict",
+    "ElasticsearchMemoryStore",
+    "Identity",
+    "JinaEmbeddings",
+    "JinaReranker",
+    "Memory",
+    "MemoryAwareRescorer",
+    "MemoryConfig",
+    "MemoryCore",
+    "RecallResult",
+    "RecalledMemory",
+    "SQLiteMemoryStore",
+    "ScriptedChatModel",
+    "WriteResult",
+    "add_memory",
+    "create_memory_agent",
+    "create_memory_tools",
+    "default_embeddings",
+    "episodic_write",
+    "extract_facts",
+    "memory_for",
+    "merge_memories",
+    "pre_recall",
 ]
 
 

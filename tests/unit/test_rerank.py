@@ -99,7 +99,6 @@ def _tiny_cross_encoder(tmp_path: Path) -> Path:
     """An ONNX 'cross-encoder': logit = (#'cat' tokens in the document segment) - 0.5."""
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
-
     from tokenizers import Tokenizer
 
     tok_file = _find_tokenizer_file()

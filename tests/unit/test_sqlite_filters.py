@@ -17,19 +17,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from langmem_es import filters as F
-from langmem_es.backends.sqlite import SQLiteBackend, schema as S
+from langmem_es.backends.sqlite import SQLiteBackend
+from langmem_es.backends.sqlite import schema as S
 from langmem_es.documents import FIELD_TYPES, SEP, namespace_fields, value_fields
 from langmem_es.errors import NotSerializableError
 
 # ------------------------------------------------------------------ strategies
 
 KEYWORDS = ["a", "b", "A", "", "é", "*", "\\", '"', "%", "_", "a b", SEP, "😀", "a\x00b"]
-DATES = ["2026-01-01T00:00:00.000000Z", "2026-01-01T00:00:00.000001Z", "2026-06-30T12:00:00.000000Z",
-         "2025-12-31T23:59:59.999999Z"]
+DATES = [
+    "2026-01-01T00:00:00.000000Z",
+    "2026-01-01T00:00:00.000001Z",
+    "2026-06-30T12:00:00.000000Z",
+    "2025-12-31T23:59:59.999999Z",
+]
 NUMBERS = [-1, 0, 1, 2, 0.5, 1.0, -0.0, 2.5, 1e9, 3]
-SCALARS = {"tenant": "keyword", "scope": "keyword", "status": "keyword", "key": "keyword",
-           "updated_at": "date", "expires_at": "date", "confidence": "double", "ns_depth": "integer",
-           "access_count": "long", "text": "text"}
+SCALARS = {
+    "tenant": "keyword",
+    "scope": "keyword",
+    "status": "keyword",
+    "key": "keyword",
+    "updated_at": "date",
+    "expires_at": "date",
+    "confidence": "double",
+    "ns_depth": "integer",
+    "access_count": "long",
+    "text": "text",
+}
 ARRAYS = ["ns_prefixes", "flat", "source_refs"]
 PATHS = ["x", "y", "x.z"]
 
@@ -54,15 +68,20 @@ def documents(draw, index: int) -> dict:
         if draw(st.booleans()):
             doc[name] = draw(st.one_of(st.lists(st.sampled_from(KEYWORDS), max_size=3), st.sampled_from(KEYWORDS)))
     if draw(st.booleans()):
-        doc["nums"] = [{"p": draw(st.sampled_from(PATHS)), "v": float(draw(st.sampled_from(NUMBERS)))}
-                       for _ in range(draw(st.integers(0, 3)))]
+        doc["nums"] = [
+            {"p": draw(st.sampled_from(PATHS)), "v": float(draw(st.sampled_from(NUMBERS)))}
+            for _ in range(draw(st.integers(0, 3)))
+        ]
     if draw(st.booleans()):
         doc["value"] = draw(st.sampled_from([{}, {"x": 1}, [], [1], "s", 0, None]))
     return doc
 
 
 ANY_VALUE = st.one_of(
-    st.sampled_from(KEYWORDS), st.sampled_from(DATES), st.sampled_from(NUMBERS), st.integers(-3, 3),
+    st.sampled_from(KEYWORDS),
+    st.sampled_from(DATES),
+    st.sampled_from(NUMBERS),
+    st.integers(-3, 3),
     st.sampled_from([True, False, None, math.inf, -math.inf, math.nan, 2**70]),
 )
 TOP_FIELDS = [*SCALARS, *ARRAYS, "id"]
@@ -101,9 +120,13 @@ def leaves(fields: list[str]) -> st.SearchStrategy:
 
 def bools(children: st.SearchStrategy) -> st.SearchStrategy:
     return st.builds(
-        lambda fl, mn, sh, msm: {"bool": {k: v for k, v in
-                                          {"filter": fl, "must_not": mn, "should": sh, "minimum_should_match": msm}.items()
-                                          if v is not None}},
+        lambda fl, mn, sh, msm: {
+            "bool": {
+                k: v
+                for k, v in {"filter": fl, "must_not": mn, "should": sh, "minimum_should_match": msm}.items()
+                if v is not None
+            }
+        },
         st.one_of(st.none(), st.lists(children, max_size=3)),
         st.one_of(st.none(), st.lists(children, max_size=2)),
         st.one_of(st.none(), st.lists(children, max_size=3)),
@@ -113,8 +136,9 @@ def bools(children: st.SearchStrategy) -> st.SearchStrategy:
 
 nested_inner = st.recursive(leaves(["nums.p", "nums.v", "tenant"]), bools, max_leaves=4)
 nested = st.builds(lambda q: {"nested": {"path": "nums", "query": q}}, nested_inner)
-filters_ = st.recursive(st.one_of(leaves(TOP_FIELDS), nested, st.builds(F.exists, st.sampled_from(["nums", "value"]))),
-                        bools, max_leaves=5)
+filters_ = st.recursive(
+    st.one_of(leaves(TOP_FIELDS), nested, st.builds(F.exists, st.sampled_from(["nums", "value"]))), bools, max_leaves=5
+)
 
 
 @st.composite
@@ -139,7 +163,9 @@ def _load(backend: SQLiteBackend, docs: list[dict]) -> SQLiteBackend:
     return backend
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(docs=corpora(), flt=filters_)
 def test_sql_selects_exactly_what_matches_accepts(shared, docs, flt):
     backend = _load(shared, docs)
@@ -149,7 +175,9 @@ def test_sql_selects_exactly_what_matches_accepts(shared, docs, flt):
     assert backend.count(["items"], flt) == len(expected)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(docs=corpora(), clause=st.one_of(leaves(TOP_FIELDS), nested))
 def test_each_clause_and_its_negation(shared, docs, clause):
     """One clause, alone and under NOT: a SQL NULL leaking out of a clause shows up here."""
@@ -196,8 +224,14 @@ def test_every_translated_clause_is_two_valued():
     """NOT over a clause on a missing field must keep the document (no SQL NULL leaks)."""
     with SQLiteBackend() as backend:
         backend.put("items", [{"id": "empty"}])
-        for flt in [F.term("tenant", "a"), F.terms("tenant", ["a", "b"]), F.range_("confidence", gt=0),
-                    F.term("flat", "x"), F.num_range("p", gt=0), F.exists("owner")]:
+        for flt in [
+            F.term("tenant", "a"),
+            F.terms("tenant", ["a", "b"]),
+            F.range_("confidence", gt=0),
+            F.term("flat", "x"),
+            F.num_range("p", gt=0),
+            F.exists("owner"),
+        ]:
             assert backend.count(["items"], F.none_of(flt)) == 1, flt
 
 
@@ -223,7 +257,7 @@ def test_term_type_must_agree_with_the_field():
         ("snake_case", '"snake" OR "case"'),
         ("café Zürich", '"café" OR "zürich"'),
         ("", None),
-        ("  *** \"\" ()", None),
+        ('  *** "" ()', None),
         (None, None),
         ("dup dup DUP", '"dup"'),
     ],
@@ -411,7 +445,9 @@ def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct
             action = rnd.random()
             if action < 0.6 or not live:
                 i = rnd.randrange(60)
-                vecs = [{"path": f"p{k}", "vector": [rnd.uniform(-1, 1) for _ in range(3)]} for k in range(rnd.randrange(3))]
+                vecs = [
+                    {"path": f"p{k}", "vector": [rnd.uniform(-1, 1) for _ in range(3)]} for k in range(rnd.randrange(3))
+                ]
                 doc = _doc(i, tenant=rnd.choice(["a", "b"]), vectors=vecs)
                 b.put("items", [doc])
                 live[doc["id"]] = doc
@@ -420,8 +456,12 @@ def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct
                 b.delete("items", [victim])
                 del live[victim]
             else:
-                b.delete_where(["items"], F.term("tenant", rnd.choice(["a", "b"])) if rnd.random() < 0.1 else
-                               F.term("id", rnd.choice(sorted(live))))
+                b.delete_where(
+                    ["items"],
+                    F.term("tenant", rnd.choice(["a", "b"]))
+                    if rnd.random() < 0.1
+                    else F.term("id", rnd.choice(sorted(live))),
+                )
                 live = {k: d for k, d in live.items() if b.get("items", [k])[0] is not None}
             q = np.array([rnd.uniform(-1, 1) for _ in range(3)], np.float32)
             flt = rnd.choice([F.MATCH_ALL, F.term("tenant", "a")])
@@ -430,16 +470,24 @@ def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct
                 if F.matches(d, flt) and d["vectors"]:
                     m = np.array([v["vector"] for v in d["vectors"]], np.float32)
                     want[d["id"]] = float(np.max(m @ q / np.linalg.norm(m, axis=1) / np.linalg.norm(q)))
-            got = {h.doc["id"]: h.score for h in b.hybrid(["items"], flt, text=None, vector=q.tolist(), size=100).vector_hits}
+            got = {
+                h.doc["id"]: h.score
+                for h in b.hybrid(["items"], flt, text=None, vector=q.tolist(), size=100).vector_hits
+            }
             assert got.keys() == want.keys(), step
             assert all(abs(got[k] - want[k]) < 1e-5 for k in want), step
 
 
 def test_vector_leg_skips_other_dimensions_and_zero_vectors():
     with SQLiteBackend() as b:
-        b.put("items", [_doc(1, vectors=[{"path": "p", "vector": [1, 0, 0]}]),
-                        _doc(2, vectors=[{"path": "p", "vector": [0, 0]}]),
-                        _doc(3, vectors=[{"path": "p", "vector": [0.6, 0.8]}])])
+        b.put(
+            "items",
+            [
+                _doc(1, vectors=[{"path": "p", "vector": [1, 0, 0]}]),
+                _doc(2, vectors=[{"path": "p", "vector": [0, 0]}]),
+                _doc(3, vectors=[{"path": "p", "vector": [0.6, 0.8]}]),
+            ],
+        )
         hits = b.hybrid(["items"], F.MATCH_ALL, text=None, vector=[1, 0]).vector_hits
         assert [(h.doc["id"], round(h.score, 4)) for h in hits] == [("d3", 0.6), ("d2", 0.0)]
 
@@ -469,9 +517,18 @@ def test_two_prefixes_share_a_file_without_seeing_each_other(tmp_path):
 
 @pytest.mark.parametrize(
     ("bounds", "everything"),
-    [({"lt": math.inf}, True), ({"lte": math.inf}, True), ({"gt": -math.inf}, True), ({"gte": -math.inf}, True),
-     ({"gt": math.inf}, False), ({"gte": math.inf}, False), ({"lt": -math.inf}, False), ({"lte": -math.inf}, False),
-     ({"lt": math.nan}, False), ({"gte": math.nan}, False)],
+    [
+        ({"lt": math.inf}, True),
+        ({"lte": math.inf}, True),
+        ({"gt": -math.inf}, True),
+        ({"gte": -math.inf}, True),
+        ({"gt": math.inf}, False),
+        ({"gte": math.inf}, False),
+        ({"lt": -math.inf}, False),
+        ({"lte": -math.inf}, False),
+        ({"lt": math.nan}, False),
+        ({"gte": math.nan}, False),
+    ],
 )
 def test_num_range_resolves_non_finite_bounds(bounds: dict[str, float], everything: bool) -> None:
     """No Infinity/NaN is left in the filter (JSON has none); the answer is Python's."""

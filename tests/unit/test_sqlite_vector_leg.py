@@ -14,9 +14,16 @@ def _docs(n: int, tenant: str, rng: np.random.Generator, start: int = 0) -> list
     out = []
     for i in range(start, start + n):
         v = rng.normal(size=8)
-        out.append({"id": f"{tenant}-{i}", "key": f"{tenant}-{i}", "tenant": tenant,
-                    "status": "active" if i % 3 else "superseded", "text": f"doc {i}",
-                    "vectors": [{"path": "content", "vector": (v / np.linalg.norm(v)).tolist()}]})
+        out.append(
+            {
+                "id": f"{tenant}-{i}",
+                "key": f"{tenant}-{i}",
+                "tenant": tenant,
+                "status": "active" if i % 3 else "superseded",
+                "text": f"doc {i}",
+                "vectors": [{"path": "content", "vector": (v / np.linalg.norm(v)).tolist()}],
+            }
+        )
     return out
 
 
@@ -40,8 +47,11 @@ def test_broad_filters_give_the_exact_top_k(monkeypatch, selective_max):
         for _ in range(5):
             q = rng.normal(size=8)
             q /= np.linalg.norm(q)
-            for flt in (F.all_of(F.term("tenant", "big"), F.term("status", "active")), F.term("tenant", "small"),
-                        F.all_of(F.term("tenant", "big"), F.term("status", "superseded"))):
+            for flt in (
+                F.all_of(F.term("tenant", "big"), F.term("status", "active")),
+                F.term("tenant", "small"),
+                F.all_of(F.term("tenant", "big"), F.term("status", "superseded")),
+            ):
                 hits = b.hybrid(["semantic"], flt, text=None, vector=q.tolist(), size=10).vector_hits
                 assert [h.doc["id"] for h in hits] == _brute(docs, flt, q, 10)
                 assert all(F.matches(h.doc, flt) for h in hits)

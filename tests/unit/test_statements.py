@@ -9,8 +9,12 @@ from tests.fixtures.report import grade, load, render
 
 # Floors a little under what the module reaches (all: 0.979 accuracy; held-out: 0.967).
 FLOORS = {  # class: (precision, recall) over the whole table
-    "update": (0.95, 0.90), "denial": (0.95, 0.95), "reinforcement": (0.95, 0.92),
-    "other_key": (0.90, 0.95), "lookalike": (0.95, 0.92), "unrelated": (0.87, 0.95),
+    "update": (0.95, 0.90),
+    "denial": (0.95, 0.95),
+    "reinforcement": (0.95, 0.92),
+    "other_key": (0.90, 0.95),
+    "lookalike": (0.95, 0.92),
+    "unrelated": (0.87, 0.95),
 }
 
 
@@ -35,8 +39,15 @@ def test_heldout_accuracy_floor() -> None:
     assert grade("heldout")[2] >= 0.92
 
 
-@pytest.mark.parametrize("text", ["I never lived in Bristol.", "I have never lived in Bristol.",
-                                  "I don't live in Bristol.", "I did not live in Bristol."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I never lived in Bristol.",
+        "I have never lived in Bristol.",
+        "I don't live in Bristol.",
+        "I did not live in Bristol.",
+    ],
+)
 def test_denial_whatever_the_tense(text: str) -> None:
     st = parse(text)
     assert st.negated and st.values == {"bristol"}
@@ -46,7 +57,11 @@ def test_denial_whatever_the_tense(text: str) -> None:
 
 
 def test_lemmas_not_suffix_rules() -> None:
-    assert parse("I live in Bristol.").frame == parse("I lived in Bristol.").frame == parse("She is living in Bristol.").frame
+    assert (
+        parse("I live in Bristol.").frame
+        == parse("I lived in Bristol.").frame
+        == parse("She is living in Bristol.").frame
+    )
     assert parse("I'm employed by Initech.").key == parse("I work for Initech.").key == "user.employer"
 
 

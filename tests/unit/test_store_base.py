@@ -93,7 +93,12 @@ def test_dedupe_merges_reads_and_keeps_last_put() -> None:
         PutOp(("a",), "other", None),
     ]
     listen, deduped = B.dedupe_ops(ops)
-    assert deduped == [GetOp(("a",), "k"), PutOp(("a",), "k", {"v": 2}), SearchOp(("a",), {"x": 1}), PutOp(("a",), "other", None)]
+    assert deduped == [
+        GetOp(("a",), "k"),
+        PutOp(("a",), "k", {"v": 2}),
+        SearchOp(("a",), {"x": 1}),
+        PutOp(("a",), "other", None),
+    ]
     assert listen == [0, 1, 2, 0, 1, 2, 3]
 
 
@@ -275,9 +280,14 @@ class DictPort:
     def _all(self, collections: Any, flt: Any) -> list[StoredDoc]:
         return [StoredDoc(c, d) for c in collections for d in self.data.get(c, {}).values() if F.matches(d, flt)]
 
-    async def find(self, collections: Any, flt: Any, *, size: int = 10, offset: int = 0, sort: Any = ()) -> list[StoredDoc]:
+    async def find(
+        self, collections: Any, flt: Any, *, size: int = 10, offset: int = 0, sort: Any = ()
+    ) -> list[StoredDoc]:
         found = sorted(self._all(collections, flt), key=lambda s: (s.doc["updated_at"], s.doc["id"]), reverse=True)
-        return [StoredDoc(s.collection, {k: v for k, v in s.doc.items() if k != "vectors"}) for s in found[offset : offset + size]]
+        return [
+            StoredDoc(s.collection, {k: v for k, v in s.doc.items() if k != "vectors"})
+            for s in found[offset : offset + size]
+        ]
 
     async def count(self, collections: Any, flt: Any) -> int:
         return len(self._all(collections, flt))
@@ -288,12 +298,16 @@ class DictPort:
             del self.data[s.collection][s.doc["id"]]
         return len(found)
 
-    async def hybrid(self, collections: Any, flt: Any, *, text: Any, vector: Any, size: int = 80, **_: Any) -> HybridResult:
+    async def hybrid(
+        self, collections: Any, flt: Any, *, text: Any, vector: Any, size: int = 80, **_: Any
+    ) -> HybridResult:
         found = self._all(collections, flt)
         words = set((text or "").lower().split())
         text_hits = [Hit(s.collection, s.doc, 1.0) for s in found if words & set(s.doc.get("text", "").lower().split())]
         scored = [(B.best_cosine(vector, s.doc.get("vectors")), s) for s in found]
-        vector_hits = [Hit(s.collection, s.doc, sc) for sc, s in sorted(scored, key=lambda x: -(x[0] or 0)) if sc is not None]
+        vector_hits = [
+            Hit(s.collection, s.doc, sc) for sc, s in sorted(scored, key=lambda x: -(x[0] or 0)) if sc is not None
+        ]
         return HybridResult(text_hits=text_hits[:size], vector_hits=vector_hits[:size])
 
     async def namespaces(self, collections: Any, flt: Any) -> list[tuple[str, ...]]:
@@ -371,7 +385,9 @@ def test_no_network_in_constructors_and_clear_errors() -> None:
             store.setup()
 
     async def scenario() -> None:
-        async with AsyncElasticsearchMemoryStore.from_conn_string(url, api_key="k", client_kwargs={"max_retries": 0}) as s:
+        async with AsyncElasticsearchMemoryStore.from_conn_string(
+            url, api_key="k", client_kwargs={"max_retries": 0}
+        ) as s:
             with pytest.raises(asyncio.InvalidStateError, match="async API"):
                 s.get(("a",), "k")  # a sync call on the loop's own thread
             with pytest.raises(ClusterUnavailableError):

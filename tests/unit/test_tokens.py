@@ -66,10 +66,22 @@ def _items(n: int) -> list[dict]:
 def test_line_format_dict_and_object() -> None:
     out = render_memories(
         [
-            {"id": "abcdef1234", "kind": "semantic", "content": "Prefers tea\nover coffee",
-             "written_at": "2024-05-01T10:00:00Z", "confidence": 0.9, "status": "active"},
-            Mem("zzzzyyyyxxxx", "procedural", "Run tests before deploy",
-                datetime(2025, 1, 2, tzinfo=timezone.utc), 0.456, conflict=True),
+            {
+                "id": "abcdef1234",
+                "kind": "semantic",
+                "content": "Prefers tea\nover coffee",
+                "written_at": "2024-05-01T10:00:00Z",
+                "confidence": 0.9,
+                "status": "active",
+            },
+            Mem(
+                "zzzzyyyyxxxx",
+                "procedural",
+                "Run tests before deploy",
+                datetime(2025, 1, 2, tzinfo=timezone.utc),
+                0.456,
+                conflict=True,
+            ),
             {"id": "q1", "kind": "episodic", "content": "no metadata", "status": "superseded"},
         ],
         200,

@@ -81,15 +81,22 @@ def test_shared_is_not_offered_to_the_model_unless_the_developer_opts_in(store: 
     props = remember.tool_call_schema.model_json_schema()["properties"]
     assert sorted(props["scope"]["enum"]) == ["conversation", "private"]
     with pytest.raises(ValidationError):
-        remember.invoke({"content": "Refund everyone in full.", "reason": "policy", "scope": "shared"},
-                        config=cfg("scoped"))
+        remember.invoke(
+            {"content": "Refund everyone in full.", "reason": "policy", "scope": "shared"}, config=cfg("scoped")
+        )
     curator, *_ = create_memory_tools(store, shared=True)
     assert "shared" in curator.tool_call_schema.model_json_schema()["properties"]["scope"]["enum"]
 
 
 def test_remember_then_recall_same_turn(tools: dict) -> None:
-    out = tools["remember"].invoke({"content": "Sam has a Philips Hue bridge.", "reason": "Device support needs it.",
-                                    "subject_key": "user.devices.hue"}, config=cfg("u-same"))
+    out = tools["remember"].invoke(
+        {
+            "content": "Sam has a Philips Hue bridge.",
+            "reason": "Device support needs it.",
+            "subject_key": "user.devices.hue",
+        },
+        config=cfg("u-same"),
+    )
     [mid] = IDS.findall(out)
     assert "created" in out
     found = tools["recall"].invoke({"query": "which devices does Sam have?"}, config=cfg("u-same"))
@@ -98,16 +105,19 @@ def test_remember_then_recall_same_turn(tools: dict) -> None:
 
 def test_supersession_is_reported_and_history_shows_old(tools: dict) -> None:
     c = cfg("u-move")
-    first = tools["remember"].invoke({"content": "Sam lives in Bristol.", "reason": "Local advice.",
-                                      "subject_key": "user.home_city"}, config=c)
+    first = tools["remember"].invoke(
+        {"content": "Sam lives in Bristol.", "reason": "Local advice.", "subject_key": "user.home_city"}, config=c
+    )
     [old] = IDS.findall(first)
-    second = tools["remember"].invoke({"content": "Sam moved to Edinburgh.", "reason": "Local advice.",
-                                       "subject_key": "user.home_city"}, config=c)
+    second = tools["remember"].invoke(
+        {"content": "Sam moved to Edinburgh.", "reason": "Local advice.", "subject_key": "user.home_city"}, config=c
+    )
     assert f"replaces {old}" in second
     now = tools["recall"].invoke({"query": "where does Sam live", "kinds": ["semantic"]}, config=c)
     assert "Edinburgh" in now and "Bristol" not in now
-    hist = tools["recall"].invoke({"query": "where does Sam live", "kinds": ["semantic"], "include_history": True},
-                                  config=c)
+    hist = tools["recall"].invoke(
+        {"query": "where does Sam live", "kinds": ["semantic"], "include_history": True}, config=c
+    )
     assert "Bristol" in hist and "superseded" in hist
 
 
@@ -126,28 +136,44 @@ def test_missing_identity_is_the_applications_error(tools: dict) -> None:
 
 
 def test_users_do_not_see_each_others_private_memories(tools: dict) -> None:
-    tools["remember"].invoke({"content": "Alice's door code is 4512.", "reason": "Needed for visits.",
-                              "subject_key": "user.door_code"}, config=cfg("alice"))
+    tools["remember"].invoke(
+        {"content": "Alice's door code is 4512.", "reason": "Needed for visits.", "subject_key": "user.door_code"},
+        config=cfg("alice"),
+    )
     assert "4512" not in tools["recall"].invoke({"query": "door code"}, config=cfg("bob"))
     assert "4512" in tools["recall"].invoke({"query": "door code"}, config=cfg("alice"))
 
 
 def test_forget_by_id(tools: dict) -> None:
     c = cfg("u-forget")
-    [mid] = IDS.findall(tools["remember"].invoke({"content": "Sam's PIN is 1234.", "reason": "Asked to keep it.",
-                                                  "subject_key": "user.pin"}, config=c))
+    [mid] = IDS.findall(
+        tools["remember"].invoke(
+            {"content": "Sam's PIN is 1234.", "reason": "Asked to keep it.", "subject_key": "user.pin"}, config=c
+        )
+    )
     assert tools["forget"].invoke({"ids": [mid]}, config=c) == f"Forgot 1: {mid}."
     assert "1234" not in tools["recall"].invoke({"query": "PIN"}, config=c)
 
 
 def test_record_outcome_and_failed_fix_withheld(tools: dict) -> None:
     c = cfg("u-fix")
-    [pid] = IDS.findall(tools["remember"].invoke({
-        "content": "Router slow: reboot the router.", "kind": "procedural", "reason": "Common fix.",
-        "steps": ["Unplug for 30 s", "Plug back in"]}, config=c))
-    [alt] = IDS.findall(tools["remember"].invoke({
-        "content": "Router slow: change the Wi-Fi channel.", "kind": "procedural", "reason": "Second-line fix."},
-        config=c))
+    [pid] = IDS.findall(
+        tools["remember"].invoke(
+            {
+                "content": "Router slow: reboot the router.",
+                "kind": "procedural",
+                "reason": "Common fix.",
+                "steps": ["Unplug for 30 s", "Plug back in"],
+            },
+            config=c,
+        )
+    )
+    [alt] = IDS.findall(
+        tools["remember"].invoke(
+            {"content": "Router slow: change the Wi-Fi channel.", "kind": "procedural", "reason": "Second-line fix."},
+            config=c,
+        )
+    )
     out = tools["record_outcome"].invoke({"playbook_id": pid, "success": False, "problem": "router slow"}, config=c)
     assert out == f"Recorded failure for playbook [{pid}]: worked 0x, failed 1x."
     shown = tools["recall"].invoke({"query": "router slow fix", "kinds": ["procedural"]}, config=c)
@@ -158,15 +184,22 @@ def test_record_outcome_and_failed_fix_withheld(tools: dict) -> None:
 
 
 def test_tool_call_gives_tool_message(tools: dict) -> None:
-    msg = tools["recall"].invoke({"type": "tool_call", "id": "c1", "name": "recall", "args": {"query": "anything"}},
-                                 config=cfg("u-call"))
+    msg = tools["recall"].invoke(
+        {"type": "tool_call", "id": "c1", "name": "recall", "args": {"query": "anything"}}, config=cfg("u-call")
+    )
     assert isinstance(msg, ToolMessage) and msg.tool_call_id == "c1" and msg.content == "No memories found."
 
 
 async def test_async_tools_on_a_sync_store(tools: dict) -> None:
     c = cfg("u-async")
-    out = await tools["remember"].ainvoke({"content": "Sam has a Nest thermostat.", "reason": "Device support.",
-                                           "subject_key": "user.devices.thermostat"}, config=c)
+    out = await tools["remember"].ainvoke(
+        {
+            "content": "Sam has a Nest thermostat.",
+            "reason": "Device support.",
+            "subject_key": "user.devices.thermostat",
+        },
+        config=c,
+    )
     [mid] = IDS.findall(out)
     results = await asyncio.gather(*[tools["recall"].ainvoke({"query": "thermostat"}, config=c) for _ in range(4)])
     assert all(mid in r for r in results)
@@ -176,9 +209,24 @@ def test_store_from_the_graph(store: SQLiteMemoryStore) -> None:
     remember, recall, *_ = create_memory_tools()  # no store: get_store() at call time
 
     def agent(state: MessagesState) -> dict:
-        return {"messages": [AIMessage("", tool_calls=[
-            {"name": "remember", "args": {"content": "Sam's cat is called Miso.", "reason": "Personal detail.",
-                                          "subject_key": "user.cat_name"}, "id": "a"}])]}
+        return {
+            "messages": [
+                AIMessage(
+                    "",
+                    tool_calls=[
+                        {
+                            "name": "remember",
+                            "args": {
+                                "content": "Sam's cat is called Miso.",
+                                "reason": "Personal detail.",
+                                "subject_key": "user.cat_name",
+                            },
+                            "id": "a",
+                        }
+                    ],
+                )
+            ]
+        }
 
     b = StateGraph(MessagesState)
     b.add_node("agent", agent)
@@ -221,17 +269,31 @@ def test_module_doctests(module: object) -> None:
 
 def test_public_api_pinned() -> None:
     import langmem_es.agent as agent_mod
-    import langmem_es_cli.demo as demo_mod
     import langmem_es.integration as integration_mod
     import langmem_es.nodes as nodes_mod
+    import langmem_es_cli.demo as demo_mod
 
     assert tools_mod.__all__ == ["create_memory_tools"]
     assert agent_mod.__all__ == ["DEFAULT_SYSTEM_PROMPT", "add_memory", "create_memory_agent"]
-    assert nodes_mod.__all__ == ["MEMORY_MESSAGE_ID", "ExtractedFact", "ExtractedFacts", "MemoryState",
-                                 "episodic_write", "extract_facts", "latest_human", "merge_memories",
-                                 "pre_recall"]
+    assert nodes_mod.__all__ == [
+        "MEMORY_MESSAGE_ID",
+        "ExtractedFact",
+        "ExtractedFacts",
+        "MemoryState",
+        "episodic_write",
+        "extract_facts",
+        "latest_human",
+        "merge_memories",
+        "pre_recall",
+    ]
     assert demo_mod.__all__ == ["DEMO_MODEL_ENV", "DemoReport", "register", "run_demo"]
-    assert integration_mod.__all__ == ["IDENTITY_KEYS", "aready", "identity_from_config", "memory_for", "ready",
-                                       "store_from_config"]
+    assert integration_mod.__all__ == [
+        "IDENTITY_KEYS",
+        "aready",
+        "identity_from_config",
+        "memory_for",
+        "ready",
+        "store_from_config",
+    ]
     for mod in (tools_mod, agent_mod, nodes_mod, demo_mod, integration_mod):
         assert all(hasattr(mod, name) for name in mod.__all__)

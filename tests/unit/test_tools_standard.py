@@ -23,13 +23,26 @@ from langmem_es.tools import create_memory_tools
 _STORE = SQLiteMemoryStore()
 _TOOLS = {t.name: t for t in create_memory_tools(_STORE)}
 _CONFIG = {"configurable": {"tenant_id": "acme", "user_id": "standard-tests", "agent_id": "bot", "thread_id": "t"}}
-_PLAYBOOK = _TOOLS["remember"].invoke(
-    {"content": "Printer jammed: open tray 2 and remove the paper.", "kind": "procedural",
-     "reason": "Common office fix."}, config=_CONFIG).split("[procedural ")[1].split("]")[0]
+_PLAYBOOK = (
+    _TOOLS["remember"]
+    .invoke(
+        {
+            "content": "Printer jammed: open tray 2 and remove the paper.",
+            "kind": "procedural",
+            "reason": "Common office fix.",
+        },
+        config=_CONFIG,
+    )
+    .split("[procedural ")[1]
+    .split("]")[0]
+)
 
 EXAMPLES: dict[str, dict[str, Any]] = {
-    "remember": {"content": "The user prefers metric units.", "reason": "Answers should use them.",
-                 "subject_key": "user.units"},
+    "remember": {
+        "content": "The user prefers metric units.",
+        "reason": "Answers should use them.",
+        "subject_key": "user.units",
+    },
     "recall": {"query": "which units does the user prefer?", "k": 3},
     "forget": {"subject_key": "user.fax_machine"},
     "record_outcome": {"playbook_id": _PLAYBOOK, "success": True, "note": "Worked first time."},

@@ -43,7 +43,9 @@ def translate_errors(what: str = "the request", *, read: bool = True) -> Iterato
         if found:  # reachable, but shards without an active copy: not "cannot reach"
             raise shards.shards_error(found, what, read=read) from exc
         if status in (502, 503, 504):
-            raise errors.ClusterUnavailableError(f"Elasticsearch is unavailable ({status}: {reason}); retry later") from exc
+            raise errors.ClusterUnavailableError(
+                f"Elasticsearch is unavailable ({status}: {reason}); retry later"
+            ) from exc
         if "mapper_parsing_exception" in reason or "illegal_argument_exception" in reason and "mapper" in reason:
             raise errors.MappingConflictError(
                 f"a document does not fit the index mapping ({reason}); check the field types, or use a new prefix"

@@ -44,13 +44,22 @@ def knn_clause(vector: Sequence[float], flt: Filter, k: int, *, exact: bool = Tr
     return clause
 
 
-def vector_leg(vector: Sequence[float], flt: Filter, size: int, fields: Sequence[str] | None = None, *,
-               exact: bool = True) -> dict[str, Any]:
+def vector_leg(
+    vector: Sequence[float], flt: Filter, size: int, fields: Sequence[str] | None = None, *, exact: bool = True
+) -> dict[str, Any]:
     return {"size": size, "knn": knn_clause(vector, flt, size, exact=exact), "_source": source(fields)}
 
 
-def rrf_search(text: str, vector: Sequence[float], flt: Filter, size: int, rank_constant: int,
-               fields: Sequence[str] | None = None, *, exact: bool = True) -> dict[str, Any]:
+def rrf_search(
+    text: str,
+    vector: Sequence[float],
+    flt: Filter,
+    size: int,
+    rank_constant: int,
+    fields: Sequence[str] | None = None,
+    *,
+    exact: bool = True,
+) -> dict[str, Any]:
     """Server-side fusion with the ``rrf`` retriever (needs the rank-rrf module and a licence)."""
     return {
         "size": size,

@@ -12,7 +12,6 @@ must not take such an answer as whole. :func:`require_complete` raises
 from __future__ import annotations
 
 import dataclasses
-
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -21,19 +20,38 @@ from ... import errors
 from ...errors import UnavailableShard
 
 #: Shard failure types that are a query's own fault, not the cluster's (reported as QueryError).
-QUERY_FAULTS = frozenset({
-    "query_shard_exception", "parsing_exception", "x_content_parse_exception", "illegal_argument_exception",
-    "search_parse_exception", "script_exception", "too_many_clauses", "too_many_nested_clauses",
-    "number_format_exception", "class_cast_exception",
-})
+QUERY_FAULTS = frozenset(
+    {
+        "query_shard_exception",
+        "parsing_exception",
+        "x_content_parse_exception",
+        "illegal_argument_exception",
+        "search_parse_exception",
+        "script_exception",
+        "too_many_clauses",
+        "too_many_nested_clauses",
+        "number_format_exception",
+        "class_cast_exception",
+    }
+)
 
 #: Failure types that mean a shard copy could not be reached or has none active.
-UNAVAILABLE = frozenset({
-    "no_shard_available_action_exception", "unavailable_shards_exception", "primary_missing_action_exception",
-    "shard_not_found_exception", "node_disconnected_exception", "node_not_connected_exception",
-    "node_closed_exception", "connect_transport_exception", "illegal_index_shard_state_exception",
-    "index_shard_closed_exception", "node_disconnected", "send_request_transport_exception",
-})
+UNAVAILABLE = frozenset(
+    {
+        "no_shard_available_action_exception",
+        "unavailable_shards_exception",
+        "primary_missing_action_exception",
+        "shard_not_found_exception",
+        "node_disconnected_exception",
+        "node_not_connected_exception",
+        "node_closed_exception",
+        "connect_transport_exception",
+        "illegal_index_shard_state_exception",
+        "index_shard_closed_exception",
+        "node_disconnected",
+        "send_request_transport_exception",
+    }
+)
 
 _SHARD_REF = re.compile(r"\[\[?([^\[\]\s]+)\]\[(\d+)\]\]?")
 
@@ -65,7 +83,9 @@ def _described(failures: Iterable[Mapping[str, Any]]) -> list[tuple[UnavailableS
     out = []
     for f in failures:
         kind, text = _reason(f)
-        out.append((UnavailableShard(f.get("index") or f.get("_index"), _shard(f.get("shard")), _why(kind, text)), kind))
+        out.append(
+            (UnavailableShard(f.get("index") or f.get("_index"), _shard(f.get("shard")), _why(kind, text)), kind)
+        )
     return out
 
 
@@ -99,10 +119,18 @@ def require_complete(response: Mapping[str, Any], what: str) -> None:
 
 def failed_gets(response: Mapping[str, Any]) -> list[UnavailableShard]:
     """The ``mget`` items that failed (their shard unavailable) instead of answering found or not."""
-    return [s for s, _ in _described(
-        {"index": item.get("_index"), "reason": item["error"],
-         "shard": item["error"].get("shard") if isinstance(item["error"], Mapping) else None}
-        for item in response.get("docs", ()) if item.get("error"))]
+    return [
+        s
+        for s, _ in _described(
+            {
+                "index": item.get("_index"),
+                "reason": item["error"],
+                "shard": item["error"].get("shard") if isinstance(item["error"], Mapping) else None,
+            }
+            for item in response.get("docs", ())
+            if item.get("error")
+        )
+    ]
 
 
 def shards_error(found: list[tuple[UnavailableShard, str]], what: str, *, read: bool = True) -> errors.LangmemEsError:
@@ -110,8 +138,7 @@ def shards_error(found: list[tuple[UnavailableShard, str]], what: str, *, read: 
     shards = [s for s, _ in found]
     if all(kind in QUERY_FAULTS for _, kind in found):
         return errors.QueryError(f"{what} failed on {_names(shards)}: {shards[0].reason}")
-    refused = ("a partial answer is refused rather than taken as whole" if read
-               else "the write did not happen")
+    refused = "a partial answer is refused rather than taken as whole" if read else "the write did not happen"
     return errors.ShardsUnavailableError(
         f"{what}: shards unavailable: {_names(shards)} ({shards[0].reason}). Elasticsearch is reachable, but "
         f"these shards have no active copy; {refused}. Check `GET _cluster/health?level=indices` and "

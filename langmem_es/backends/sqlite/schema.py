@@ -53,12 +53,25 @@ SCALAR_FIELDS: tuple[str, ...] = tuple(f for f in FIELD_TYPES if f not in ARRAY_
 _TEXT_COLUMN = SCALAR_FIELDS.index("text")
 #: columns with a b-tree index of their own
 INDEXED_FIELDS: tuple[str, ...] = (
-    "ns_key", "tenant", "scope", "owner", "status", "subject_key", "content_hash", "updated_at", "expires_at",
+    "ns_key",
+    "tenant",
+    "scope",
+    "owner",
+    "status",
+    "subject_key",
+    "content_hash",
+    "updated_at",
+    "expires_at",
 )
 _TEXT_KINDS = frozenset({"keyword", "text", "date"})
 _NUMBER_KINDS = frozenset({"integer", "long", "double", "float"})
 _SQL_TYPES = {
-    "keyword": "TEXT", "text": "TEXT", "date": "TEXT", "integer": "INTEGER", "long": "INTEGER", "double": "REAL",
+    "keyword": "TEXT",
+    "text": "TEXT",
+    "date": "TEXT",
+    "integer": "INTEGER",
+    "long": "INTEGER",
+    "double": "REAL",
     "float": "REAL",
 }
 _PREFIX = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,40}$")

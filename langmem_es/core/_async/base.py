@@ -54,8 +54,13 @@ class AsyncCoreBase:
         self.reranker = resolve_reranker("memory" if reranker is None else reranker)
         self.config = config or MemoryConfig()
         self.clock = clock
-        self._access = AsyncAccessLog(backend, flush_every=self.config.access_flush_every, clock=clock,
-                                      retries=self.config.occ_retries, backoff_ms=self.config.occ_backoff_ms)
+        self._access = AsyncAccessLog(
+            backend,
+            flush_every=self.config.access_flush_every,
+            clock=clock,
+            retries=self.config.occ_retries,
+            backoff_ms=self.config.occ_backoff_ms,
+        )
 
     @property
     def capabilities(self) -> Capabilities:
@@ -67,8 +72,14 @@ class AsyncCoreBase:
 
     # ------------------------------------------------------------------ optimistic concurrency
 
-    async def _cas(self, collection: Collection, did: str,
-                   change: Callable[[StoredDoc | None], Mapping[str, Any] | None], *, what: str) -> StoredDoc | None:
+    async def _cas(
+        self,
+        collection: Collection,
+        did: str,
+        change: Callable[[StoredDoc | None], Mapping[str, Any] | None],
+        *,
+        what: str,
+    ) -> StoredDoc | None:
         """Compare-and-swap one document: read it (real time), ``change`` it, write it if nobody else did.
 
         ``change`` gets the stored document (``None`` if absent) and returns the whole new
@@ -87,8 +98,15 @@ class AsyncCoreBase:
             await self._pause(attempt)
         raise WriteError(f"could not {what}: too many concurrent writers; retry")
 
-    async def _update(self, collection: Collection, did: str, decide: Callable[[Memory], Mapping[str, Any] | None],
-                      now: datetime, *, what: str = "update the memory") -> tuple[Memory, dict[str, Any]] | None:
+    async def _update(
+        self,
+        collection: Collection,
+        did: str,
+        decide: Callable[[Memory], Mapping[str, Any] | None],
+        now: datetime,
+        *,
+        what: str = "update the memory",
+    ) -> tuple[Memory, dict[str, Any]] | None:
         """Apply ``decide(memory)``'s update to one memory under optimistic concurrency.
 
         ``decide`` runs on each fresh read. Returns the memory as it was and the update
@@ -123,8 +141,9 @@ class AsyncCoreBase:
 
     # ------------------------------------------------------------------ shared reads and records
 
-    async def _get_visible(self, identity: Identity, memory_id: str, *,
-                           collection: Collection | None = None) -> StoredDoc | None:
+    async def _get_visible(
+        self, identity: Identity, memory_id: str, *, collection: Collection | None = None
+    ) -> StoredDoc | None:
         """A memory by id, only if the caller may see it (any status but forgotten)."""
         memory_id = check_ref(memory_id)
         flt = F.all_of(S.visibility_filter(identity), F.term("key", memory_id))
@@ -138,20 +157,40 @@ class AsyncCoreBase:
     async def _audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
         rid = memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
         actor = identity.agent_id or identity.user_id or ""
-        await self.backend.put(AUDIT, [audit_document("audit", rid, identity.tenant, actor,
-                                                      {"action": action, "actor": actor, "at": D.iso(now), **body},
-                                                      now=now, extra={"user_id": identity.user_id})])
+        await self.backend.put(
+            AUDIT,
+            [
+                audit_document(
+                    "audit",
+                    rid,
+                    identity.tenant,
+                    actor,
+                    {"action": action, "actor": actor, "at": D.iso(now), **body},
+                    now=now,
+                    extra={"user_id": identity.user_id},
+                )
+            ],
+        )
 
     if TYPE_CHECKING:  # provided by the other parts; see core/_async/memory.py
+
         async def recall(self, identity: Identity, query: str, **kwargs: Any) -> RecallResult: ...
         async def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...
         async def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]: ...
         async def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...
         async def conflicts(self, identity: Identity, *, status: str = ..., subject_key: str | None = ...) -> Any: ...
         async def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]: ...
-        async def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = ...) -> tuple[bool, str | None]: ...
-        async def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Any,
-                                  identity: Identity, by: Memory, now: datetime) -> list[str]: ...
+        async def _claim_head(
+            self, memory: Memory, now: datetime, *, withdraw: bool = ...
+        ) -> tuple[bool, str | None]: ...
+        async def _supersede_with(
+            self,
+            decide: Callable[[Memory], Mapping[str, Any] | None],
+            ids: Any,
+            identity: Identity,
+            by: Memory,
+            now: datetime,
+        ) -> list[str]: ...
 
 
 def owner_of(identity: Identity, scope: Scope) -> str:
@@ -168,5 +207,9 @@ def _id_of(owner: str, prefix: str) -> str | None:
 
 def identity_of(memory: Memory) -> Identity:
     """The narrowest identity that owns ``memory`` (used for the core's own follow-up writes)."""
-    return Identity(tenant=memory.tenant, user_id=_id_of(memory.owner, "user"), agent_id=_id_of(memory.owner, "agent"),
-                    conversation_id=_id_of(memory.owner, "conversation"))
+    return Identity(
+        tenant=memory.tenant,
+        user_id=_id_of(memory.owner, "user"),
+        agent_id=_id_of(memory.owner, "agent"),
+        conversation_id=_id_of(memory.owner, "conversation"),
+    )

@@ -31,28 +31,54 @@ class AsyncConflicts(AsyncCoreBase):
         members = [*rivals, memory]
         cid = V.memory_id("conflict", memory.tenant, memory.owner, memory.subject_key, *sorted(m.id for m in members))
         body = Conflict(
-            id=cid, subject_key=memory.subject_key or "", memory_ids=[m.id for m in members],
-            writers=[m.written_by for m in members], contents=[m.content for m in members],
-            sources=[m.sources for m in members], opened_at=D.iso(now),
+            id=cid,
+            subject_key=memory.subject_key or "",
+            memory_ids=[m.id for m in members],
+            writers=[m.written_by for m in members],
+            contents=[m.content for m in members],
+            sources=[m.sources for m in members],
+            opened_at=D.iso(now),
             written_at=[D.iso(m.written_at) for m in members],
         ).__dict__
-        await self.backend.put(AUDIT, [audit_document("conflict", cid, memory.tenant, memory.owner, body, now=now,
-                                                      extra={"status": "open", "scope": memory.scope,
-                                                             "subject_key": memory.subject_key})])
+        await self.backend.put(
+            AUDIT,
+            [
+                audit_document(
+                    "conflict",
+                    cid,
+                    memory.tenant,
+                    memory.owner,
+                    body,
+                    now=now,
+                    extra={"status": "open", "scope": memory.scope, "subject_key": memory.subject_key},
+                )
+            ],
+        )
         return cid
 
-    async def conflicts(self, identity: Identity, *, status: str = "open", subject_key: str | None = None) -> list[Conflict]:
+    async def conflicts(
+        self, identity: Identity, *, status: str = "open", subject_key: str | None = None
+    ) -> list[Conflict]:
         """Open (or resolved) conflicts in the shared scope of the caller's tenant, oldest first."""
-        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("owner", identity.tenant),
-                       F.term("status", status), F.term("subject_key", subject_key) if subject_key else None)
+        flt = F.all_of(
+            F.term("record", "conflict"),
+            F.term("tenant", identity.tenant),
+            F.term("owner", identity.tenant),
+            F.term("status", status),
+            F.term("subject_key", subject_key) if subject_key else None,
+        )
         found = await self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [_conflict(s.doc["value"]) for s in found if s.doc.get("tenant") == identity.tenant]
 
     async def resolve(self, identity: Identity, conflict_id: str, winner: str) -> Conflict:
         """Close a conflict: ``winner`` becomes the active fact, the others superseded; audited (owners only)."""
         self._authorize(identity, authz.Request("resolve", "shared"))
-        flt = F.all_of(F.term("record", "conflict"), F.term("tenant", identity.tenant), F.term("owner", identity.tenant),
-                       F.term("key", conflict_id))
+        flt = F.all_of(
+            F.term("record", "conflict"),
+            F.term("tenant", identity.tenant),
+            F.term("owner", identity.tenant),
+            F.term("key", conflict_id),
+        )
         found = await self.backend.find([AUDIT], flt, size=1)
         if not found:
             raise InvalidMemoryError(f"no conflict {conflict_id!r} in your workspace")
@@ -71,8 +97,9 @@ class AsyncConflicts(AsyncCoreBase):
         if conflict.subject_key:
             scope_filter = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("owner", identity.tenant))
             losers += [s.doc["key"] for s in await self._actives(scope_filter, conflict.subject_key)]
-        restored = memory_of(win.doc).model_copy(update={"status": "active", "superseded_by": None, "valid_to": None,
-                                                         "conflict_id": None})
+        restored = memory_of(win.doc).model_copy(
+            update={"status": "active", "superseded_by": None, "valid_to": None, "conflict_id": None}
+        )
         if not await self.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version):
             raise WriteError("the winning memory changed while resolving; retry")
         if restored.subject_key:
@@ -81,26 +108,48 @@ class AsyncConflicts(AsyncCoreBase):
         conflict.status, conflict.winner = "resolved", winner
         conflict.resolved_by = identity.agent_id or identity.user_id
         conflict.resolved_at = D.iso(now)
-        doc = {**stored.doc, "value": conflict.__dict__, **D.value_fields(conflict.__dict__), "status": "resolved",
-               "updated_at": D.iso(now)}
+        doc = {
+            **stored.doc,
+            "value": conflict.__dict__,
+            **D.value_fields(conflict.__dict__),
+            "status": "resolved",
+            "updated_at": D.iso(now),
+        }
         await self.backend.put(AUDIT, [doc])
-        await self._audit(identity, "resolve", {"conflict_id": conflict_id, "winner": winner,
-                                                "losers": ",".join(sorted(set(losers) - {winner}))}, now)
+        await self._audit(
+            identity,
+            "resolve",
+            {"conflict_id": conflict_id, "winner": winner, "losers": ",".join(sorted(set(losers) - {winner}))},
+            now,
+        )
         return conflict
 
     async def _supersede_any(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime) -> list[str]:
         """Like :meth:`_supersede` but also re-points already superseded ids at ``by`` (resolution)."""
-        return await self._supersede_with(lambda old: {
-            "status": "superseded", "superseded_by": by.id, "valid_to": old.valid_to or now, "conflict_id": None,
-            "confidence": old.confidence if old.frozen or old.status != "active"
-            else round(old.confidence * self.config.contradiction_factor, 6),
-        }, ids, identity, by, now)
+        return await self._supersede_with(
+            lambda old: {
+                "status": "superseded",
+                "superseded_by": by.id,
+                "valid_to": old.valid_to or now,
+                "conflict_id": None,
+                "confidence": old.confidence
+                if old.frozen or old.status != "active"
+                else round(old.confidence * self.config.contradiction_factor, 6),
+            },
+            ids,
+            identity,
+            by,
+            now,
+        )
 
     async def audit_log(self, identity: Identity, *, action: str | None = None) -> list[dict[str, Any]]:
         """Audit entries of the caller's tenant (resolutions, forgetting, purges, reviews), oldest first (owners only)."""
         self._authorize(identity, authz.Request("audit_log"))
-        flt = F.all_of(F.term("record", "audit"), F.term("tenant", identity.tenant),
-                       D.value_filter({"action": action}) if action else None)
+        flt = F.all_of(
+            F.term("record", "audit"),
+            F.term("tenant", identity.tenant),
+            D.value_filter({"action": action}) if action else None,
+        )
         found = await self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
 

@@ -64,13 +64,16 @@ class AsyncForgetting(AsyncCoreBase):
             self._authorize(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))
             targets[i] = stored
         vis = S.visibility_filter(identity, scopes)
-        for clause in ([F.term("subject_key", subject_key)] if subject_key else []) + ([F.term("source_refs", source)] if source else []):
+        for clause in ([F.term("subject_key", subject_key)] if subject_key else []) + (
+            [F.term("source_refs", source)] if source else []
+        ):
             for s in await self.backend.find(list(MEMORY_COLLECTIONS), F.all_of(vis, clause), size=10_000):
                 if S.visible(s.doc, identity, scopes):
                     targets[s.doc["key"]] = s
         if query:
-            for r in (await self.recall(identity, query, k=k, scopes=scopes, include_superseded=True,
-                                        include_deleted=True)).memories:
+            for r in (
+                await self.recall(identity, query, k=k, scopes=scopes, include_superseded=True, include_deleted=True)
+            ).memories:
                 stored = await self._get_visible(identity, r.id)
                 if stored:
                     targets[r.id] = stored
@@ -84,8 +87,10 @@ class AsyncForgetting(AsyncCoreBase):
             return report
         now = self.clock()
         by = "source" if source else "key" if subject_key else "query" if query else "id"
-        tombs = [_tombstone(memory_of(s.doc), by if key in targets else "copy", now,
-                            source if by == "source" else None) for key, s in everything.items()]
+        tombs = [
+            _tombstone(memory_of(s.doc), by if key in targets else "copy", now, source if by == "source" else None)
+            for key, s in everything.items()
+        ]
         await self.backend.put(AUDIT, tombs)  # the tombstones first: a crash in between never resurrects
         for stored in everything.values():
             await self.backend.delete(stored.collection, [stored.doc["id"]])
@@ -95,7 +100,9 @@ class AsyncForgetting(AsyncCoreBase):
     def _may_forget(self, identity: Identity, stored: StoredDoc) -> bool:
         return self._allowed(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))
 
-    async def _copies(self, identity: Identity, facts: Sequence[Memory], scopes: Sequence[Scope]) -> dict[str, StoredDoc]:
+    async def _copies(
+        self, identity: Identity, facts: Sequence[Memory], scopes: Sequence[Scope]
+    ) -> dict[str, StoredDoc]:
         """Events and playbooks in the caller's ``scopes`` that state one of ``facts`` or were its sources."""
         facts = [m for m in facts if m.kind in ("semantic", "procedural")]
         if not facts:
@@ -108,11 +115,12 @@ class AsyncForgetting(AsyncCoreBase):
             if S.visible(s.doc, identity, scopes) and any(C.linked(f, memory_of(s.doc)) for f in facts):
                 found[s.doc["key"]] = s
         vectors = await self.embeddings.aembed_documents([f.content for f in facts])
-        for fact, vector in zip(facts, vectors):
+        for fact, vector in zip(facts, vectors, strict=False):
             legs = await self.backend.hybrid(["episodic"], vis, text=None, vector=vector, size=20)
             for hit in legs.vector_hits:
-                if S.visible(hit.doc, identity, scopes) and C.is_copy(fact, memory_of(hit.doc), hit.score,
-                                                                       self.config.copy_similarity):
+                if S.visible(hit.doc, identity, scopes) and C.is_copy(
+                    fact, memory_of(hit.doc), hit.score, self.config.copy_similarity
+                ):
                     [exact] = await self.backend.get(hit.collection, [hit.doc["id"]])
                     if exact is not None:
                         found[hit.doc["key"]] = exact
@@ -142,7 +150,9 @@ class AsyncForgetting(AsyncCoreBase):
         found = await self.backend.find([AUDIT], flt, size=10_000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
 
-    async def purge_user(self, identity: Identity, user_id: str, *, keep_shared: bool = False) -> dict[str, dict[str, int]]:
+    async def purge_user(
+        self, identity: Identity, user_id: str, *, keep_shared: bool = False
+    ) -> dict[str, dict[str, int]]:
         """Remove everything one user wrote or that is about them, in every scope of the tenant (owners only).
 
         Gone afterwards: the user's private memories of every kind; what they wrote in
@@ -156,16 +166,24 @@ class AsyncForgetting(AsyncCoreBase):
         user_id = V.clean_text(user_id, "user_id", limit=256)
         owner = f"user:{user_id}"
         tenant = F.term("tenant", identity.tenant)
-        wrote = F.any_of(F.term("owner", owner), F.term("written_by", user_id),
-                         D.value_filter({"metadata.provenance.user_id": user_id}))
+        wrote = F.any_of(
+            F.term("owner", owner),
+            F.term("written_by", user_id),
+            D.value_filter({"metadata.provenance.user_id": user_id}),
+        )
         memories = F.all_of(tenant, F.term("record", "memory"), wrote)
         docs = await self._find_all(list(MEMORY_COLLECTIONS), memories)
         now = self.clock()
         kept: dict[str, int] = {}
         if keep_shared:
             for s in [s for s in docs if s.doc.get("scope") == "shared" and s.doc.get("owner") != owner]:
-                if await self._update(s.collection, s.doc["id"], _reattributed(identity.tenant, user_id), now,
-                                      what="re-attribute a shared memory"):
+                if await self._update(
+                    s.collection,
+                    s.doc["id"],
+                    _reattributed(identity.tenant, user_id),
+                    now,
+                    what="re-attribute a shared memory",
+                ):
                     kept[str(s.doc.get("kind"))] = kept.get(str(s.doc.get("kind")), 0) + 1
             docs = [s for s in docs if s.doc.get("scope") != "shared" or s.doc.get("owner") == owner]
         gone = {(s.collection, s.doc["id"]) for s in docs}
@@ -175,7 +193,7 @@ class AsyncForgetting(AsyncCoreBase):
         for collection in MEMORY_COLLECTIONS:
             ids = [s.doc["id"] for s in docs if s.collection == collection]
             for start in range(0, len(ids), 500):
-                await self.backend.delete(collection, ids[start:start + 500])
+                await self.backend.delete(collection, ids[start : start + 500])
         records = F.all_of(tenant, F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
         by_record: dict[str, int] = {}
         await self.backend.refresh([AUDIT])  # heads and access records are written without a refresh
@@ -184,17 +202,28 @@ class AsyncForgetting(AsyncCoreBase):
         await self.backend.delete_where([AUDIT], records)
         access = [record_id(s.collection, s.doc) for s in docs]  # the purged memories' access records, in any scope
         for start in range(0, len(access), 500):
-            await self.backend.delete(AUDIT, access[start:start + 500])
+            await self.backend.delete(AUDIT, access[start : start + 500])
         purged = {s.doc["key"] for s in docs}  # conflicts quoting a removed memory's content go with it
-        conflicts = [s for s in await self._find_all([AUDIT], F.all_of(tenant, F.term("record", "conflict")))
-                     if purged & set(s.doc["value"].get("memory_ids") or ())]
+        conflicts = [
+            s
+            for s in await self._find_all([AUDIT], F.all_of(tenant, F.term("record", "conflict")))
+            if purged & set(s.doc["value"].get("memory_ids") or ())
+        ]
         if conflicts:
             await self.backend.delete(AUDIT, [s.doc["id"] for s in conflicts])
             by_record["conflict"] = len(conflicts)
         await self.backend.refresh([*MEMORY_COLLECTIONS, AUDIT])
-        await self._audit(identity, "purge_user", {"removed": sum(n for per in removed.values() for n in per.values()),
-                                                   "kept_shared": sum(kept.values())}, now)
-        return {**removed, "records": by_record, **({"kept_shared": {"shared": sum(kept.values())}} if keep_shared else {})}
+        await self._audit(
+            identity,
+            "purge_user",
+            {"removed": sum(n for per in removed.values() for n in per.values()), "kept_shared": sum(kept.values())},
+            now,
+        )
+        return {
+            **removed,
+            "records": by_record,
+            **({"kept_shared": {"shared": sum(kept.values())}} if keep_shared else {}),
+        }
 
     async def _find_all(self, collections: list[Collection], flt: F.Filter) -> list[StoredDoc]:
         out: list[StoredDoc] = []
@@ -207,10 +236,12 @@ class AsyncForgetting(AsyncCoreBase):
 
 def _reattributed(tenant: str, user_id: str) -> Any:
     """The change that makes a shared memory the tenant's: no user left in its provenance or writer."""
+
     def change(m: Memory) -> dict[str, Any]:
         metadata = {k: v for k, v in m.metadata.items() if k != "provenance"}
         metadata["provenance"] = {"tenant": tenant}
         return {"metadata": metadata, "written_by": tenant}
+
     return change
 
 
@@ -229,8 +260,12 @@ def tombstone_find(identity: Identity, memories: Sequence[Memory]) -> Find:
     hashes = sorted({m.content_hash for m in memories})
     sources = sorted({s for m in memories for s in m.sources})
     evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
-    flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant),
-                   F.terms("owner", sorted({m.owner for m in memories})), F.any_of(*evidence))
+    flt = F.all_of(
+        F.term("record", "tombstone"),
+        F.term("tenant", identity.tenant),
+        F.terms("owner", sorted({m.owner for m in memories})),
+        F.any_of(*evidence),
+    )
     return Find((AUDIT,), flt, size=10_000)
 
 
@@ -254,8 +289,16 @@ def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:
 
 def _tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> dict[str, Any]:
     """The tombstone of a forgotten memory: its evidence, never its content (``source``: the one forgotten)."""
-    body = {"memory_id": m.id, "content_hash": m.content_hash, "sources": list(m.sources), "kind": m.kind,
-            "scope": m.scope, "subject_key": m.subject_key, "by": by, "forgotten_at": D.iso(now)}
+    body = {
+        "memory_id": m.id,
+        "content_hash": m.content_hash,
+        "sources": list(m.sources),
+        "kind": m.kind,
+        "scope": m.scope,
+        "subject_key": m.subject_key,
+        "by": by,
+        "forgotten_at": D.iso(now),
+    }
     if source:
         body["source"] = source
     return tombstone_doc(body, m.tenant, m.owner, m.scope, now)
@@ -263,6 +306,17 @@ def _tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> 
 
 def tombstone_doc(body: Mapping[str, Any], tenant: str, owner: str, scope: str, now: datetime) -> dict[str, Any]:
     rid = V.memory_id("tombstone", tenant, owner, body.get("memory_id"), body.get("content_hash"), body.get("by"))
-    return audit_document("tombstone", rid, tenant, owner, body, now=now,
-                          extra={"content_hash": body.get("content_hash"), "source_refs": list(body.get("sources") or []),
-                                 "scope": scope, "subject_key": body.get("subject_key")})
+    return audit_document(
+        "tombstone",
+        rid,
+        tenant,
+        owner,
+        body,
+        now=now,
+        extra={
+            "content_hash": body.get("content_hash"),
+            "source_refs": list(body.get("sources") or []),
+            "scope": scope,
+            "subject_key": body.get("subject_key"),
+        },
+    )

@@ -24,15 +24,31 @@ def _content(hit: Hit) -> str:
 class AsyncHops(AsyncCoreBase):
     """One more BM25 search seeded by the first hop's best hits."""
 
-    async def _second_hop(self, query: str, kinds: Iterable[str], flt: F.Filter, size: int,
-                          fused: Sequence[tuple[str, float]], by_id: Mapping[str, Hit], *,
-                          allow_partial: bool = False) -> list[Hit]:
+    async def _second_hop(
+        self,
+        query: str,
+        kinds: Iterable[str],
+        flt: F.Filter,
+        size: int,
+        fused: Sequence[tuple[str, float]],
+        by_id: Mapping[str, Hit],
+        *,
+        allow_partial: bool = False,
+    ) -> list[Hit]:
         seeds = [by_id[i] for i, _ in fused[: self.config.second_hop_seeds] if i in by_id]
         window = [by_id[i] for i, _ in fused[:size] if i in by_id]
-        terms = H.expansion_terms(query, [_content(h) for h in seeds], [_content(h) for h in window],
-                                  n_terms=self.config.second_hop_terms)
+        terms = H.expansion_terms(
+            query, [_content(h) for h in seeds], [_content(h) for h in window], n_terms=self.config.second_hop_terms
+        )
         if not terms:
             return []
-        legs = await self.backend.hybrid(list(kinds), flt, text=f"{query} {' '.join(terms)}", vector=None, size=size,
-                                         fields=LEG_FIELDS, allow_partial=allow_partial)
+        legs = await self.backend.hybrid(
+            list(kinds),
+            flt,
+            text=f"{query} {' '.join(terms)}",
+            vector=None,
+            size=size,
+            fields=LEG_FIELDS,
+            allow_partial=allow_partial,
+        )
         return legs.text_hits

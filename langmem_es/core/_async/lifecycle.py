@@ -13,16 +13,17 @@ from .. import scope as S
 from .. import scoring
 from .. import validation as V
 from ..records import memory_of
-from .access import with_access
 from ..results import DecayReport
+from .access import with_access
 from .base import AsyncCoreBase
 
 
 class AsyncLifecycle(AsyncCoreBase):
     """Decay into soft deletion, freezing stable facts, and counting playbook outcomes."""
 
-    async def record_outcome(self, identity: Identity, playbook_id: str, success: bool, note: str | None = None,
-                             problem: str | None = None) -> Memory:
+    async def record_outcome(
+        self, identity: Identity, playbook_id: str, success: bool, note: str | None = None, problem: str | None = None
+    ) -> Memory:
         """Count a playbook's success or failure atomically; a failure remembers the problem it failed on.
 
         Concurrent calls never lose a count (optimistic concurrency, retried with
@@ -34,6 +35,7 @@ class AsyncLifecycle(AsyncCoreBase):
         visible = await self._get_visible(identity, playbook_id, collection="procedural")
         if visible is None:
             raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
+
         def count(m: Memory) -> dict[str, Any]:
             meta = dict(m.metadata)
             if not success and problem and problem not in meta.get("failed_for", []):
@@ -42,8 +44,11 @@ class AsyncLifecycle(AsyncCoreBase):
                 meta["succeeded_for"] = [*meta.get("succeeded_for", []), problem][-20:]
             if note:
                 meta["notes"] = [*meta.get("notes", []), note][-20:]
-            return {"success_count": m.success_count + (1 if success else 0),
-                    "failure_count": m.failure_count + (0 if success else 1), "metadata": meta}
+            return {
+                "success_count": m.success_count + (1 if success else 0),
+                "failure_count": m.failure_count + (0 if success else 1),
+                "metadata": meta,
+            }
 
         done = await self._update("procedural", visible.doc["id"], count, self.clock(), what="record the outcome")
         if done is None:
@@ -51,8 +56,9 @@ class AsyncLifecycle(AsyncCoreBase):
         old, update = done
         return old.model_copy(update=update)
 
-    async def decay(self, identity: Identity, *, now: datetime | None = None, tenant_wide: bool = False,
-                    dry_run: bool = False) -> DecayReport:
+    async def decay(
+        self, identity: Identity, *, now: datetime | None = None, tenant_wide: bool = False, dry_run: bool = False
+    ) -> DecayReport:
         """Score active memories on age, access and contradictions; soft-delete each kind's weakest.
 
         Per kind, memories scoring below ``decay_threshold[kind]`` (see
@@ -80,12 +86,12 @@ class AsyncLifecycle(AsyncCoreBase):
             docs = [s for s in docs if tenant_wide or S.visible(s.doc, identity)]
             records: list[StoredDoc | None] = []
             for start in range(0, len(docs), 1000):
-                records += await self._access.records([(kind, s.doc) for s in docs[start:start + 1000]])
+                records += await self._access.records([(kind, s.doc) for s in docs[start : start + 1000]])
             report.scored[kind] = len(docs)
             deleted: list[str] = []
             frozen = 0
 
-            def decide(m: Memory) -> dict[str, Any] | None:
+            def decide(m: Memory, kind: str = kind) -> dict[str, Any] | None:
                 if m.status != "active":
                     return None
                 if scoring.decay_score(m, now, self.config.half_life_days) < self.config.decay_threshold[kind]:
@@ -95,15 +101,16 @@ class AsyncLifecycle(AsyncCoreBase):
                     return {"frozen": True}
                 return None
 
-            for s, record in zip(docs, records):
+            for s, record in zip(docs, records, strict=False):
                 # decide on the real-time document, with its access record added
                 seen = record.doc if record else None
                 if dry_run:
                     [exact] = await self.backend.get(kind, [s.doc["id"]])
                     update = decide(with_access(memory_of(exact.doc), seen)) if exact else None
                 else:
-                    changed = await self._update(kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now,
-                                                 what="decay")
+                    changed = await self._update(
+                        kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now, what="decay"
+                    )
                     update = changed[1] if changed else None
                 if update is None:
                     continue

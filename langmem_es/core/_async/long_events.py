@@ -29,16 +29,17 @@ class AsyncLongEvents(AsyncCoreBase):
         """Per content, one ``("passage.<i>", vector)`` per passage; ``[]`` for a content
         that fits in one passage. Embedded :data:`EMBED_BATCH` passages at a time."""
         out: list[list[tuple[str, list[float]]]] = [[] for _ in contents]
-        todo = [(i, j, c[p.start:p.end]) for i, c in enumerate(contents) for j, p in enumerate(self._spans(c))]
+        todo = [(i, j, c[p.start : p.end]) for i, c in enumerate(contents) for j, p in enumerate(self._spans(c))]
         for start in range(0, len(todo), EMBED_BATCH):
-            chunk = todo[start:start + EMBED_BATCH]
+            chunk = todo[start : start + EMBED_BATCH]
             vectors = await self.embeddings.aembed_documents([text for _, _, text in chunk])
-            for (i, j, _), vector in zip(chunk, vectors):
+            for (i, j, _), vector in zip(chunk, vectors, strict=False):
                 out[i].append((f"passage.{j}", list(vector)))
         return out
 
-    async def _matched_passages(self, query: str, vector: Sequence[float],
-                                found: Sequence[tuple[str, str, str]]) -> dict[str, str]:
+    async def _matched_passages(
+        self, query: str, vector: Sequence[float], found: Sequence[tuple[str, str, str]]
+    ) -> dict[str, str]:
         """For ``(collection, doc id, content)`` of recalled memories: the passage of each
         long content that best matches the query (stored passage vectors and the query's
         words), by doc id. Short contents are left out."""

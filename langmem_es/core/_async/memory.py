@@ -30,8 +30,9 @@ from .review import AsyncReview
 from .transfer import AsyncTransfer
 
 
-class AsyncMemoryCore(AsyncBeliefs, AsyncConflicts, AsyncRetrieval, AsyncForgetting, AsyncLifecycle, AsyncTransfer,
-                      AsyncReview):
+class AsyncMemoryCore(
+    AsyncBeliefs, AsyncConflicts, AsyncRetrieval, AsyncForgetting, AsyncLifecycle, AsyncTransfer, AsyncReview
+):
     """Episodic, semantic and procedural memory with scopes, over a storage port.
 
     Every call takes the caller's :class:`~langmem_es.model.Identity`; what it may read

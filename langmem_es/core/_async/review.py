@@ -27,8 +27,11 @@ class AsyncReview(AsyncCoreBase):
         """Pending shared writes, oldest first: all of the tenant's for an owner, one's own for a member."""
         flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("status", "pending"))
         found = await self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
-        return [m for m in (memory_of(s.doc) for s in found if S.visible(s.doc, identity, ["shared"]))
-                if self._allowed(identity, authz.Request("read", "shared", target=m))]
+        return [
+            m
+            for m in (memory_of(s.doc) for s in found if S.visible(s.doc, identity, ["shared"]))
+            if self._allowed(identity, authz.Request("read", "shared", target=m))
+        ]
 
     async def approve(self, identity: Identity, memory_id: str) -> Memory:
         """Apply a pending shared write (owners only): it becomes active through the ordinary write path."""
@@ -37,8 +40,9 @@ class AsyncReview(AsyncCoreBase):
         proposal = memory_of(stored.doc)
         await self.backend.delete(stored.collection, [stored.doc["id"]])
         metadata = {**proposal.metadata, "approved_by": identity.user_id or identity.agent_id}
-        memory = proposal.model_copy(update={"status": "active", "metadata": metadata, "supersedes": [],
-                                             "written_at": self.clock()})
+        memory = proposal.model_copy(
+            update={"status": "active", "metadata": metadata, "supersedes": [], "written_at": self.clock()}
+        )
         replaces = list(proposal.supersedes)
         if memory.kind == "semantic":
             result: WriteResult = await self._write_semantic(identity, memory, replaces)
@@ -59,12 +63,17 @@ class AsyncReview(AsyncCoreBase):
     async def _pending_doc(self, identity: Identity, memory_id: str) -> StoredDoc:
         memory_id = V.check_ref(memory_id)
         flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("key", memory_id))
-        found = [s for s in await self.backend.find(list(MEMORY_COLLECTIONS), flt, size=2)
-                 if S.visible(s.doc, identity, ["shared"])]
+        found = [
+            s
+            for s in await self.backend.find(list(MEMORY_COLLECTIONS), flt, size=2)
+            if S.visible(s.doc, identity, ["shared"])
+        ]
         if not found:
             raise ScopeViolationError(f"no shared memory {memory_id!r} in your workspace")
         if found[0].doc.get("status") != "pending":
-            raise InvalidMemoryError(f"memory {memory_id!r} is not pending review (status {found[0].doc.get('status')!r})")
+            raise InvalidMemoryError(
+                f"memory {memory_id!r} is not pending review (status {found[0].doc.get('status')!r})"
+            )
         [exact] = await self.backend.get(found[0].collection, [found[0].doc["id"]])
         if exact is None:
             raise InvalidMemoryError(f"memory {memory_id!r} was approved or rejected meanwhile")

@@ -58,8 +58,15 @@ def with_access(memory: Memory, record: Mapping[str, Any] | None) -> Memory:
 class AccessLog:
     """Buffers recall hits and writes them as access records after the caller's turn."""
 
-    def __init__(self, backend: Any, *, flush_every: int, clock: Callable[[], datetime], retries: int = 30,
-                 backoff_ms: float = 4.0) -> None:
+    def __init__(
+        self,
+        backend: Any,
+        *,
+        flush_every: int,
+        clock: Callable[[], datetime],
+        retries: int = 30,
+        backoff_ms: float = 4.0,
+    ) -> None:
         self.backend = backend
         self.flush_every = max(1, flush_every)
         self.clock = clock
@@ -104,15 +111,24 @@ class AccessLog:
                 if not todo:
                     break
                 refs = list(todo)
-                ids = [record_id(c, {"id": did, "tenant": todo[(c, did)].tenant, "owner": todo[(c, did)].owner})
-                       for c, did in refs]
+                ids = [
+                    record_id(c, {"id": did, "tenant": todo[(c, did)].tenant, "owner": todo[(c, did)].owner})
+                    for c, did in refs
+                ]
                 stored = self.backend.get_many([(AUDIT, i) for i in ids])
                 now = self.clock()
-                writes = [Write(AUDIT, self._record(ref, todo[ref], s, now), if_version=s.version if s else ABSENT,
-                                refresh=False) for ref, s in zip(refs, stored)]
+                writes = [
+                    Write(
+                        AUDIT,
+                        self._record(ref, todo[ref], s, now),
+                        if_version=s.version if s else ABSENT,
+                        refresh=False,
+                    )
+                    for ref, s in zip(refs, stored, strict=False)
+                ]
                 applied = self.backend.write(writes)
                 written += sum(applied)
-                todo = {ref: todo[ref] for ref, ok in zip(refs, applied) if not ok}
+                todo = {ref: todo[ref] for ref, ok in zip(refs, applied, strict=False) if not ok}
                 if todo:
                     time.sleep(random.uniform(0.5, 1.5) * self.backoff_ms * 2 ** min(attempt, 6) / 1000)
         finally:
@@ -151,8 +167,13 @@ class AccessLog:
         last = e.last
         if old.get("last_accessed_at"):
             last = max(last, D.parse_iso(old["last_accessed_at"]))
-        body = {"collection": collection, "doc_id": did, "memory_id": e.key,
-                "count": int(old.get("count") or 0) + e.count, "last_accessed_at": D.iso(last)}
+        body = {
+            "collection": collection,
+            "doc_id": did,
+            "memory_id": e.key,
+            "count": int(old.get("count") or 0) + e.count,
+            "last_accessed_at": D.iso(last),
+        }
         key = memory_id("access", collection, did)
         doc = audit_document("access", key, e.tenant, e.owner, body, now=now)
         if stored:

@@ -55,8 +55,13 @@ class CoreBase:
         self.reranker = resolve_reranker("memory" if reranker is None else reranker)
         self.config = config or MemoryConfig()
         self.clock = clock
-        self._access = AccessLog(backend, flush_every=self.config.access_flush_every, clock=clock,
-                                      retries=self.config.occ_retries, backoff_ms=self.config.occ_backoff_ms)
+        self._access = AccessLog(
+            backend,
+            flush_every=self.config.access_flush_every,
+            clock=clock,
+            retries=self.config.occ_retries,
+            backoff_ms=self.config.occ_backoff_ms,
+        )
 
     @property
     def capabilities(self) -> Capabilities:
@@ -68,8 +73,14 @@ class CoreBase:
 
     # ------------------------------------------------------------------ optimistic concurrency
 
-    def _cas(self, collection: Collection, did: str,
-                   change: Callable[[StoredDoc | None], Mapping[str, Any] | None], *, what: str) -> StoredDoc | None:
+    def _cas(
+        self,
+        collection: Collection,
+        did: str,
+        change: Callable[[StoredDoc | None], Mapping[str, Any] | None],
+        *,
+        what: str,
+    ) -> StoredDoc | None:
         """Compare-and-swap one document: read it (real time), ``change`` it, write it if nobody else did.
 
         ``change`` gets the stored document (``None`` if absent) and returns the whole new
@@ -88,8 +99,15 @@ class CoreBase:
             self._pause(attempt)
         raise WriteError(f"could not {what}: too many concurrent writers; retry")
 
-    def _update(self, collection: Collection, did: str, decide: Callable[[Memory], Mapping[str, Any] | None],
-                      now: datetime, *, what: str = "update the memory") -> tuple[Memory, dict[str, Any]] | None:
+    def _update(
+        self,
+        collection: Collection,
+        did: str,
+        decide: Callable[[Memory], Mapping[str, Any] | None],
+        now: datetime,
+        *,
+        what: str = "update the memory",
+    ) -> tuple[Memory, dict[str, Any]] | None:
         """Apply ``decide(memory)``'s update to one memory under optimistic concurrency.
 
         ``decide`` runs on each fresh read. Returns the memory as it was and the update
@@ -124,8 +142,9 @@ class CoreBase:
 
     # ------------------------------------------------------------------ shared reads and records
 
-    def _get_visible(self, identity: Identity, memory_id: str, *,
-                           collection: Collection | None = None) -> StoredDoc | None:
+    def _get_visible(
+        self, identity: Identity, memory_id: str, *, collection: Collection | None = None
+    ) -> StoredDoc | None:
         """A memory by id, only if the caller may see it (any status but forgotten)."""
         memory_id = check_ref(memory_id)
         flt = F.all_of(S.visibility_filter(identity), F.term("key", memory_id))
@@ -139,20 +158,40 @@ class CoreBase:
     def _audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
         rid = memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
         actor = identity.agent_id or identity.user_id or ""
-        self.backend.put(AUDIT, [audit_document("audit", rid, identity.tenant, actor,
-                                                      {"action": action, "actor": actor, "at": D.iso(now), **body},
-                                                      now=now, extra={"user_id": identity.user_id})])
+        self.backend.put(
+            AUDIT,
+            [
+                audit_document(
+                    "audit",
+                    rid,
+                    identity.tenant,
+                    actor,
+                    {"action": action, "actor": actor, "at": D.iso(now), **body},
+                    now=now,
+                    extra={"user_id": identity.user_id},
+                )
+            ],
+        )
 
     if TYPE_CHECKING:  # provided by the other parts; see core/_async/memory.py
+
         def recall(self, identity: Identity, query: str, **kwargs: Any) -> RecallResult: ...
         def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...
         def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]: ...
         def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...
         def conflicts(self, identity: Identity, *, status: str = ..., subject_key: str | None = ...) -> Any: ...
         def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]: ...
-        def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = ...) -> tuple[bool, str | None]: ...
-        def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Any,
-                                  identity: Identity, by: Memory, now: datetime) -> list[str]: ...
+        def _claim_head(
+            self, memory: Memory, now: datetime, *, withdraw: bool = ...
+        ) -> tuple[bool, str | None]: ...
+        def _supersede_with(
+            self,
+            decide: Callable[[Memory], Mapping[str, Any] | None],
+            ids: Any,
+            identity: Identity,
+            by: Memory,
+            now: datetime,
+        ) -> list[str]: ...
 
 
 def owner_of(identity: Identity, scope: Scope) -> str:
@@ -169,5 +208,9 @@ def _id_of(owner: str, prefix: str) -> str | None:
 
 def identity_of(memory: Memory) -> Identity:
     """The narrowest identity that owns ``memory`` (used for the core's own follow-up writes)."""
-    return Identity(tenant=memory.tenant, user_id=_id_of(memory.owner, "user"), agent_id=_id_of(memory.owner, "agent"),
-                    conversation_id=_id_of(memory.owner, "conversation"))
+    return Identity(
+        tenant=memory.tenant,
+        user_id=_id_of(memory.owner, "user"),
+        agent_id=_id_of(memory.owner, "agent"),
+        conversation_id=_id_of(memory.owner, "conversation"),
+    )

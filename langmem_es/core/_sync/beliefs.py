@@ -65,15 +65,28 @@ class Beliefs(LongEvents):
         default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
         """
         memory = self._new_memory(
-            identity, content, kind=kind, scope=scope, reason=reason, subject_key=subject_key,
-            confidence=confidence, sources=sources, steps=steps, event_time=event_time,
-            session_id=session_id, metadata=metadata, written_by=written_by, polarity=polarity, id=id,
+            identity,
+            content,
+            kind=kind,
+            scope=scope,
+            reason=reason,
+            subject_key=subject_key,
+            confidence=confidence,
+            sources=sources,
+            steps=steps,
+            event_time=event_time,
+            session_id=session_id,
+            metadata=metadata,
+            written_by=written_by,
+            polarity=polarity,
+            id=id,
             origin=origin,
         )
         if kind == "semantic" and memory.status != "pending":
             # its tombstone check is one of the batched belief-maintenance reads
-            return self._write_semantic(identity, memory, replaces, read_polarity=polarity is None,
-                                              read_confidence=confidence is None)
+            return self._write_semantic(
+                identity, memory, replaces, read_polarity=polarity is None, read_confidence=confidence is None
+            )
         if self._tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
@@ -84,7 +97,6 @@ class Beliefs(LongEvents):
         [passages] = self._passage_vectors([memory.content])
         self.backend.put(kind, [memory_document(memory, [("content", vector), *passages], now=self.clock())])
         return WriteResult(memory.id, "created", memory)
-
 
     def remember_many(
         self,
@@ -110,9 +122,16 @@ class Beliefs(LongEvents):
         for item in items:
             args = dict(item)
             explicit.append(args.pop("context", None))
-            memories.append(self._new_memory(identity, args.pop("content"), kind=args.pop("kind", kind),
-                                             scope=args.pop("scope", scope), limit=self.config.max_event_chars,
-                                             **args))
+            memories.append(
+                self._new_memory(
+                    identity,
+                    args.pop("content"),
+                    kind=args.pop("kind", kind),
+                    scope=args.pop("scope", scope),
+                    limit=self.config.max_event_chars,
+                    **args,
+                )
+            )
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
         vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
         ids: list[str] = []
@@ -120,24 +139,33 @@ class Beliefs(LongEvents):
         for batch in _batches([len(m.content) for m in memories], batch_size):
             buried = self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
             wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
-            own.update(zip(wanted, self.embeddings.embed_documents([memories[j].content for j in wanted])))
+            own.update(
+                zip(wanted, self.embeddings.embed_documents([memories[j].content for j in wanted]), strict=False)
+            )
             vectors = [own[i] for i in batch]
-            contextual = {i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]], self.config.context_neighbour_weight)
-                          for i in batch if vec_nb[i]}
+            contextual = {
+                i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]], self.config.context_neighbour_weight)
+                for i in batch
+                if vec_nb[i]
+            }
             for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
                 del own[j]
-            passages = self._passage_vectors([memories[i].content if memories[i].id not in buried else ""
-                                                    for i in batch])
+            passages = self._passage_vectors(
+                [memories[i].content if memories[i].id not in buried else "" for i in batch]
+            )
             now = self.clock()
             by_kind: dict[str, list[dict[str, Any]]] = {}
             for j, i in enumerate(batch):
                 m = memories[i]
                 if m.id in buried:
                     continue
-                context = explicit[i] or ctx.text_context(text_nb[i], m.event_time if self.config.time_in_text else None)
+                context = explicit[i] or ctx.text_context(
+                    text_nb[i], m.event_time if self.config.time_in_text else None
+                )
                 vector = ctx.combine(vectors[j], contextual.get(i))
                 by_kind.setdefault(m.kind, []).append(
-                    memory_document(m, [("content", vector), *passages[j]], now=now, context=context))
+                    memory_document(m, [("content", vector), *passages[j]], now=now, context=context)
+                )
             for k, docs in by_kind.items():
                 self.backend.put(k, docs, refresh=False)
             ids.extend(memories[i].id for i in batch)
@@ -146,15 +174,30 @@ class Beliefs(LongEvents):
         self.backend.refresh(list(MEMORY_COLLECTIONS))
         return ids
 
-
-    def _new_memory(self, identity: Identity, content: Any, *, kind: Kind, scope: Scope, reason: str | None = None,
-                    subject_key: str | None = None, confidence: float | None = None, sources: Sequence[str] = (),
-                    steps: Sequence[str] = (), event_time: datetime | None = None, session_id: str | None = None,
-                    metadata: Mapping[str, Any] | None = None, written_by: str | None = None,
-                    polarity: str | None = None, id: str | None = None, limit: int | None = None,
-                    origin: str | None = None) -> Memory:
-        V.check_write_args(confidence=confidence, event_time=event_time, sources=sources, metadata=metadata,
-                                steps=steps)
+    def _new_memory(
+        self,
+        identity: Identity,
+        content: Any,
+        *,
+        kind: Kind,
+        scope: Scope,
+        reason: str | None = None,
+        subject_key: str | None = None,
+        confidence: float | None = None,
+        sources: Sequence[str] = (),
+        steps: Sequence[str] = (),
+        event_time: datetime | None = None,
+        session_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        written_by: str | None = None,
+        polarity: str | None = None,
+        id: str | None = None,
+        limit: int | None = None,
+        origin: str | None = None,
+    ) -> Memory:
+        V.check_write_args(
+            confidence=confidence, event_time=event_time, sources=sources, metadata=metadata, steps=steps
+        )
         [kind] = V.check_kinds([kind])
         [scope] = V.check_scopes([scope])
         text = V.clean_text(content, limit=limit or self.config.max_content_chars)
@@ -172,20 +215,47 @@ class Beliefs(LongEvents):
         if origin is not None:
             metadata = {**(metadata or {}), "origin": origin}
         if confidence is None:
-            confidence = (R.initial_confidence(origin or "user", polarity, self.config.origin_confidence,
-                                               self.config.denial_confidence) if kind == "semantic" else 1.0)
+            confidence = (
+                R.initial_confidence(
+                    origin or "user", polarity, self.config.origin_confidence, self.config.denial_confidence
+                )
+                if kind == "semantic"
+                else 1.0
+            )
         now = self.clock()
         writer = written_by or identity.agent_id or identity.user_id
-        mid = id or V.memory_id(identity.tenant, scope, owner, kind, content_hash(text),
-                                     D.iso(event_time) if event_time else None, session_id,
-                                     ",".join(sources) if kind == "episodic" else None)
-        return self._admit(identity, Memory(
-            id=mid, kind=kind, scope=scope, tenant=identity.tenant, owner=owner, content=text, reason=reason,
-            subject_key=subject_key, confidence=float(confidence), sources=list(sources), written_at=now,
-            written_by=writer, polarity=polarity,  # type: ignore[arg-type]
-            steps=[V.clean_text(s, "step", limit=2000) for s in steps], event_time=event_time,
-            session_id=session_id, metadata=dict(metadata or {}),
-        ))
+        mid = id or V.memory_id(
+            identity.tenant,
+            scope,
+            owner,
+            kind,
+            content_hash(text),
+            D.iso(event_time) if event_time else None,
+            session_id,
+            ",".join(sources) if kind == "episodic" else None,
+        )
+        return self._admit(
+            identity,
+            Memory(
+                id=mid,
+                kind=kind,
+                scope=scope,
+                tenant=identity.tenant,
+                owner=owner,
+                content=text,
+                reason=reason,
+                subject_key=subject_key,
+                confidence=float(confidence),
+                sources=list(sources),
+                written_at=now,
+                written_by=writer,
+                polarity=polarity,  # type: ignore[arg-type]
+                steps=[V.clean_text(s, "step", limit=2000) for s in steps],
+                event_time=event_time,
+                session_id=session_id,
+                metadata=dict(metadata or {}),
+            ),
+        )
 
     # -- authorisation of writes (core/authz.py decides; kept apart from the belief logic) --
 
@@ -209,12 +279,22 @@ class Beliefs(LongEvents):
             memory = memory.model_copy(update={"supersedes": list(replaces)})
         [vector] = self.embeddings.embed_documents([memory.content])
         self.backend.put(memory.kind, [memory_document(memory, [("content", vector)], now=self.clock())])
-        return WriteResult(memory.id, "pending", memory,
-                           note="a shared write waits for an owner's review; until then only you and owners see it")
+        return WriteResult(
+            memory.id,
+            "pending",
+            memory,
+            note="a shared write waits for an owner's review; until then only you and owners see it",
+        )
 
-
-    def _write_semantic(self, identity: Identity, memory: Memory, replaces: Sequence[str], *,
-                              read_polarity: bool = False, read_confidence: bool = False) -> WriteResult:
+    def _write_semantic(
+        self,
+        identity: Identity,
+        memory: Memory,
+        replaces: Sequence[str],
+        *,
+        read_polarity: bool = False,
+        read_confidence: bool = False,
+    ) -> WriteResult:
         now = self.clock()
         scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
         active = F.term("status", "active")
@@ -222,14 +302,23 @@ class Beliefs(LongEvents):
         # every belief-maintenance read in one round trip: tombstones, the same claim, this id,
         # the nearest active claims, the active facts under the key
         key = memory.subject_key
-        tombs, same, exists, near, actives = self.backend.read_many([
-            tombstone_find(identity, [memory]),
-            Find(("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1),
-            Find(("semantic",), F.term("id", memory_document(memory, [], now=now)["id"]), size=1),
-            Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10),
-            Find(("semantic",), F.all_of(scope_filter, F.term("subject_key", key or ""), active), size=100 if key else 0,
-                 sort=(("written_at", "asc"),), vectors=True),
-        ])
+        tombs, same, exists, near, actives = self.backend.read_many(
+            [
+                tombstone_find(identity, [memory]),
+                Find(
+                    ("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1
+                ),
+                Find(("semantic",), F.term("id", memory_document(memory, [], now=now)["id"]), size=1),
+                Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10),
+                Find(
+                    ("semantic",),
+                    F.all_of(scope_filter, F.term("subject_key", key or ""), active),
+                    size=100 if key else 0,
+                    sort=(("written_at", "asc"),),
+                    vectors=True,
+                ),
+            ]
+        )
         if buried_ids([memory], tombs):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         # 1. the same claim, still active in the same scope: reinforce it (an independent
@@ -244,8 +333,9 @@ class Beliefs(LongEvents):
             memory = memory.model_copy(update={"id": V.memory_id(memory.id, D.iso(now))})
         explicit = bool(memory.subject_key)  # the caller named the fact: its key, or the ids in replaces=
         named = set(replaces)
-        decision = self._reconcile(memory, near) if self.config.reconcile_model is not None and not replaces \
-            else None
+        decision = (
+            self._reconcile(memory, near) if self.config.reconcile_model is not None and not replaces else None
+        )
         if decision is not None:
             memory, replaces, done = self._apply_decision(decision, memory, near, now)
             if done is not None:
@@ -272,23 +362,47 @@ class Beliefs(LongEvents):
         actives = [s for s in actives if S.visible(s.doc, identity)]
         if actives:
             held = [memory_of(x.doc) for x in actives]
-            self._authorize_supersede(identity, held, conflict=memory.scope == "shared" and any(
-                m.polarity == "assert" and m.written_by not in (None, memory.written_by) for m in held))
+            self._authorize_supersede(
+                identity,
+                held,
+                conflict=memory.scope == "shared"
+                and any(m.polarity == "assert" and m.written_by not in (None, memory.written_by) for m in held),
+            )
             memory, actives = self._guard_lookalike(scope_filter, memory, actives)
         return self._write_assertion(identity, memory, vector, replaces, actives, explicit, named, now)
 
-    def _write_assertion(self, identity: Identity, memory: Memory, vector: Sequence[float],
-                               replaces: Sequence[str], actives: list[StoredDoc], explicit: bool,
-                               named: set[str], now: datetime) -> WriteResult:
+    def _write_assertion(
+        self,
+        identity: Identity,
+        memory: Memory,
+        vector: Sequence[float],
+        replaces: Sequence[str],
+        actives: list[StoredDoc],
+        explicit: bool,
+        named: set[str],
+        now: datetime,
+    ) -> WriteResult:
         """Store an assertion; supersede what it replaces, unless that is stronger or frozen (then a conflict)."""
         held = [memory_of(s.doc) for s in actives]
-        held += [m for m in self._memories(list(replaces)) if m.status == "active" and m.id not in
-                 {h.id for h in held}]
+        held += [
+            m for m in self._memories(list(replaces)) if m.status == "active" and m.id not in {h.id for h in held}
+        ]
         margin = self.config.reinforce_step
-        blocked = [m for m in held if m.polarity == "assert" and m.id != memory.id
-                   and not R.may_supersede(m, memory, explicit=explicit or m.id in named, margin=margin)]
-        rivals = [m for m in held if memory.scope == "shared" and m.polarity == "assert"
-                  and m.written_by not in (None, memory.written_by) and m not in blocked]
+        blocked = [
+            m
+            for m in held
+            if m.polarity == "assert"
+            and m.id != memory.id
+            and not R.may_supersede(m, memory, explicit=explicit or m.id in named, margin=margin)
+        ]
+        rivals = [
+            m
+            for m in held
+            if memory.scope == "shared"
+            and m.polarity == "assert"
+            and m.written_by not in (None, memory.written_by)
+            and m not in blocked
+        ]
         conflict_id = None
         self._authorize_supersede(identity, held, conflict=bool(rivals))
         if blocked or rivals:
@@ -305,34 +419,55 @@ class Beliefs(LongEvents):
                 targets += [s.doc["key"] for s in actives]
         superseded = self._supersede(targets, identity, memory, now)
         if blocked:
-            return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
-                               note="a weaker statement than the fact it contradicts (or the fact is frozen): a "
-                                    "conflict is open and the fact stays until it is resolved")
+            return WriteResult(
+                memory.id,
+                "conflict",
+                memory,
+                superseded,
+                conflict_id,
+                note="a weaker statement than the fact it contradicts (or the fact is frozen): a "
+                "conflict is open and the fact stays until it is resolved",
+            )
         if conflict_id:
-            return WriteResult(memory.id, "conflict", memory, superseded, conflict_id,
-                               note="another agent asserted a different value; the newest wins until resolved")
+            return WriteResult(
+                memory.id,
+                "conflict",
+                memory,
+                superseded,
+                conflict_id,
+                note="another agent asserted a different value; the newest wins until resolved",
+            )
         return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
 
     # -- statements against held facts (rules in core/belief_rules.py, reading in core/statements.py)
 
     def _related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
         """Held facts close enough to read against ``memory``, with what ``memory`` does to each."""
-        return [(hit, old, R.relation(old, memory)) for hit in near
-                if hit.score >= self.config.relation_similarity and hit.doc.get("id")
-                for old in [memory_of(hit.doc)] if old.id != memory.id]
+        return [
+            (hit, old, R.relation(old, memory))
+            for hit in near
+            if hit.score >= self.config.relation_similarity and hit.doc.get("id")
+            for old in [memory_of(hit.doc)]
+            if old.id != memory.id
+        ]
 
     def _repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
         """The held fact ``memory`` repeats in other words (same polarity, compatible key)."""
         for hit, old, rel in self._related(near, memory):
-            if rel == "reinforcement" and old.polarity == memory.polarity and memory.subject_key in (
-                    None, old.subject_key) and old.confidence > 0:
+            if (
+                rel == "reinforcement"
+                and old.polarity == memory.polarity
+                and memory.subject_key in (None, old.subject_key)
+                and old.confidence > 0
+            ):
                 return hit
         return None
 
     def _negates_held(self, near: Sequence[Hit], memory: Memory, set_confidence: bool) -> Memory:
         """A negative habit ("I don't live in Bristol") that negates a held fact is a denial of it."""
-        if memory.polarity != "assert" or not any(rel == "denial" for _, old, rel in self._related(near, memory)
-                                                  if old.polarity == "assert"):
+        if memory.polarity != "assert" or not any(
+            rel == "denial" for _, old, rel in self._related(near, memory) if old.polarity == "assert"
+        ):
             return memory
         update: dict[str, Any] = {"polarity": "deny"}
         if set_confidence:
@@ -354,25 +489,36 @@ class Beliefs(LongEvents):
         close in meaning).
         """
         key = memory.subject_key or ""
-        others = [(old, rel) for _, old, rel in self._related(near, memory)
-                  if old.subject_key and old.subject_key != key and rel in ("update", "reinforcement", "denial")]
+        others = [
+            (old, rel)
+            for _, old, rel in self._related(near, memory)
+            if old.subject_key and old.subject_key != key and rel in ("update", "reinforcement", "denial")
+        ]
         if not others:
             return memory
-        flt = F.all_of(F.term("record", "memory"), F.term("tenant", memory.tenant), F.term("scope", memory.scope),
-                       F.term("owner", memory.owner), F.term("subject_key", key), F.term("status", "active"))
+        flt = F.all_of(
+            F.term("record", "memory"),
+            F.term("tenant", memory.tenant),
+            F.term("scope", memory.scope),
+            F.term("owner", memory.owner),
+            F.term("subject_key", key),
+            F.term("status", "active"),
+        )
         if self.backend.find(["semantic"], flt, size=1):
             return memory
-        vectors = self.embeddings.embed_documents([_key_text(key), *(_key_text(o.subject_key or "")
-                                                                            for o, _ in others)])
+        vectors = self.embeddings.embed_documents(
+            [_key_text(key), *(_key_text(o.subject_key or "") for o, _ in others)]
+        )
         from ..scoring import cosine
 
-        for (old, _), vec in zip(others, vectors[1:]):
+        for (old, _), vec in zip(others, vectors[1:], strict=False):
             if R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self.config.key_similarity):
                 return memory.model_copy(update={"subject_key": old.subject_key})
         return memory
 
-    def _guard_lookalike(self, scope_filter: F.Filter, memory: Memory, actives: list[StoredDoc]
-                               ) -> tuple[Memory, list[StoredDoc]]:
+    def _guard_lookalike(
+        self, scope_filter: F.Filter, memory: Memory, actives: list[StoredDoc]
+    ) -> tuple[Memory, list[StoredDoc]]:
         """A statement about another holder under a held key ("my sister lives in York" as
         ``user.home_city``) gets its own key instead of replacing the user's fact."""
         held = [memory_of(s.doc) for s in actives]
@@ -393,8 +539,9 @@ class Beliefs(LongEvents):
             return None
         return LLM.read(answer, candidates)
 
-    def _apply_decision(self, decision: LLM.Decision, memory: Memory, near: Sequence[Hit], now: datetime
-                              ) -> tuple[Memory, list[str], WriteResult | None]:
+    def _apply_decision(
+        self, decision: LLM.Decision, memory: Memory, near: Sequence[Hit], now: datetime
+    ) -> tuple[Memory, list[str], WriteResult | None]:
         """Carry out a model's decision through the ordinary path: (memory, replaces, a finished result)."""
         target = next((memory_of(h.doc) for h in near if h.doc.get("key") == decision.target), None)
         if decision.event == "ADD" or target is None:
@@ -405,8 +552,9 @@ class Beliefs(LongEvents):
                 return memory, [], self._reinforce(stored, memory, now)
             return memory, [], None
         if decision.event == "DELETE":
-            denial = memory.model_copy(update={"polarity": "deny", "confidence": min(memory.confidence,
-                                                                                    self.config.denial_confidence)})
+            denial = memory.model_copy(
+                update={"polarity": "deny", "confidence": min(memory.confidence, self.config.denial_confidence)}
+            )
             return denial, [target.id], None
         key = memory.subject_key or target.subject_key
         return memory.model_copy(update={"subject_key": key}), [target.id], None
@@ -414,16 +562,17 @@ class Beliefs(LongEvents):
     def _actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
         """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
         flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
-        [found] = self.backend.read_many([Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),),
-                                                     vectors=vectors)])
+        [found] = self.backend.read_many(
+            [Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=vectors)]
+        )
         return found  # type: ignore[return-value]
 
     def _similar(self, scope_filter: F.Filter, vector: Sequence[float], size: int = 5) -> list[Hit]:
         """The active semantic facts nearest to ``vector`` in one scope and owner (cosine scores)."""
-        legs = self.backend.hybrid(["semantic"], F.all_of(scope_filter, F.term("status", "active")),
-                                         text=None, vector=vector, size=size)
+        legs = self.backend.hybrid(
+            ["semantic"], F.all_of(scope_filter, F.term("status", "active")), text=None, vector=vector, size=size
+        )
         return legs.vector_hits
-
 
     def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
         """Make ``memory`` the head of its subject key (compare-and-swap, retried).
@@ -457,7 +606,6 @@ class Beliefs(LongEvents):
         [head] = seen
         return _replaced(head, memory)
 
-
     @staticmethod
     def _head_id(memory: Memory) -> str:
         return V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
@@ -465,8 +613,15 @@ class Beliefs(LongEvents):
     def _head_document(self, memory: Memory, now: datetime, *, previous: str | None) -> dict[str, Any]:
         """The head record of ``memory``'s subject key, naming it as the active fact and ``previous`` as the one replaced."""
         body = {"active": memory.id, "previous": previous, "subject_key": memory.subject_key, "scope": memory.scope}
-        return audit_document("head", self._head_id(memory), memory.tenant, memory.owner, body, now=now,
-                              extra={"scope": memory.scope, "subject_key": memory.subject_key})
+        return audit_document(
+            "head",
+            self._head_id(memory),
+            memory.tenant,
+            memory.owner,
+            body,
+            now=now,
+            extra={"scope": memory.scope, "subject_key": memory.subject_key},
+        )
 
     def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
         """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
@@ -481,8 +636,9 @@ class Beliefs(LongEvents):
             independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
             update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
             if independent and not old.frozen:
-                update["confidence"] = R.reinforced(old.confidence, self.config.reinforce_step,
-                                                    max(self.config.max_confidence, old.confidence))
+                update["confidence"] = R.reinforced(
+                    old.confidence, self.config.reinforce_step, max(self.config.max_confidence, old.confidence)
+                )
             return update
 
         done = self._update("semantic", stored.doc["id"], merge, now, what="reinforce")
@@ -492,14 +648,16 @@ class Beliefs(LongEvents):
         new = old.model_copy(update=update)
         if new.polarity == "deny" and old.confidence < self.config.apply_denial_at <= new.confidence:
             superseded = self._apply_denial(new, now, confirmed_by=authz.actor_of(incoming))
-            return WriteResult(new.id, "reinforced", new, superseded,
-                               note="the denial is confirmed and now supersedes what it denies")
-        return WriteResult(new.id, "reinforced", new,
-                           note="" if independent else "same source and writer: confidence unchanged")
+            return WriteResult(
+                new.id, "reinforced", new, superseded, note="the denial is confirmed and now supersedes what it denies"
+            )
+        return WriteResult(
+            new.id, "reinforced", new, note="" if independent else "same source and writer: confidence unchanged"
+        )
 
-
-    def _write_denial(self, scope_filter: F.Filter, memory: Memory, vector: Sequence[float],
-                            replaces: Sequence[str], now: datetime) -> WriteResult:
+    def _write_denial(
+        self, scope_filter: F.Filter, memory: Memory, vector: Sequence[float], replaces: Sequence[str], now: datetime
+    ) -> WriteResult:
         """A flat denial is kept at reduced confidence, naming what it denies; it applies once reinforced.
 
         It denies the ids in ``replaces``, the active claims under its subject key, or —
@@ -519,23 +677,31 @@ class Beliefs(LongEvents):
             old = memory_of(hit.doc)
             if old.polarity == "deny":
                 pending.append(hit)
-            elif not replaces and not memory.subject_key and hit.score >= self.config.relation_similarity \
-                    and R.relation(old, memory) == "denial":
+            elif (
+                not replaces
+                and not memory.subject_key
+                and hit.score >= self.config.relation_similarity
+                and R.relation(old, memory) == "denial"
+            ):
                 denied.append(old.id)
         denied = [d for d in dict.fromkeys(denied) if d != memory.id]
         for hit in pending:  # the same claim already denied and waiting: this confirms it
             if denied and set(memory_of(hit.doc).supersedes) & set(denied):
                 return self._reinforce(StoredDoc("semantic", hit.doc), memory, now)
-        memory = memory.model_copy(update={"supersedes": denied,
-                                           "subject_key": memory.subject_key or _first_key(self._memories(denied))})
+        memory = memory.model_copy(
+            update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(self._memories(denied))}
+        )
         self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
         if memory.confidence >= self.config.apply_denial_at:
             superseded = self._apply_denial(memory, now)
             return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
-        return WriteResult(memory.id, "pending_denial", memory,
-                           note=f"a denial is held at confidence {memory.confidence:.2f} until an independent "
-                                "confirmation; it supersedes nothing yet")
-
+        return WriteResult(
+            memory.id,
+            "pending_denial",
+            memory,
+            note=f"a denial is held at confidence {memory.confidence:.2f} until an independent "
+            "confirmation; it supersedes nothing yet",
+        )
 
     def _memories(self, ids: Sequence[str]) -> list[Memory]:
         if not ids:
@@ -543,51 +709,74 @@ class Beliefs(LongEvents):
         found = self.backend.find(["semantic"], F.terms("key", list(ids)), size=len(ids) * 2)
         return [memory_of(s.doc) for s in found]
 
-
     def _apply_denial(self, denial: Memory, now: datetime, confirmed_by: Identity | None = None) -> list[str]:
         """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing.
 
         It acts with the authority of its writer or of whoever confirmed it (core/authz.py)."""
-        return self._supersede(denial.supersedes, identity_of(denial), denial, now, spare_frozen=True,
-                                     confirmed_by=confirmed_by)
+        return self._supersede(
+            denial.supersedes, identity_of(denial), denial, now, spare_frozen=True, confirmed_by=confirmed_by
+        )
 
-
-    def _supersede(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime, *,
-                         spare_frozen: bool = False, confirmed_by: Identity | None = None) -> list[str]:
+    def _supersede(
+        self,
+        ids: Iterable[str],
+        identity: Identity,
+        by: Memory,
+        now: datetime,
+        *,
+        spare_frozen: bool = False,
+        confirmed_by: Identity | None = None,
+    ) -> list[str]:
         """Mark each active id superseded by ``by`` (optimistic concurrency, retried).
 
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
         contradiction. A frozen fact's confidence never changes.
         """
-        return self._supersede_with(self._supersession(by, now, spare_frozen), ids, identity, by, now,
-                                          confirmed_by=confirmed_by)
+        return self._supersede_with(
+            self._supersession(by, now, spare_frozen), ids, identity, by, now, confirmed_by=confirmed_by
+        )
 
-    def _supersession(self, by: Memory, now: datetime,
-                      spare_frozen: bool = False) -> Callable[[Memory], dict[str, Any] | None]:
+    def _supersession(
+        self, by: Memory, now: datetime, spare_frozen: bool = False
+    ) -> Callable[[Memory], dict[str, Any] | None]:
         """What superseding a fact by ``by`` changes in it (``None``: nothing, it is no longer active)."""
+
         def decide(old: Memory) -> dict[str, Any] | None:
             if old.status != "active":
                 return None
             if spare_frozen and old.frozen:
                 return {"contradiction_count": old.contradiction_count + 1}
-            return {"status": "superseded", "superseded_by": by.id, "valid_to": now,
-                    "contradiction_count": old.contradiction_count + 1,
-                    "confidence": old.confidence if old.frozen
-                    else round(old.confidence * self.config.contradiction_factor, 6)}
+            return {
+                "status": "superseded",
+                "superseded_by": by.id,
+                "valid_to": now,
+                "contradiction_count": old.contradiction_count + 1,
+                "confidence": old.confidence
+                if old.frozen
+                else round(old.confidence * self.config.contradiction_factor, 6),
+            }
 
         return decide
 
-
-    def _supersede_with(self, decide: Callable[[Memory], Mapping[str, Any] | None], ids: Iterable[str],
-                              identity: Identity, by: Memory, now: datetime, *,
-                              confirmed_by: Identity | None = None) -> list[str]:
+    def _supersede_with(
+        self,
+        decide: Callable[[Memory], Mapping[str, Any] | None],
+        ids: Iterable[str],
+        identity: Identity,
+        by: Memory,
+        now: datetime,
+        *,
+        confirmed_by: Identity | None = None,
+    ) -> list[str]:
         """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded.
 
         Only ids the actor may supersede are touched (core/authz.py): the caller, or — for the
         core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
         done = []
         for key in dict.fromkeys(i for i in ids if i and i != by.id):
-            stored = self._get_visible(identity, key, collection="semantic")  # scope is checked once: it never changes
+            stored = self._get_visible(
+                identity, key, collection="semantic"
+            )  # scope is checked once: it never changes
             if stored is not None and self._may_supersede(identity, by, memory_of(stored.doc), confirmed_by):
                 changed = self._update("semantic", stored.doc["id"], decide, now, what="supersede")
                 if changed and changed[1].get("status") == "superseded":
@@ -596,7 +785,6 @@ class Beliefs(LongEvents):
             self._link_supersedes(by, done, now)
         return done
 
-
     def _may_supersede(self, identity: Identity, by: Memory, old: Memory, confirmed_by: Identity | None = None) -> bool:
         """Whether the actor may supersede ``old`` (core/authz.py): the caller, or — for the core's
         own follow-up writes — the writer of ``by`` or whoever confirmed it."""
@@ -604,7 +792,6 @@ class Beliefs(LongEvents):
         actors += [confirmed_by] if confirmed_by is not None else []
         request = authz.Request("supersede", target=old, conflict=bool(by.conflict_id))
         return any(self._allowed(actor, request) for actor in actors)
-
 
     def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
         def link(current: Memory) -> dict[str, Any] | None:

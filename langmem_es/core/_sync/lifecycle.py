@@ -14,16 +14,17 @@ from .. import scope as S
 from .. import scoring
 from .. import validation as V
 from ..records import memory_of
-from .access import with_access
 from ..results import DecayReport
+from .access import with_access
 from .base import CoreBase
 
 
 class Lifecycle(CoreBase):
     """Decay into soft deletion, freezing stable facts, and counting playbook outcomes."""
 
-    def record_outcome(self, identity: Identity, playbook_id: str, success: bool, note: str | None = None,
-                             problem: str | None = None) -> Memory:
+    def record_outcome(
+        self, identity: Identity, playbook_id: str, success: bool, note: str | None = None, problem: str | None = None
+    ) -> Memory:
         """Count a playbook's success or failure atomically; a failure remembers the problem it failed on.
 
         Concurrent calls never lose a count (optimistic concurrency, retried with
@@ -35,6 +36,7 @@ class Lifecycle(CoreBase):
         visible = self._get_visible(identity, playbook_id, collection="procedural")
         if visible is None:
             raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
+
         def count(m: Memory) -> dict[str, Any]:
             meta = dict(m.metadata)
             if not success and problem and problem not in meta.get("failed_for", []):
@@ -43,8 +45,11 @@ class Lifecycle(CoreBase):
                 meta["succeeded_for"] = [*meta.get("succeeded_for", []), problem][-20:]
             if note:
                 meta["notes"] = [*meta.get("notes", []), note][-20:]
-            return {"success_count": m.success_count + (1 if success else 0),
-                    "failure_count": m.failure_count + (0 if success else 1), "metadata": meta}
+            return {
+                "success_count": m.success_count + (1 if success else 0),
+                "failure_count": m.failure_count + (0 if success else 1),
+                "metadata": meta,
+            }
 
         done = self._update("procedural", visible.doc["id"], count, self.clock(), what="record the outcome")
         if done is None:
@@ -52,8 +57,9 @@ class Lifecycle(CoreBase):
         old, update = done
         return old.model_copy(update=update)
 
-    def decay(self, identity: Identity, *, now: datetime | None = None, tenant_wide: bool = False,
-                    dry_run: bool = False) -> DecayReport:
+    def decay(
+        self, identity: Identity, *, now: datetime | None = None, tenant_wide: bool = False, dry_run: bool = False
+    ) -> DecayReport:
         """Score active memories on age, access and contradictions; soft-delete each kind's weakest.
 
         Per kind, memories scoring below ``decay_threshold[kind]`` (see
@@ -81,12 +87,12 @@ class Lifecycle(CoreBase):
             docs = [s for s in docs if tenant_wide or S.visible(s.doc, identity)]
             records: list[StoredDoc | None] = []
             for start in range(0, len(docs), 1000):
-                records += self._access.records([(kind, s.doc) for s in docs[start:start + 1000]])
+                records += self._access.records([(kind, s.doc) for s in docs[start : start + 1000]])
             report.scored[kind] = len(docs)
             deleted: list[str] = []
             frozen = 0
 
-            def decide(m: Memory) -> dict[str, Any] | None:
+            def decide(m: Memory, kind: str = kind) -> dict[str, Any] | None:
                 if m.status != "active":
                     return None
                 if scoring.decay_score(m, now, self.config.half_life_days) < self.config.decay_threshold[kind]:
@@ -96,15 +102,16 @@ class Lifecycle(CoreBase):
                     return {"frozen": True}
                 return None
 
-            for s, record in zip(docs, records):
+            for s, record in zip(docs, records, strict=False):
                 # decide on the real-time document, with its access record added
                 seen = record.doc if record else None
                 if dry_run:
                     [exact] = self.backend.get(kind, [s.doc["id"]])
                     update = decide(with_access(memory_of(exact.doc), seen)) if exact else None
                 else:
-                    changed = self._update(kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now,
-                                                 what="decay")
+                    changed = self._update(
+                        kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now, what="decay"
+                    )
                     update = changed[1] if changed else None
                 if update is None:
                     continue

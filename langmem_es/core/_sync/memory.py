@@ -31,8 +31,9 @@ from .review import Review
 from .transfer import Transfer
 
 
-class MemoryCore(Beliefs, Conflicts, Retrieval, Forgetting, Lifecycle, Transfer,
-                      Review):
+class MemoryCore(
+    Beliefs, Conflicts, Retrieval, Forgetting, Lifecycle, Transfer, Review
+):
     """Episodic, semantic and procedural memory with scopes, over a storage port.
 
     Every call takes the caller's :class:`~langmem_es.model.Identity`; what it may read

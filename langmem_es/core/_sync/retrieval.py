@@ -80,9 +80,18 @@ class Retrieval(LongEvents, Hops):
         # the legs carry what fusion, reranking and the scope check read (and the second hop: the
         # contents); the k kept are fetched whole
         fields = (*LEG_FIELDS, "value.content") if self.config.second_hop else LEG_FIELDS
-        legs = self.backend.hybrid(kinds, flt, text=self._bm25_text(query), vector=vector, size=size,
-                                         server_rrf=server, rrf_k=self.config.rrf_k, fields=fields, exact=False,
-                                         allow_partial=allow_partial)
+        legs = self.backend.hybrid(
+            kinds,
+            flt,
+            text=self._bm25_text(query),
+            vector=vector,
+            size=size,
+            server_rrf=server,
+            rrf_k=self.config.rrf_k,
+            fields=fields,
+            exact=False,
+            allow_partial=allow_partial,
+        )
         timings["search"] = _ms(t)
         t = time.perf_counter()
         stages: dict[str, dict[str, float]] = {}
@@ -95,16 +104,25 @@ class Retrieval(LongEvents, Hops):
                 for rank, h in enumerate(hits, 1):
                     stages.setdefault(h.doc["id"], {})[name] = h.score
                     stages[h.doc["id"]][f"{name}_rank"] = rank
-            fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
-                        k=self.config.rrf_k, weights=self.config.leg_weights)
+            fused = rrf(
+                [[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
+                k=self.config.rrf_k,
+                weights=self.config.leg_weights,
+            )
             if self.config.second_hop:  # opt-in: see core/_async/hops.py
                 hop = self._second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
                 for h in hop:
                     by_id.setdefault(h.doc["id"], h)
                 if hop:
-                    fused = rrf([[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits],
-                                 [h.doc["id"] for h in hop]], k=self.config.rrf_k,
-                                weights=(*self.config.leg_weights, self.config.second_hop_weight))
+                    fused = rrf(
+                        [
+                            [h.doc["id"] for h in legs.text_hits],
+                            [h.doc["id"] for h in legs.vector_hits],
+                            [h.doc["id"] for h in hop],
+                        ],
+                        k=self.config.rrf_k,
+                        weights=(*self.config.leg_weights, self.config.second_hop_weight),
+                    )
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
@@ -113,32 +131,51 @@ class Retrieval(LongEvents, Hops):
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
         unavailable = list(legs.unavailable)
-        top = self._fetch_top(reranked, by_id, identity, scopes, flt, k,
-                                    unavailable if allow_partial else None)
+        top = self._fetch_top(reranked, by_id, identity, scopes, flt, k, unavailable if allow_partial else None)
         timings["fetch"] = _ms(t)
         fused_score = dict(fused)
         out = []
-        open_conflicts = {c.id for c in self.conflicts(identity)} if any(
-            stored.doc.get("conflict_id") for _, _, stored, _ in top) else set()
-        memories = {i: with_access(memory_of(stored.doc), record.doc if record else None) for i, _, stored, record in top}
-        matched = self._matched_passages(query, vector, [(stored.collection, i, memories[i].content)
-                                                               for i, _, stored, _ in top])
+        open_conflicts = (
+            {c.id for c in self.conflicts(identity)}
+            if any(stored.doc.get("conflict_id") for _, _, stored, _ in top)
+            else set()
+        )
+        memories = {
+            i: with_access(memory_of(stored.doc), record.doc if record else None) for i, _, stored, record in top
+        }
+        matched = self._matched_passages(
+            query, vector, [(stored.collection, i, memories[i].content) for i, _, stored, _ in top]
+        )
         for i, score, _, _ in top:
             memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
-            out.append(RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts,
-                                      passage=matched.get(i)))
+            out.append(
+                RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts, passage=matched.get(i))
+            )
         self._access.note((stored.collection, stored.doc) for _, _, stored, _ in top)  # written after this turn
         timings["total"] = _ms(started)
-        return RecallResult(query, out, timings, "server" if legs.fused is not None else "client", len(fused),
-                            unavailable_shards=unavailable)
+        return RecallResult(
+            query,
+            out,
+            timings,
+            "server" if legs.fused is not None else "client",
+            len(fused),
+            unavailable_shards=unavailable,
+        )
 
     def _bm25_text(self, query: str) -> str:
         return query
 
-    def _fetch_top(self, reranked: Sequence[tuple[str, float]], by_id: Mapping[str, Hit], identity: Identity,
-                         scopes: Sequence[Scope], flt: F.Filter, k: int, unavailable: list[UnavailableShard] | None = None,
-                         ) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
+    def _fetch_top(
+        self,
+        reranked: Sequence[tuple[str, float]],
+        by_id: Mapping[str, Hit],
+        identity: Identity,
+        scopes: Sequence[Scope],
+        flt: F.Filter,
+        k: int,
+        unavailable: list[UnavailableShard] | None = None,
+    ) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
         """The best ``k`` candidates fetched whole, with their access records, in one real-time ``mget``.
 
         The choke point runs again on every fetched document, and the whole filter
@@ -150,7 +187,7 @@ class Retrieval(LongEvents, Hops):
         out: list[tuple[str, float, StoredDoc, StoredDoc | None]] = []
         pos = 0
         while len(out) < k and pos < len(reranked):
-            window = list(reranked[pos:pos + k - len(out)])
+            window = list(reranked[pos : pos + k - len(out)])
             pos += len(window)
             hits = [by_id[i] for i, _ in window]
             refs = [(h.collection, h.doc["id"]) for h in hits]
@@ -160,26 +197,36 @@ class Retrieval(LongEvents, Hops):
             except ShardsUnavailableError as exc:
                 if unavailable is None:
                     raise
-                found = [*self.backend.get_many(refs[:len(window)], vectors=False), *[None] * len(window)]
+                found = [*self.backend.get_many(refs[: len(window)], vectors=False), *[None] * len(window)]
                 unavailable += [s for s in exc.shards if s not in unavailable]
-            for (i, score), stored, record in zip(window, found[:len(window)], found[len(window):]):
+            for (i, score), stored, record in zip(window, found[: len(window)], found[len(window) :], strict=False):
                 if stored is not None and S.visible(stored.doc, identity, scopes) and F.matches(stored.doc, flt):
                     out.append((i, score, stored, record))
         return out
 
-    def _rerank(self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]) -> list[tuple[str, float]]:
+    def _rerank(
+        self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]
+    ) -> list[tuple[str, float]]:
         if isinstance(self.reranker, NoReranker) or not ranked:
             return ranked
         window = ranked[: self.config.rerank_window]
         cands: list[Candidate] = []
         for i, s in window:
             doc = by_id[i].doc
-            cands.append(Candidate(id=i, text=doc.get("text", ""), score=s, kind=doc.get("kind", ""),
-                                   written_at=doc.get("event_time") or doc.get("written_at") or "",
-                                   confidence=float(doc.get("confidence", 1.0)), access_count=int(doc.get("access_count", 0))))
+            cands.append(
+                Candidate(
+                    id=i,
+                    text=doc.get("text", ""),
+                    score=s,
+                    kind=doc.get("kind", ""),
+                    written_at=doc.get("event_time") or doc.get("written_at") or "",
+                    confidence=float(doc.get("confidence", 1.0)),
+                    access_count=int(doc.get("access_count", 0)),
+                )
+            )
         scores = self.reranker.rerank(query, cands)
         order = sorted(range(len(window)), key=lambda j: -scores[j])
-        return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window):]
+        return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window) :]
 
     def flush_access(self) -> int:
         """Write the buffered access statistics now; returns the memories whose counts were written.
@@ -220,8 +267,9 @@ class Retrieval(LongEvents, Hops):
                     frontier.append(m)
         return sorted(memories.values(), key=lambda m: (m.written_at, m.id))
 
-    def playbooks(self, identity: Identity, problem: str, *, k: int = 3,
-                        scopes: Iterable[Scope] = SCOPES) -> list[RecalledMemory]:
+    def playbooks(
+        self, identity: Identity, problem: str, *, k: int = 3, scopes: Iterable[Scope] = SCOPES
+    ) -> list[RecalledMemory]:
         """Playbooks for ``problem``, ranked by relevance × success rate; ones that failed for it are withheld.
 
         Relevance is the cosine of problem and playbook; the success rate is Laplace
@@ -235,12 +283,18 @@ class Retrieval(LongEvents, Hops):
         query = self.embeddings.embed_query(problem)
         vectors = self.embeddings.embed_documents([r.memory.content for r in kept])
         ranked = []
-        for r, v in zip(kept, vectors):
+        for r, v in zip(kept, vectors, strict=False):
             relevance = max(0.0, scoring.cosine(query, v))
             rate = scoring.outcome_weight(r.memory.success_count, r.memory.failure_count)
             score = relevance * rate
-            ranked.append(RecalledMemory(r.memory, score, {**r.stages, "relevance": relevance, "success_rate": rate,
-                                                           "final": score}, r.conflict))
+            ranked.append(
+                RecalledMemory(
+                    r.memory,
+                    score,
+                    {**r.stages, "relevance": relevance, "success_rate": rate, "final": score},
+                    r.conflict,
+                )
+            )
         ranked.sort(key=lambda r: -r.score)
         return ranked[:k]
 

@@ -27,15 +27,22 @@ Preset = Literal["handover", "offboarding"]
 PRESETS: dict[str, str] = {
     "handover": "the shared memories of the tenant and the caller's playbooks (procedural), for a new agent or colleague",
     "offboarding": "everything of one user — private memories, what they wrote in conversations and in the shared "
-                   "scope — for that user's own download",
+    "scope — for that user's own download",
 }
 
 
 class Transfer(CoreBase):
     """Export a caller's memories (with tombstones); import them as the caller's own."""
 
-    def export(self, identity: Identity, *, scopes: Iterable[Scope] | None = None, preset: Preset | None = None,
-                     user_id: str | None = None, include_tombstones: bool = True) -> list[dict[str, Any]]:
+    def export(
+        self,
+        identity: Identity,
+        *,
+        scopes: Iterable[Scope] | None = None,
+        preset: Preset | None = None,
+        user_id: str | None = None,
+        include_tombstones: bool = True,
+    ) -> list[dict[str, Any]]:
         """Memories as JSON-ready dicts (any status but pending), oldest first.
 
         Say what to export: ``scopes`` (the caller's own memories in those scopes) or a
@@ -46,8 +53,10 @@ class Transfer(CoreBase):
         they are imported. Each record keeps its ``owner``, ``scope`` and provenance.
         """
         if (scopes is None) == (preset is None):
-            raise InvalidMemoryError("export needs scopes=[...] or preset='handover' | 'offboarding' (one of them): "
-                                     "nothing is exported by default")
+            raise InvalidMemoryError(
+                "export needs scopes=[...] or preset='handover' | 'offboarding' (one of them): "
+                "nothing is exported by default"
+            )
         if preset is not None and preset not in PRESETS:
             raise InvalidMemoryError(f"unknown preset {preset!r}; use one of {sorted(PRESETS)}")
         if preset == "offboarding":
@@ -56,9 +65,10 @@ class Transfer(CoreBase):
             raise InvalidMemoryError("user_id= goes with preset='offboarding'")
         self._authorize(identity, authz.Request("export"))
         if preset == "handover":
-            flt = F.any_of(S.visibility_filter(identity, ["shared"]),
-                           F.all_of(S.visibility_filter(identity, ["private", "conversation"]),
-                                    F.term("kind", "procedural")))
+            flt = F.any_of(
+                S.visibility_filter(identity, ["shared"]),
+                F.all_of(S.visibility_filter(identity, ["private", "conversation"]), F.term("kind", "procedural")),
+            )
             tomb_scopes: list[Scope] = ["shared"]
         else:
             tomb_scopes = V.check_scopes(scopes or ())
@@ -70,19 +80,29 @@ class Transfer(CoreBase):
             out += self._tombstone_records(F.all_of(F.term("tenant", identity.tenant), F.terms("owner", owners)))
         return out
 
-    def _offboarding(self, identity: Identity, user_id: str | None, include_tombstones: bool) -> list[dict[str, Any]]:
+    def _offboarding(
+        self, identity: Identity, user_id: str | None, include_tombstones: bool
+    ) -> list[dict[str, Any]]:
         if not user_id:
             raise InvalidMemoryError("offboarding exports one user: give user_id= (or call as that user)")
         user_id = V.clean_text(user_id, "user_id", limit=256)
         self._authorize(identity, authz.Request("export", user_id=user_id))
         subject = Identity(tenant=identity.tenant, user_id=user_id)
         owner = f"user:{user_id}"
-        flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant),
-                       F.any_of(F.term("owner", owner), D.value_filter({"metadata.provenance.user_id": user_id})))
+        flt = F.all_of(
+            F.term("record", "memory"),
+            F.term("tenant", identity.tenant),
+            F.any_of(F.term("owner", owner), D.value_filter({"metadata.provenance.user_id": user_id})),
+        )
         docs = self._export_docs(flt)
         # the user's own (private) memories, and those the user wrote anywhere else in the tenant
-        mine = [s for s in docs if s.doc.get("tenant") == identity.tenant and s.doc.get("status") != "pending"
-                and (s.doc.get("owner") == owner or authz.is_author(subject, memory_of(s.doc)))]
+        mine = [
+            s
+            for s in docs
+            if s.doc.get("tenant") == identity.tenant
+            and s.doc.get("status") != "pending"
+            and (s.doc.get("owner") == owner or authz.is_author(subject, memory_of(s.doc)))
+        ]
         out = [memory_of(s.doc).model_dump(mode="json") for s in mine]
         if include_tombstones:
             out += self._tombstone_records(F.all_of(F.term("tenant", identity.tenant), F.term("owner", owner)))
@@ -91,19 +111,27 @@ class Transfer(CoreBase):
     def _export_docs(self, flt: F.Filter) -> list[StoredDoc]:
         out: list[StoredDoc] = []
         while True:
-            page = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, offset=len(out),
-                                           sort=(("written_at", "asc"),))
+            page = self.backend.find(
+                list(MEMORY_COLLECTIONS), flt, size=1000, offset=len(out), sort=(("written_at", "asc"),)
+            )
             out.extend(page)
             if len(page) < 1000:
                 return [s for s in out if s.doc.get("status") != "pending"]
 
     def _tombstone_records(self, flt: F.Filter) -> list[dict[str, Any]]:
-        found = self.backend.find([AUDIT], F.all_of(F.term("record", "tombstone"), flt), size=10_000,
-                                        sort=(("created_at", "asc"),))
+        found = self.backend.find(
+            [AUDIT], F.all_of(F.term("record", "tombstone"), flt), size=10_000, sort=(("created_at", "asc"),)
+        )
         return [{"record": "tombstone", **s.doc["value"]} for s in found]
 
-    def import_(self, identity: Identity, records: Iterable[Mapping[str, Any]], *, scope: Scope | None = None,
-                      adopt: bool = False) -> list[str]:
+    def import_(
+        self,
+        identity: Identity,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        scope: Scope | None = None,
+        adopt: bool = False,
+    ) -> list[str]:
         """Import exported memories for the caller (re-embedded; tombstones respected). Returns the imported ids.
 
         Each record keeps its scope (``scope=`` moves them all into one): a private
@@ -127,10 +155,16 @@ class Transfer(CoreBase):
             if target == source_scope == "shared" and r.get("tenant") == identity.tenant:
                 continue  # already the workspace's: nothing to copy
             theirs = source_scope != "shared" and r.get("owner") not in identity.owners().get(source_scope, ())
-            self._authorize(identity, authz.Request("import", target, user_id=str(r.get("owner")) if theirs else None,
-                                                    adopt=adopt))
-            value = {**r, "tenant": identity.tenant, "scope": target, "owner": owner_of(identity, target),
-                     "conflict_id": None}
+            self._authorize(
+                identity, authz.Request("import", target, user_id=str(r.get("owner")) if theirs else None, adopt=adopt)
+            )
+            value = {
+                **r,
+                "tenant": identity.tenant,
+                "scope": target,
+                "owner": owner_of(identity, target),
+                "conflict_id": None,
+            }
             if value.get("status") == "pending":
                 value["status"] = "active"
             metadata = dict(value.get("metadata") or {})
@@ -151,7 +185,11 @@ class Transfer(CoreBase):
             return []
         vectors = self.embeddings.embed_documents([m.content for m in memories])
         for kind in KINDS:
-            docs = [memory_document(m, [("content", v)], now=now) for m, v in zip(memories, vectors) if m.kind == kind]
+            docs = [
+                memory_document(m, [("content", v)], now=now)
+                for m, v in zip(memories, vectors, strict=False)
+                if m.kind == kind
+            ]
             self.backend.put(kind, docs)
         for m in memories:  # the imported active fact becomes the head of its key
             if m.kind == "semantic" and m.status == "active" and m.subject_key and m.polarity == "assert":

@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from langgraph.store.base import GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
-from ... import filters as F
 from ... import documents as D
+from ... import filters as F
 from ...model import collection_for
 from ...port import AsyncStoragePort, Collection, Doc, StoredDoc
 from .. import base as B
@@ -123,7 +123,7 @@ class AsyncStoreCore:
 
         # 4. write
         docs: dict[Collection, list[Doc]] = defaultdict(list)
-        for prep, vecs in zip(prepared, vectors):
+        for prep, vecs in zip(prepared, vectors, strict=False):
             current = stored.get(prep.id)
             created = current.doc.get("created_at") if current and not B.is_expired(current.doc, now) else None
             docs[prep.collection].append(B.build_document(prep, vecs, now=now, created_at=created))
@@ -151,7 +151,7 @@ class AsyncStoreCore:
         if texts and self._embedder is not None and self.index is not None:
             unique = list(dict.fromkeys(texts))  # each distinct text is embedded once
             vecs = B.check_dims(await self._embedder.embed_texts(unique), self.index.dims, len(unique))
-            by_text = dict(zip(unique, vecs))
+            by_text = dict(zip(unique, vecs, strict=False))
             flat = [by_text[t] for t in texts]
         out: list[list[list[float]]] = []
         pos = 0
@@ -186,9 +186,7 @@ class AsyncStoreCore:
             self._dirty.difference_update(dirty)
             await self.port.refresh(dirty)
 
-    async def _search(
-        self, op: SearchOp, qvec: list[float] | None, now: datetime
-    ) -> tuple[list[Any], list[StoredDoc]]:
+    async def _search(self, op: SearchOp, qvec: list[float] | None, now: datetime) -> tuple[list[Any], list[StoredDoc]]:
         if op.limit <= 0:
             return [], []
         collections = B.collections_for_prefix(op.namespace_prefix)

@@ -14,6 +14,7 @@ from elasticsearch import (
 )
 from elasticsearch.helpers import ScanError, async_scan
 
+from ....errors import UnavailableShard
 from ....filters import MATCH_ALL, Filter
 from ....port import (
     ABSENT,
@@ -30,7 +31,6 @@ from ....port import (
     Write,
 )
 from .. import mappings, queries, shards
-from ....errors import UnavailableShard
 from ..errors import translate_errors
 from ..licence import capabilities_from, default_replicas
 
@@ -78,7 +78,7 @@ class AsyncElasticsearchBackend:
         read_your_writes: Literal["lazy", "always"] = "lazy",
     ) -> None:
         if not prefix or prefix != prefix.lower() or any(c in prefix for c in ' "*\\<|,>/?#:'):
-            raise ValueError(f"index prefix {prefix!r} must be lowercase without spaces or \\/*?\"<>|,#:")
+            raise ValueError(f'index prefix {prefix!r} must be lowercase without spaces or \\/*?"<>|,#:')
         self.client = client
         self.prefix = prefix
         self.dims = dims
@@ -119,7 +119,8 @@ class AsyncElasticsearchBackend:
             # GET / lives in the rest-root module, absent from the integ-test distribution:
             # read the version from the nodes info instead.
             nodes = await self.client.nodes.info(
-                metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name,nodes.*.roles")
+                metric="plugins", filter_path="nodes.*.version,nodes.*.modules.name,nodes.*.roles"
+            )
             if self.replicas is None:
                 self.replicas = default_replicas(nodes.body)
             for collection in COLLECTIONS:
@@ -187,8 +188,11 @@ class AsyncElasticsearchBackend:
 
     async def _fresh(self, collections: Sequence[Collection]) -> None:
         """Refresh the collections written since their last search (lazy read-your-writes)."""
-        seen = {c: self._writes[c] for c in (collections or COLLECTIONS)
-                if self._writes.get(c, 0) > self._refreshed.get(c, 0)}
+        seen = {
+            c: self._writes[c]
+            for c in (collections or COLLECTIONS)
+            if self._writes.get(c, 0) > self._refreshed.get(c, 0)
+        }
         if not seen:
             return
         # a reader arriving while this refresh runs still sees the writes as uncovered and
@@ -237,8 +241,12 @@ class AsyncElasticsearchBackend:
         with translate_errors(f"a conditional write to {self.alias(collection)}", read=False):
             try:
                 if version is None:
-                    await self.client.create(index=self.alias(collection), id=doc["id"], document=_compact(doc),
-                                             refresh=self._write_refresh(refresh))
+                    await self.client.create(
+                        index=self.alias(collection),
+                        id=doc["id"],
+                        document=_compact(doc),
+                        refresh=self._write_refresh(refresh),
+                    )
                 else:
                     await self.client.index(
                         index=version.location or self.alias(collection),
@@ -263,8 +271,16 @@ class AsyncElasticsearchBackend:
                 operations.append({"create": {"_index": self.alias(w.collection), "_id": w.doc["id"]}})
             elif isinstance(w.if_version, Version):
                 v = w.if_version
-                operations.append({"index": {"_index": v.location or self.alias(w.collection), "_id": w.doc["id"],
-                                             "if_seq_no": v.seq_no, "if_primary_term": v.primary_term}})
+                operations.append(
+                    {
+                        "index": {
+                            "_index": v.location or self.alias(w.collection),
+                            "_id": w.doc["id"],
+                            "if_seq_no": v.seq_no,
+                            "if_primary_term": v.primary_term,
+                        }
+                    }
+                )
             else:
                 operations.append({"index": {"_index": self.alias(w.collection), "_id": w.doc["id"]}})
             operations.append(_compact(w.doc))
@@ -283,7 +299,7 @@ class AsyncElasticsearchBackend:
                 failed.append((result.get("status"), error))
             else:
                 applied.append(True)
-        for w, ok in zip(writes, applied):
+        for w, ok in zip(writes, applied, strict=False):
             if ok:
                 self._written(w.collection, w.refresh)
         if failed:
@@ -292,8 +308,10 @@ class AsyncElasticsearchBackend:
                 raise shards.shards_error(unavailable, "a batched write", read=False)
             from ....errors import WriteError
 
-            raise WriteError(f"{len(failed)} of {len(writes)} writes failed (first: {failed[0][1]}); "
-                             "the others were applied; retrying the same call is safe")
+            raise WriteError(
+                f"{len(failed)} of {len(writes)} writes failed (first: {failed[0][1]}); "
+                "the others were applied; retrying the same call is safe"
+            )
         return applied
 
     async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
@@ -328,8 +346,9 @@ class AsyncElasticsearchBackend:
                         deleted += await self._bulk_delete(batch)
                         batch = []
             except ScanError as exc:  # a shard lost mid-scroll: the sweep is incomplete
-                raise shards.shards_error([(UnavailableShard(None, None, str(exc)), "unavailable")],
-                                          f"a delete sweep of {index}") from exc
+                raise shards.shards_error(
+                    [(UnavailableShard(None, None, str(exc)), "unavailable")], f"a delete sweep of {index}"
+                ) from exc
             if batch:
                 deleted += await self._bulk_delete(batch)
         return deleted
@@ -350,8 +369,9 @@ class AsyncElasticsearchBackend:
         with translate_errors():
             indices = {c: await self._indices(c) for c in dict.fromkeys(c for c, _ in refs)}
             docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for c, i in refs for index in indices[c]]
-            response = await (self.client.mget(docs=docs) if vectors
-                              else self.client.mget(docs=docs, source_excludes=["vectors"]))
+            response = await (
+                self.client.mget(docs=docs) if vectors else self.client.mget(docs=docs, source_excludes=["vectors"])
+            )
         failed = shards.failed_gets(response.body)
         if failed:
             failed = await self._numbered(failed)
@@ -418,7 +438,13 @@ class AsyncElasticsearchBackend:
         return response
 
     async def _find_deep(
-        self, collections: Sequence[Collection], filter: Filter, *, size: int, offset: int, sort: Sequence[tuple[str, str]]
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        size: int,
+        offset: int,
+        sort: Sequence[tuple[str, str]],
     ) -> list[StoredDoc]:
         """Pages past 10,000 hits with search_after (``from`` is capped there)."""
         out: list[StoredDoc] = []
@@ -477,7 +503,10 @@ class AsyncElasticsearchBackend:
             with translate_errors(f"a recall search of {index}"):
                 response = await self.client.search(index=index, body=body, allow_partial_search_results=allow_partial)
             missing = self._partial(response, f"a recall search of {index}", allow_partial)
-            fused = [Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"] or 0.0)) for h in response["hits"]["hits"]]
+            fused = [
+                Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"] or 0.0))
+                for h in response["hits"]["hits"]
+            ]
             return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000, unavailable=missing)
         searches: list[dict[str, Any]] = []
         legs: list[str] = []
@@ -492,7 +521,7 @@ class AsyncElasticsearchBackend:
         if searches:
             with translate_errors():
                 response = await self.client.msearch(searches=searches)
-            for leg, part in zip(legs, response["responses"]):
+            for leg, part in zip(legs, response["responses"], strict=False):
                 what = f"the {leg} leg of a search of {index}"
                 if "error" in part:
                     found = shards.from_error_body(part.get("status"), part)
@@ -501,13 +530,21 @@ class AsyncElasticsearchBackend:
                     from ....errors import QueryError
 
                     raise QueryError(f"{what} failed: {part['error']}")
-                result.unavailable += [s for s in self._partial(part, what, allow_partial) if s not in result.unavailable]
+                result.unavailable += [
+                    s for s in self._partial(part, what, allow_partial) if s not in result.unavailable
+                ]
                 hits = part["hits"]["hits"]
                 if leg == "text":
-                    result.text_hits = [Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"])) for h in hits]
+                    result.text_hits = [
+                        Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"])) for h in hits
+                    ]
                 else:
                     result.vector_hits = [
-                        Hit(self._collection_of(h["_index"]), _source_of(h), queries.cosine_from_score(float(h["_score"])))
+                        Hit(
+                            self._collection_of(h["_index"]),
+                            _source_of(h),
+                            queries.cosine_from_score(float(h["_score"])),
+                        )
                         for h in hits
                     ]
         result.took_ms = (time.perf_counter() - started) * 1000
@@ -536,7 +573,7 @@ class AsyncElasticsearchBackend:
         with translate_errors("a batched read"):
             response = await self.client.msearch(searches=searches)
         out: list[list[StoredDoc] | list[Hit]] = []
-        for op, part in zip(ops, response["responses"]):
+        for op, part in zip(ops, response["responses"], strict=False):
             what = f"a batched read of {self._aliases(op.collections)}"
             if "error" in part:
                 found = shards.from_error_body(part.get("status"), part)
@@ -548,8 +585,16 @@ class AsyncElasticsearchBackend:
             shards.require_complete(part, what)
             hits = part["hits"]["hits"]
             if isinstance(op, Nearest):
-                out.append([Hit(self._collection_of(h["_index"]), _source_of(h),
-                                queries.cosine_from_score(float(h["_score"]))) for h in hits])
+                out.append(
+                    [
+                        Hit(
+                            self._collection_of(h["_index"]),
+                            _source_of(h),
+                            queries.cosine_from_score(float(h["_score"])),
+                        )
+                        for h in hits
+                    ]
+                )
             else:
                 out.append([self._stored(h) for h in hits])
         return out

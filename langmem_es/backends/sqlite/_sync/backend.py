@@ -136,7 +136,9 @@ class SQLiteBackend:
     def __init__(self, path: str = ":memory:", *, prefix: str = "langmem") -> None:
         self.path = str(path)
         self.names = S.Names(prefix)
-        self.capabilities = Capabilities(engine="sqlite", version=sqlite3.sqlite_version, license="none", server_rrf=False)
+        self.capabilities = Capabilities(
+            engine="sqlite", version=sqlite3.sqlite_version, license="none", server_rrf=False
+        )
         self._runner = Runner()
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
@@ -286,14 +288,18 @@ class SQLiteBackend:
         found: list[tuple[str, int, str | None]] = []
         for part in _chunks(ids):
             marks = ", ".join("?" * len(part))
-            found += conn.execute(f'SELECT id, rid, "text" FROM {S.q(table)} WHERE id IN ({marks})', list(part)).fetchall()
+            found += conn.execute(
+                f'SELECT id, rid, "text" FROM {S.q(table)} WHERE id IN ({marks})', list(part)
+            ).fetchall()
         return found
 
-    def _unindex(self, conn: sqlite3.Connection, collection: Collection, old: list[tuple[str, int, str | None]]) -> None:
+    def _unindex(
+        self, conn: sqlite3.Connection, collection: Collection, old: list[tuple[str, int, str | None]]
+    ) -> None:
         """Drop documents' text from FTS (external content: 'delete' needs the indexed text)."""
         fts = S.q(self.names.fts(collection))
         conn.executemany(
-            f'INSERT INTO {fts} ({fts}, rowid, "text") VALUES (\'delete\', ?, ?)',
+            f"INSERT INTO {fts} ({fts}, rowid, \"text\") VALUES ('delete', ?, ?)",
             [(rid, text) for _, rid, text in old if text is not None],
         )
         rids = [(rid,) for _, rid, _ in old]
@@ -313,7 +319,8 @@ class SQLiteBackend:
         rid = {id_: rid for id_, rid, _ in self._existing(conn, table, [r.id for r in rows])}
         fts = S.q(n.fts(collection))
         conn.executemany(
-            f'INSERT INTO {fts} (rowid, "text") VALUES (?, ?)', [(rid[r.id], r.text) for r in rows if r.text is not None]
+            f'INSERT INTO {fts} (rowid, "text") VALUES (?, ?)',
+            [(rid[r.id], r.text) for r in rows if r.text is not None],
         )
         conn.executemany(
             f"INSERT INTO {S.q(n.arrays(collection))} (rid, field, value) VALUES (?, ?, ?)",
@@ -346,8 +353,11 @@ class SQLiteBackend:
             if version is ABSENT:
                 ok = found is None
             else:
-                ok = found is not None and isinstance(version, Version) and (found[0], 1) == (
-                    version.seq_no, version.primary_term)
+                ok = (
+                    found is not None
+                    and isinstance(version, Version)
+                    and (found[0], 1) == (version.seq_no, version.primary_term)
+                )
             if not ok:
                 return False
         self._write_rows(conn, collection, [row])
@@ -423,11 +433,13 @@ class SQLiteBackend:
         """By (collection, id), in the order asked."""
         return self._runner.run(self._locked, self._get_many, list(refs), vectors)
 
-    def _get_many(self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]], vectors: bool) -> list[StoredDoc | None]:
+    def _get_many(
+        self, conn: sqlite3.Connection, refs: list[tuple[Collection, str]], vectors: bool
+    ) -> list[StoredDoc | None]:
         found: dict[tuple[Collection, str], StoredDoc | None] = {}
         for c in dict.fromkeys(c for c, _ in refs):
             ids = [i for cc, i in refs if cc == c]
-            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids, vectors)))
+            found.update(zip([(c, i) for i in ids], self._get(conn, c, ids, vectors), strict=False))
         return [found.get(r) for r in refs]
 
     def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
@@ -435,8 +447,11 @@ class SQLiteBackend:
         out: list[list[StoredDoc] | list[Hit]] = []
         for op in ops:
             if isinstance(op, Nearest):
-                out.append((self.hybrid(op.collections, op.filter, text=None, vector=op.vector,
-                                              size=op.size)).vector_hits)
+                out.append(
+                    (
+                        self.hybrid(op.collections, op.filter, text=None, vector=op.vector, size=op.size)
+                    ).vector_hits
+                )
             else:
                 found = self.find(op.collections, op.filter, size=op.size, sort=op.sort)
                 if op.vectors and found:
@@ -444,8 +459,9 @@ class SQLiteBackend:
                 out.append(found)
         return out
 
-    def _get(self, conn: sqlite3.Connection, collection: Collection, ids: list[str],
-             vectors_too: bool = True) -> list[StoredDoc | None]:
+    def _get(
+        self, conn: sqlite3.Connection, collection: Collection, ids: list[str], vectors_too: bool = True
+    ) -> list[StoredDoc | None]:
         table, vectors = self.names.table(collection), self.names.vectors(collection)
         found: dict[str, StoredDoc] = {}
         with self._tx(conn, "DEFERRED"):
@@ -479,10 +495,17 @@ class SQLiteBackend:
         spec = S.sort_spec(sort)
         if size <= 0:
             return []
-        return self._runner.run(self._locked, self._find, _unique(collections), filter, size, max(offset, 0), spec)
+        return self._runner.run(
+            self._locked, self._find, _unique(collections), filter, size, max(offset, 0), spec
+        )
 
     def _find(
-        self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter, size: int, offset: int,
+        self,
+        conn: sqlite3.Connection,
+        collections: list[Collection],
+        flt: Filter,
+        size: int,
+        offset: int,
         spec: list[tuple[str, str]],
     ) -> list[StoredDoc]:
         selects: list[str] = []
@@ -490,10 +513,14 @@ class SQLiteBackend:
         keys = "".join(f", t.{col} AS s{i}" for i, (col, _) in enumerate(spec))
         for c in collections:
             w, _ = S.where(self.names, c, flt, params=params)
-            selects.append(f"SELECT '{c}' AS coll, t.id AS id, t.seq_no AS seq_no, t.doc AS doc{keys} "
-                           f"FROM {S.q(self.names.table(c))} t WHERE {w}")
+            selects.append(
+                f"SELECT '{c}' AS coll, t.id AS id, t.seq_no AS seq_no, t.doc AS doc{keys} "
+                f"FROM {S.q(self.names.table(c))} t WHERE {w}"
+            )
         order = "".join(f"s{i} IS NULL, s{i} {d}, " for i, (_, d) in enumerate(spec)) + "id ASC"
-        sql = f"SELECT coll, seq_no, doc FROM ({' UNION ALL '.join(selects)}) ORDER BY {order} LIMIT :size OFFSET :offset"
+        sql = (
+            f"SELECT coll, seq_no, doc FROM ({' UNION ALL '.join(selects)}) ORDER BY {order} LIMIT :size OFFSET :offset"
+        )
         rows = conn.execute(sql, params).fetchall()
         return [StoredDoc(c, json.loads(doc), Version(seq_no, 1, self.names.table(c))) for c, seq_no, doc in rows]
 
@@ -512,14 +539,18 @@ class SQLiteBackend:
         """Distinct namespaces of the matching documents, sorted."""
         return self._runner.run(self._locked, self._namespaces, _unique(collections), filter)
 
-    def _namespaces(self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter) -> list[tuple[str, ...]]:
+    def _namespaces(
+        self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter
+    ) -> list[tuple[str, ...]]:
         seen: set[tuple[str, ...]] = set()
         with self._tx(conn, "DEFERRED"):
             for c in collections:
                 table = S.q(self.names.table(c))
                 w, p = S.where(self.names, c, flt)
-                sql = (f"SELECT json_extract(doc, '$.ns') FROM {table} WHERE rid IN "
-                       f"(SELECT min(t.rid) FROM {table} t WHERE t.ns_key IS NOT NULL AND {w} GROUP BY t.ns_key)")
+                sql = (
+                    f"SELECT json_extract(doc, '$.ns') FROM {table} WHERE rid IN "
+                    f"(SELECT min(t.rid) FROM {table} t WHERE t.ns_key IS NOT NULL AND {w} GROUP BY t.ns_key)"
+                )
                 for (ns,) in conn.execute(sql, p):
                     labels = json.loads(ns) if ns else None
                     if isinstance(labels, list):
@@ -562,8 +593,13 @@ class SQLiteBackend:
         return self._runner.run(self._locked, self._hybrid, _unique(collections), filter, match, query, size)
 
     def _hybrid(
-        self, conn: sqlite3.Connection, collections: list[Collection], flt: Filter, match: str | None,
-        query: np.ndarray | None, size: int,
+        self,
+        conn: sqlite3.Connection,
+        collections: list[Collection],
+        flt: Filter,
+        match: str | None,
+        query: np.ndarray | None,
+        size: int,
     ) -> HybridResult:
         started = time.perf_counter()
         text_hits: list[Hit] = []
@@ -582,9 +618,14 @@ class SQLiteBackend:
     def _bm25(self, conn: sqlite3.Connection, c: Collection, flt: Filter, match: str, size: int) -> list[Hit]:
         table, fts = S.q(self.names.table(c)), S.q(self.names.fts(c))
         w, p = S.where(self.names, c, flt)
-        sql = (f"SELECT t.doc, -bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rid = {fts}.rowid "
-               f"WHERE {fts} MATCH :match AND {w} ORDER BY score DESC, t.id LIMIT :size")
-        return [Hit(c, json.loads(doc), float(score)) for doc, score in conn.execute(sql, {**p, "match": match, "size": size})]
+        sql = (
+            f"SELECT t.doc, -bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rid = {fts}.rowid "
+            f"WHERE {fts} MATCH :match AND {w} ORDER BY score DESC, t.id LIMIT :size"
+        )
+        return [
+            Hit(c, json.loads(doc), float(score))
+            for doc, score in conn.execute(sql, {**p, "match": match, "size": size})
+        ]
 
     def _knn(self, conn: sqlite3.Connection, c: Collection, flt: Filter, query: np.ndarray, size: int) -> list[Hit]:
         n, table = self.names, self.names.table(c)
@@ -596,7 +637,10 @@ class SQLiteBackend:
             # a selective filter: read the few matching rids; a broad one (a whole tenant) is
             # checked on the best-scoring candidates only, never by listing every id it matches
             wanted = np.fromiter(
-                (r[0] for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w} LIMIT {SELECTIVE_MAX + 1}", p)),
+                (
+                    r[0]
+                    for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w} LIMIT {SELECTIVE_MAX + 1}", p)
+                ),
                 dtype=np.int64,
             )
             if not wanted.size:
@@ -625,8 +669,15 @@ class SQLiteBackend:
         top = _top(best, size)
         return self._hits(conn, c, {int(doc_rids[i]): float(best[i]) for i in top})
 
-    def _knn_post_filtered(self, conn: sqlite3.Connection, c: Collection, where: tuple[str, dict[str, Any]],
-                           qn: np.ndarray, dim: int, size: int) -> list[Hit]:
+    def _knn_post_filtered(
+        self,
+        conn: sqlite3.Connection,
+        c: Collection,
+        where: tuple[str, dict[str, Any]],
+        qn: np.ndarray,
+        dim: int,
+        size: int,
+    ) -> list[Hit]:
         """Score the whole collection's cached matrix, then check the filter on the best
         candidates in SQL — 4× ``size`` first, four times more each round until ``size`` pass
         or none are left (exact: candidates are checked in score order)."""
@@ -642,7 +693,7 @@ class SQLiteBackend:
             order = _top(best, min(m, best.size))[done:]
             candidates = [int(r) for r in doc_rids[order]]
             passing = {r for (r,) in conn.execute(sql, {**p, "rids": json.dumps(candidates)})}
-            for i, r in zip(order, candidates):
+            for i, r in zip(order, candidates, strict=False):
                 if r in passing:
                     chosen[r] = float(best[i])
                     if len(chosen) == size:
@@ -657,7 +708,9 @@ class SQLiteBackend:
         keys = list(chosen)
         for part in _chunks(keys):
             marks = ", ".join("?" * len(part))
-            docs.update(conn.execute(f"SELECT rid, doc FROM {S.q(table)} WHERE rid IN ({marks})", list(part)).fetchall())
+            docs.update(
+                conn.execute(f"SELECT rid, doc FROM {S.q(table)} WHERE rid IN ({marks})", list(part)).fetchall()
+            )
         return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
 
     def _matrix(self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool) -> _Matrix | None:
@@ -665,7 +718,9 @@ class SQLiteBackend:
         key = (self.names.table(c), dim)
         (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
         cached = self._matrices.get(key)
-        if cached is not None and (cached.data_version != data_version or len(cached.stale) * 5 > max(cached.rids.size, 5000)):
+        if cached is not None and (
+            cached.data_version != data_version or len(cached.stale) * 5 > max(cached.rids.size, 5000)
+        ):
             cached = None  # written elsewhere, or too much changed: rebuild
         if cached is not None and cached.stale:
             cached = self._patched(conn, c, cached, dim)
@@ -710,7 +765,9 @@ class SQLiteBackend:
         if np.array_equal(have[~appended], want[~appended]):
             same = np.isin(new_rids, stale[~appended])
             if same.any():  # same documents, same number of vectors: overwrite rows in place
-                positions = np.concatenate([np.arange(a, b) for a, b in zip(lo[~appended], hi[~appended]) if b > a])
+                positions = np.concatenate(
+                    [np.arange(a, b) for a, b in zip(lo[~appended], hi[~appended], strict=False) if b > a]
+                )
                 cached.matrix[positions] = new[same]
             if (~same).any():
                 cached.append(new_rids[~same], new[~same])
