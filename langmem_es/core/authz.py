@@ -31,6 +31,7 @@ export another user                          no                            yes
 import as own (shared: as a shared write)    yes                           yes
 import another's private as own              only with ``adopt=True``      same
 list / approve / reject pending writes       own pending only / no         yes
+record a playbook's outcome                  any playbook it can read      yes
 ===========================================  ============================  ==============
 
 Replace it with any callable ``(identity, request) -> bool | str`` (a reason string
@@ -59,6 +60,7 @@ Action = Literal[
     "export",
     "import",
     "review",
+    "outcome",
 ]
 ACTIONS: tuple[str, ...] = get_args(Action)
 
@@ -167,6 +169,10 @@ class Policy:
                 or "a pending shared write is seen by its author and owners"
             )
         return True
+
+    def _outcome(self, identity: Identity, r: Request) -> bool | str:
+        """Counting a success or failure is feedback on a playbook one may read, not an edit of it."""
+        return self._read(identity, r)
 
     def _write(self, identity: Identity, r: Request) -> bool | str:
         if r.scope in ("private", "conversation"):

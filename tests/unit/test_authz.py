@@ -100,6 +100,30 @@ def test_pending_shared_writes_are_seen_by_author_and_owners() -> None:
     assert not ok(p, BOB, Request("read", target=pending))
 
 
+def test_outcomes_are_counted_by_readers_and_pass_the_rules(tmp_path) -> None:
+    from langmem_es.backends.sqlite import SQLiteBackend
+    from langmem_es.core import MemoryCore
+
+    playbook = mem("shared", T, OWNER)
+    assert ok(Policy(), BOB, Request("outcome", "shared", target=playbook))  # feedback on what one may read
+    assert not ok(Policy(), BOB, Request("outcome", "shared", target=mem("shared", T, ALICE, status="pending")))
+
+    def no_feedback(identity, request):
+        return request.action != "outcome" or "outcomes are recorded by the ops team"
+
+    core = MemoryCore(
+        SQLiteBackend(str(tmp_path / "m.db")), embeddings=lambda texts: [[1.0, 0.0]] * len(texts), rules=no_feedback
+    )
+    core.setup()
+    pid = core.remember(
+        OWNER, "Restart the hub, then re-pair it.", kind="procedural", scope="shared", reason="Team playbook."
+    ).id
+    with pytest.raises(PermissionDeniedError, match="ops team"):
+        core.record_outcome(BOB, pid, success=False, problem="hub offline")
+    assert core.get(OWNER, pid).failure_count == 0
+    core.close()
+
+
 @pytest.mark.parametrize("verdict", [False, None, "", "no", 1, "yes", [True]])
 def test_custom_rules_fail_closed(verdict) -> None:
     assert not ok(lambda i, r: verdict, OWNER, Request("write", "private"))

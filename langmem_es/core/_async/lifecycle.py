@@ -9,8 +9,8 @@ from ... import filters as F
 from ...errors import ScopeViolationError
 from ...model import KINDS, Identity, Memory
 from ...port import StoredDoc
+from .. import authz, scoring
 from .. import scope as S
-from .. import scoring
 from .. import validation as V
 from ..records import memory_of
 from ..results import DecayReport
@@ -35,6 +35,8 @@ class AsyncLifecycle(AsyncCoreBase):
         visible = await self._get_visible(identity, playbook_id, collection="procedural")
         if visible is None:
             raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
+        playbook = memory_of(visible.doc)
+        self._authorize(identity, authz.Request("outcome", scope=playbook.scope, target=playbook))
 
         def count(m: Memory) -> dict[str, Any]:
             meta = dict(m.metadata)
