@@ -61,6 +61,27 @@ def percentile(values: list[float], p: float) -> float:
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
 
 
+def figures(
+    latencies: dict[str, list[float]], elapsed: float, errors: Counter[str], leaks: list[Any]
+) -> dict[str, Any]:
+    """The figures both load runs report: throughput, latency percentiles per operation, errors, leaks."""
+    all_lat = [v for vs in latencies.values() for v in vs]
+
+    def pcts(vs: list[float]) -> dict[str, float]:
+        return {f"p{p}": round(percentile(vs, p), 2) for p in (50, 95, 99)}
+
+    return {
+        "ops": len(all_lat),
+        "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
+        "latency_ms": {op: {"n": len(vs), **pcts(vs)} for op, vs in sorted(latencies.items())},
+        "all_ms": pcts(all_lat),
+        "errors": dict(errors),
+        "error_count": sum(errors.values()),
+        "leaks": len(leaks),
+        "leaked": leaks[:20],
+    }
+
+
 def run_load(
     core: Any,
     *,
@@ -162,32 +183,12 @@ def run_load(
                 f"{len(leaks)} leaks"
             )
     elapsed = time.monotonic() - started
-    all_lat = [v for vs in latencies.values() for v in vs]
     report = {
         "seconds": round(elapsed, 2),
         "threads": threads,
         "tenants": tenants,
         "read_ratio": read_ratio,
-        "ops": len(all_lat),
-        "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
-        "latency_ms": {
-            op: {
-                "n": len(vs),
-                "p50": round(percentile(vs, 50), 2),
-                "p95": round(percentile(vs, 95), 2),
-                "p99": round(percentile(vs, 99), 2),
-            }
-            for op, vs in sorted(latencies.items())
-        },
-        "all_ms": {
-            "p50": round(percentile(all_lat, 50), 2),
-            "p95": round(percentile(all_lat, 95), 2),
-            "p99": round(percentile(all_lat, 99), 2),
-        },
-        "errors": dict(errors),
-        "error_count": sum(errors.values()),
-        "leaks": len(leaks),
-        "leaked": leaks[:20],
+        **figures(latencies, elapsed, errors, leaks),
         "writes_acknowledged": sum(len(v) for v in written.values()),
     }
     return report

@@ -65,7 +65,7 @@ def run_http_load(
     """Drive the server at ``target`` with ``tokens`` (``(token, Identity)`` pairs); returns the figures."""
     import httpx
 
-    from langmem_es_cli.load import MAX_SECONDS, MAX_THREADS, WORDS, percentile
+    from langmem_es_cli.load import MAX_SECONDS, MAX_THREADS, WORDS, figures
 
     target = check_loopback(target)
     seconds, threads = min(seconds, MAX_SECONDS), min(max(threads, 1), MAX_THREADS)
@@ -163,7 +163,6 @@ def run_http_load(
     for t in pool:
         t.join(seconds + 120)
     elapsed = time.monotonic() - started
-    all_lat = [v for vs in latencies.values() for v in vs]
     return {
         "target": target,
         "seconds": round(elapsed, 2),
@@ -171,26 +170,7 @@ def run_http_load(
         "tokens": len(tokens),
         "tenants": len({i.tenant for _, i in tokens}),
         "read_ratio": read_ratio,
-        "ops": len(all_lat),
-        "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
-        "latency_ms": {
-            op: {
-                "n": len(vs),
-                "p50": round(percentile(vs, 50), 2),
-                "p95": round(percentile(vs, 95), 2),
-                "p99": round(percentile(vs, 99), 2),
-            }
-            for op, vs in sorted(latencies.items())
-        },
-        "all_ms": {
-            "p50": round(percentile(all_lat, 50), 2),
-            "p95": round(percentile(all_lat, 95), 2),
-            "p99": round(percentile(all_lat, 99), 2),
-        },
-        "errors": dict(errors),
-        "error_count": sum(errors.values()),
-        "leaks": len(leaks),
-        "leaked": leaks[:20],
+        **figures(latencies, elapsed, errors, leaks),
         "refused_foreign": refused_foreign,
         "writes_acknowledged": len(written),
     }
