@@ -356,7 +356,7 @@ class Beliefs(LongEvents):
             elif memory.polarity == "assert" and not replaces:
                 memory = self._infer_key(near, memory)
         if memory.polarity == "deny":
-            return self._write_denial(scope_filter, memory, vector, replaces, now)
+            return self._write_denial(scope_filter, memory, vector, near, replaces, now)
         if memory.subject_key != key:  # a key inferred or mapped since the batched read: read its actives now
             actives = self._actives(scope_filter, memory.subject_key) if memory.subject_key else []
         actives = [s for s in actives if S.visible(s.doc, identity)]
@@ -567,13 +567,6 @@ class Beliefs(LongEvents):
         )
         return found  # type: ignore[return-value]
 
-    def _similar(self, scope_filter: F.Filter, vector: Sequence[float], size: int = 5) -> list[Hit]:
-        """The active semantic facts nearest to ``vector`` in one scope and owner (cosine scores)."""
-        legs = self.backend.hybrid(
-            ["semantic"], F.all_of(scope_filter, F.term("status", "active")), text=None, vector=vector, size=size
-        )
-        return legs.vector_hits
-
     def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
         """Make ``memory`` the head of its subject key (compare-and-swap, retried).
 
@@ -656,7 +649,13 @@ class Beliefs(LongEvents):
         )
 
     def _write_denial(
-        self, scope_filter: F.Filter, memory: Memory, vector: Sequence[float], replaces: Sequence[str], now: datetime
+        self,
+        scope_filter: F.Filter,
+        memory: Memory,
+        vector: Sequence[float],
+        near: Sequence[Hit],
+        replaces: Sequence[str],
+        now: datetime,
     ) -> WriteResult:
         """A flat denial is kept at reduced confidence, naming what it denies; it applies once reinforced.
 
@@ -664,6 +663,7 @@ class Beliefs(LongEvents):
         without either — the active claims it negates (close in meaning, same content
         words). A second denial of the same claim from another source or writer is an
         independent confirmation: it reinforces the pending denial instead of adding one.
+        ``near`` are the active claims nearest to it, from the write's batched read.
         """
         denied = list(replaces)
         pending: list[Hit] = []
@@ -673,7 +673,7 @@ class Beliefs(LongEvents):
                     denied.append(s.doc["key"])
                 else:
                     pending.append(Hit(s.collection, s.doc, 1.0))
-        for hit in self._similar(scope_filter, vector, size=10):
+        for hit in near:
             old = memory_of(hit.doc)
             if old.polarity == "deny":
                 pending.append(hit)
