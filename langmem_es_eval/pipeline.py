@@ -61,8 +61,13 @@ class MemoryPipelineSystem:
             context_window_text=int(opts.get("context_window_text", defaults.context_window_text)) if full else 0,
             context_window_vector=int(opts.get("context_window_vector", defaults.context_window_vector)) if full else 0,
             time_in_text=bool(opts.get("time_in_text", defaults.time_in_text)) and full,
+            **{  # query-time signals (core/signals.py): our full pipeline only
+                name: float(opts.get(name, getattr(defaults, name))) if full else 0.0
+                for name in ("signal_when", "signal_window", "signal_names")
+            },
         )
         handled = {"candidates", "rrf_k", "context_window_text", "context_window_vector", "time_in_text"}
+        handled |= {"signal_when", "signal_window", "signal_names"}
         extra = {
             k: _coerce(v, getattr(defaults, k))
             for k, v in opts.items()

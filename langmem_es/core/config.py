@@ -54,6 +54,15 @@ class MemoryConfig:
     """Words added to the question for the second hop."""
     second_hop_weight: float = 0.5
     """RRF weight of the second hop's ranking (the two first-hop legs weigh ``leg_weights``)."""
+    signal_when: float = 0.0
+    """Recall: weight of "the candidate states a time" for questions asking *when*
+    (:mod:`langmem_es.core.signals`; added to the reranked score, whose best is about 1)."""
+    signal_window: float = 0.0
+    """Recall: weight of "the event falls in the time the question names" ("in July 2023",
+    "two weeks ago" read against ``as_of`` or now; :mod:`langmem_es.core.temporal`)."""
+    signal_names: float = 0.0
+    """Recall: weight of the question's names (capitalised words, rarity-weighted) held by
+    the candidate's own content."""
     time_in_text: bool = True
     """Index an event's date as words ("8 May 2023") beside it, for questions that name the date."""
     denial_confidence: float = 0.5

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 
 from ... import filters as F
 from ...errors import InvalidMemoryError, ShardsUnavailableError, UnavailableShard
@@ -20,6 +20,7 @@ from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker
 from .. import scope as S
 from .. import scoring
+from .. import signals as Q
 from .. import validation as V
 from ..records import AUDIT, LEG_FIELDS, memory_of
 from ..results import RecalledMemory, RecallResult
@@ -128,6 +129,11 @@ class Retrieval(LongEvents, Hops):
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
+        weights = Q.SignalWeights(self.config.signal_when, self.config.signal_window, self.config.signal_names)
+        if weights:  # query-time signals: core/signals.py
+            window = self.config.rerank_window
+            docs = {i: by_id[i].doc for i, _ in reranked[:window]}
+            reranked = Q.adjust(query, reranked, docs, weights, reference=as_of or _now(), window=window)
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
         unavailable = list(legs.unavailable)
@@ -297,6 +303,10 @@ class Retrieval(LongEvents, Hops):
             )
         ranked.sort(key=lambda r: -r.score)
         return ranked[:k]
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 def _ms(t: float) -> float:

@@ -1,0 +1,163 @@
+"""Query-time signals added to the reranked order (pure): time and names the question shares.
+
+After fusion and reranking, the best candidates are already in the window; what is often
+wrong is their order among near-equals. Three cheap, general signals reorder them, each a
+feature in ``[0, 1]`` added at a small weight to the reranked score (no round trip, a few
+regular expressions over the window's texts):
+
+* ``when`` — the question asks *when* ("When did…", "How long ago…", "What year…"):
+  candidates that state a time ("yesterday", "last week", "two years ago", a date, a
+  month) answer that kind of question; the others only share its topic.
+* ``window`` — the question names a time ("in July 2023", "two weeks ago", "last
+  spring"; :mod:`langmem_es.core.temporal`): events told inside the window, or soon after,
+  rank higher.
+* ``names`` — the question names people, places or things (capitalised words): the
+  share of those names, weighted by rarity among the candidates, that the candidate's
+  own content holds.
+
+Each is 0 for a question that gives it nothing to go on, so such questions keep their order.
+
+>>> docs = {"a": {"text": "I love hiking."}, "b": {"text": "I went hiking yesterday!"}}
+>>> [i for i, _ in adjust("When did Ann go hiking?", [("a", 1.0), ("b", 0.99)], docs, SignalWeights(when=0.1))]
+['b', 'a']
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .temporal import time_match, time_windows
+
+__all__ = ["SignalWeights", "adjust", "asks_when", "question_names", "states_time"]
+
+_WHEN = re.compile(
+    r"^\W*(?:when\b|what (?:year|month|date|day|time|week)\b|which (?:year|month|day|week)\b|how long ago\b|since when\b)",
+    re.IGNORECASE,
+)
+_MONTH_NAMES = "January|February|March|April|June|July|August|September|October|November|December"
+_UNITS = r"(?:days?|nights?|weeks?|weekends?|months?|years?)"
+_TIME = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|recently|lately|ago|"
+    r"(?:last|this|next|past|previous) (?:week|weekend|month|year|night|spring|summer|fall|autumn|winter|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?:19|20)\d\d|" + _MONTH_NAMES + r"|"
+    r"(?:\d+|a|an|one|two|three|four|five|six|few|couple of) " + _UNITS + r" (?:ago|back|before|earlier|later)|"
+    r"the other day|this morning|last night)\b",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"[A-Z][\w'’-]*")
+_FUNCTION_WORDS = frozenset(
+    "what when where who whom whose which why how did does do is are was were has have had would could should "
+    "can will i a an the in on at of for to and or my your his her their our its".split()
+    + _MONTH_NAMES.lower().split("|")
+    + "may monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+@dataclass(frozen=True)
+class SignalWeights:
+    """Weights of the query-time signals, added to a reranked score whose best is about 1."""
+
+    when: float = 0.0
+    """A "when" question: the candidate states a time."""
+    window: float = 0.0
+    """The question names a time: the candidate's event time falls in it (or soon after)."""
+    names: float = 0.0
+    """The question's names (rarity-weighted) in the candidate's own content."""
+    window_slack_days: float = 10.0
+    """How long after a named window an event still counts (what happened is told later)."""
+
+    def __bool__(self) -> bool:
+        return bool(self.when or self.window or self.names)
+
+
+def asks_when(query: str) -> bool:
+    """Does the question ask for a time ("When…", "What year…", "How long ago…")?"""
+    return _WHEN.search(query) is not None
+
+
+def states_time(text: str) -> bool:
+    """Does ``text`` say when something happened ("yesterday", "last May", "in 2022")?"""
+    return _TIME.search(text) is not None
+
+
+def question_names(query: str) -> list[str]:
+    """Capitalised words of the question other than its first word and function words,
+    lowercased, without a possessive ``'s``."""
+    words = _NAME.finditer(query)
+    out: dict[str, None] = {}
+    for m in words:
+        if m.start() == 0 or query[: m.start()].rstrip().endswith((".", "?", "!")):
+            continue
+        w = re.sub(r"['’]s$", "", m.group(0)).lower()
+        if w and w not in _FUNCTION_WORDS:
+            out.setdefault(w, None)
+    return list(out)
+
+
+def _contains(word: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) is not None
+
+
+def _own(doc: Mapping[str, Any], chars: int) -> str:
+    value = doc.get("value") or {}
+    content = value.get("content") if isinstance(value, Mapping) else None
+    return str(content if isinstance(content, str) else doc.get("text", ""))[:chars]
+
+
+def adjust(
+    query: str,
+    ranked: Sequence[tuple[str, float]],
+    docs: Mapping[str, Mapping[str, Any]],
+    weights: SignalWeights,
+    *,
+    reference: datetime | None = None,
+    window: int = 80,
+    chars: int = 2_000,
+) -> list[tuple[str, float]]:
+    """``ranked`` with the first ``window`` candidates rescored by the query-time signals and
+    re-sorted; the rest keep their places after them. ``docs`` maps ids to stored documents
+    (``value.content`` when present, else ``text``; ``event_time``); ``chars`` of each are read."""
+    head = list(ranked[:window])
+    if not weights or not head:
+        return list(ranked)
+    n = len(head)
+    extra = [0.0] * n
+    if weights.when and asks_when(query):
+        for j, (i, _) in enumerate(head):
+            extra[j] += weights.when * float(states_time(_own(docs[i], chars)))
+    if weights.window:
+        hint = time_windows(query, reference)
+        if hint:
+            for j, (i, _) in enumerate(head):
+                when = _time(docs[i].get("event_time"))
+                extra[j] += weights.window * time_match(hint, when, slack_days=weights.window_slack_days)
+    names = question_names(query) if weights.names else []
+    if names:
+        texts = [_own(docs[i], chars).lower() for i, _ in head]
+        held = [[_contains(w, t) for t in texts] for w in names]
+        idf = [math.log((n + 1) / (sum(h) + 1)) for h in held]
+        total = sum(idf)
+        if total > 0:
+            for j in range(n):
+                extra[j] += weights.names * sum(f for f, h in zip(idf, held, strict=True) if h[j]) / total
+    if not any(extra):
+        return list(ranked)
+    rescored = sorted(((i, s + e) for (i, s), e in zip(head, extra, strict=True)), key=lambda p: -p[1])
+    return rescored + list(ranked[window:])
+
+
+def _time(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
