@@ -63,11 +63,11 @@ class MemoryPipelineSystem:
             time_in_text=bool(opts.get("time_in_text", defaults.time_in_text)) and full,
             **{  # query-time signals (core/signals.py): our full pipeline only
                 name: float(opts.get(name, getattr(defaults, name))) if full else 0.0
-                for name in ("signal_when", "signal_window", "signal_names")
+                for name in ("signal_when", "signal_window", "signal_names", "signal_neighbours")
             },
         )
         handled = {"candidates", "rrf_k", "context_window_text", "context_window_vector", "time_in_text"}
-        handled |= {"signal_when", "signal_window", "signal_names"}
+        handled |= {"signal_when", "signal_window", "signal_names", "signal_neighbours"}
         extra = {
             k: _coerce(v, getattr(defaults, k))
             for k, v in opts.items()

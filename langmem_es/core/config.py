@@ -63,6 +63,9 @@ class MemoryConfig:
     signal_names: float = 0.0
     """Recall: weight of the question's names (capitalised words, rarity-weighted) held by
     the candidate's own content."""
+    signal_neighbours: float = 0.0
+    """Recall: share of the best session neighbour's reranked score added to a candidate
+    (a conversation spreads one topic over neighbouring turns)."""
     time_in_text: bool = True
     """Index an event's date as words ("8 May 2023") beside it, for questions that name the date."""
     denial_confidence: float = 0.5

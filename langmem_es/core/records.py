@@ -108,6 +108,7 @@ LEG_FIELDS: tuple[str, ...] = (
     "status",
     "text",
     "event_time",
+    "session_id",
     "written_at",
     "confidence",
     "access_count",

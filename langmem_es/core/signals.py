@@ -14,6 +14,9 @@ regular expressions over the window's texts):
 * ``names`` — the question names people, places or things (capitalised words): the
   share of those names, weighted by rarity among the candidates, that the candidate's
   own content holds.
+* ``neighbours`` — session-neighbour support: a conversation spreads one topic over
+  neighbouring turns, so a candidate whose session neighbour (an event its indexed
+  context holds, :mod:`langmem_es.core.context`) scored high is lifted by that score.
 
 Each is 0 for a question that gives it nothing to go on, so such questions keep their order.
 
@@ -69,11 +72,13 @@ class SignalWeights:
     """The question names a time: the candidate's event time falls in it (or soon after)."""
     names: float = 0.0
     """The question's names (rarity-weighted) in the candidate's own content."""
+    neighbours: float = 0.0
+    """Share of the best session neighbour's reranked score added to a candidate."""
     window_slack_days: float = 10.0
     """How long after a named window an event still counts (what happened is told later)."""
 
     def __bool__(self) -> bool:
-        return bool(self.when or self.window or self.names)
+        return bool(self.when or self.window or self.names or self.neighbours)
 
 
 def asks_when(query: str) -> bool:
@@ -128,6 +133,11 @@ def adjust(
         return list(ranked)
     n = len(head)
     extra = [0.0] * n
+    if weights.neighbours:
+        score = dict(head)
+        for j, (i, _) in enumerate(head):
+            near = [score[o] for o in session_neighbours(i, [o for o, _ in head], docs)]
+            extra[j] += weights.neighbours * max(near, default=0.0)
     if weights.when and asks_when(query):
         for j, (i, _) in enumerate(head):
             extra[j] += weights.when * float(states_time(_own(docs[i], chars)))
@@ -150,6 +160,36 @@ def adjust(
         return list(ranked)
     rescored = sorted(((i, s + e) for (i, s), e in zip(head, extra, strict=True)), key=lambda p: -p[1])
     return rescored + list(ranked[window:])
+
+
+#: Characters at the end of an event's indexed text searched for its neighbours: the
+#: context (up to two turns each side, each cut to 2,000 characters, and the date).
+CONTEXT_TAIL = 9_000
+
+
+def _lead(doc: Mapping[str, Any]) -> str:
+    """The start of an event's content as its indexed text begins (first line, 80 characters)."""
+    return str(doc.get("text", "")).split("\n", 1)[0][:80]
+
+
+def session_neighbours(i: str, ids: Sequence[str], docs: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Those of ``ids`` in ``i``'s session whose content begins inside ``i``'s indexed
+    context (the tail of its text): its neighbouring turns, as ingest linked them."""
+    doc = docs[i]
+    session = doc.get("session_id")
+    if not session:
+        return []
+    tail = str(doc.get("text", ""))
+    lead_i = _lead(doc)
+    tail = tail[len(lead_i) :][-CONTEXT_TAIL:]
+    out = []
+    for o in ids:
+        if o == i or docs[o].get("session_id") != session:
+            continue
+        lead = _lead(docs[o])
+        if len(lead) >= 8 and lead in tail:
+            out.append(o)
+    return out
 
 
 def _time(value: Any) -> datetime | None:

@@ -129,7 +129,9 @@ class Retrieval(LongEvents, Hops):
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
-        weights = Q.SignalWeights(self.config.signal_when, self.config.signal_window, self.config.signal_names)
+        weights = Q.SignalWeights(
+            self.config.signal_when, self.config.signal_window, self.config.signal_names, self.config.signal_neighbours
+        )
         if weights:  # query-time signals: core/signals.py
             window = self.config.rerank_window
             docs = {i: by_id[i].doc for i, _ in reranked[:window]}
