@@ -1,0 +1,126 @@
+"""Query-time signals over the reranked window (core/signals.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from langmem_es.core.signals import (
+    SignalWeights,
+    adjust,
+    asks_when,
+    question_names,
+    session_neighbours,
+    states_time,
+)
+
+REF = datetime(2023, 5, 20, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("When did Ann go hiking?", True),
+        ("what year did she move?", True),
+        ("How long ago was his birthday?", True),
+        ("Which month did they marry?", True),
+        ("What did Ann paint?", False),
+        ("Where did Ann go when it rained?", False),
+    ],
+)
+def test_asks_when(query: str, expected: bool) -> None:
+    assert asks_when(query) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I went hiking yesterday!", True),
+        ("We moved two years ago.", True),
+        ("Last weekend was great", True),
+        ("It happened in 2022.", True),
+        ("See you in August", True),
+        ("I love hiking in the mountains.", False),
+    ],
+)
+def test_states_time(text: str, expected: bool) -> None:
+    assert states_time(text) is expected
+
+
+def test_question_names() -> None:
+    assert question_names("What did Caroline's friend Mel paint in July?") == ["caroline", "mel"]
+    assert question_names("When did I adopt a cat?") == []
+
+
+def _docs(**texts: str) -> dict[str, dict[str, object]]:
+    return {i: {"text": t} for i, t in texts.items()}
+
+
+def test_no_weights_or_no_clue_keep_the_order() -> None:
+    docs = _docs(a="I love hiking.", b="I went hiking yesterday!")
+    ranked = [("a", 1.0), ("b", 0.9)]
+    assert adjust("When did Ann go hiking?", ranked, docs, SignalWeights()) == ranked
+    assert adjust("Why does Ann like hiking?", ranked, docs, SignalWeights(when=0.3)) == ranked
+
+
+def test_when_question_lifts_a_candidate_stating_a_time() -> None:
+    docs = _docs(a="I love hiking.", b="I went hiking yesterday!")
+    out = adjust("When did Ann go hiking?", [("a", 1.0), ("b", 0.9)], docs, SignalWeights(when=0.3))
+    assert [i for i, _ in out] == ["b", "a"]
+    assert out[0][1] == pytest.approx(1.2)
+
+
+def test_named_time_lifts_events_told_in_it() -> None:
+    docs = {
+        "a": {"text": "we painted", "event_time": "2023-03-02T10:00:00+00:00"},
+        "b": {"text": "we painted", "event_time": "2023-07-14T10:00:00+00:00"},
+    }
+    out = adjust("What did they paint in July 2023?", [("a", 1.0), ("b", 0.9)], docs, SignalWeights(window=0.2))
+    assert [i for i, _ in out] == ["b", "a"]
+    # a relative phrase reads against the reference
+    docs["b"]["event_time"] = "2023-05-06T10:00:00+00:00"
+    out = adjust(
+        "What did they paint two weeks ago?", [("a", 1.0), ("b", 0.9)], docs, SignalWeights(window=0.2), reference=REF
+    )
+    assert [i for i, _ in out] == ["b", "a"]
+
+
+def test_names_prefer_the_candidate_holding_the_rare_name() -> None:
+    docs = _docs(a="Mel: I paint a lot.", b="Caroline: I paint a lot.", c="Mel: hi")
+    out = adjust("What does Caroline paint?", [("a", 1.0), ("b", 0.95), ("c", 0.5)], docs, SignalWeights(names=0.2))
+    assert out[0][0] == "b"
+
+
+def _session(*contents: str, session: str = "s1") -> dict[str, dict[str, object]]:
+    """Events indexed as ingest does: content, then up to two neighbours each side."""
+    docs = {}
+    for k, c in enumerate(contents):
+        context = [n for j, n in enumerate(contents) if j != k and abs(j - k) <= 2]
+        docs[f"e{k}"] = {"text": "\n".join([c, *context, "8 May 2023"]), "session_id": session}
+    return docs
+
+
+def test_session_neighbours_are_read_from_the_indexed_context() -> None:
+    docs = _session("Ann: a", "Bob: the first reply", "Ann: the second one", "Bob: the third", "Ann: and a fourth")
+    docs.update({"x": {"text": "Bob: the first reply\nsomething else", "session_id": "s2"}})
+    ids = list(docs)
+    assert sorted(session_neighbours("e2", ids, docs)) == ["e1", "e3", "e4"]  # e0's lead is too short
+    assert "x" not in session_neighbours("e0", ids, docs)  # another session
+    assert session_neighbours("x", ids, docs) == []
+
+
+def test_neighbour_support_lifts_a_candidate_next_to_a_strong_one() -> None:
+    docs = _session("Ann: I adopted a puppy yesterday", "Bob: What a lovely thing to hear")
+    docs["far"] = {"text": "Ann: something unrelated entirely", "session_id": "s9"}
+    ranked = [("e0", 1.0), ("far", 0.6), ("e1", 0.5)]
+    out = adjust("What did Ann adopt?", ranked, docs, SignalWeights(neighbours=0.5))
+    assert [i for i, _ in out] == ["e0", "e1", "far"]
+
+
+def test_only_the_window_is_rescored() -> None:
+    docs = _docs(a="I love hiking.", b="nothing", c="I went hiking yesterday!")
+    out = adjust(
+        "When did Ann go hiking?", [("a", 1.0), ("b", 0.9), ("c", 0.8)], docs, SignalWeights(when=0.3), window=2
+    )
+    assert [i for i, _ in out] == ["a", "b", "c"]
