@@ -50,6 +50,8 @@ _TIME = re.compile(
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
     r"(?:19|20)\d\d|" + _MONTH_NAMES + r"|"
     r"(?:\d+|a|an|one|two|three|four|five|six|few|couple of) " + _UNITS + r" (?:ago|back|before|earlier|later)|"
+    r"(?:on|every|next|last|this|by) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|"
+    r"\d{1,2}:\d\d|\d{1,2} ?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)? (?:of )?may|may \d{1,2}(?:st|nd|rd|th)?|"
     r"the other day|this morning|last night)\b",
     re.IGNORECASE,
 )

@@ -41,6 +41,9 @@ def test_asks_when(query: str, expected: bool) -> None:
         ("Last weekend was great", True),
         ("It happened in 2022.", True),
         ("See you in August", True),
+        ("A sensible cadence would be every Monday at 17:00.", True),
+        ("The go-live date moved to 27 May 2023.", True),
+        ("May I ask you something?", False),
         ("I love hiking in the mountains.", False),
     ],
 )
