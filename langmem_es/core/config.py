@@ -106,6 +106,12 @@ class MemoryConfig:
     """Optional chat model deciding add / update / delete / none over the candidate memories of a
     semantic write (Mem0-style), applied through the same rules; ``None`` (default): rules only.
     A failed or nonsensical answer falls back to the rules."""
+    query_model: Any = None
+    """Optional chat model that splits a question into search queries at recall (query
+    decomposition, :mod:`langmem_es.core.decompose`); each is searched with both legs and
+    fused (client-side fusion only). ``None`` (default): off — a model call per recall."""
+    query_model_weight: float = 0.5
+    """RRF weight of each sub-query's rankings (the question's own legs weigh ``leg_weights``)."""
     access_flush_every: int = 32
     """Recalls between two batched writes of access statistics."""
     freeze_after_days: float = 30.0

@@ -127,3 +127,19 @@ def test_only_the_window_is_rescored() -> None:
         "When did Ann go hiking?", [("a", 1.0), ("b", 0.9), ("c", 0.8)], docs, SignalWeights(when=0.3), window=2
     )
     assert [i for i, _ in out] == ["a", "b", "c"]
+
+
+def test_decompose_reads_lists_objects_and_tool_calls() -> None:
+    from langchain_core.messages import AIMessage
+
+    from langmem_es.core.decompose import read
+
+    q = "Which instruments does Tim play?"
+    assert read(AIMessage(content='Sure: ["Tim violin", "Tim clarinet", "tim violin", ""]'), q) == [
+        "Tim violin",
+        "Tim clarinet",
+    ]
+    assert read('{"queries": ["a", "b", "c", "d", "e"]}', q) == ["a", "b", "c", "d"]
+    assert read(AIMessage(content="", tool_calls=[{"name": "q", "args": {"queries": ["x"]}, "id": "1"}]), q) == ["x"]
+    assert read(f'["{q}"]', q) == []  # the question itself adds nothing
+    assert read("no json here", q) == [] and read("[1, 2]", q) == []

@@ -24,11 +24,12 @@ from .. import validation as V
 from ..records import AUDIT, LEG_FIELDS, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import record_id, with_access
+from .decompose import AsyncDecompose
 from .hops import AsyncHops
 from .long_events import AsyncLongEvents
 
 
-class AsyncRetrieval(AsyncLongEvents, AsyncHops):
+class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
     """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
 
     async def recall(
@@ -123,6 +124,8 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops):
                         k=self.config.rrf_k,
                         weights=(*self.config.leg_weights, self.config.second_hop_weight),
                     )
+            if self.config.query_model is not None:  # opt-in: see core/_async/decompose.py
+                fused = await self._decomposed(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
         ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]

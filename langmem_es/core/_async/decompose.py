@@ -1,0 +1,84 @@
+"""Optional LLM query decomposition at recall (async source; ``_sync/decompose.py`` is generated).
+
+Opt-in (``MemoryConfig.query_model``): the configured chat model splits the question into
+search queries (:mod:`langmem_es.core.decompose`); each is searched with both legs, and
+their rankings join the fusion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, MutableMapping, Sequence
+
+from ... import filters as F
+from ...fusion import rrf
+from ...port import Hit
+from .. import decompose as D
+from ..records import LEG_FIELDS
+from .base import AsyncCoreBase
+
+
+class AsyncDecompose(AsyncCoreBase):
+    """Sub-queries from a chat model, each searched like the question."""
+
+    async def _sub_queries(self, query: str) -> list[str]:
+        """The model's sub-queries; ``[]`` when there is no model, or it fails or talks nonsense."""
+        model = self.config.query_model
+        if model is None:
+            return []
+        try:
+            answer = await model.ainvoke(D.messages(query))
+        except Exception:  # noqa: BLE001 - any model failure: recall goes on without it
+            return []
+        return D.read(answer, query)
+
+    async def _sub_query_rankings(
+        self,
+        queries: Iterable[str],
+        kinds: Iterable[str],
+        flt: F.Filter,
+        size: int,
+        *,
+        allow_partial: bool = False,
+    ) -> list[list[Hit]]:
+        """Per sub-query, its BM25 and its kNN ranking (two lists each)."""
+        out: list[list[Hit]] = []
+        for q in queries:
+            legs = await self.backend.hybrid(
+                list(kinds),
+                flt,
+                text=q,
+                vector=await self.embeddings.aembed_query(q),
+                size=size,
+                fields=LEG_FIELDS,
+                allow_partial=allow_partial,
+            )
+            out += [list(legs.text_hits), list(legs.vector_hits)]
+        return out
+
+    async def _decomposed(
+        self,
+        query: str,
+        kinds: Iterable[str],
+        flt: F.Filter,
+        size: int,
+        fused: Sequence[tuple[str, float]],
+        by_id: MutableMapping[str, Hit],
+        *,
+        allow_partial: bool = False,
+    ) -> list[tuple[str, float]]:
+        """``fused`` (the question's ranking, weight 1) fused again with every sub-query's
+        rankings (each at ``query_model_weight``); ``fused`` itself without sub-queries.
+        New candidates are added to ``by_id``."""
+        queries = await self._sub_queries(query)
+        if not queries:
+            return list(fused)
+        rankings = await self._sub_query_rankings(queries, kinds, flt, size, allow_partial=allow_partial)
+        for hits in rankings:
+            for h in hits:
+                by_id.setdefault(h.doc["id"], h)
+        w = self.config.query_model_weight
+        return rrf(
+            [[i for i, _ in fused], *[[h.doc["id"] for h in hits] for hits in rankings]],
+            k=self.config.rrf_k,
+            weights=(1.0, *[w] * len(rankings)),
+        )
