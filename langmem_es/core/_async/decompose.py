@@ -11,6 +11,7 @@ from collections.abc import Iterable, MutableMapping, Sequence
 
 from ... import filters as F
 from ...fusion import rrf
+from ...model import Kind
 from ...port import Hit
 from .. import decompose as D
 from ..records import LEG_FIELDS
@@ -34,7 +35,7 @@ class AsyncDecompose(AsyncCoreBase):
     async def _sub_query_rankings(
         self,
         queries: Iterable[str],
-        kinds: Iterable[str],
+        kinds: Iterable[Kind],
         flt: F.Filter,
         size: int,
         *,
@@ -58,7 +59,7 @@ class AsyncDecompose(AsyncCoreBase):
     async def _decomposed(
         self,
         query: str,
-        kinds: Iterable[str],
+        kinds: Iterable[Kind],
         flt: F.Filter,
         size: int,
         fused: Sequence[tuple[str, float]],

@@ -12,6 +12,7 @@ from collections.abc import Iterable, MutableMapping, Sequence
 
 from ... import filters as F
 from ...fusion import rrf
+from ...model import Kind
 from ...port import Hit
 from .. import decompose as D
 from ..records import LEG_FIELDS
@@ -35,7 +36,7 @@ class Decompose(CoreBase):
     def _sub_query_rankings(
         self,
         queries: Iterable[str],
-        kinds: Iterable[str],
+        kinds: Iterable[Kind],
         flt: F.Filter,
         size: int,
         *,
@@ -59,7 +60,7 @@ class Decompose(CoreBase):
     def _decomposed(
         self,
         query: str,
-        kinds: Iterable[str],
+        kinds: Iterable[Kind],
         flt: F.Filter,
         size: int,
         fused: Sequence[tuple[str, float]],
