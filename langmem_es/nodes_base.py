@@ -157,7 +157,6 @@ def episodic_id(identity: Identity, scope: Scope, message_id: str) -> str:
     return V.memory_id("episodic-turn", identity.tenant, scope, identity.owner_for(scope), message_id)
 
 
-
 def leading_update(messages: list[AnyMessage], block: str, mid: str) -> list[Any]:
     """The ``messages`` update that puts ``block`` into the one leading system message."""
     from langchain_core.messages import RemoveMessage

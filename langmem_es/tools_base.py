@@ -217,9 +217,7 @@ def recall_text(result: RecallResult, budget_tokens: int) -> str:
 def failed_before(offered: Sequence[RecalledMemory], everything: RecallResult, problem: str) -> list[RecalledMemory]:
     """The playbooks withheld from ``offered`` because they already failed for ``problem``."""
     shown = {r.memory.id for r in offered}
-    return [
-        r for r in everything.memories if r.memory.id not in shown and scoring.failed_for_query(r.memory, problem)
-    ]
+    return [r for r in everything.memories if r.memory.id not in shown and scoring.failed_for_query(r.memory, problem)]
 
 
 def playbooks_text(

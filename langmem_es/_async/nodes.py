@@ -27,9 +27,7 @@ async def remember_one(core: AsyncMemoryCore, identity: Identity, call: dict[str
     return await core.remember(identity, content, **keywords)
 
 
-async def remember_all(
-    core: AsyncMemoryCore, identity: Identity, calls: Sequence[dict[str, Any]]
-) -> list[WriteResult]:
+async def remember_all(core: AsyncMemoryCore, identity: Identity, calls: Sequence[dict[str, Any]]) -> list[WriteResult]:
     """Write each proposed memory; one the core rejects is logged and does not lose the others."""
     results = []
     for call in calls:

@@ -28,9 +28,7 @@ def remember_one(core: MemoryCore, identity: Identity, call: dict[str, Any]) -> 
     return core.remember(identity, content, **keywords)
 
 
-def remember_all(
-    core: MemoryCore, identity: Identity, calls: Sequence[dict[str, Any]]
-) -> list[WriteResult]:
+def remember_all(core: MemoryCore, identity: Identity, calls: Sequence[dict[str, Any]]) -> list[WriteResult]:
     """Write each proposed memory; one the core rejects is logged and does not lose the others."""
     results = []
     for call in calls:
