@@ -37,6 +37,7 @@ import numpy as np
 
 from ._async.jina import AsyncJinaTransport
 from ._sync.jina import JinaTransport
+from .documents import parse_time
 from .errors import MissingDependencyError, RerankError
 from .jina_base import JinaConnection
 
@@ -359,18 +360,6 @@ def _literal_in(token: str, text_lower: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(token)}(?![a-z0-9])", text_lower) is not None
 
 
-def _parse_time(value: Any) -> datetime | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):
-        dt = value
-    else:
-        try:
-            dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
-
 
 def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
     return MappingProxyType(dict(mapping))
@@ -454,7 +443,7 @@ class MemoryAwareRescorer:
         kind_prior = np.zeros(n)
         for i, c in enumerate(candidates):
             kind = str(c.get("kind") or "")
-            when = _parse_time(c.get("written_at"))
+            when = parse_time(c.get("written_at"))
             if when is not None:
                 age_days = max(0.0, (now - when).total_seconds() / 86400.0)
                 half = w.half_life_days.get(kind, w.default_half_life_days)
