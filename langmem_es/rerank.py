@@ -360,7 +360,6 @@ def _literal_in(token: str, text_lower: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(token)}(?![a-z0-9])", text_lower) is not None
 
 
-
 def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
     return MappingProxyType(dict(mapping))
 
