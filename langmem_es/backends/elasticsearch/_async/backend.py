@@ -91,6 +91,7 @@ class AsyncElasticsearchBackend:
         self._writes: dict[Collection, int] = {}  # writes acknowledged, per collection
         self._refreshed: dict[Collection, int] = {}  # writes covered by a finished refresh
         self._index_cache: dict[Collection, tuple[float, list[str]]] = {}  # alias → concrete indices
+        self._collections: dict[str, Collection] = {}  # concrete index → collection (hits name their index)
         self.capabilities = Capabilities(engine="elasticsearch")
 
     # -- names ---------------------------------------------------------------
@@ -102,8 +103,12 @@ class AsyncElasticsearchBackend:
         return ",".join(self.alias(c) for c in (collections or COLLECTIONS))
 
     def _collection_of(self, index: str) -> Collection:
+        known = self._collections.get(index)
+        if known is not None:
+            return known
         for c in COLLECTIONS:
             if index.startswith(f"{self.prefix}-{c}-"):
+                self._collections[index] = c
                 return c
         raise ValueError(f"index {index!r} does not belong to prefix {self.prefix!r}")
 
