@@ -15,13 +15,15 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from langchain_core.embeddings import Embeddings
+
 from ... import documents as D
 from ... import filters as F
-from ...embeddings import resolve_embeddings
+from ...embeddings import EmbeddingsSpec, resolve_embeddings
 from ...errors import InvalidMemoryError, WriteError
 from ...model import Identity, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Capabilities, Collection, StoredDoc
-from ...rerank import resolve_reranker
+from ...port import MEMORY_COLLECTIONS, AsyncStoragePort, Capabilities, Collection, StoredDoc
+from ...rerank import Reranker, RerankerSpec, resolve_reranker
 from .. import authz
 from .. import scope as S
 from ..config import MemoryConfig
@@ -36,18 +38,27 @@ if TYPE_CHECKING:
 class AsyncCoreBase:
     """State and primitives shared by the parts of :class:`~langmem_es.core.AsyncMemoryCore`."""
 
+    backend: AsyncStoragePort
+    """The storage port every read and write goes through."""
+    embeddings: Embeddings
+    """The embedder, wrapped so a NaN, infinite or empty vector raises a clear error."""
+    reranker: Reranker
+    config: MemoryConfig
+    clock: Callable[[], datetime]
+    rules: authz.Rules
+
     def __init__(
         self,
-        backend: Any,
+        backend: AsyncStoragePort,
         *,
-        embeddings: Any = None,
-        reranker: Any = None,
+        embeddings: EmbeddingsSpec = None,
+        reranker: RerankerSpec = None,
         config: MemoryConfig | None = None,
         clock: Callable[[], datetime] = D.utcnow,
         rules: authz.Rules | None = None,
     ) -> None:
         self.backend = backend
-        self.rules: authz.Rules = rules if rules is not None else authz.DEFAULT_POLICY
+        self.rules = rules if rules is not None else authz.DEFAULT_POLICY
         self.embeddings = checked_embeddings(resolve_embeddings(embeddings))
         # default: memory-aware rescoring — on the LoCoMo dev split it raised recall@10
         # 0.716 → 0.718 (MRR 0.457 → 0.461), and it puts a quoted literal (E-4012) first.
@@ -64,11 +75,11 @@ class AsyncCoreBase:
 
     @property
     def capabilities(self) -> Capabilities:
-        return self.backend.capabilities  # type: ignore[no-any-return]
+        return self.backend.capabilities
 
     async def setup(self) -> Capabilities:
         """Create indices/tables (idempotent) and detect what the engine offers."""
-        return await self.backend.setup()  # type: ignore[no-any-return]
+        return await self.backend.setup()
 
     # ------------------------------------------------------------------ optimistic concurrency
 
