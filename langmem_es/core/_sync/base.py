@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ from ... import documents as D
 from ... import filters as F
 from ...embeddings import EmbeddingsSpec, resolve_embeddings
 from ...errors import InvalidMemoryError, WriteError
-from ...model import Identity, Memory, Scope
+from ...model import Identity, Kind, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, StoragePort, Capabilities, Collection, StoredDoc
 from ...rerank import Reranker, RerankerSpec, resolve_reranker
 from .. import authz
@@ -33,7 +33,7 @@ from ..validation import check_ref, checked_embeddings, memory_id
 from .access import AccessLog
 
 if TYPE_CHECKING:
-    from ..results import RecallResult
+    from ..results import Conflict, RecallResult, WriteResult
 
 
 class CoreBase:
@@ -184,24 +184,56 @@ class CoreBase:
             ],
         )
 
-    if TYPE_CHECKING:  # provided by the other parts; see core/_async/memory.py
+    if TYPE_CHECKING:
+        # What one part calls on another, declared here so each part type-checks on its own.
+        # The parts' definitions override these, so mypy checks that the signatures agree.
 
-        def recall(self, identity: Identity, query: str, **kwargs: Any) -> RecallResult: ...
-        def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...
+        def recall(  # retrieval.py
+            self,
+            identity: Identity,
+            query: str,
+            *,
+            kinds: Iterable[Kind] = ...,
+            scopes: Iterable[Scope] = ...,
+            k: int = ...,
+            filters: F.Filter | None = ...,
+            include_superseded: bool = ...,
+            include_deleted: bool = ...,
+            as_of: datetime | None = ...,
+            candidates: int | None = ...,
+            allow_partial: bool = ...,
+        ) -> RecallResult: ...
+        def flush_access(self) -> int: ...  # retrieval.py
+        def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...  # forgetting.py
         def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]: ...
-        def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...
-        def conflicts(self, identity: Identity, *, status: str = ..., subject_key: str | None = ...) -> Any: ...
-        def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]: ...
+        def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...  # conflicts.py
+        def conflicts(
+            self, identity: Identity, *, status: str = ..., subject_key: str | None = ...
+        ) -> list[Conflict]: ...
+        def _write_semantic(  # beliefs.py
+            self,
+            identity: Identity,
+            memory: Memory,
+            replaces: Sequence[str],
+            *,
+            read_polarity: bool = ...,
+            read_confidence: bool = ...,
+        ) -> WriteResult: ...
+        def _actives(
+            self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = ...
+        ) -> list[StoredDoc]: ...
         def _claim_head(
             self, memory: Memory, now: datetime, *, withdraw: bool = ...
         ) -> tuple[bool, str | None]: ...
         def _supersede_with(
             self,
             decide: Callable[[Memory], Mapping[str, Any] | None],
-            ids: Any,
+            ids: Iterable[str],
             identity: Identity,
             by: Memory,
             now: datetime,
+            *,
+            confirmed_by: Identity | None = ...,
         ) -> list[str]: ...
 
 
