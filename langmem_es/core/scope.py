@@ -90,7 +90,7 @@ class Visibility:
             owner,
         ):
             return False
-        if scope not in self.scopes or owner not in self.owners.get(scope, ()):  # type: ignore[call-overload]
+        if scope not in self.scopes or owner not in self.owners.get(scope, ()):
             return False
         return pending_visible(doc, self.identity)
 
