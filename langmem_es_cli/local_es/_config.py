@@ -91,6 +91,11 @@ class NodeSpec:
             raise ValueError(f"node {self.name} binds transport from {self.transport}: read the port it bound")
         return self.transport.low
 
+    @property
+    def seeds_file(self) -> Path:
+        """The file seed provider's list (``unicast_hosts.txt``): re-read on every discovery round."""
+        return self.config_dir / "unicast_hosts.txt"
+
     def ports_file(self, kind: str) -> Path:
         """Where the node writes the ``http`` or ``transport`` address it bound (``node.portsfile``)."""
         return self.logs_dir / f"{kind}.ports"
@@ -191,8 +196,12 @@ def render_elasticsearch_yml(
     ``bootstrap`` is True the first time a multi-node cluster starts: only then is
     ``cluster.initial_master_nodes`` written (Elasticsearch warns if it stays set).
     Ports are ranges Elasticsearch binds from (``node.portsfile`` makes it write what it
-    bound); ``seeds`` are the transport addresses of the nodes started before this one
-    (default: the fixed transport ports of every node).
+    bound); ``seeds`` are the transport addresses known when the node starts: those
+    recorded at the last start and those bound by the nodes started before it (default:
+    the fixed transport ports of every node). Multi-node clusters also read the file
+    seed provider's list (:attr:`NodeSpec.seeds_file`), which the launcher rewrites as
+    each node binds: a node started first learns the ports of the nodes started after
+    it, whichever of them holds the vote that elects the master.
 
     Security is on with TLS off on HTTP and transport. That is accepted because every
     node binds to 127.0.0.1: a loopback-bound node is in *development mode*, where
@@ -216,6 +225,7 @@ def render_elasticsearch_yml(
         hosts = list(spec.seed_hosts if seeds is None else seeds)
         lines.append("discovery.seed_hosts: []" if not hosts else "discovery.seed_hosts:")
         lines += [f"  - {h}" for h in hosts]
+        lines.append("discovery.seed_providers: file")
         # nodes start one after another (each learns the transport ports of those before it):
         # a node must not wait for a master that the next ones will elect with it
         lines.append("discovery.initial_state_timeout: 0s")
@@ -233,6 +243,32 @@ def render_elasticsearch_yml(
     for key, value in spec.settings.items():
         lines.append(f"{key}: {value}")
     return "\n".join(lines) + "\n"
+
+
+def render_seeds_file(addresses: Iterable[str]) -> str:
+    """The ``unicast_hosts.txt`` of a node: one ``host:port`` a line, each once, in order.
+
+    >>> render_seeds_file(["127.0.0.1:9302", "127.0.0.1:9303", "127.0.0.1:9302"])
+    '# written by `langmem-es es start`\n127.0.0.1:9302\n127.0.0.1:9303\n'
+    """
+    return "\n".join(["# written by `langmem-es es start`", *dict.fromkeys(addresses)]) + "\n"
+
+
+def prefer_ports(ranges: Sequence[PortRange], previous: Sequence[int | None] | None) -> list[PortRange]:
+    """Each node's range, narrowed to start at the port it bound last time when that is in it.
+
+    Elasticsearch binds the first free port of a range, so a restarted node gets its old
+    port back when it is free (the other nodes' recorded seeds then still point at it),
+    and the next free one otherwise. A fixed port, or one outside the range, stays as is.
+
+    >>> [str(r) for r in prefer_ports([PortRange(9300, 9399)] * 2, [9302, None])]
+    ['9302-9399', '9300-9399']
+    """
+    out = list(ranges)
+    for i, (span, port) in enumerate(zip(ranges, previous or (), strict=False)):
+        if port is not None and not span.fixed and span.low <= port <= span.high:
+            out[i] = PortRange(port, span.high)
+    return out
 
 
 def java_opts(heap: str) -> str:
