@@ -66,7 +66,8 @@ _FUNCTION_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class SignalWeights:
-    """Weights of the query-time signals, added to a reranked score whose best is about 1."""
+    """Weights of the query-time signals: each feature (0..1) times its weight, as a share of
+    the window's best reranked score, is added to a candidate's score."""
 
     when: float = 0.0
     """A "when" question: the candidate states a time."""
@@ -160,7 +161,9 @@ def adjust(
                 extra[j] += weights.names * sum(f for f, h in zip(idf, held, strict=True) if h[j]) / total
     if not any(extra):
         return list(ranked)
-    rescored = sorted(((i, s + e) for (i, s), e in zip(head, extra, strict=True)), key=lambda p: -p[1])
+    scale = max(s for _, s in head)  # weights are shares of the best score: any reranker's scale
+    scale = scale if scale > 0 else 1.0
+    rescored = sorted(((i, s + scale * e) for (i, s), e in zip(head, extra, strict=True)), key=lambda p: -p[1])
     return rescored + list(ranked[window:])
 
 

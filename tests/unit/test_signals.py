@@ -143,3 +143,11 @@ def test_decompose_reads_lists_objects_and_tool_calls() -> None:
     assert read(AIMessage(content="", tool_calls=[{"name": "q", "args": {"queries": ["x"]}, "id": "1"}]), q) == ["x"]
     assert read(f'["{q}"]', q) == []  # the question itself adds nothing
     assert read("no json here", q) == [] and read("[1, 2]", q) == []
+
+
+def test_weights_are_shares_of_the_best_score_whatever_the_scale() -> None:
+    docs = _docs(a="I love hiking.", b="I went hiking yesterday!", c="hiking is fun")
+    ranked = [("a", 0.033), ("c", 0.032), ("b", 0.025)]  # raw RRF scores, no rescorer
+    out = adjust("When did Ann go hiking?", ranked, docs, SignalWeights(when=0.3))
+    assert [i for i, _ in out] == ["b", "a", "c"]
+    assert out[0][1] == pytest.approx(0.025 + 0.3 * 0.033)
