@@ -248,8 +248,8 @@ def render_elasticsearch_yml(
 def render_seeds_file(addresses: Iterable[str]) -> str:
     """The ``unicast_hosts.txt`` of a node: one ``host:port`` a line, each once, in order.
 
-    >>> render_seeds_file(["127.0.0.1:9302", "127.0.0.1:9303", "127.0.0.1:9302"])
-    '# written by `langmem-es es start`\n127.0.0.1:9302\n127.0.0.1:9303\n'
+    >>> render_seeds_file(["127.0.0.1:9302", "127.0.0.1:9303", "127.0.0.1:9302"]).splitlines()
+    ['# written by `langmem-es es start`', '127.0.0.1:9302', '127.0.0.1:9303']
     """
     return "\n".join(["# written by `langmem-es es start`", *dict.fromkeys(addresses)]) + "\n"
 
