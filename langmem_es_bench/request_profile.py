@@ -25,7 +25,10 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
+
+from langmem_es_bench.stats import summary
 
 __all__ = ["RequestCounter", "load_average", "profile_calls", "run_profile"]
 
@@ -84,27 +87,14 @@ def load_average() -> dict[str, Any]:
     return {"loadavg": [round(one, 2), round(five, 2), round(fifteen, 2)], "cpus": os.cpu_count()}
 
 
-def _stats(ms: Sequence[float]) -> dict[str, float]:
-    import numpy as np
-
-    a = np.asarray(ms, dtype=float)
-    p50 = float(np.percentile(a, 50))
-    return {
-        "n": int(a.size),
-        "p50": round(p50, 2),
-        "p95": round(float(np.percentile(a, 95)), 2),
-        "max": round(float(a.max()), 2),
-        "mean": round(float(a.mean()), 2),
-        "max_over_median": round(float(a.max()) / p50, 2) if p50 else None,
-    }
-
-
 def profile_calls(
     counter: RequestCounter | None, calls: Sequence[Callable[[], Any]], settle: Callable[[], None] | None = None
 ) -> dict[str, Any]:
     """Time each call and count the requests it sends (``settle`` runs after each, untimed,
     e.g. to wait for background writers so their requests are not billed to the next call)."""
-    times, counts, kinds = [], [], Counter()
+    times: list[float] = []
+    counts: list[int] = []
+    kinds: Counter[str] = Counter()
     for call in calls:
         before = counter.snapshot() if counter else (0, Counter())
         t0 = time.perf_counter()
@@ -116,7 +106,7 @@ def profile_calls(
             kinds.update(k - before[1])
         if settle:
             settle()
-    out: dict[str, Any] = {"latency_ms": _stats(times)}
+    out: dict[str, Any] = {"latency_ms": summary(times, digits=2)}
     if counts:
         out["requests"] = {
             "p50": statistics.median(counts),
@@ -208,7 +198,7 @@ def run_profile(
         if client is not None:
             counter = RequestCounter(client)
         settle = getattr(core, "wait_background", None)
-        out["recall"] = profile_calls(counter, [lambda q=q: core.recall(identity, q, k=9) for q in qs.take(recalls)])
+        out["recall"] = profile_calls(counter, [partial(core.recall, identity, q, k=9) for q in qs.take(recalls)])
         say(f"  recall: {json.dumps(out['recall'])}")
         calls = superseding_writes(core, identity, writes)
         out["superseding_write"] = profile_calls(counter, calls, settle)
