@@ -126,6 +126,28 @@ def test_a_range_with_no_free_port_fails_at_once_before_any_download(tmp_path: P
             s.close()
 
 
+def test_a_port_taken_after_the_check_is_named_from_the_bind_error_above_the_stack(tmp_path: Path) -> None:
+    """The race the range check cannot close: Elasticsearch's bind error, in one line, without Java frames."""
+    from langmem_es_cli.local_es._cluster import bind_failure
+
+    spec = plan_cluster("race", tmp_path, [PortRange(9290, 9290)], [PortRange(9300, 9399)])
+    node = spec.nodes[0]
+    node.logs_dir.mkdir(parents=True)
+    node.stdout_file.write_text(
+        "[2026-12-01T00:00:00,000][ERROR][o.e.b.Elasticsearch] [race-0] fatal exception while booting Elasticsearch\n"
+        "org.elasticsearch.http.BindHttpException: Failed to bind to 127.0.0.1:[9290]\n"
+        + "\tat org.elasticsearch.http.AbstractHttpServerTransport.bindAddress(AbstractHttpServerTransport.java:1)\n"
+        * 20
+        + "Caused by: java.net.BindException: Address already in use\n"
+        "\tat java.base/sun.nio.ch.Net.bind0(Native Method)\n"
+    )
+    assert bind_failure(spec, node) == (
+        "BindHttpException: Failed to bind to 127.0.0.1:[9290] (Address already in use)"
+    )
+    node.stdout_file.write_text("[...] some other failure\n")
+    assert bind_failure(spec, node) is None
+
+
 # --------------------------------------------------------------------------- es clean
 
 
