@@ -248,8 +248,8 @@ def render_elasticsearch_yml(
 def render_seeds_file(addresses: Iterable[str]) -> str:
     """The ``unicast_hosts.txt`` of a node: one ``host:port`` a line, each once, in order.
 
-    >>> render_seeds_file(["127.0.0.1:9302", "127.0.0.1:9303", "127.0.0.1:9302"])
-    '# written by `langmem-es es start`\n127.0.0.1:9302\n127.0.0.1:9303\n'
+    >>> render_seeds_file(["127.0.0.1:9302", "127.0.0.1:9303", "127.0.0.1:9302"]).splitlines()
+    ['# written by `langmem-es es start`', '127.0.0.1:9302', '127.0.0.1:9303']
     """
     return "\n".join(["# written by `langmem-es es start`", *dict.fromkeys(addresses)]) + "\n"
 
@@ -292,22 +292,39 @@ def plan_ports(nodes: int, port: str | int | None) -> tuple[list[PortRange], lis
 
     ``None``: every node binds from 9200-9299 (HTTP) and 9300-9399 (transport).
     ``"9250"``: node *i* binds exactly 9250+*i* (checked free now, so a taken port fails
-    before any download). ``"9250-9260"``: every node binds from that range.
+    before any download). ``"9250-9260"``: every node binds from that range. A range
+    with fewer free ports than nodes right now is a :class:`PortInUseError` at once too
+    (Elasticsearch still binds the ports itself, so a port taken later is no surprise:
+    it takes the next free one).
 
     >>> [str(r) for r in plan_ports(1, None)[0]], [str(r) for r in plan_ports(3, "9250")[0]]
     (['9200-9299'], ['9250', '9251', '9252'])
     """
     transport = [DEFAULT_TRANSPORT_RANGE] * nodes
     if port is None:
-        return [DEFAULT_HTTP_RANGE] * nodes, transport
-    low, _, high = str(port).partition("-")
-    if not high:
-        fixed = choose_ports(nodes, requested=int(low), prefer=int(low))
-        return [PortRange(p, p) for p in fixed], transport
-    span = PortRange(int(low), int(high))
-    if span.high - span.low + 1 < nodes:
-        raise ValueError(f"port range {span} is too small for {nodes} nodes")
-    return [span] * nodes, transport
+        http = [DEFAULT_HTTP_RANGE] * nodes
+    else:
+        low, _, high = str(port).partition("-")
+        if not high:
+            fixed = choose_ports(nodes, requested=int(low), prefer=int(low))
+            _enough_free(DEFAULT_TRANSPORT_RANGE, nodes, "transport")
+            return [PortRange(p, p) for p in fixed], transport
+        span = PortRange(int(low), int(high))
+        if span.high - span.low + 1 < nodes:
+            raise ValueError(f"port range {span} is too small for {nodes} nodes")
+        http = [span] * nodes
+    _enough_free(http[0], nodes, "HTTP")
+    _enough_free(DEFAULT_TRANSPORT_RANGE, nodes, "transport")
+    return http, transport
+
+
+def _enough_free(span: PortRange, nodes: int, kind: str) -> None:
+    free = sum(port_free(p) for p in range(span.low, span.high + 1))
+    if free < nodes:
+        raise PortInUseError(
+            f"{kind} ports {span} on 127.0.0.1: {free} free, {nodes} node(s) need one each "
+            f"(choose another range with --port, or stop what listens there)"
+        )
 
 
 def choose_ports(
