@@ -113,9 +113,13 @@ def _contains(word: str, text: str) -> bool:
 
 
 def _own(doc: Mapping[str, Any], chars: int) -> str:
+    """The candidate's own content (``value.content`` when the leg brought it, as SQLite's do),
+    else the first line of its indexed text: what follows is its neighbours' context."""
     value = doc.get("value") or {}
     content = value.get("content") if isinstance(value, Mapping) else None
-    return str(content if isinstance(content, str) else doc.get("text", ""))[:chars]
+    if isinstance(content, str):
+        return content[:chars]
+    return str(doc.get("text", ""))[:chars].split("\n", 1)[0]
 
 
 def adjust(
