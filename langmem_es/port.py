@@ -29,6 +29,8 @@ from .port_base import (
     StoredDoc,
     Version,
     Write,
+    find_result,
+    nearest_result,
     source_of,
 )
 
@@ -49,5 +51,7 @@ __all__ = [
     "StoredDoc",
     "Version",
     "Write",
+    "find_result",
+    "nearest_result",
     "source_of",
 ]

@@ -122,6 +122,28 @@ class Capabilities:
     document_level_security: bool = False
 
 
+def find_result(result: list[StoredDoc] | list[Hit]) -> list[StoredDoc]:
+    """One answer of ``read_many`` to a :class:`Find`, typed as the stored documents it is.
+
+    Raises ``TypeError`` if the answer holds hits (it answered a :class:`Nearest`).
+    """
+    docs = [r for r in result if isinstance(r, StoredDoc)]
+    if len(docs) != len(result):
+        raise TypeError("read_many: this answer is a Nearest's hits, not a Find's stored documents")
+    return docs
+
+
+def nearest_result(result: list[StoredDoc] | list[Hit]) -> list[Hit]:
+    """One answer of ``read_many`` to a :class:`Nearest`, typed as the hits it is.
+
+    Raises ``TypeError`` if the answer holds stored documents (it answered a :class:`Find`).
+    """
+    hits = [r for r in result if isinstance(r, Hit)]
+    if len(hits) != len(result):
+        raise TypeError("read_many: this answer is a Find's stored documents, not a Nearest's hits")
+    return hits
+
+
 def source_of(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The document without its vectors (what callers display)."""
     return {k: v for k, v in doc.items() if k != "vectors"}

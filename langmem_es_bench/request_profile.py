@@ -25,6 +25,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 __all__ = ["RequestCounter", "load_average", "profile_calls", "run_profile"]
@@ -84,7 +85,7 @@ def load_average() -> dict[str, Any]:
     return {"loadavg": [round(one, 2), round(five, 2), round(fifteen, 2)], "cpus": os.cpu_count()}
 
 
-def _stats(ms: Sequence[float]) -> dict[str, float]:
+def _stats(ms: Sequence[float]) -> dict[str, float | None]:
     import numpy as np
 
     a = np.asarray(ms, dtype=float)
@@ -104,7 +105,9 @@ def profile_calls(
 ) -> dict[str, Any]:
     """Time each call and count the requests it sends (``settle`` runs after each, untimed,
     e.g. to wait for background writers so their requests are not billed to the next call)."""
-    times, counts, kinds = [], [], Counter()
+    times: list[float] = []
+    counts: list[int] = []
+    kinds: Counter[str] = Counter()
     for call in calls:
         before = counter.snapshot() if counter else (0, Counter())
         t0 = time.perf_counter()
@@ -208,7 +211,7 @@ def run_profile(
         if client is not None:
             counter = RequestCounter(client)
         settle = getattr(core, "wait_background", None)
-        out["recall"] = profile_calls(counter, [lambda q=q: core.recall(identity, q, k=9) for q in qs.take(recalls)])
+        out["recall"] = profile_calls(counter, [partial(core.recall, identity, q, k=9) for q in qs.take(recalls)])
         say(f"  recall: {json.dumps(out['recall'])}")
         calls = superseding_writes(core, identity, writes)
         out["superseding_write"] = profile_calls(counter, calls, settle)

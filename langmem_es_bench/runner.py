@@ -262,7 +262,7 @@ class Bench:
         try:
             settle = getattr(core, "wait_background", None)
             recall = profile_calls(
-                counter, [lambda q=q: core.recall(identity, q, k=K_RECALL) for q in self.fresh_queries(n)]
+                counter, [partial(core.recall, identity, q, k=K_RECALL) for q in self.fresh_queries(n)]
             )
             write = profile_calls(counter, superseding_writes(core, identity, max(4, n // 2)), settle)
         finally:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from langmem_es_cli._checks import file_path
@@ -69,7 +70,7 @@ def run_decay(
     }
 
 
-def _no_embeddings(texts: list[str]) -> list[list[float]]:  # decay never embeds
+def _no_embeddings(texts: Sequence[str]) -> list[list[float]]:  # decay never embeds
     raise RuntimeError("decay does not embed")
 
 

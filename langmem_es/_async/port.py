@@ -75,7 +75,11 @@ class AsyncStoragePort(Protocol):
         ...
 
     async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
-        """Several reads in one round trip: a ``Find`` gives stored docs (with versions), a ``Nearest`` hits."""
+        """Several reads in one round trip: a ``Find`` gives stored docs (with versions), a ``Nearest`` hits.
+
+        Answers come in the order of ``ops``; :func:`~langmem_es.port_base.find_result` and
+        :func:`~langmem_es.port_base.nearest_result` type each one.
+        """
         ...
 
     async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:

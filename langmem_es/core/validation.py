@@ -12,10 +12,13 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EmbeddingError, InvalidMemoryError
 from ..model import KINDS, SCOPES, Kind, Scope
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
 
 MAX_CONTENT_CHARS = 32_000
 
@@ -122,7 +125,7 @@ def check_write_args(*, confidence: Any, event_time: Any, sources: Any, metadata
             raise InvalidMemoryError(f"metadata must be JSON (strings, finite numbers, lists, dicts): {exc}") from None
 
 
-def checked_embeddings(embeddings: Any) -> Any:
+def checked_embeddings(embeddings: Embeddings) -> Embeddings:
     """``embeddings`` whose vectors are checked: NaN/inf or empty vectors raise a clear EmbeddingError."""
     from langchain_core.embeddings import Embeddings
 

@@ -92,9 +92,12 @@ class _Common(BaseStore):
                 if core is None:
                     from ..core import AsyncMemoryCore, MemoryCore
 
-                    port = self._core.port
-                    cls = AsyncMemoryCore if isinstance(self._core, AsyncStoreCore) else MemoryCore
-                    core = self.__dict__["_memory"] = cls(port, embeddings=self.embeddings)
+                    store_core = self._core
+                    if isinstance(store_core, AsyncStoreCore):
+                        core = AsyncMemoryCore(store_core.port, embeddings=self.embeddings)
+                    else:
+                        core = MemoryCore(store_core.port, embeddings=self.embeddings)
+                    self.__dict__["_memory"] = core
         return core
 
     @property

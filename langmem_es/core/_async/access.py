@@ -25,7 +25,7 @@ from typing import Any
 
 from ... import documents as D
 from ...model import Memory
-from ...port import ABSENT, Collection, StoredDoc, Write
+from ...port import ABSENT, AsyncStoragePort, Collection, StoredDoc, Write
 from ..background import AsyncBackground
 from ..records import AUDIT, audit_document
 from ..validation import memory_id
@@ -59,7 +59,7 @@ class AsyncAccessLog:
 
     def __init__(
         self,
-        backend: Any,
+        backend: AsyncStoragePort,
         *,
         flush_every: int,
         clock: Callable[[], datetime],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from ... import filters as F
+from ...model import Kind
 from ...port import Hit
 from .. import hops as H
 from ..records import LEG_FIELDS
@@ -27,7 +28,7 @@ class AsyncHops(AsyncCoreBase):
     async def _second_hop(
         self,
         query: str,
-        kinds: Iterable[str],
+        kinds: Iterable[Kind],
         flt: F.Filter,
         size: int,
         fused: Sequence[tuple[str, float]],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -110,9 +111,11 @@ class AsyncLifecycle(AsyncCoreBase):
                     [exact] = await self.backend.get(kind, [s.doc["id"]])
                     update = decide(with_access(memory_of(exact.doc), seen)) if exact else None
                 else:
-                    changed = await self._update(
-                        kind, s.doc["id"], lambda m, r=seen: decide(with_access(m, r)), now, what="decay"
-                    )
+
+                    def decide_seen(m: Memory, record: Mapping[str, Any] | None = seen) -> dict[str, Any] | None:
+                        return decide(with_access(m, record))
+
+                    changed = await self._update(kind, s.doc["id"], decide_seen, now, what="decay")
                     update = changed[1] if changed else None
                 if update is None:
                     continue

@@ -26,7 +26,7 @@ from typing import Any
 
 from ... import documents as D
 from ...model import Memory
-from ...port import ABSENT, Collection, StoredDoc, Write
+from ...port import ABSENT, StoragePort, Collection, StoredDoc, Write
 from ..background import Background
 from ..records import AUDIT, audit_document
 from ..validation import memory_id
@@ -60,7 +60,7 @@ class AccessLog:
 
     def __init__(
         self,
-        backend: Any,
+        backend: StoragePort,
         *,
         flush_every: int,
         clock: Callable[[], datetime],

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import time
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from langchain_core.embeddings import Embeddings
+
 from ... import documents as D
 from ... import filters as F
-from ...embeddings import resolve_embeddings
+from ...embeddings import EmbeddingsSpec, resolve_embeddings
 from ...errors import InvalidMemoryError, WriteError
-from ...model import Identity, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Capabilities, Collection, StoredDoc
-from ...rerank import resolve_reranker
+from ...model import Identity, Kind, Memory, Scope
+from ...port import MEMORY_COLLECTIONS, StoragePort, Capabilities, Collection, StoredDoc
+from ...rerank import Reranker, RerankerSpec, resolve_reranker
 from .. import authz
 from .. import scope as S
 from ..config import MemoryConfig
@@ -31,24 +33,33 @@ from ..validation import check_ref, checked_embeddings, memory_id
 from .access import AccessLog
 
 if TYPE_CHECKING:
-    from ..results import RecallResult
+    from ..results import Conflict, RecallResult, WriteResult
 
 
 class CoreBase:
     """State and primitives shared by the parts of :class:`~langmem_es.core.AsyncMemoryCore`."""
 
+    backend: StoragePort
+    """The storage port every read and write goes through."""
+    embeddings: Embeddings
+    """The embedder, wrapped so a NaN, infinite or empty vector raises a clear error."""
+    reranker: Reranker
+    config: MemoryConfig
+    clock: Callable[[], datetime]
+    rules: authz.Rules
+
     def __init__(
         self,
-        backend: Any,
+        backend: StoragePort,
         *,
-        embeddings: Any = None,
-        reranker: Any = None,
+        embeddings: EmbeddingsSpec = None,
+        reranker: RerankerSpec = None,
         config: MemoryConfig | None = None,
         clock: Callable[[], datetime] = D.utcnow,
         rules: authz.Rules | None = None,
     ) -> None:
         self.backend = backend
-        self.rules: authz.Rules = rules if rules is not None else authz.DEFAULT_POLICY
+        self.rules = rules if rules is not None else authz.DEFAULT_POLICY
         self.embeddings = checked_embeddings(resolve_embeddings(embeddings))
         # default: memory-aware rescoring — on the LoCoMo dev split it raised recall@10
         # 0.716 → 0.718 (MRR 0.457 → 0.461), and it puts a quoted literal (E-4012) first.
@@ -65,11 +76,11 @@ class CoreBase:
 
     @property
     def capabilities(self) -> Capabilities:
-        return self.backend.capabilities  # type: ignore[no-any-return]
+        return self.backend.capabilities
 
     def setup(self) -> Capabilities:
         """Create indices/tables (idempotent) and detect what the engine offers."""
-        return self.backend.setup()  # type: ignore[no-any-return]
+        return self.backend.setup()
 
     # ------------------------------------------------------------------ optimistic concurrency
 
@@ -173,24 +184,56 @@ class CoreBase:
             ],
         )
 
-    if TYPE_CHECKING:  # provided by the other parts; see core/_async/memory.py
+    if TYPE_CHECKING:
+        # What one part calls on another, declared here so each part type-checks on its own.
+        # The parts' definitions override these, so mypy checks that the signatures agree.
 
-        def recall(self, identity: Identity, query: str, **kwargs: Any) -> RecallResult: ...
-        def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...
+        def recall(  # retrieval.py
+            self,
+            identity: Identity,
+            query: str,
+            *,
+            kinds: Iterable[Kind] = ...,
+            scopes: Iterable[Scope] = ...,
+            k: int = ...,
+            filters: F.Filter | None = ...,
+            include_superseded: bool = ...,
+            include_deleted: bool = ...,
+            as_of: datetime | None = ...,
+            candidates: int | None = ...,
+            allow_partial: bool = ...,
+        ) -> RecallResult: ...
+        def flush_access(self) -> int: ...  # retrieval.py
+        def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...  # forgetting.py
         def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]: ...
-        def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...
-        def conflicts(self, identity: Identity, *, status: str = ..., subject_key: str | None = ...) -> Any: ...
-        def _actives(self, scope_filter: F.Filter, subject_key: str) -> list[StoredDoc]: ...
+        def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...  # conflicts.py
+        def conflicts(
+            self, identity: Identity, *, status: str = ..., subject_key: str | None = ...
+        ) -> list[Conflict]: ...
+        def _write_semantic(  # beliefs.py
+            self,
+            identity: Identity,
+            memory: Memory,
+            replaces: Sequence[str],
+            *,
+            read_polarity: bool = ...,
+            read_confidence: bool = ...,
+        ) -> WriteResult: ...
+        def _actives(
+            self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = ...
+        ) -> list[StoredDoc]: ...
         def _claim_head(
             self, memory: Memory, now: datetime, *, withdraw: bool = ...
         ) -> tuple[bool, str | None]: ...
         def _supersede_with(
             self,
             decide: Callable[[Memory], Mapping[str, Any] | None],
-            ids: Any,
+            ids: Iterable[str],
             identity: Identity,
             by: Memory,
             now: datetime,
+            *,
+            confirmed_by: Identity | None = ...,
         ) -> list[str]: ...
 
 

@@ -150,8 +150,8 @@ class Transfer(CoreBase):
         for r in records:
             if r.get("record") == "tombstone":
                 continue
-            source_scope = r.get("scope") if r.get("scope") in SCOPES else "private"
-            target: Scope = scope or source_scope  # type: ignore[assignment]
+            source_scope = _scope_of(r)
+            target = scope or source_scope
             if target == source_scope == "shared" and r.get("tenant") == identity.tenant:
                 continue  # already the workspace's: nothing to copy
             theirs = source_scope != "shared" and r.get("owner") not in identity.owners().get(source_scope, ())
@@ -176,7 +176,7 @@ class Transfer(CoreBase):
         for r in records:
             if r.get("record") == "tombstone":
                 body = {k: v for k, v in r.items() if k != "record"}
-                target = scope or (body.get("scope") if body.get("scope") in SCOPES else "private")
+                target = scope or _scope_of(body)
                 if target != "shared" or self._allowed(identity, authz.Request("write", "shared")):
                     tombs.append(tombstone_doc(body, identity.tenant, owner_of(identity, target), target, now))
         self.backend.put(AUDIT, tombs)
@@ -195,3 +195,9 @@ class Transfer(CoreBase):
             if m.kind == "semantic" and m.status == "active" and m.subject_key and m.polarity == "assert":
                 self._claim_head(m, now, withdraw=False)
         return [m.id for m in memories]
+
+
+def _scope_of(record: Mapping[str, Any]) -> Scope:
+    """The scope an exported record names; ``private`` when it names none we know."""
+    named = record.get("scope")
+    return next((s for s in SCOPES if s == named), "private")

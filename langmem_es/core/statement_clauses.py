@@ -1,0 +1,361 @@
+"""Clauses: the :class:`~.statement_types.Statement` one verb (or verbless root) claims.
+
+:func:`clause` reads one clause of a spaCy parse — copulas ("my rent is …"), possession
+("I've got two cats"), predicates ("I report to Dana"), fragments — into a statement;
+:func:`.statements.parse` picks the most informative clause of a sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from . import statement_lexicon as L
+from .statement_phrases import (
+    DATE_WORDS,
+    NounPhrase,
+    american,
+    first_prep,
+    noun_phrase,
+    value_type,
+    values_of,
+)
+from .statement_types import Statement, Tense
+
+
+def clause(text: str, verb: Any) -> Statement:
+    """The statement of the clause headed by ``verb``."""
+    kids = list(verb.children)
+    subj = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
+    if subj is None and verb.dep_ == "conj":
+        subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    negated = any(c.dep_ == "neg" or c.lower_ in ("never", "not") for c in kids) or any(
+        t.lower_ == "no" and t.dep_ == "det" for k in kids for t in k.subtree if k.dep_ not in ("advmod",)
+    )
+    tense = _tense(verb)
+    lemma = verb.lemma_.lower()
+    habit = (
+        negated
+        and tense == "present"
+        and lemma != "be"
+        and any(c.lemma_ == "do" and c.dep_ == "aux" for c in kids)
+        and not any(c.lower_ == "never" for c in kids)
+    )
+    st = _clause_body(text, verb, kids, subj, negated, tense, lemma)
+    return replace(st, habitual=habit) if habit and st.negated else st
+
+
+def _clause_body(
+    text: str, verb: Any, kids: list[Any], subj: Any, negated: bool, tense: Tense, lemma: str
+) -> Statement:
+    # "I stopped playing tennis", "she started taking lessons": the fact is the complement.
+    xcomp = next((c for c in kids if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+    if xcomp is not None and lemma in ("stop", "start", "keep", "quit", "begin", "continue", "finish"):
+        inner = clause(text, xcomp)
+        inner = replace(inner, negated=negated or inner.negated, tense=tense)
+        holder = noun_phrase(subj) if subj is not None else None
+        if holder and not holder[2]:  # a person (not a thing) stopped or started it
+            inner = replace(inner, holder=holder[0], names=holder[1])
+        return inner
+    if lemma == "be" and verb.pos_ in ("AUX", "VERB"):
+        return _copula(text, verb, subj, negated, tense)
+    if verb.pos_ not in ("VERB", "AUX"):
+        return _fragment(text, verb, negated, tense)
+    return _predicate(text, verb, subj, negated, tense)
+
+
+def _tense(verb: Any) -> Tense:
+    toks = [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))]
+    if any(t.lower_ in ("will", "'ll", "shall") for t in toks):
+        return "future"
+    if any("Past" in t.morph.get("Tense") and t.tag_ != "VBN" for t in toks) or any(
+        t.lemma_ == "have" for t in toks[1:]
+    ):
+        return "past"
+    return "present"
+
+
+def _thing_statement(
+    text: str,
+    subj_np: NounPhrase,
+    value_heads: list[Any],
+    prep: str,
+    negated: bool,
+    tense: Tense,
+    skip: frozenset[Any] = frozenset(),
+) -> Statement:
+    holder, names, thing, inst = subj_np
+    vtype = value_type(value_heads, prep)
+    return Statement(
+        text=text,
+        holder=holder,
+        names=names,
+        thing=thing,
+        instance=inst,
+        frame=vtype,
+        values=frozenset(values_of(value_heads, skip)),
+        negated=negated,
+        tense=tense,
+    )
+
+
+def _copula(text: str, verb: Any, subj: Any, negated: bool, tense: Tense) -> Statement:
+    kids = list(verb.children)
+    comp = next((c for c in kids if c.dep_ in ("attr", "acomp")), None)
+    if subj is None or (subj.lower_ in L.DEMONSTRATIVE and comp is not None):
+        values = values_of([comp]) if comp is not None else set()
+        return Statement(text=text, holder=("*",), frame="*", values=frozenset(values), negated=negated, tense=tense)
+    # "Blue is my favourite colour", "Dana was never my manager": the possessed noun is the attribute.
+    if (
+        comp is not None
+        and comp.pos_ in ("NOUN", "PROPN")
+        and any(c.dep_ == "poss" for c in comp.children)
+        and subj.lower_ not in L.FIRST_PERSON | L.FIRST_PLURAL
+    ):
+        subj, comp = comp, subj
+    np = noun_phrase(subj)
+    if np[2]:  # a thing: "my rent is …", "the flight is on 3 May"
+        if comp is not None:
+            right = [
+                c
+                for c in kids
+                if c.i > verb.i and c is not subj and c.dep_ not in ("punct", "neg", "advmod", "cc", "conj", "prep")
+            ]
+            if comp.i < verb.i:
+                right = [comp, *right]
+            return _thing_statement(text, np, right or [comp], "", negated, tense)
+        prep, objs = first_prep(kids, temporal_ok=True)
+        return _thing_statement(text, np, objs, prep, negated, tense)
+    holder, names = np[0], np[1]
+    if comp is None:
+        prep, objs = first_prep(kids, temporal_ok=True)
+        frame = "when" if value_type(objs, prep) == "when" else "where"
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            frame=frame,
+            values=frozenset(values_of(objs)),
+            negated=negated,
+            tense=tense,
+        )
+    word = american(comp.lemma_.lower())
+    cls = L.COMPLEMENT_CLASS.get(word)
+    nums = {t for t in comp.subtree if t.like_num}
+    if cls == "allergic":
+        _, objs = first_prep(list(comp.children), temporal_ok=True)
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            frame="allergic",
+            item=frozenset(values_of(objs)),
+            negated=negated,
+            tense=tense,
+        )
+    if cls in ("age", "height") or (nums and comp.pos_ == "NUM"):
+        vals = {v for v in values_of([comp]) if v[:1].isdigit()}
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            frame=cls or "age",
+            values=frozenset(vals),
+            negated=negated,
+            tense=tense,
+        )
+    if cls:
+        return Statement(
+            text=text, holder=holder, names=names, frame=cls, values=frozenset({word}), negated=negated, tense=tense
+        )
+    if comp.pos_ in ("NOUN", "PROPN"):
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            frame="role",
+            values=frozenset(values_of([comp])),
+            negated=negated,
+            tense=tense,
+        )
+    return Statement(
+        text=text,
+        holder=holder,
+        names=names,
+        frame="be_" + "_".join(sorted(values_of([comp]))),
+        negated=negated,
+        tense=tense,
+    )
+
+
+def _fragment(text: str, root: Any, negated: bool, tense: Tense) -> Statement:
+    """A verbless root (often a misparse: "The return flight leaves on 10 May")."""
+    comps = [c for c in root.children if c.dep_ == "compound"]
+    if comps:
+        holder, names, thing, inst = noun_phrase(comps[-1])
+        inst = inst | {american(t.lower_) for t in root.subtree if t.lower_ in L.INSTANCE and t.i < root.i}
+        np = (holder, names, thing, frozenset(inst))
+        prep, objs = first_prep(list(root.children), temporal_ok=True)
+        return _thing_statement(text, np, objs, prep, negated, tense)
+    return Statement(
+        text=text,
+        holder=("*",),
+        thing=american(root.lemma_.lower()),
+        frame="be",
+        values=frozenset(values_of([c for c in root.children if c.dep_ not in ("det", "punct")])),
+        negated=negated,
+        tense=tense,
+    )
+
+
+def _predicate(text: str, verb: Any, subj: Any, negated: bool, tense: Tense) -> Statement:
+    kids = list(verb.children)
+    lemma = american(verb.lemma_.lower())
+    np = noun_phrase(subj) if subj is not None else (("*",), frozenset(), "", frozenset())
+    dobj = next(
+        (
+            c
+            for c in kids
+            if c.dep_ in ("dobj", "attr", "oprd", "npadvmod")
+            and c.lower_ not in DATE_WORDS
+            and not (c.dep_ == "npadvmod" and c.ent_type_ in ("DATE", "TIME"))
+        ),
+        None,
+    )
+    prt = next((c.lower_ for c in kids if c.dep_ == "prt"), "")
+    # "Priya took over as my manager", "Omar was replaced by Lena as my team lead".
+    for c in kids:
+        if c.lower_ == "as" and c.dep_ == "prep":
+            pobj = next((o for o in c.children if o.dep_ == "pobj"), None)
+            if pobj is not None and any(o.dep_ == "poss" for o in pobj.children):
+                agent = next((o for a in kids if a.dep_ == "agent" for o in a.children if o.dep_ == "pobj"), None)
+                who = agent if agent is not None else subj
+                return _thing_statement(text, noun_phrase(pobj), [who] if who is not None else [], "", negated, tense)
+    # "I changed my email to …", "I paid £1200 in rent": the object names the attribute.
+    if (
+        dobj is not None
+        and lemma in L.CHANGE_VERBS
+        and any(o.dep_ == "poss" for o in dobj.children)
+        and noun_phrase(dobj)[2]
+        and lemma not in ("replace", "trade")
+    ):
+        prep, objs = first_prep(kids, temporal_ok=True)
+        return _thing_statement(text, noun_phrase(dobj), objs, prep, negated, tense)
+    if lemma == "pay" and dobj is not None:
+        prep, objs = first_prep(kids)
+        if objs:
+            return _thing_statement(
+                text, (np[0], np[1], american(objs[0].lemma_.lower()), frozenset()), [dobj], "", negated, tense
+            )
+    if np[2]:  # a thing does something: "my rent went up to …", "the flight leaves on …"
+        prep, objs = first_prep(kids, temporal_ok=True)
+        heads = objs or ([dobj] if dobj is not None else [])
+        return _thing_statement(text, np, heads, prep, negated, tense)
+    holder, names = np[0], np[1]
+    if lemma in ("get", "have", "own", "keep") and dobj is not None:  # possession: "I've got two cats"
+        noun = american(dobj.lemma_.lower())
+        if noun in L.COMPLEMENT_CLASS:  # "I have a peanut allergy"
+            kinds = {american(c.lemma_.lower()) for c in dobj.children if c.dep_ in ("compound", "amod")}
+            return Statement(
+                text=text,
+                holder=holder,
+                names=names,
+                frame=L.COMPLEMENT_CLASS[noun],
+                item=frozenset(kinds),
+                negated=negated,
+                tense=tense,
+            )
+        count = {
+            str(L.NUMBER_WORDS.get(c.lower_, c.text))
+            for c in dobj.children
+            if c.dep_ in ("nummod", "det") and (c.like_num or c.lower_ in ("a", "an"))
+        } or {"1"}
+        names_of = {t.text.lower() for t in dobj.subtree if t.pos_ == "PROPN"}
+        frame = "car" if noun == "car" else "have"
+        item = frozenset(
+            {noun} | ({american(c.lemma_.lower()) for c in dobj.children if c.dep_ == "compound" and c.pos_ == "NOUN"})
+        )
+        if frame == "car" or names_of:
+            return Statement(
+                text=text,
+                holder=holder,
+                names=names,
+                thing=noun if frame == "car" else "",
+                frame="be" if frame == "car" else "own_" + noun,
+                values=frozenset(names_of),
+                negated=negated,
+                tense=tense,
+            )
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            frame="have",
+            item=item,
+            values=frozenset(count),
+            negated=negated,
+            tense=tense,
+        )
+    prep, objs = first_prep(kids, temporal_ok=lemma == "bear")
+    if not objs and dobj is None:  # "ACME renews on 1 March": the date is the value
+        prep, objs = first_prep(kids, temporal_ok=True)
+    if not objs and dobj is not None:  # a prepositional phrase under the object: "a new job at Globex"
+        p2, o2 = first_prep(list(dobj.children))
+        if o2 and dobj.lemma_.lower() in ("job", "position", "role", "post"):
+            prep, objs = p2, o2
+    dword = dobj.lemma_.lower() if dobj is not None else ""
+    xcomp = next((c for c in kids if c.dep_ in ("xcomp", "acomp", "advcl") and c.pos_ in ("VERB", "ADJ", "NOUN")), None)
+    candidates = [
+        f"{lemma}_{dword}_{prep}",
+        f"{lemma}_{dword}",
+        f"{lemma}_{prt}_{prep}",
+        f"{lemma}_{prep}",
+        f"{lemma}_{prt}",
+        lemma,
+    ]
+    frame = next((L.PERSON_FRAMES[c] for c in candidates if c in L.PERSON_FRAMES), "")
+    if lemma in ("switch", "change", "replace", "trade", "swap", "convert") and not frame:
+        vals = values_of(objs if prep in ("to", "with", "for") else ([dobj] if dobj is not None else []))
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            frame="*",
+            values=frozenset(vals),
+            negated=negated,
+            tense=tense,
+            change=True,
+        )
+    value_heads = objs if prep and objs and (dobj is None or frame) else ([dobj] if dobj is not None else objs)
+    if lemma == "become" or (lemma == "work" and prep == "as"):
+        value_heads = [c for c in kids if c.dep_ in ("attr", "oprd", "dobj")] or objs
+    if not value_heads and xcomp is not None:
+        value_heads = [xcomp]
+    values = frozenset(values_of(value_heads))
+    if frame.endswith("@"):  # "I report to Dana" = my manager is Dana; "I drive a Yaris" = my car is a Yaris
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            thing=frame[:-1],
+            frame="be",
+            values=values,
+            negated=negated,
+            tense=tense,
+        )
+    if frame == "birth":
+        frame = "birth_date" if value_type(value_heads) == "when" or any(v.isdigit() for v in values) else "birthplace"
+    if frame == "diet" or lemma == "marry" or frame == "marital":
+        values = frozenset({"married"} if lemma == "marry" else {f"eat_{v}" for v in values} or values)
+    if frame == "age":
+        values = frozenset(v for v in values if v[:1].isdigit())
+    if not frame:
+        base = "_".join(p for p in (lemma, prt, prep) if p)
+        if lemma == "go" and xcomp is not None and not prep:
+            base = "go_" + american(xcomp.lemma_.lower())
+        frame = base
+    if lemma in L.MULTI_VALUED or frame in L.MULTI_VALUED or frame.split("_")[0] in L.MULTI_VALUED:
+        return Statement(
+            text=text, holder=holder, names=names, frame=frame, item=values, values=values, negated=negated, tense=tense
+        )
+    return Statement(text=text, holder=holder, names=names, frame=frame, values=values, negated=negated, tense=tense)

