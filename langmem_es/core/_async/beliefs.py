@@ -238,7 +238,9 @@ class AsyncBeliefs(AsyncStatementReading):
                 had_head, previous = await self._claim_head(memory, now)
                 # first write through the head: whatever was active under the key is older
                 targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
-                superseded += await self._supersede_under_key(targets, identity, memory, now)
+                superseded += await self._supersede_under_key(
+                    [t for t in targets if t not in superseded], identity, memory, now
+                )
         if blocked:
             return WriteResult(
                 memory.id,

@@ -239,7 +239,9 @@ class Beliefs(StatementReading):
                 had_head, previous = self._claim_head(memory, now)
                 # first write through the head: whatever was active under the key is older
                 targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
-                superseded += self._supersede_under_key(targets, identity, memory, now)
+                superseded += self._supersede_under_key(
+                    [t for t in targets if t not in superseded], identity, memory, now
+                )
         if blocked:
             return WriteResult(
                 memory.id,
