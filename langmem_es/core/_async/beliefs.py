@@ -167,7 +167,7 @@ class AsyncBeliefs(AsyncStatementReading):
             # 3. keys: a caller's key is mapped to the tenant's key for the same subject; a keyless
             #    statement that updates a keyed fact takes its key.
             if memory.subject_key:
-                memory = await self._canonical_key(near, memory)
+                memory = await self._canonical_key(near, memory, held=bool(actives))
             elif memory.polarity == "assert" and not replaces:
                 memory = self._infer_key(near, memory)
         if memory.polarity == "deny":

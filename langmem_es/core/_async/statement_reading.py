@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ... import filters as F
 from ...model import Memory
 from ...port import Hit, StoredDoc
 from .. import belief_rules as R
@@ -65,30 +64,23 @@ class AsyncStatementReading(AsyncDenials):
                 return memory.model_copy(update={"subject_key": old.subject_key})
         return memory
 
-    async def _canonical_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
+    async def _canonical_key(self, near: Sequence[Hit], memory: Memory, *, held: bool) -> Memory:
         """Map the caller's key to a held key for the same subject (``user.location.city`` → ``user.home_city``).
 
-        Only when no fact is held under the caller's key, the statements agree that the two
+        Only when no fact is held under the caller's key (``held``: from the write's batched
+        read), the statements agree that the two
         are about one attribute of one holder, and the keys are close (shared words or
         close in meaning).
         """
         key = memory.subject_key or ""
+        if held:
+            return memory
         others = [
             (old, rel)
             for _, old, rel in self._related(near, memory)
             if old.subject_key and old.subject_key != key and rel in ("update", "reinforcement", "denial")
         ]
         if not others:
-            return memory
-        flt = F.all_of(
-            F.term("record", "memory"),
-            F.term("tenant", memory.tenant),
-            F.term("scope", memory.scope),
-            F.term("owner", memory.owner),
-            F.term("subject_key", key),
-            F.term("status", "active"),
-        )
-        if await self.backend.find(["semantic"], flt, size=1):
             return memory
         vectors = await self.embeddings.aembed_documents(
             [_key_text(key), *(_key_text(o.subject_key or "") for o, _ in others)]

@@ -168,7 +168,7 @@ class Beliefs(StatementReading):
             # 3. keys: a caller's key is mapped to the tenant's key for the same subject; a keyless
             #    statement that updates a keyed fact takes its key.
             if memory.subject_key:
-                memory = self._canonical_key(near, memory)
+                memory = self._canonical_key(near, memory, held=bool(actives))
             elif memory.polarity == "assert" and not replaces:
                 memory = self._infer_key(near, memory)
         if memory.polarity == "deny":
