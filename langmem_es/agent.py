@@ -27,17 +27,15 @@ from langgraph.graph import END, START, StateGraph
 from typing_extensions import NotRequired
 
 from .model import KINDS, SCOPES, Kind, Scope
-from .nodes import (
+from .nodes import episodic_write, extract_facts, pre_recall
+from .nodes_base import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_K,
     DEFAULT_MODE,
     MemoryState,
     Mode,
-    _block_of,
-    episodic_write,
-    extract_facts,
+    block_of,
     merge_memories,
-    pre_recall,
 )
 from .tools import create_memory_tools
 
@@ -60,7 +58,7 @@ def _model_messages(state: Any, messages: Sequence[Any], system_prompt: str, mod
     """What the model sees: one leading system message (prompt + memories), then the conversation."""
     memories = state.get("memories") if mode == "state_key" else None
     if mode != "state_key" and messages and getattr(messages[0], "type", None) == "system":
-        memories = _block_of(messages[0])  # the block pre_recall merged there
+        memories = block_of(messages[0])  # the block pre_recall merged there
     return merge_memories(list(messages), memories, system_prompt=system_prompt)
 
 

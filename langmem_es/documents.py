@@ -35,7 +35,29 @@ def iso(dt: datetime) -> str:
 
 
 def parse_iso(text: str) -> datetime:
+    """ISO 8601 text as a datetime (a trailing ``Z`` read as UTC); ``ValueError`` when it is not one."""
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def parse_time(value: Any) -> datetime | None:
+    """A datetime or ISO 8601 text as an aware datetime (naive ones taken as UTC);
+    ``None`` when blank or not a time.
+
+    >>> parse_time("2024-05-08T10:00:00Z").isoformat()
+    '2024-05-08T10:00:00+00:00'
+    >>> parse_time("soon") is None
+    True
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        when = value
+    else:
+        try:
+            when = parse_iso(str(value))
+        except ValueError:
+            return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def doc_id(namespace: Sequence[str], key: str) -> str:

@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from langmem_es_bench.stats import summary
+
 __all__ = ["RequestCounter", "load_average", "profile_calls", "run_profile"]
 
 
@@ -85,21 +87,6 @@ def load_average() -> dict[str, Any]:
     return {"loadavg": [round(one, 2), round(five, 2), round(fifteen, 2)], "cpus": os.cpu_count()}
 
 
-def _stats(ms: Sequence[float]) -> dict[str, float | None]:
-    import numpy as np
-
-    a = np.asarray(ms, dtype=float)
-    p50 = float(np.percentile(a, 50))
-    return {
-        "n": int(a.size),
-        "p50": round(p50, 2),
-        "p95": round(float(np.percentile(a, 95)), 2),
-        "max": round(float(a.max()), 2),
-        "mean": round(float(a.mean()), 2),
-        "max_over_median": round(float(a.max()) / p50, 2) if p50 else None,
-    }
-
-
 def profile_calls(
     counter: RequestCounter | None, calls: Sequence[Callable[[], Any]], settle: Callable[[], None] | None = None
 ) -> dict[str, Any]:
@@ -119,7 +106,7 @@ def profile_calls(
             kinds.update(k - before[1])
         if settle:
             settle()
-    out: dict[str, Any] = {"latency_ms": _stats(times)}
+    out: dict[str, Any] = {"latency_ms": summary(times, digits=2)}
     if counts:
         out["requests"] = {
             "p50": statistics.median(counts),

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from langmem_es_bench.corpus import CorpusItem, QueryStream, corpus, corpus_hash, queries
+from langmem_es_bench.stats import summary
 
 __all__ = ["BenchConfig", "run_bench", "stats"]
 
@@ -88,29 +89,8 @@ class BenchConfig:
 
 
 def stats(values: Sequence[float]) -> dict[str, float]:
-    """``n``, ``p50``, ``p95``, ``mean``, ``max`` and ``max_over_median`` (a hidden flush or
-    refresh shows as a max far above the median); percentiles interpolate linearly."""
-    import numpy as np
-
-    if not values:
-        return {
-            "n": 0,
-            "p50": float("nan"),
-            "p95": float("nan"),
-            "mean": float("nan"),
-            "max": float("nan"),
-            "max_over_median": float("nan"),
-        }
-    a = np.asarray(values, dtype=float)
-    p50 = float(np.percentile(a, 50))
-    return {
-        "n": int(a.size),
-        "p50": round(p50, 3),
-        "p95": round(float(np.percentile(a, 95)), 3),
-        "mean": round(float(a.mean()), 3),
-        "max": round(float(a.max()), 3),
-        "max_over_median": round(float(a.max()) / p50, 2) if p50 else float("nan"),
-    }
+    """The latency summary of :func:`langmem_es_bench.stats.summary` (3 decimals)."""
+    return summary(values, digits=3)
 
 
 def _ms(t0: float) -> float:

@@ -21,16 +21,13 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from langmem_es_bench.stats import percentile
+
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
 DEVICES = ["thermostat", "smart plug", "door sensor", "camera", "speaker", "light strip", "robot vacuum", "hub"]
 ROOMS = ["kitchen", "hallway", "garage", "attic", "bedroom", "study", "porch", "cellar"]
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
 
 
 def run(store: Any, n: int, label: str) -> dict[str, Any]:
@@ -78,9 +75,9 @@ def run(store: Any, n: int, label: str) -> dict[str, Any]:
         "backend": label,
         "n": n,
         "first_try": first_try,
-        "write": (pct(write_ms, 50), pct(write_ms, 95)),
-        "recall": (pct(recall_ms, 50), pct(recall_ms, 95)),
-        "visible": (pct(visible_ms, 50), pct(visible_ms, 95)),
+        "write": (percentile(write_ms, 50), percentile(write_ms, 95)),
+        "recall": (percentile(recall_ms, 50), percentile(recall_ms, 95)),
+        "visible": (percentile(visible_ms, 50), percentile(visible_ms, 95)),
         "mean_visible": statistics.fmean(visible_ms),
     }
 

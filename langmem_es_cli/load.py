@@ -30,6 +30,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from langmem_es_bench.stats import percentile
+
 __all__ = ["register", "run_load"]
 
 MAX_SECONDS, MAX_THREADS, MAX_TENANTS = 600.0, 64, 10_000
@@ -49,13 +51,6 @@ def fast_embed(texts: list[str]) -> list[list[float]]:
         n = math.sqrt(sum(x * x for x in v))
         out.append([x / n for x in v])
     return out
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return 0.0
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, math.ceil(p / 100 * len(s)) - 1))]
 
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()

@@ -86,14 +86,12 @@ def open_async_core(
             }
 
         return core, sqlite_health
-    from elasticsearch import AsyncElasticsearch, Elasticsearch
-
     from langmem_es.backends.elasticsearch import AsyncElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
     from langmem_es.settings import require_connection
 
     conn = require_connection(cluster)
-    client = AsyncElasticsearch(**conn.client_kwargs(), request_timeout=30, max_retries=2, retry_on_timeout=True)
+    client = conn.client(asynchronous=True, request_timeout=30, max_retries=2, retry_on_timeout=True)
     dims = embedding_dims(resolve_embeddings(emb))
     core = AsyncMemoryCore(
         AsyncElasticsearchBackend(client, prefix=prefix, dims=dims), embeddings=emb, config=config, rules=rules
@@ -102,7 +100,7 @@ def open_async_core(
     def es_health() -> dict[str, Any]:
         from langmem_es_cli.doctor import diagnose
 
-        with Elasticsearch(**conn.client_kwargs(), request_timeout=10) as sync_client:
+        with conn.client(request_timeout=10) as sync_client:
             report = diagnose(sync_client, prefix)
         c, lic, iso, fusion = report["cluster"], report["licence"], report["isolation"], report["fusion"]
         return {

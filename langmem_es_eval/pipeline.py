@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from langmem_es.core import MemoryConfig, MemoryCore
+from langmem_es.documents import parse_time
 from langmem_es.model import Identity
 from langmem_es_eval.locomo import Conversation, Turn
 from langmem_es_eval.metrics import dedupe
@@ -23,12 +24,7 @@ Mode = Literal["full", "bm25", "dense", "hybrid"]
 
 
 def _event_time(turn: Turn) -> datetime | None:
-    if not turn.timestamp:
-        return None
-    try:
-        return datetime.fromisoformat(turn.timestamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
+    return parse_time(turn.timestamp)
 
 
 def _coerce(value: Any, like: Any) -> Any:

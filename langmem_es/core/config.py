@@ -67,13 +67,6 @@ class MemoryConfig:
     """Optimistic-concurrency retries before a write gives up with a retryable error."""
     occ_backoff_ms: float = 4.0
     """Base of the jittered, growing pause between two optimistic-concurrency retries."""
-    near_duplicate_similarity: float = 0.95
-    """A new semantic fact this close (cosine) to an active one in the same scope repeats it:
-    the old fact is reinforced instead of a near-copy being written (curated, deduplicated)."""
-    contradiction_similarity: float = 0.75
-    """A keyless fact this close (cosine) to a keyed active fact, and about that key, supersedes it."""
-    denial_similarity: float = 0.6
-    """A keyless denial this close (cosine) to an active claim, with its content words, targets it."""
     origin_confidence: Mapping[str, float] = field(default_factory=lambda: {"user": 0.8, "tool": 0.7, "extracted": 0.6})
     """Default confidence of a semantic statement by where it comes from (``remember(origin=)``):
     the user said it, a tool reported it, extraction inferred it. Below 1.0, so independent

@@ -64,21 +64,35 @@ def pending_visible(doc: Mapping[str, Any], identity: Identity) -> bool:
 
 def visible(doc: Mapping[str, Any], identity: Identity, scopes: Iterable[Scope] = SCOPES) -> bool:
     """Fail closed: true only if tenant, scope and owner are present and the caller's."""
-    tenant, scope, owner = doc.get("tenant"), doc.get("scope"), doc.get("owner")
-    if not (isinstance(tenant, str) and isinstance(scope, str) and isinstance(owner, str)):
-        return False
-    if tenant != identity.tenant or doc.get("record") != "memory":
-        return False
-    value = doc.get("value")
-    if not isinstance(value, Mapping) or (value.get("tenant"), value.get("scope"), value.get("owner")) != (
-        tenant,
-        scope,
-        owner,
-    ):
-        return False
-    if not (owner in identity.owners().get(scope, ()) and scope in set(scopes)):  # type: ignore[call-overload]
-        return False
-    return pending_visible(doc, identity)
+    return Visibility(identity, scopes)(doc)
+
+
+class Visibility:
+    """:func:`visible` for one caller, its owners worked out once (recall checks every candidate)."""
+
+    __slots__ = ("identity", "owners", "scopes")
+
+    def __init__(self, identity: Identity, scopes: Iterable[Scope] = SCOPES) -> None:
+        self.identity = identity
+        self.scopes = frozenset(scopes)
+        self.owners = {scope: frozenset(owners) for scope, owners in identity.owners().items()}
+
+    def __call__(self, doc: Mapping[str, Any]) -> bool:
+        tenant, scope, owner = doc.get("tenant"), doc.get("scope"), doc.get("owner")
+        if not (isinstance(tenant, str) and isinstance(scope, str) and isinstance(owner, str)):
+            return False
+        if tenant != self.identity.tenant or doc.get("record") != "memory":
+            return False
+        value = doc.get("value")
+        if not isinstance(value, Mapping) or (value.get("tenant"), value.get("scope"), value.get("owner")) != (
+            tenant,
+            scope,
+            owner,
+        ):
+            return False
+        if scope not in self.scopes or owner not in self.owners.get(scope, ()):
+            return False
+        return pending_visible(doc, self.identity)
 
 
 def status_filter(*, include_superseded: bool, include_deleted: bool, as_of: datetime | None) -> F.Filter:

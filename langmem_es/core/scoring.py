@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from ..model import Memory, content_hash
 from .statements import word_lemmas
 
@@ -45,11 +47,24 @@ def outcome_weight(success_count: int, failure_count: int) -> float:
     return (success_count + 1) / (success_count + failure_count + 2)
 
 
+def cosines(vector: Sequence[float], rows: Sequence[Sequence[float]]) -> list[float]:
+    """The cosine similarity of ``vector`` with each of ``rows`` (0.0 where either is all zeros).
+
+    >>> cosines([1.0, 0.0], [[2.0, 0.0], [0.0, 3.0], [0.0, 0.0]])
+    [1.0, 0.0, 0.0]
+    """
+    if len(rows) == 0:
+        return []
+    m = np.asarray(rows, dtype=np.float64)
+    v = np.asarray(vector, dtype=np.float64)
+    norms = np.linalg.norm(m, axis=1) * float(np.linalg.norm(v))
+    sims = np.divide(m @ v, norms, out=np.zeros(len(m)), where=norms > 0)
+    return [float(x) for x in sims]
+
+
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0
+    """The cosine similarity of two vectors (0.0 when either is all zeros)."""
+    return cosines(a, [b])[0]
 
 
 def decay_score(memory: Memory, now: datetime, half_life_days: Mapping[str, float]) -> float:

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import statement_lexicon as L
 from .statement_phrases import (
@@ -22,8 +22,11 @@ from .statement_phrases import (
 )
 from .statement_types import Statement, Tense
 
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
-def clause(text: str, verb: Any) -> Statement:
+
+def clause(text: str, verb: Token) -> Statement:
     """The statement of the clause headed by ``verb``."""
     kids = list(verb.children)
     subj = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
@@ -46,8 +49,9 @@ def clause(text: str, verb: Any) -> Statement:
 
 
 def _clause_body(
-    text: str, verb: Any, kids: list[Any], subj: Any, negated: bool, tense: Tense, lemma: str
+    text: str, verb: Token, kids: list[Token], subj: Token | None, negated: bool, tense: Tense, lemma: str
 ) -> Statement:
+
     # "I stopped playing tennis", "she started taking lessons": the fact is the complement.
     xcomp = next((c for c in kids if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
     if xcomp is not None and lemma in ("stop", "start", "keep", "quit", "begin", "continue", "finish"):
@@ -64,11 +68,11 @@ def _clause_body(
     return _predicate(text, verb, subj, negated, tense)
 
 
-def _tense(verb: Any) -> Tense:
+def _tense(verb: Token) -> Tense:
     toks = [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))]
     if any(t.lower_ in ("will", "'ll", "shall") for t in toks):
         return "future"
-    if any("Past" in t.morph.get("Tense") and t.tag_ != "VBN" for t in toks) or any(
+    if any("Past" in t.morph.get("Tense", []) and t.tag_ != "VBN" for t in toks) or any(
         t.lemma_ == "have" for t in toks[1:]
     ):
         return "past"
@@ -78,11 +82,11 @@ def _tense(verb: Any) -> Tense:
 def _thing_statement(
     text: str,
     subj_np: NounPhrase,
-    value_heads: list[Any],
+    value_heads: list[Token],
     prep: str,
     negated: bool,
     tense: Tense,
-    skip: frozenset[Any] = frozenset(),
+    skip: frozenset[Token] = frozenset(),
 ) -> Statement:
     holder, names, thing, inst = subj_np
     vtype = value_type(value_heads, prep)
@@ -99,7 +103,7 @@ def _thing_statement(
     )
 
 
-def _copula(text: str, verb: Any, subj: Any, negated: bool, tense: Tense) -> Statement:
+def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Tense) -> Statement:
     kids = list(verb.children)
     comp = next((c for c in kids if c.dep_ in ("attr", "acomp")), None)
     if subj is None or (subj.lower_ in L.DEMONSTRATIVE and comp is not None):
@@ -188,7 +192,7 @@ def _copula(text: str, verb: Any, subj: Any, negated: bool, tense: Tense) -> Sta
     )
 
 
-def _fragment(text: str, root: Any, negated: bool, tense: Tense) -> Statement:
+def _fragment(text: str, root: Token, negated: bool, tense: Tense) -> Statement:
     """A verbless root (often a misparse: "The return flight leaves on 10 May")."""
     comps = [c for c in root.children if c.dep_ == "compound"]
     if comps:
@@ -208,7 +212,7 @@ def _fragment(text: str, root: Any, negated: bool, tense: Tense) -> Statement:
     )
 
 
-def _predicate(text: str, verb: Any, subj: Any, negated: bool, tense: Tense) -> Statement:
+def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense: Tense) -> Statement:
     kids = list(verb.children)
     lemma = american(verb.lemma_.lower())
     np = noun_phrase(subj) if subj is not None else (("*",), frozenset(), "", frozenset())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import statement_lexicon as L
 
@@ -18,12 +18,16 @@ DATE_WORDS = frozenset(
 january february march april may june july august september october november december noon midnight
 weekend morning evening""".split()
 )
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Token
 NounPhrase = tuple[tuple[str, ...], frozenset[str], str, frozenset[str]]
 """(holder, names, thing, instance) of a noun phrase."""
 
 
 @lru_cache(maxsize=1)
-def nlp() -> Any:
+def nlp() -> Language:
     try:
         import spacy
 
@@ -62,7 +66,7 @@ def content_lemmas(text: str) -> frozenset[str]:
     )
 
 
-def noun_phrase(tok: Any) -> NounPhrase:
+def noun_phrase(tok: Token) -> NounPhrase:
     """(holder, names, thing, instance) of a noun phrase headed by ``tok``."""
     low = tok.lower_
     if low in L.FIRST_PERSON:
@@ -100,7 +104,7 @@ def noun_phrase(tok: Any) -> NounPhrase:
     return owner, frozenset(names), thing, inst
 
 
-def is_name(tok: Any) -> bool:
+def is_name(tok: Token) -> bool:
     """A proper name, also when the tagger missed it ("Alice lives …" tagged as a noun)."""
     if tok.pos_ == "PROPN" or (
         tok.i > 0
@@ -118,7 +122,7 @@ def is_name(tok: Any) -> bool:
     )
 
 
-def is_date(tok: Any) -> bool:
+def is_date(tok: Token) -> bool:
     return (
         tok.lower_ in DATE_WORDS
         or tok.lower_.rstrip("s") in DATE_WORDS
@@ -131,20 +135,20 @@ def is_date(tok: Any) -> bool:
     )
 
 
-def phrase_tokens(tok: Any) -> list[Any]:
+def phrase_tokens(tok: Token) -> list[Token]:
     """The tokens of ``tok``'s phrase without nested prepositional phrases ("theatre [on Fridays]")."""
     nested = {t for p in tok.subtree if p.dep_ == "prep" and p is not tok for t in p.subtree}
     return [t for t in tok.subtree if t not in nested]
 
 
-def dated(toks: list[Any]) -> bool:
+def dated(toks: list[Token]) -> bool:
     return any(is_date(t) for t in toks) or any(t.ent_type_ == "DATE" and t.is_alpha for t in toks)
 
 
-def values_of(heads: list[Any], skip: frozenset[Any] = frozenset()) -> set[str]:
+def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[str]:
     """Normalised value words of the phrases headed by ``heads``: names, lemmas, numbers."""
     out: set[str] = set()
-    chosen: dict[int, Any] = {}
+    chosen: dict[int, Token] = {}
     for h in heads:
         nested = {
             t
@@ -214,7 +218,7 @@ def values_of(heads: list[Any], skip: frozenset[Any] = frozenset()) -> set[str]:
     return out
 
 
-def value_type(heads: list[Any], prep: str = "") -> str:
+def value_type(heads: list[Token], prep: str = "") -> str:
     """``when`` (a date or time), ``where`` (a place after in/at/to/near), else ``be``."""
     toks = [t for h in heads for t in phrase_tokens(h)]
     if dated(toks) or (prep in ("on", "at", "by", "until") and any(t.like_num for t in toks)):
@@ -226,7 +230,7 @@ def value_type(heads: list[Any], prep: str = "") -> str:
     return "be"
 
 
-def first_prep(kids: list[Any], temporal_ok: bool = False) -> tuple[str, list[Any]]:
+def first_prep(kids: list[Token], temporal_ok: bool = False) -> tuple[str, list[Token]]:
     for c in kids:
         if c.dep_ in ("prep", "agent", "dative"):
             objs = [o for o in c.children if o.dep_ == "pobj"]

@@ -34,12 +34,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import statement_lexicon as L
 from .statement_clauses import clause
 from .statement_phrases import DATE_WORDS, MODEL, american, content_lemmas, dated, nlp, values_of, word_lemmas
 from .statement_types import RELATIONS, Polarity, Relation, Statement
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
 
 __all__ = [
     "MODEL",
@@ -75,7 +78,7 @@ def parse(text: str) -> Statement:
     ]
     best: Statement | None = None
     best_score = -1.0
-    best_head: Any = None
+    best_head: Token | None = None
     clauses = [clause(text, head) for head in heads]
     for head, st in zip(heads, clauses, strict=False):
         score = (
@@ -116,7 +119,7 @@ def parse(text: str) -> Statement:
     )
 
 
-def _change_marks(doc: Any) -> tuple[bool, bool]:
+def _change_marks(doc: Doc) -> tuple[bool, bool]:
     low = [t.lower_ for t in doc]
     text = " ".join(low)
     ending = bool(re.search(r"\bno longer\b|\bused to\b|\b(not|n't)\b.*\bany ?more\b", text)) or any(
@@ -134,7 +137,7 @@ def _change_marks(doc: Any) -> tuple[bool, bool]:
     return change, ending
 
 
-def _judged_false(head: Any) -> bool:
+def _judged_false(head: Token) -> bool:
     """Is this clause the "that …" complement of a verdict of falsehood ("it is incorrect that …")?"""
     if head.dep_ not in ("ccomp", "csubj") or not any(c.dep_ == "mark" and c.lower_ == "that" for c in head.children):
         return False
@@ -144,7 +147,7 @@ def _judged_false(head: Any) -> bool:
     return bool(words & {"incorrect", "wrong", "untrue", "false"}) or (negative and bool(words & {"true", "correct"}))
 
 
-def _rejects(doc: Any) -> bool:
+def _rejects(doc: Doc) -> bool:
     """The sentence rejects a claim as a whole: "that's wrong", "not true", "incorrect"."""
     text = " ".join(t.lower_ for t in doc)
     return bool(
@@ -156,7 +159,7 @@ def _rejects(doc: Any) -> bool:
     )
 
 
-def _corrected(doc: Any) -> set[str]:
+def _corrected(doc: Doc) -> set[str]:
     """Values a sentence says are wrong or replaced: "not Bristol", "from piano", "replaced my Ford"."""
     out: set[str] = set()
     for t in doc:

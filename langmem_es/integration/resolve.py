@@ -9,27 +9,31 @@ given (or what ``langgraph.config.get_store()`` returns) into a
    build it once over their own backend, with their embeddings).
 
 Anything else is a :class:`TypeError` naming what is accepted.
+
+Tools and nodes are written once, async (``_async/``), with generated sync twins;
+:func:`call_sync` and :func:`call_async` run the twin that fits the store's core.
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Any
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from ..core import AsyncMemoryCore, MemoryCore
+from ._async.ready import ready as aready
+from ._sync.ready import ready
 
-__all__ = ["acall", "aready", "async_core", "is_async_core", "memory_for", "ready", "store_from_config", "sync_core"]
+__all__ = ["CoreCall", "aready", "call_async", "call_sync", "memory_for", "ready", "store_from_config", "sync_core"]
 
-_lock = threading.Lock()
+P = ParamSpec("P")
+T = TypeVar("T")
 
 ACCEPTED = (
     "a MemoryCore or AsyncMemoryCore, or a langmem_es store (SQLiteMemoryStore, "
     "ElasticsearchMemoryStore, AsyncElasticsearchMemoryStore) or any store whose `.memory` is one"
 )
-
-
-def is_async_core(core: Any) -> bool:
-    return isinstance(core, AsyncMemoryCore)
 
 
 def memory_for(store_or_core: Any) -> MemoryCore | AsyncMemoryCore:
@@ -73,27 +77,6 @@ def store_from_config(store: Any = None) -> Any:
     return found
 
 
-_READY_ATTR = "_langmem_es_ready"
-
-
-def ready(core: MemoryCore) -> MemoryCore:
-    """``core`` after its one ``setup()`` (indices/tables, capabilities); idempotent."""
-    if not getattr(core, _READY_ATTR, False):
-        with _lock:
-            if not getattr(core, _READY_ATTR, False):
-                core.setup()
-                setattr(core, _READY_ATTR, True)
-    return core
-
-
-async def aready(core: AsyncMemoryCore) -> AsyncMemoryCore:
-    """Async twin of :func:`ready`."""
-    if not getattr(core, _READY_ATTR, False):
-        await core.setup()
-        setattr(core, _READY_ATTR, True)
-    return core
-
-
 def sync_core(store: Any = None) -> MemoryCore:
     """The ready sync core for ``store`` (else the graph's store); a clear error for an async-only one."""
     core = memory_for(store_from_config(store))
@@ -105,23 +88,50 @@ def sync_core(store: Any = None) -> MemoryCore:
     return ready(core)
 
 
-async def async_core(store: Any = None) -> tuple[Any, bool]:
-    """``(core, native)``: the ready core for ``store``; ``native`` is False for a sync core
-    (call it with ``asyncio.to_thread``)."""
-    import asyncio
+def call_sync(store: Any, fn: Callable[Concatenate[MemoryCore, P], T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """``fn(core, ...)`` on the ready sync core of ``store`` (else the graph's store)."""
+    return fn(sync_core(store), *args, **kwargs)
 
+
+async def call_async(
+    store: Any,
+    sync_fn: Callable[Concatenate[MemoryCore, P], T],
+    async_fn: Callable[Concatenate[AsyncMemoryCore, P], Awaitable[T]],
+    /,
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> T:
+    """The twin that fits the core of ``store`` (else the graph's store), from async code.
+
+    ``async_fn`` and ``sync_fn`` are one function written async and its generated sync
+    twin. An async core runs ``async_fn``; a sync core (a SQLite store, say) runs
+    ``sync_fn`` in a worker thread, so the event loop is never blocked. This is the one
+    place that asks which kind of core a store holds.
+    """
     core = memory_for(store_from_config(store))
     if isinstance(core, AsyncMemoryCore):
-        return await aready(core), True
-    await asyncio.to_thread(ready, core)
-    return core, False
+        return await async_fn(await aready(core), *args, **kwargs)
+    sync = core
+
+    def run() -> T:
+        return sync_fn(ready(sync), *args, **kwargs)
+
+    return await asyncio.to_thread(run)
 
 
-async def acall(store: Any, fn: Any) -> Any:
-    """``fn(core)`` on the store's core, awaited for an async core, in a worker thread for a sync one."""
-    import asyncio
+@dataclass(frozen=True)
+class CoreCall(Generic[T]):
+    """One call on a memory core, made ready before any I/O: an async function, its
+    generated sync twin, and the arguments after the core. Run it with :meth:`run`
+    (sync code) or :meth:`arun` (async code) against a store."""
 
-    core, native = await async_core(store)
-    if native:
-        return await fn(core)
-    return await asyncio.to_thread(fn, core)
+    sync_fn: Callable[..., T]
+    async_fn: Callable[..., Awaitable[T]]
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    def run(self, store: Any) -> T:
+        return call_sync(store, self.sync_fn, *self.args, **self.kwargs)
+
+    async def arun(self, store: Any) -> T:
+        return await call_async(store, self.sync_fn, self.async_fn, *self.args, **self.kwargs)

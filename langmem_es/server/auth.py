@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ..documents import parse_time
 from ..errors import AuthenticationError, ConfigurationError
 from ..model import Identity
 
@@ -146,14 +147,10 @@ class TokenTable:
 def _when(value: Any, where: str) -> datetime | None:
     if value in (None, ""):
         return None
-    if isinstance(value, datetime):
-        when = value
-    else:
-        try:
-            when = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-        except ValueError:
-            raise ConfigurationError(f"{where}: expires must be an ISO 8601 time, got {value!r}") from None
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    when = parse_time(value)
+    if when is None:
+        raise ConfigurationError(f"{where}: expires must be an ISO 8601 time, got {value!r}")
+    return when
 
 
 class RateLimiter:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.scoring import cosines
 from ..fusion import rrf
 from ..port import Collection, Doc, Hit, StoredDoc
 
@@ -26,16 +27,7 @@ def best_cosine(query: Sequence[float], vectors: Sequence[Mapping[str, Any]] | N
     """The best cosine similarity between the query and any stored path vector."""
     if not vectors:
         return None
-    import numpy as np
-
-    q = np.asarray(query, dtype=np.float64)
-    m = np.asarray([v["vector"] for v in vectors], dtype=np.float64)
-    qn = float(np.linalg.norm(q))
-    norms = np.linalg.norm(m, axis=1)
-    if qn == 0.0:
-        return 0.0
-    sims = np.where(norms > 0, m @ q / np.where(norms > 0, norms, 1.0) / qn, 0.0)
-    return float(sims.max())
+    return max(cosines(query, [v["vector"] for v in vectors]))
 
 
 @dataclass

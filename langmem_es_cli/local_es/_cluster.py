@@ -17,7 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
@@ -40,7 +40,9 @@ from langmem_es_cli.local_es._config import (
     java_opts,
     plan_cluster,
     plan_ports,
+    prefer_ports,
     render_elasticsearch_yml,
+    render_seeds_file,
 )
 from langmem_es_cli.local_es._fetch import Java, Progress, _say, download_zip, find_java, modules_in, unpack
 
@@ -311,6 +313,30 @@ def _write_yml(spec: ClusterSpec, node: NodeSpec, seeds: list[str]) -> None:
     )
 
 
+def _write_seeds(spec: ClusterSpec, addresses: list[str], run_as: RunAs) -> None:
+    """Give every node of a multi-node cluster the transport addresses known now.
+
+    Written atomically: a running node re-reads the file on each discovery round.
+    """
+    if len(spec.nodes) < 2:
+        return
+    text = render_seeds_file(addresses)
+    for node in spec.nodes:
+        tmp = node.seeds_file.with_suffix(".tmp")
+        tmp.write_text(text)
+        os.chmod(tmp, 0o644)
+        if run_as.uid is not None:
+            os.chown(tmp, run_as.uid, -1 if run_as.gid is None else run_as.gid)
+        os.replace(tmp, node.seeds_file)
+
+
+def recorded_seeds(info: Mapping | None) -> list[str]:
+    """The transport addresses a cluster's nodes bound at its last start (its state file)."""
+    if not info:
+        return []
+    return [f"127.0.0.1:{p}" for p in info.get("transport_ports") or [] if isinstance(p, int)]
+
+
 def bound_port(node: NodeSpec, kind: str) -> int | None:
     """The ``http``/``transport`` port ``node`` bound, from the file Elasticsearch wrote."""
     try:
@@ -384,20 +410,28 @@ def _launch(
     environ: Mapping[str, str],
     progress: Progress | None,
     timeout: float,
+    recorded: Sequence[str] = (),
 ) -> tuple[list[int], list[int], list[int]]:
     """Start the nodes one after another; ``(pids, http ports, transport ports)`` they bound.
 
     Each node binds its ports itself from its ranges and writes what it bound
-    (``node.portsfile``); a later node is seeded with the transport ports of the earlier
-    ones. A port that cannot be bound is a :class:`PortInUseError` quoting the log line.
+    (``node.portsfile``). A node is seeded with the transport addresses the nodes bound
+    at the last start (``recorded``, from the state file) and those the nodes started
+    before it bound now; after each node binds, every node's seeds file is rewritten, so
+    nodes already running find the new one too. Without that, a restarted cluster whose
+    vote sits with a later node never re-forms: the master does not search for peers,
+    and the earlier node has no address to search. A port that cannot be bound is a
+    :class:`PortInUseError` quoting the log line.
     """
     deadline = time.monotonic() + timeout
     pids: list[int] = []
     http: list[int] = []
     transport: list[int] = []
     for node in spec.nodes:
-        _write_yml(spec, node, seeds=[f"127.0.0.1:{p}" for p in transport])
+        seeds = list(dict.fromkeys([*(f"127.0.0.1:{p}" for p in transport), *recorded]))
+        _write_yml(spec, node, seeds=seeds)
         run_as.chown_tree(node.config_dir)
+        _write_seeds(spec, seeds, run_as)
         rc = _launch_node(spec, node, dist, java, run_as, environ, deadline)
         try:
             pids.append(int(node.pid_file.read_text().strip()))
@@ -420,6 +454,7 @@ def _launch(
             )
         http.append(ports[0])
         transport.append(ports[1])
+        _write_seeds(spec, list(dict.fromkeys([*(f"127.0.0.1:{p}" for p in transport), *recorded])), run_as)
         _say(progress, f"  node {node.name} up (http {ports[0]}, transport {ports[1]})")
     return pids, http, transport
 
@@ -558,13 +593,17 @@ def start_cluster(
         _say(progress, f"wiping old data of cluster {name!r} ({cluster_dir})")
         shutil.rmtree(cluster_dir)
     password = old["password"] if old is not None else secrets.token_urlsafe(18)
+    if old is not None:  # a restart: each node first tries the ports it bound last time
+        http_ranges = prefer_ports(http_ranges, old.get("http_ports"))
+        transport_ranges = prefer_ports(transport_ranges, old.get("transport_ports"))
 
     spec = plan_cluster(name, cluster_dir, http_ranges, transport_ranges, version=version, license=license, heap=heap)
     _say(progress, f"starting {nodes} node(s) of {version} as user {run_as.user!r} (heap {heap}) ...")
     for node in spec.nodes:
         _prepare_node(spec, node, dist, java, run_as, password, env)
     t_launch = time.monotonic()
-    pids, http_ports, transport_ports = _launch(spec, dist, java, run_as, env, progress, timeout)
+    recorded = recorded_seeds(old)
+    pids, http_ports, transport_ports = _launch(spec, dist, java, run_as, env, progress, timeout, recorded)
     url = f"http://127.0.0.1:{http_ports[0]}"
     health = _wait_health(spec, password, pids, timeout, progress, url=url)
     lic = _apply_license(url, password, license)

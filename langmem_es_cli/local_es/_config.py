@@ -91,6 +91,11 @@ class NodeSpec:
             raise ValueError(f"node {self.name} binds transport from {self.transport}: read the port it bound")
         return self.transport.low
 
+    @property
+    def seeds_file(self) -> Path:
+        """The file seed provider's list (``unicast_hosts.txt``): re-read on every discovery round."""
+        return self.config_dir / "unicast_hosts.txt"
+
     def ports_file(self, kind: str) -> Path:
         """Where the node writes the ``http`` or ``transport`` address it bound (``node.portsfile``)."""
         return self.logs_dir / f"{kind}.ports"
@@ -191,8 +196,12 @@ def render_elasticsearch_yml(
     ``bootstrap`` is True the first time a multi-node cluster starts: only then is
     ``cluster.initial_master_nodes`` written (Elasticsearch warns if it stays set).
     Ports are ranges Elasticsearch binds from (``node.portsfile`` makes it write what it
-    bound); ``seeds`` are the transport addresses of the nodes started before this one
-    (default: the fixed transport ports of every node).
+    bound); ``seeds`` are the transport addresses known when the node starts: those
+    recorded at the last start and those bound by the nodes started before it (default:
+    the fixed transport ports of every node). Multi-node clusters also read the file
+    seed provider's list (:attr:`NodeSpec.seeds_file`), which the launcher rewrites as
+    each node binds: a node started first learns the ports of the nodes started after
+    it, whichever of them holds the vote that elects the master.
 
     Security is on with TLS off on HTTP and transport. That is accepted because every
     node binds to 127.0.0.1: a loopback-bound node is in *development mode*, where
@@ -216,6 +225,7 @@ def render_elasticsearch_yml(
         hosts = list(spec.seed_hosts if seeds is None else seeds)
         lines.append("discovery.seed_hosts: []" if not hosts else "discovery.seed_hosts:")
         lines += [f"  - {h}" for h in hosts]
+        lines.append("discovery.seed_providers: file")
         # nodes start one after another (each learns the transport ports of those before it):
         # a node must not wait for a master that the next ones will elect with it
         lines.append("discovery.initial_state_timeout: 0s")
@@ -233,6 +243,32 @@ def render_elasticsearch_yml(
     for key, value in spec.settings.items():
         lines.append(f"{key}: {value}")
     return "\n".join(lines) + "\n"
+
+
+def render_seeds_file(addresses: Iterable[str]) -> str:
+    """The ``unicast_hosts.txt`` of a node: one ``host:port`` a line, each once, in order.
+
+    >>> render_seeds_file(["127.0.0.1:9302", "127.0.0.1:9303", "127.0.0.1:9302"]).splitlines()
+    ['# written by `langmem-es es start`', '127.0.0.1:9302', '127.0.0.1:9303']
+    """
+    return "\n".join(["# written by `langmem-es es start`", *dict.fromkeys(addresses)]) + "\n"
+
+
+def prefer_ports(ranges: Sequence[PortRange], previous: Sequence[int | None] | None) -> list[PortRange]:
+    """Each node's range, narrowed to start at the port it bound last time when that is in it.
+
+    Elasticsearch binds the first free port of a range, so a restarted node gets its old
+    port back when it is free (the other nodes' recorded seeds then still point at it),
+    and the next free one otherwise. A fixed port, or one outside the range, stays as is.
+
+    >>> [str(r) for r in prefer_ports([PortRange(9300, 9399)] * 2, [9302, None])]
+    ['9302-9399', '9300-9399']
+    """
+    out = list(ranges)
+    for i, (span, port) in enumerate(zip(ranges, previous or (), strict=False)):
+        if port is not None and not span.fixed and span.low <= port <= span.high:
+            out[i] = PortRange(port, span.high)
+    return out
 
 
 def java_opts(heap: str) -> str:
@@ -256,22 +292,39 @@ def plan_ports(nodes: int, port: str | int | None) -> tuple[list[PortRange], lis
 
     ``None``: every node binds from 9200-9299 (HTTP) and 9300-9399 (transport).
     ``"9250"``: node *i* binds exactly 9250+*i* (checked free now, so a taken port fails
-    before any download). ``"9250-9260"``: every node binds from that range.
+    before any download). ``"9250-9260"``: every node binds from that range. A range
+    with fewer free ports than nodes right now is a :class:`PortInUseError` at once too
+    (Elasticsearch still binds the ports itself, so a port taken later is no surprise:
+    it takes the next free one).
 
     >>> [str(r) for r in plan_ports(1, None)[0]], [str(r) for r in plan_ports(3, "9250")[0]]
     (['9200-9299'], ['9250', '9251', '9252'])
     """
     transport = [DEFAULT_TRANSPORT_RANGE] * nodes
     if port is None:
-        return [DEFAULT_HTTP_RANGE] * nodes, transport
-    low, _, high = str(port).partition("-")
-    if not high:
-        fixed = choose_ports(nodes, requested=int(low), prefer=int(low))
-        return [PortRange(p, p) for p in fixed], transport
-    span = PortRange(int(low), int(high))
-    if span.high - span.low + 1 < nodes:
-        raise ValueError(f"port range {span} is too small for {nodes} nodes")
-    return [span] * nodes, transport
+        http = [DEFAULT_HTTP_RANGE] * nodes
+    else:
+        low, _, high = str(port).partition("-")
+        if not high:
+            fixed = choose_ports(nodes, requested=int(low), prefer=int(low))
+            _enough_free(DEFAULT_TRANSPORT_RANGE, nodes, "transport")
+            return [PortRange(p, p) for p in fixed], transport
+        span = PortRange(int(low), int(high))
+        if span.high - span.low + 1 < nodes:
+            raise ValueError(f"port range {span} is too small for {nodes} nodes")
+        http = [span] * nodes
+    _enough_free(http[0], nodes, "HTTP")
+    _enough_free(DEFAULT_TRANSPORT_RANGE, nodes, "transport")
+    return http, transport
+
+
+def _enough_free(span: PortRange, nodes: int, kind: str) -> None:
+    free = sum(port_free(p) for p in range(span.low, span.high + 1))
+    if free < nodes:
+        raise PortInUseError(
+            f"{kind} ports {span} on 127.0.0.1: {free} free, {nodes} node(s) need one each "
+            f"(choose another range with --port, or stop what listens there)"
+        )
 
 
 def choose_ports(

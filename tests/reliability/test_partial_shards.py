@@ -34,7 +34,7 @@ from elasticsearch import Elasticsearch
 from langmem_es import filters as F
 from langmem_es.backends.elasticsearch import ElasticsearchBackend
 from langmem_es.core import MemoryConfig, MemoryCore
-from langmem_es.errors import ClusterUnavailableError, HealthTimeoutError, LangmemEsError, ShardsUnavailableError
+from langmem_es.errors import ClusterUnavailableError, LangmemEsError, ShardsUnavailableError
 from langmem_es.model import Identity
 from langmem_es.port import MEMORY_COLLECTIONS
 from langmem_es_cli.doctor import diagnose
@@ -320,12 +320,6 @@ def test_replicas_keep_every_shard_readable_when_a_node_dies(outage: Outage) -> 
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    raises=HealthTimeoutError,
-    strict=False,
-    reason="known launcher limitation: restarting a 2-node local cluster whose nodes bind ports from a range "
-    "sometimes never elects a master (seen in CI); any other failure of this test still fails",
-)
 def test_after_the_node_is_back_nothing_was_resurrected(outage: Outage) -> None:
     from langmem_es_cli.local_es import start_cluster, stop_cluster
 

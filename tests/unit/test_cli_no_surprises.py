@@ -98,6 +98,56 @@ def test_ports_are_ranges_elasticsearch_binds_itself(tmp_path: Path) -> None:
     assert "  - 127.0.0.1:9301" in yml
 
 
+def test_a_range_with_no_free_port_fails_at_once_before_any_download(tmp_path: Path) -> None:
+    import socket
+
+    from langmem_es_cli.local_es import choose_ports
+
+    low = choose_ports(2, requested=None, prefer=29400)[0]
+    held = []
+    try:
+        for port in (low, low + 1):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind(("127.0.0.1", port))
+            s.listen(1)
+            held.append(s)
+        home = tmp_path / "home"
+        t0 = time.monotonic()
+        proc = langmem_es("es", "start", "--name", "full", "--nodes", "2", "--port", f"{low}-{low + 1}", home=home)
+        line = one_line_error(proc, "PortInUseError")
+        assert f"HTTP ports {low}-{low + 1} on 127.0.0.1: 0 free, 2 node(s) need one each" in line
+        assert time.monotonic() - t0 < 30 and files_under(home) == []  # no download, nothing written
+        held.pop().close()  # one free port, two nodes: still refused
+        with pytest.raises(Exception, match="1 free, 2 node"):
+            plan_ports(2, f"{low}-{low + 1}")
+        assert plan_ports(1, f"{low}-{low + 1}")[0] == [PortRange(low, low + 1)]
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_a_port_taken_after_the_check_is_named_from_the_bind_error_above_the_stack(tmp_path: Path) -> None:
+    """The race the range check cannot close: Elasticsearch's bind error, in one line, without Java frames."""
+    from langmem_es_cli.local_es._cluster import bind_failure
+
+    spec = plan_cluster("race", tmp_path, [PortRange(9290, 9290)], [PortRange(9300, 9399)])
+    node = spec.nodes[0]
+    node.logs_dir.mkdir(parents=True)
+    node.stdout_file.write_text(
+        "[2026-12-01T00:00:00,000][ERROR][o.e.b.Elasticsearch] [race-0] fatal exception while booting Elasticsearch\n"
+        "org.elasticsearch.http.BindHttpException: Failed to bind to 127.0.0.1:[9290]\n"
+        + "\tat org.elasticsearch.http.AbstractHttpServerTransport.bindAddress(AbstractHttpServerTransport.java:1)\n"
+        * 20
+        + "Caused by: java.net.BindException: Address already in use\n"
+        "\tat java.base/sun.nio.ch.Net.bind0(Native Method)\n"
+    )
+    assert bind_failure(spec, node) == (
+        "BindHttpException: Failed to bind to 127.0.0.1:[9290] (Address already in use)"
+    )
+    node.stdout_file.write_text("[...] some other failure\n")
+    assert bind_failure(spec, node) is None
+
+
 # --------------------------------------------------------------------------- es clean
 
 
@@ -260,6 +310,24 @@ def test_load_says_when_it_caps_and_shows_progress(tmp_path: Path, monkeypatch: 
 
 def test_env_file_is_ignored_by_git() -> None:
     assert ".env" in (ROOT / ".gitignore").read_text().split()
+
+
+def test_no_path_of_a_developer_machine_in_the_repository() -> None:
+    import re
+
+    listed = subprocess.run(["git", "ls-files"], capture_output=True, text=True, cwd=ROOT, check=False)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    machine = re.compile(r"(?<![\w.])/(?:work|root|home/\w+|Users/\w+)/")
+    found = []
+    for name in listed.stdout.splitlines():
+        if name.endswith((".py", ".md", ".json", ".toml", ".yml", ".yaml", ".ipynb", ".sh")) or name == ".ci/run":
+            path = ROOT / name
+            if not path.is_file():
+                continue
+            text = path.read_text(errors="replace")
+            found += [f"{name}: {m.group(0)}" for m in machine.finditer(text)]
+    assert found == [], found
 
 
 def test_saved_results_name_no_machine_path() -> None:

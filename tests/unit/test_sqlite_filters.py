@@ -408,7 +408,7 @@ def test_threads_share_one_backend():
 
 
 def test_vector_cache_is_invalidated_by_writes(monkeypatch):
-    from langmem_es.backends.sqlite._sync import backend as mod
+    from langmem_es.backends.sqlite._sync import search as mod
 
     monkeypatch.setattr(mod, "DIRECT_VECTOR_MAX", 0)  # always use the cached matrix
     with SQLiteBackend() as b:
@@ -435,7 +435,7 @@ def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct
 
     import numpy as np
 
-    from langmem_es.backends.sqlite._sync import backend as mod
+    from langmem_es.backends.sqlite._sync import search as mod
 
     monkeypatch.setattr(mod, "DIRECT_VECTOR_MAX", direct_max)
     rnd = random.Random(7)

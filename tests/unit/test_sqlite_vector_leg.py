@@ -7,7 +7,7 @@ import pytest
 
 from langmem_es import filters as F
 from langmem_es.backends.sqlite import SQLiteBackend
-from langmem_es.backends.sqlite._sync import backend as sqlite_backend
+from langmem_es.backends.sqlite._sync import search as sqlite_backend
 
 
 def _docs(n: int, tenant: str, rng: np.random.Generator, start: int = 0) -> list[dict]:

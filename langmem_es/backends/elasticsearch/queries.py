@@ -21,6 +21,7 @@ def text_leg(text: str, flt: Filter, size: int, fields: Sequence[str] | None = N
         "size": size,
         "query": {"bool": {"must": [{"match": {"text": {"query": text}}}], "filter": [flt]}},
         "_source": source(fields),
+        "track_total_hits": False,  # no count of every match: lets BM25 skip blocks that cannot enter the top
     }
 
 
@@ -47,7 +48,12 @@ def knn_clause(vector: Sequence[float], flt: Filter, k: int, *, exact: bool = Tr
 def vector_leg(
     vector: Sequence[float], flt: Filter, size: int, fields: Sequence[str] | None = None, *, exact: bool = True
 ) -> dict[str, Any]:
-    return {"size": size, "knn": knn_clause(vector, flt, size, exact=exact), "_source": source(fields)}
+    return {
+        "size": size,
+        "knn": knn_clause(vector, flt, size, exact=exact),
+        "_source": source(fields),
+        "track_total_hits": False,
+    }
 
 
 def rrf_search(
@@ -74,6 +80,7 @@ def rrf_search(
             }
         },
         "_source": source(fields),
+        "track_total_hits": False,
     }
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from .. import passages as P
+from .. import scoring
 from .base import AsyncCoreBase
 
 #: Passages embedded per call to the embedder (bounds memory on megabyte events).
@@ -64,8 +63,6 @@ class AsyncLongEvents(AsyncCoreBase):
             paths = stored.get(did, {})
             cosines = None
             if all(f"passage.{j}" in paths for j in range(len(texts))):
-                matrix = np.asarray([paths[f"passage.{j}"] for j in range(len(texts))], dtype=np.float32)
-                norms = np.linalg.norm(matrix, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
-                cosines = (matrix @ np.asarray(vector, dtype=np.float32) / np.maximum(norms, 1e-12)).tolist()
+                cosines = scoring.cosines(vector, [paths[f"passage.{j}"] for j in range(len(texts))])
             out[did] = texts[P.best(query, texts, cosines)]
         return out

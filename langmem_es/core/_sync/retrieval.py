@@ -125,7 +125,8 @@ class Retrieval(LongEvents, Hops):
                     )
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only provably visible memories pass.
-        ranked = [(i, s) for i, s in fused if S.visible(by_id[i].doc, identity, scopes)]
+        visible = S.Visibility(identity, scopes)
+        ranked = [(i, s) for i, s in fused if visible(by_id[i].doc)]
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
         timings["rerank"] = _ms(t)
@@ -185,6 +186,7 @@ class Retrieval(LongEvents, Hops):
         read are left out and their shards added there; the memories themselves must read.
         """
         out: list[tuple[str, float, StoredDoc, StoredDoc | None]] = []
+        visible = S.Visibility(identity, scopes)
         pos = 0
         while len(out) < k and pos < len(reranked):
             window = list(reranked[pos : pos + k - len(out)])
@@ -200,7 +202,7 @@ class Retrieval(LongEvents, Hops):
                 found = [*self.backend.get_many(refs[: len(window)], vectors=False), *[None] * len(window)]
                 unavailable += [s for s in exc.shards if s not in unavailable]
             for (i, score), stored, record in zip(window, found[: len(window)], found[len(window) :], strict=False):
-                if stored is not None and S.visible(stored.doc, identity, scopes) and F.matches(stored.doc, flt):
+                if stored is not None and visible(stored.doc) and F.matches(stored.doc, flt):
                     out.append((i, score, stored, record))
         return out
 

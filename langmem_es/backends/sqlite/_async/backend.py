@@ -4,7 +4,8 @@ Implements :class:`langmem_es.port.StoragePort` on one SQLite connection, for th
 quickstart and for tests: no server, one file (or memory). The SQL is built by the pure
 :mod:`..schema`; this module only executes it, under one lock, so the backend can be
 shared by threads. The async class runs each call in a worker thread; the generated
-sync twin runs it inline.
+sync twin runs it inline. This module holds the writes and reads; the connection and
+lifecycle are in :mod:`.base`, the hybrid search in :mod:`.search`.
 
 Reads of :meth:`get` return the stored document with its ``vectors`` (float32, as
 stored), so a read-modify-write keeps them; :meth:`find` and :meth:`hybrid` return the
@@ -15,136 +16,35 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
+from collections.abc import Sequence
+from typing import Any, Literal
 
 import numpy as np
 
 from ....filters import MATCH_ALL
 from ....port import (
     ABSENT,
-    COLLECTIONS,
-    Capabilities,
     Collection,
     Doc,
     Filter,
     Find,
     Hit,
-    HybridResult,
     Nearest,
     StoredDoc,
     Version,
     Write,
 )
 from .. import schema as S
-from .._runner import AsyncRunner
-
-P = ParamSpec("P")
-T = TypeVar("T")
-
-#: SQLite's bound-parameter limit is 32766; stay well below it per statement.
-_CHUNK = 500
-#: above this many filtered documents the vector leg builds (or reuses) an in-memory
-#: matrix of the whole collection instead of reading the filtered rows' blobs
-DIRECT_VECTOR_MAX = 20_000
-#: a vector-leg filter matching more documents than this is checked on the best-scoring
-#: candidates (post-filtering the cached matrix) instead of listing every matching id
-SELECTIVE_MAX = 2_000
+from .base import _chunks, _unique
+from .search import AsyncSQLiteSearch
 
 
-class _Matrix:
-    """Every vector of one collection with one dimension, rows L2-normalised, by doc rid.
-
-    Writes through this backend mark their rids ``stale``; the next use re-reads just
-    those. A commit by another connection (``PRAGMA data_version``) means a rebuild.
-    ``rids`` and ``matrix`` are views of buffers with spare room for appends.
-    """
-
-    def __init__(self, data_version: int, rids: np.ndarray, matrix: np.ndarray) -> None:
-        self.data_version = data_version
-        self.stale: set[int] = set()
-        self._rids, self._buf, self.size = rids, matrix, rids.size
-
-    @property
-    def rids(self) -> np.ndarray:  # int64, sorted
-        return self._rids[: self.size]
-
-    @property
-    def matrix(self) -> np.ndarray:  # float32 (n, dim)
-        return self._buf[: self.size]
-
-    def append(self, rids: np.ndarray, rows: np.ndarray) -> None:
-        """Add rows for documents whose rids are all above the current ones."""
-        end = self.size + rids.size
-        if end > self._rids.size:
-            capacity = max(end, int(self._rids.size * 1.25) + 1024)
-            grown_rids = np.empty(capacity, np.int64)
-            grown = np.empty((capacity, self._buf.shape[1]), np.float32)
-            grown_rids[: self.size], grown[: self.size] = self.rids, self.matrix
-            self._rids, self._buf = grown_rids, grown
-        self._rids[self.size : end], self._buf[self.size : end] = rids, rows
-        self.size = end
-
-
-def _normalised(blobs: list[bytes], dim: int) -> np.ndarray:
-    m: np.ndarray = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(-1, dim).copy()
-    norms = np.linalg.norm(m, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    m /= norms
-    return m
-
-
-def _best_per_doc(rids: np.ndarray, matrix: np.ndarray, qn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each document's best cosine (a document may carry one vector per path; rids sorted)."""
-    scores = np.clip(matrix @ qn, -1.0, 1.0)
-    doc_rids, starts = np.unique(rids, return_index=True)
-    return doc_rids, np.maximum.reduceat(scores, starts)
-
-
-def _top(best: np.ndarray, n: int) -> np.ndarray:
-    """Positions of the ``n`` highest scores, best first (ties in position order)."""
-    top = np.argsort(-best, kind="stable") if best.size <= n else np.argpartition(-best, n)[:n]
-    return top[np.argsort(-best[top], kind="stable")]
-
-
-def _chunks(seq: Sequence[T], n: int = _CHUNK) -> Iterator[Sequence[T]]:
-    for i in range(0, len(seq), n):
-        yield seq[i : i + n]
-
-
-def _unique(collections: Sequence[Collection]) -> list[Collection]:
-    """Distinct collections, validated; none given means all (as on Elasticsearch)."""
-    out = list(dict.fromkeys(collections or COLLECTIONS))
-    for c in out:
-        if c not in COLLECTIONS:
-            raise ValueError(f"unknown collection {c!r}; expected one of {COLLECTIONS}")
-    return out
-
-
-class AsyncSQLiteBackend:
+class AsyncSQLiteBackend(AsyncSQLiteSearch):
     """SQLite + FTS5 + numpy implementation of the storage port.
 
     ``path`` is a file (created on :meth:`setup`, WAL mode) or ``":memory:"``. Nothing
     touches the disk before the first call; any call runs :meth:`setup` first if needed.
     """
-
-    def __init__(self, path: str = ":memory:", *, prefix: str = "langmem") -> None:
-        self.path = str(path)
-        self.names = S.Names(prefix)
-        self.capabilities = Capabilities(
-            engine="sqlite", version=sqlite3.sqlite_version, license="none", server_rrf=False
-        )
-        self._runner = AsyncRunner()
-        self._lock = threading.RLock()
-        self._conn: sqlite3.Connection | None = None
-        self._ready = False
-        self._closed = False
-        self._unanalysed: dict[str, int] = {}  # table -> rows written since the last ANALYZE
-        self._matrices: dict[tuple[str, int], _Matrix] = {}
 
     async def __aenter__(self) -> AsyncSQLiteBackend:
         await self.setup()
@@ -152,118 +52,6 @@ class AsyncSQLiteBackend:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
-
-    # ----------------------------------------------------------------- plumbing
-
-    def _memory(self) -> bool:
-        return self.path in ("", ":memory:") or "mode=memory" in self.path
-
-    def _connect(self) -> sqlite3.Connection:
-        if self._closed:
-            raise RuntimeError("this SQLite backend is closed")
-        if self._conn is None:
-            if not self._memory() and not self.path.startswith("file:"):
-                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self.path, check_same_thread=False, isolation_level=None, uri=self.path.startswith("file:")
-            )
-            conn.execute("PRAGMA busy_timeout = 10000")
-            conn.execute("PRAGMA analysis_limit = 1000")  # ANALYZE samples: milliseconds, not seconds
-            if not self._memory():
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = NORMAL")
-                # a 100k-document file is ~0.5 GB: the default 2 MB page cache thrashes
-                # on FTS doclists; these halve hybrid latency there
-                conn.execute("PRAGMA cache_size = -65536")
-                conn.execute("PRAGMA mmap_size = 268435456")
-            self._conn = conn
-        return self._conn
-
-    @contextmanager
-    def _tx(self, conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[None]:
-        conn.execute(f"BEGIN {mode}")
-        try:
-            yield
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-
-    def _locked(self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
-        with self._lock:
-            conn = self._connect()
-            if not self._ready:
-                self._setup_tx(conn)
-            return fn(conn, *args, **kwargs)
-
-    def _touch(self, table: str, rids: Sequence[int]) -> None:
-        """Note written or deleted documents (planner statistics, cached vector matrices)."""
-        self._unanalysed[table] = self._unanalysed.get(table, 0) + len(rids)
-        for (t, _), cached in self._matrices.items():
-            if t == table:
-                cached.stale.update(rids)
-
-    def _analyse_if_grown(self, conn: sqlite3.Connection, collection: Collection) -> None:
-        """Refresh planner statistics once a table changed a lot since the last ANALYZE.
-
-        Without them SQLite cannot tell a selective index (tenant) from a useless one
-        (status), and a 1k-document filter over 100k rows becomes a full scan.
-        """
-        table = self.names.table(collection)
-        changed = self._unanalysed.get(table, 0)
-        if changed < 1000:
-            return
-        (rows,) = conn.execute(f"SELECT max(rid) FROM {S.q(table)}").fetchone()
-        if changed * 10 >= (rows or 0):
-            for name in (table, *self.names.side_tables(collection)):
-                conn.execute(f"ANALYZE {S.q(name)}")
-            self._unanalysed[table] = 0
-
-    # ---------------------------------------------------------------- lifecycle
-
-    async def setup(self) -> Capabilities:
-        """Create the tables (idempotent), apply migrations, return the capabilities."""
-        await self._runner.run(self._locked, lambda conn: None)
-        return self.capabilities
-
-    def _setup_tx(self, conn: sqlite3.Connection) -> None:
-        n = self.names
-        with self._tx(conn):
-            for stmt in S.shared_ddl(n):
-                conn.execute(stmt)
-            (current,) = conn.execute(f"SELECT max(version) FROM {S.q(n.schema_version)}").fetchone()
-            if current is not None and current > S.SCHEMA_VERSION:
-                raise RuntimeError(
-                    f"the database schema is version {current}, newer than this langmem-es "
-                    f"({S.SCHEMA_VERSION}); upgrade langmem-es"
-                )
-            for c in COLLECTIONS:
-                for stmt in S.collection_ddl(n, c):
-                    conn.execute(stmt)
-                have = {r[1] for r in conn.execute(f"PRAGMA table_info({S.q(n.table(c))})")}
-                for column in S.SCALAR_FIELDS:
-                    if column not in have:  # a field added to FIELD_TYPES since this file was made
-                        alter, backfill = S.add_column_ddl(n, c, column)
-                        conn.execute(alter)
-                        conn.execute(backfill, (column,))
-            if current is None:
-                conn.execute(f"INSERT INTO {S.q(n.schema_version)} (version) VALUES (?)", (S.SCHEMA_VERSION,))
-            conn.execute("ANALYZE")
-        self._ready = True
-
-    async def close(self) -> None:
-        await self._runner.run(self._close)
-
-    def _close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-            self._conn = None
-            self._closed = True
-            self._matrices.clear()
-
-    async def refresh(self, collections: Sequence[Collection] = ()) -> None:
-        """Nothing to do: every write is visible at once."""
 
     # ------------------------------------------------------------------- writes
 
@@ -555,225 +343,3 @@ class AsyncSQLiteBackend:
                     if isinstance(labels, list):
                         seen.add(tuple(labels))
         return sorted(seen)
-
-    # ------------------------------------------------------------------- hybrid
-
-    async def hybrid(
-        self,
-        collections: Sequence[Collection],
-        filter: Filter,
-        *,
-        text: str | None,
-        vector: Sequence[float] | None,
-        size: int = 80,
-        server_rrf: bool = False,
-        rrf_k: int = 60,
-        fields: Sequence[str] | None = None,
-        exact: bool = True,
-        allow_partial: bool = False,
-    ) -> HybridResult:
-        """BM25 (FTS5, score ``-bm25()``) and cosine legs, both under ``filter``.
-
-        Each document scores once per leg: its best vector (a document may carry one
-        vector per indexed path). Fusion is the caller's: ``server_rrf`` raises.
-        Hits carry whole documents (``fields`` is a hint; cosines are always exact).
-        One database file never answers in part: ``allow_partial`` changes nothing.
-        """
-        if server_rrf:
-            raise ValueError("the SQLite backend cannot fuse server-side (capabilities.server_rrf is False)")
-        query = None
-        if vector is not None:
-            query = np.asarray(vector, dtype=np.float32)
-            if query.ndim != 1 or not query.size or not np.isfinite(query).all() or not query.any():
-                raise ValueError("the query vector must be a non-empty, non-zero list of finite numbers")
-        match = S.fts_query(text)
-        if size <= 0 or (match is None and query is None):
-            return HybridResult()
-        return await self._runner.run(self._locked, self._hybrid, _unique(collections), filter, match, query, size)
-
-    def _hybrid(
-        self,
-        conn: sqlite3.Connection,
-        collections: list[Collection],
-        flt: Filter,
-        match: str | None,
-        query: np.ndarray | None,
-        size: int,
-    ) -> HybridResult:
-        started = time.perf_counter()
-        text_hits: list[Hit] = []
-        vector_hits: list[Hit] = []
-        with self._tx(conn, "DEFERRED"):  # one snapshot for both legs
-            for c in collections:
-                if match is not None:
-                    text_hits += self._bm25(conn, c, flt, match, size)
-                if query is not None:
-                    vector_hits += self._knn(conn, c, flt, query, size)
-        text_hits.sort(key=lambda h: -h.score)
-        vector_hits.sort(key=lambda h: -h.score)
-        took = (time.perf_counter() - started) * 1000
-        return HybridResult(text_hits=text_hits[:size], vector_hits=vector_hits[:size], took_ms=took)
-
-    def _bm25(self, conn: sqlite3.Connection, c: Collection, flt: Filter, match: str, size: int) -> list[Hit]:
-        table, fts = S.q(self.names.table(c)), S.q(self.names.fts(c))
-        w, p = S.where(self.names, c, flt)
-        sql = (
-            f"SELECT t.doc, -bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rid = {fts}.rowid "
-            f"WHERE {fts} MATCH :match AND {w} ORDER BY score DESC, t.id LIMIT :size"
-        )
-        return [
-            Hit(c, json.loads(doc), float(score))
-            for doc, score in conn.execute(sql, {**p, "match": match, "size": size})
-        ]
-
-    def _knn(self, conn: sqlite3.Connection, c: Collection, flt: Filter, query: np.ndarray, size: int) -> list[Hit]:
-        n, table = self.names, self.names.table(c)
-        dim = int(query.size)
-        qn = query / np.linalg.norm(query)
-        w, p = S.where(n, c, flt)
-        wanted: np.ndarray | None = None
-        if flt != MATCH_ALL:
-            # a selective filter: read the few matching rids; a broad one (a whole tenant) is
-            # checked on the best-scoring candidates only, never by listing every id it matches
-            wanted = np.fromiter(
-                (
-                    r[0]
-                    for r in conn.execute(f"SELECT t.rid FROM {S.q(table)} t WHERE {w} LIMIT {SELECTIVE_MAX + 1}", p)
-                ),
-                dtype=np.int64,
-            )
-            if not wanted.size:
-                return []
-            if wanted.size > SELECTIVE_MAX:
-                return self._knn_post_filtered(conn, c, (w, p), qn, dim, size)
-        cached = self._matrix(conn, c, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX)
-        if cached is not None:
-            rids, matrix = cached.rids, cached.matrix
-            if wanted is not None:
-                keep = np.isin(rids, wanted)
-                rids, matrix = rids[keep], matrix[keep]
-        else:  # few documents pass the filter: read just their vectors
-            rows = conn.execute(  # CROSS JOIN: filter the documents first, then fetch their vectors
-                f"SELECT t.rid, v.vec FROM {S.q(table)} t CROSS JOIN {S.q(n.vectors(c))} v ON v.rid = t.rid "
-                f"WHERE {w} AND length(v.vec) = :nbytes ORDER BY t.rid",
-                {**p, "nbytes": 4 * dim},
-            ).fetchall()
-            if not rows:
-                return []
-            rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            matrix = _normalised([r[1] for r in rows], dim)
-        if not rids.size:
-            return []
-        doc_rids, best = _best_per_doc(rids, matrix, qn)
-        top = _top(best, size)
-        return self._hits(conn, c, {int(doc_rids[i]): float(best[i]) for i in top})
-
-    def _knn_post_filtered(
-        self,
-        conn: sqlite3.Connection,
-        c: Collection,
-        where: tuple[str, dict[str, Any]],
-        qn: np.ndarray,
-        dim: int,
-        size: int,
-    ) -> list[Hit]:
-        """Score the whole collection's cached matrix, then check the filter on the best
-        candidates in SQL — 4× ``size`` first, four times more each round until ``size`` pass
-        or none are left (exact: candidates are checked in score order)."""
-        cached = self._matrix(conn, c, dim, build=True)
-        if cached is None or not cached.rids.size:
-            return []
-        doc_rids, best = _best_per_doc(cached.rids, cached.matrix, qn)
-        w, p = where
-        sql = f"SELECT t.rid FROM {S.q(self.names.table(c))} t WHERE t.rid IN (SELECT value FROM json_each(:rids)) AND {w}"
-        chosen: dict[int, float] = {}
-        done, m = 0, 4 * size
-        while len(chosen) < size and done < best.size:
-            order = _top(best, min(m, best.size))[done:]
-            candidates = [int(r) for r in doc_rids[order]]
-            passing = {r for (r,) in conn.execute(sql, {**p, "rids": json.dumps(candidates)})}
-            for i, r in zip(order, candidates, strict=False):
-                if r in passing:
-                    chosen[r] = float(best[i])
-                    if len(chosen) == size:
-                        break
-            done, m = done + len(order), m * 4
-        return self._hits(conn, c, chosen)
-
-    def _hits(self, conn: sqlite3.Connection, c: Collection, chosen: dict[int, float]) -> list[Hit]:
-        """Hits for ``{rid: score}`` (in that order), their documents read by rid."""
-        table = self.names.table(c)
-        docs: dict[int, str] = {}
-        keys = list(chosen)
-        for part in _chunks(keys):
-            marks = ", ".join("?" * len(part))
-            docs.update(
-                conn.execute(f"SELECT rid, doc FROM {S.q(table)} WHERE rid IN ({marks})", list(part)).fetchall()
-            )
-        return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
-
-    def _matrix(self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool) -> _Matrix | None:
-        """The cached matrix of collection ``c``, brought up to date; built when ``build`` is set."""
-        key = (self.names.table(c), dim)
-        (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
-        cached = self._matrices.get(key)
-        if cached is not None and (
-            cached.data_version != data_version or len(cached.stale) * 5 > max(cached.rids.size, 5000)
-        ):
-            cached = None  # written elsewhere, or too much changed: rebuild
-        if cached is not None and cached.stale:
-            cached = self._patched(conn, c, cached, dim)
-        if cached is None:
-            self._matrices.pop(key, None)
-            if not build:
-                return None
-            rows = conn.execute(
-                f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? ORDER BY rid", (4 * dim,)
-            ).fetchall()
-            rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            matrix = _normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
-            cached = _Matrix(data_version, rids, matrix)
-        self._matrices[key] = cached
-        return cached
-
-    def _patched(self, conn: sqlite3.Connection, c: Collection, cached: _Matrix, dim: int) -> _Matrix:
-        """``cached`` with the rows of its stale documents re-read from the database.
-
-        Re-written documents with as many vectors as before are overwritten in place and
-        new documents (higher rids) appended into spare capacity, so one write does not
-        copy a 100k-row matrix; anything else (deletes, changed vector counts) rebuilds
-        the arrays once.
-        """
-        stale = np.asarray(sorted(cached.stale), dtype=np.int64)
-        rows: list[tuple[int, bytes]] = []
-        for part in _chunks(stale.tolist()):
-            marks = ", ".join("?" * len(part))
-            rows += conn.execute(
-                f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? AND rid IN ({marks}) "
-                "ORDER BY rid",
-                [4 * dim, *part],
-            ).fetchall()
-        new_rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        new = _normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
-        lo = np.searchsorted(cached.rids, stale, "left")
-        hi = np.searchsorted(cached.rids, stale, "right")
-        have = hi - lo
-        want = np.searchsorted(new_rids, stale, "right") - np.searchsorted(new_rids, stale, "left")
-        last = cached.rids[-1] if cached.rids.size else -1
-        appended = (have == 0) & (want > 0) & (stale > last)
-        if np.array_equal(have[~appended], want[~appended]):
-            same = np.isin(new_rids, stale[~appended])
-            if same.any():  # same documents, same number of vectors: overwrite rows in place
-                positions = np.concatenate(
-                    [np.arange(a, b) for a, b in zip(lo[~appended], hi[~appended], strict=False) if b > a]
-                )
-                cached.matrix[positions] = new[same]
-            if (~same).any():
-                cached.append(new_rids[~same], new[~same])
-            cached.stale.clear()
-            return cached
-        keep = ~np.isin(cached.rids, stale)
-        rids = np.concatenate([cached.rids[keep], new_rids])
-        matrix = np.concatenate([cached.matrix[keep], new])
-        order = np.argsort(rids, kind="stable")
-        return _Matrix(cached.data_version, rids[order], matrix[order])

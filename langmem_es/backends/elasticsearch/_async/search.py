@@ -1,0 +1,232 @@
+"""Searches of the Elasticsearch backend (async source; the sync twin is generated).
+
+Filtered finds (deep pages with ``search_after``), counts, the recall legs (BM25 and kNN
+in one ``msearch``, or server-side RRF), batched reads and namespace listings; every one
+refuses partial results unless the caller allows them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from ....filters import MATCH_ALL, Filter
+from ....port import (
+    Collection,
+    Find,
+    Hit,
+    HybridResult,
+    Nearest,
+    StoredDoc,
+)
+from .. import queries, shards
+from ..errors import translate_errors
+from .base import AsyncElasticsearchBase
+
+
+class AsyncElasticsearchSearch(AsyncElasticsearchBase):
+    """Searches: filtered finds, counts, the hybrid recall legs, batched reads, namespaces."""
+
+    async def find(
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        size: int = 10,
+        offset: int = 0,
+        sort: Sequence[tuple[str, Literal["asc", "desc"]]] = (("updated_at", "desc"),),
+    ) -> list[StoredDoc]:
+        if size <= 0:
+            return []
+        if offset + size > 10_000:
+            return await self._find_deep(collections, filter, size=size, offset=offset, sort=sort)
+        with translate_errors():
+            await self._fresh(collections)
+            response = await self._search(self._aliases(collections), queries.find_body(filter, size, offset, sort))
+        return [self._stored(h) for h in response["hits"]["hits"]]
+
+    async def _find_deep(
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        size: int,
+        offset: int,
+        sort: Sequence[tuple[str, str]],
+    ) -> list[StoredDoc]:
+        """Pages past 10,000 hits with search_after (``from`` is capped there)."""
+        out: list[StoredDoc] = []
+        after: list[Any] | None = None
+        skipped = 0
+        with translate_errors():
+            await self._fresh(collections)
+            while len(out) < size:
+                body = queries.find_body(filter, 1000, 0, sort)
+                body.pop("from")
+                if after is not None:
+                    body["search_after"] = after
+                hits = (await self._search(self._aliases(collections), body))["hits"]["hits"]
+                if not hits:
+                    break
+                after = hits[-1]["sort"]
+                for hit in hits:
+                    if skipped < offset:
+                        skipped += 1
+                    elif len(out) < size:
+                        out.append(self._stored(hit))
+        return out
+
+    async def count(self, collections: Sequence[Collection], filter: Filter) -> int:
+        with translate_errors():
+            await self._fresh(collections)
+        with translate_errors(f"a count of {self._aliases(collections)}"):
+            response = await self.client.count(index=self._aliases(collections), query={"bool": {"filter": [filter]}})
+        shards.require_complete(response.body, f"a count of {self._aliases(collections)}")
+        return int(response["count"])
+
+    async def hybrid(
+        self,
+        collections: Sequence[Collection],
+        filter: Filter,
+        *,
+        text: str | None,
+        vector: Sequence[float] | None,
+        size: int = 80,
+        server_rrf: bool = False,
+        rrf_k: int = 60,
+        fields: Sequence[str] | None = None,
+        exact: bool = True,
+        allow_partial: bool = False,
+    ) -> HybridResult:
+        index = self._aliases(collections)
+        started = time.perf_counter()
+        with translate_errors():
+            await self._fresh(collections)
+        if server_rrf:
+            if not self.capabilities.server_rrf:
+                raise ValueError("server-side RRF is not available on this cluster (licence or rank-rrf module)")
+            if not text or vector is None:
+                raise ValueError("server-side RRF needs both a text and a vector")
+            body = queries.rrf_search(text, vector, filter, size, rrf_k, fields, exact=exact)
+            with translate_errors(f"a recall search of {index}"):
+                response = await self.client.search(index=index, body=body, allow_partial_search_results=allow_partial)
+            missing = self._partial(response, f"a recall search of {index}", allow_partial)
+            fused = [
+                Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"] or 0.0))
+                for h in response["hits"]["hits"]
+            ]
+            return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000, unavailable=missing)
+        searches: list[dict[str, Any]] = []
+        legs: list[str] = []
+        header = {"index": index, "allow_partial_search_results": allow_partial}
+        if text and text.strip():
+            searches += [header, queries.text_leg(text, filter, size, fields)]
+            legs.append("text")
+        if vector is not None:
+            searches += [header, queries.vector_leg(vector, filter, size, fields, exact=exact)]
+            legs.append("vector")
+        result = HybridResult()
+        if searches:
+            with translate_errors():
+                response = await self.client.msearch(searches=searches)
+            for leg, part in zip(legs, response["responses"], strict=False):
+                what = f"the {leg} leg of a search of {index}"
+                if "error" in part:
+                    found = shards.from_error_body(part.get("status"), part)
+                    if found:
+                        raise shards.shards_error(found, what)
+                    from ....errors import QueryError
+
+                    raise QueryError(f"{what} failed: {part['error']}")
+                result.unavailable += [
+                    s for s in self._partial(part, what, allow_partial) if s not in result.unavailable
+                ]
+                hits = part["hits"]["hits"]
+                if leg == "text":
+                    result.text_hits = [
+                        Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"])) for h in hits
+                    ]
+                else:
+                    result.vector_hits = [
+                        Hit(
+                            self._collection_of(h["_index"]),
+                            _source_of(h),
+                            queries.cosine_from_score(float(h["_score"])),
+                        )
+                        for h in hits
+                    ]
+        result.took_ms = (time.perf_counter() - started) * 1000
+        return result
+
+    async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+        """Every read in one ``msearch`` (after one lazy refresh of the collections written).
+
+        Fails closed like every read but a partial recall: each part must come from every
+        shard, else :class:`~langmem_es.errors.ShardsUnavailableError` names the missing ones.
+        """
+        if not ops:
+            return []
+        searches: list[dict[str, Any]] = []
+        for op in ops:
+            searches.append({"index": self._aliases(op.collections), "allow_partial_search_results": False})
+            if isinstance(op, Nearest):
+                searches.append(queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact))
+            else:
+                body = queries.find_body(op.filter, op.size, 0, op.sort)
+                if op.vectors:
+                    body.pop("_source")
+                searches.append(body)
+        with translate_errors():
+            await self._fresh([c for op in ops for c in op.collections])
+        with translate_errors("a batched read"):
+            response = await self.client.msearch(searches=searches)
+        out: list[list[StoredDoc] | list[Hit]] = []
+        for op, part in zip(ops, response["responses"], strict=False):
+            what = f"a batched read of {self._aliases(op.collections)}"
+            if "error" in part:
+                found = shards.from_error_body(part.get("status"), part)
+                if found:
+                    raise shards.shards_error(found, what)
+                from ....errors import QueryError
+
+                raise QueryError(f"{what} failed: {part['error']}")
+            shards.require_complete(part, what)
+            hits = part["hits"]["hits"]
+            if isinstance(op, Nearest):
+                out.append(
+                    [
+                        Hit(
+                            self._collection_of(h["_index"]),
+                            _source_of(h),
+                            queries.cosine_from_score(float(h["_score"])),
+                        )
+                        for h in hits
+                    ]
+                )
+            else:
+                out.append([self._stored(h) for h in hits])
+        return out
+
+    async def namespaces(self, collections: Sequence[Collection], filter: Filter = MATCH_ALL) -> list[tuple[str, ...]]:
+        from ....documents import SEP
+
+        out: list[tuple[str, ...]] = []
+        after = None
+        with translate_errors():
+            await self._fresh(collections)
+            while True:
+                response = await self._search(self._aliases(collections), queries.namespaces_body(filter, after))
+                agg = response["aggregations"]["ns"]
+                out.extend(tuple(b["key"]["ns"].split(SEP)) for b in agg["buckets"])
+                after = agg.get("after_key")
+                if not after or not agg["buckets"]:
+                    break
+        return out
+
+
+def _source_of(hit: Mapping[str, Any]) -> dict[str, Any]:
+    """A hit's ``_source`` (empty when the leg asked for none); ``id`` is always there."""
+    source = dict(hit.get("_source") or {})
+    source.setdefault("id", hit["_id"])
+    return source

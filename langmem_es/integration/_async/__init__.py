@@ -1,0 +1,1 @@
+"""Async I/O of the integration layer (the sync twin in ``_sync/`` is generated)."""
