@@ -87,7 +87,9 @@ class AsyncSupersession(AsyncIngest):
         fact = memory.model_copy(update={"supersedes": [old.id for _, old, _ in replaced]})
         writes = [
             Write("semantic", memory_document(fact, [("content", vector)], now=now)),
-            Write(AUDIT, self._head_document(memory, now, previous=current), if_version=head.version if head else ABSENT),
+            Write(
+                AUDIT, self._head_document(memory, now, previous=current), if_version=head.version if head else ABSENT
+            ),
             *(
                 Write("semantic", restamp(s.doc, old.model_copy(update=u), now=now), if_version=s.version)
                 for s, old, u in replaced
@@ -158,7 +160,9 @@ class AsyncSupersession(AsyncIngest):
         def exactly(current: Memory) -> dict[str, Any] | None:
             return None if current.supersedes == done else {"supersedes": done}
 
-        await self._update("semantic", memory_document(fact, [], now=now)["id"], exactly, now, what="link the supersession")
+        await self._update(
+            "semantic", memory_document(fact, [], now=now)["id"], exactly, now, what="link the supersession"
+        )
         return done
 
     async def _give_back(self, stored: StoredDoc, old: Memory, by: Memory, now: datetime) -> None:

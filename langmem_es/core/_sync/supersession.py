@@ -88,7 +88,9 @@ class Supersession(Ingest):
         fact = memory.model_copy(update={"supersedes": [old.id for _, old, _ in replaced]})
         writes = [
             Write("semantic", memory_document(fact, [("content", vector)], now=now)),
-            Write(AUDIT, self._head_document(memory, now, previous=current), if_version=head.version if head else ABSENT),
+            Write(
+                AUDIT, self._head_document(memory, now, previous=current), if_version=head.version if head else ABSENT
+            ),
             *(
                 Write("semantic", restamp(s.doc, old.model_copy(update=u), now=now), if_version=s.version)
                 for s, old, u in replaced
@@ -159,7 +161,9 @@ class Supersession(Ingest):
         def exactly(current: Memory) -> dict[str, Any] | None:
             return None if current.supersedes == done else {"supersedes": done}
 
-        self._update("semantic", memory_document(fact, [], now=now)["id"], exactly, now, what="link the supersession")
+        self._update(
+            "semantic", memory_document(fact, [], now=now)["id"], exactly, now, what="link the supersession"
+        )
         return done
 
     def _give_back(self, stored: StoredDoc, old: Memory, by: Memory, now: datetime) -> None:
