@@ -72,8 +72,22 @@ def key_words(key: str) -> set[str]:
     return words - _KEY_STOP
 
 
+def _key_ids(key: str) -> set[str]:
+    """The segments of a key that carry digits (identifiers: ``device.7f.0`` → ``{"7f", "0"}``)."""
+    return {w for w in re.split(r"[._\-:/\s]+", key.casefold()) if any(c.isdigit() for c in w)}
+
+
 def keys_close(a: str, b: str, cosine: float, threshold: float) -> bool:
-    """Two keys for one subject: most words shared, or some shared and close in meaning."""
+    """Two keys for one subject: most words shared, or some shared and close in meaning.
+
+    Keys that differ in an identifier (a segment with digits: ``device.0`` and
+    ``device.1``) name different subjects, however alike their words.
+
+    >>> keys_close("device.7f.0", "device.7f.1", 0.99, 0.8), keys_close("user.home_city", "user.city", 0.5, 0.8)
+    (False, True)
+    """
+    if _key_ids(a) != _key_ids(b):
+        return False
     wa, wb = key_words(a), key_words(b)
     if not wa or not wb:
         return False

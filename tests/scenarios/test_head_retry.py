@@ -98,3 +98,44 @@ def test_a_retried_first_claim_still_supersedes_facts_older_than_heads(faulty, a
     new = core.remember(alice, "My editor is emacs", subject_key="user.editor", reason=WHY)
     assert port.replayed == 1
     assert new.superseded == [old.id] and _actives(core, alice, "user.editor") == ["My editor is emacs"]
+
+
+class CountingPort:
+    """A storage port that counts the calls a write makes (reads batched, writes batched)."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._inner, name)
+        if name in ("read_many", "write", "put", "put_if", "get", "get_many", "find", "delete"):
+
+            def counted(*args: Any, **kwargs: Any) -> Any:
+                self.calls.append(name)
+                return attr(*args, **kwargs)
+
+            return counted
+        return attr
+
+
+@pytest.fixture(params=BACKENDS)
+def counting(request: pytest.FixtureRequest, clock, config):
+    backend, teardown = open_backend(request.param, request)
+    port = CountingPort(backend)
+    try:
+        yield MemoryCore(port, config=config, clock=clock), port  # type: ignore[arg-type]
+    finally:
+        teardown()
+
+
+def test_a_superseding_write_is_one_batched_read_and_one_batched_write(counting, alice: Identity) -> None:
+    """Issue 13: every belief-maintenance read in one batch; the fact, its head and the replaced fact in one write."""
+    core, port = counting
+    paris = core.remember(alice, "I live in Paris", subject_key="user.city", reason=WHY)
+    port.calls.clear()
+    berlin = core.remember(alice, "I moved to Berlin", subject_key="user.city", reason=WHY)
+    assert berlin.action == "superseded" and berlin.superseded == [paris.id]
+    assert port.calls == ["read_many", "write"]
+    assert core.get(alice, paris.id).superseded_by == berlin.id and core.get(alice, berlin.id).supersedes == [paris.id]
+    assert _actives(core, alice, "user.city") == ["I moved to Berlin"]

@@ -46,6 +46,15 @@ def test_key_variants_map_to_one_fact(core, alice):
     assert c.memory.subject_key == "user.home_city" and c.superseded == [b.id]
 
 
+def test_keys_naming_other_things_stay_apart(core, alice):
+    """Keys that differ in an identifier (``device.3`` and ``device.4``) are two subjects."""
+    three = core.remember(alice, "My device 3 is in room 1.", subject_key="device.3", reason=WHY)
+    four = core.remember(alice, "My device 4 is in room 2.", subject_key="device.4", reason=WHY)
+    assert four.memory.subject_key == "device.4" and four.superseded == []
+    moved = core.remember(alice, "My device 4 is in room 5.", subject_key="device.4", reason=WHY)
+    assert moved.superseded == [four.id] and core.get(alice, three.id).status == "active"
+
+
 def test_lookalikes_about_others_do_not_supersede(core, alice):
     mine = core.remember(alice, "I live in Bristol.", subject_key="user.home_city", reason=WHY)
     core.remember(alice, "My sister lives in York.", reason=WHY)

@@ -7,7 +7,11 @@
 part                      what it does
 ========================  ===================================================================
 ``base.py``               state, the optimistic-concurrency helper, scope-checked reads by id
-``beliefs.py``            remember / remember_many; dedupe, supersession, denials, head records
+``ingest.py``             new memories (validation, authorisation, provenance); remember_many in bulk
+``supersession.py``       head records; a keyed supersession in one batched write; optimistic concurrency
+``denials.py``            reinforcement of a held fact; denials held until confirmed
+``statement_reading.py``  a statement against its nearest facts: repeats, negations, keys, look-alikes
+``beliefs.py``            remember: the batched belief-maintenance read, dedupe, conflicts, the write
 ``conflicts.py``          conflicts between shared writers, resolve, the audit log
 ``retrieval.py``          hybrid recall, get, history, playbooks, access statistics
 ``forgetting.py``         forget, tombstones, purge_user

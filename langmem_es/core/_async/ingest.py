@@ -1,0 +1,221 @@
+"""Building new memories and bulk ingest (async source; ``_sync/ingest.py`` is generated).
+
+A new memory is validated, authorised and stamped with its provenance in one place
+(:meth:`~AsyncIngest._new_memory`); :meth:`~AsyncIngest.remember_many` writes raw events in
+bulk: each event embedded once, its in-context vector derived from its neighbours' vectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ... import documents as D
+from ...errors import InvalidMemoryError
+from ...model import Identity, Kind, Memory, Scope, content_hash
+from ...port import MEMORY_COLLECTIONS
+from .. import authz
+from .. import belief_rules as R
+from .. import context as ctx
+from .. import validation as V
+from ..records import memory_document
+from .base import owner_of
+from .long_events import AsyncLongEvents
+
+
+class AsyncIngest(AsyncLongEvents):
+    """New memories, and raw events written in bulk (no belief maintenance)."""
+
+    async def remember_many(
+        self,
+        identity: Identity,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        kind: Kind = "episodic",
+        scope: Scope = "private",
+        batch_size: int = 256,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[str]:
+        """Bulk-ingest raw events in order (no belief maintenance), one bulk write per batch.
+
+        Each item is a mapping of :meth:`remember` arguments (``content`` required).
+        Events of one ``session_id`` are indexed with their neighbours as context (see
+        :mod:`langmem_es.core.context`); an item's own ``context`` text replaces that.
+        Returns the ids, in order. Retrying the same call is safe: ids are deterministic.
+        Events that were forgotten (a tombstone covers them) are skipped: their ids are
+        returned but nothing is written.
+        """
+        memories: list[Memory] = []
+        explicit: list[str | None] = []
+        for item in items:
+            args = dict(item)
+            explicit.append(args.pop("context", None))
+            memories.append(
+                self._new_memory(
+                    identity,
+                    args.pop("content"),
+                    kind=args.pop("kind", kind),
+                    scope=args.pop("scope", scope),
+                    limit=self.config.max_event_chars,
+                    **args,
+                )
+            )
+        text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
+        vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
+        ids: list[str] = []
+        own: dict[int, list[float]] = {}  # each event embedded once; neighbours across batches kept
+        for batch in _batches([len(m.content) for m in memories], batch_size):
+            buried = await self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
+            wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
+            own.update(
+                zip(wanted, await self.embeddings.aembed_documents([memories[j].content for j in wanted]), strict=False)
+            )
+            vectors = [own[i] for i in batch]
+            contextual = {
+                i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]], self.config.context_neighbour_weight)
+                for i in batch
+                if vec_nb[i]
+            }
+            for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
+                del own[j]
+            passages = await self._passage_vectors(
+                [memories[i].content if memories[i].id not in buried else "" for i in batch]
+            )
+            now = self.clock()
+            by_kind: dict[Kind, list[dict[str, Any]]] = {}
+            for j, i in enumerate(batch):
+                m = memories[i]
+                if m.id in buried:
+                    continue
+                context = explicit[i] or ctx.text_context(
+                    text_nb[i], m.event_time if self.config.time_in_text else None
+                )
+                vector = ctx.combine(vectors[j], contextual.get(i))
+                by_kind.setdefault(m.kind, []).append(
+                    memory_document(m, [("content", vector), *passages[j]], now=now, context=context)
+                )
+            for k, docs in by_kind.items():
+                await self.backend.put(k, docs, refresh=False)
+            ids.extend(memories[i].id for i in batch)
+            if progress:
+                progress(batch.stop, len(memories))
+        await self.backend.refresh(list(MEMORY_COLLECTIONS))
+        return ids
+
+    def _new_memory(
+        self,
+        identity: Identity,
+        content: Any,
+        *,
+        kind: Kind,
+        scope: Scope,
+        reason: str | None = None,
+        subject_key: str | None = None,
+        confidence: float | None = None,
+        sources: Sequence[str] = (),
+        steps: Sequence[str] = (),
+        event_time: datetime | None = None,
+        session_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        written_by: str | None = None,
+        polarity: str | None = None,
+        id: str | None = None,
+        limit: int | None = None,
+        origin: str | None = None,
+    ) -> Memory:
+        V.check_write_args(
+            confidence=confidence, event_time=event_time, sources=sources, metadata=metadata, steps=steps
+        )
+        [kind] = V.check_kinds([kind])
+        [scope] = V.check_scopes([scope])
+        text = V.clean_text(content, limit=limit or self.config.max_content_chars)
+        reason = V.check_reason(kind, reason)
+        owner = owner_of(identity, scope)
+        if confidence is not None and not (0.0 <= float(confidence) <= 1.0):
+            raise InvalidMemoryError(f"confidence must be between 0 and 1, got {confidence}")
+        if subject_key is not None:
+            subject_key = V.clean_text(subject_key, "subject_key", limit=200)
+        polarity = polarity or (R.polarity(text) if kind == "semantic" else "assert")
+        if polarity not in ("assert", "deny"):
+            raise InvalidMemoryError("polarity must be 'assert' or 'deny'")
+        if origin is not None and origin not in R.ORIGINS:
+            raise InvalidMemoryError(f"origin must be one of {list(R.ORIGINS)}, got {origin!r:.40}")
+        if origin is not None:
+            metadata = {**(metadata or {}), "origin": origin}
+        if confidence is None:
+            confidence = (
+                R.initial_confidence(
+                    origin or "user", polarity, self.config.origin_confidence, self.config.denial_confidence
+                )
+                if kind == "semantic"
+                else 1.0
+            )
+        now = self.clock()
+        writer = written_by or identity.agent_id or identity.user_id
+        mid = id or V.memory_id(
+            identity.tenant,
+            scope,
+            owner,
+            kind,
+            content_hash(text),
+            D.iso(event_time) if event_time else None,
+            session_id,
+            ",".join(sources) if kind == "episodic" else None,
+        )
+        return self._admit(
+            identity,
+            Memory(
+                id=mid,
+                frozen=False,
+                kind=kind,
+                scope=scope,
+                tenant=identity.tenant,
+                owner=owner,
+                content=text,
+                reason=reason,
+                subject_key=subject_key,
+                confidence=float(confidence),
+                sources=list(sources),
+                written_at=now,
+                written_by=writer,
+                polarity=polarity,  # type: ignore[arg-type]
+                steps=[V.clean_text(s, "step", limit=2000) for s in steps],
+                event_time=event_time,
+                session_id=session_id,
+                metadata=dict(metadata or {}),
+            ),
+        )
+
+    def _admit(self, identity: Identity, memory: Memory) -> Memory:
+        """Authorise a new memory and stamp its provenance; in review mode a member's shared write is pending."""
+        review = memory.scope == "shared" and self.config.shared_writes == "review" and not identity.is_owner
+        self._authorize(identity, authz.Request("propose" if review else "write", memory.scope))
+        update: dict[str, Any] = {"metadata": {**memory.metadata, "provenance": authz.provenance(identity)}}
+        if review:
+            update["status"] = "pending"
+        return memory.model_copy(update=update)
+
+
+#: Characters of content per bulk batch: megabyte events go in smaller batches.
+BATCH_CHARS = 2_000_000
+
+
+def _batches(lengths: Sequence[int], size: int, max_chars: int = BATCH_CHARS) -> list[range]:
+    """Consecutive index ranges of at most ``size`` items and about ``max_chars`` characters.
+
+    >>> _batches([10, 10, 10], 2)
+    [range(0, 2), range(2, 3)]
+    >>> _batches([5, 900, 5], 10, max_chars=100)
+    [range(0, 1), range(1, 2), range(2, 3)]
+    """
+    out: list[range] = []
+    start, chars = 0, 0
+    for i, n in enumerate(lengths):
+        if i > start and (i - start >= size or chars + n > max_chars):
+            out.append(range(start, i))
+            start, chars = i, 0
+        chars += n
+    if start < len(lengths):
+        out.append(range(start, len(lengths)))
+    return out

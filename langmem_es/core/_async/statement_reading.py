@@ -1,0 +1,138 @@
+"""Reading a new statement against the facts held (async source; ``_sync/statement_reading.py`` is generated).
+
+The rules are pure (:mod:`langmem_es.core.belief_rules`, :mod:`langmem_es.core.statements`);
+these hooks apply them to the nearest held facts of a write: a repeat in other words, a
+negation of a held fact, a key to take or to map, a look-alike about another holder, or a
+chat model's decision when one is configured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from ...model import Memory
+from ...port import Hit, StoredDoc
+from .. import belief_rules as R
+from .. import reconcile as LLM
+from ..records import memory_document, memory_of
+from ..results import WriteResult
+from .denials import AsyncDenials
+
+
+class AsyncStatementReading(AsyncDenials):
+    """What a new statement does to the facts nearest to it."""
+
+    def _related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
+        """Held facts close enough to read against ``memory``, with what ``memory`` does to each."""
+        return [
+            (hit, old, R.relation(old, memory))
+            for hit in near
+            if hit.score >= self.config.relation_similarity and hit.doc.get("id")
+            for old in [memory_of(hit.doc)]
+            if old.id != memory.id
+        ]
+
+    def _repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
+        """The held fact ``memory`` repeats in other words (same polarity, compatible key)."""
+        for hit, old, rel in self._related(near, memory):
+            if (
+                rel == "reinforcement"
+                and old.polarity == memory.polarity
+                and memory.subject_key in (None, old.subject_key)
+                and old.confidence > 0
+            ):
+                return hit
+        return None
+
+    def _negates_held(self, near: Sequence[Hit], memory: Memory, set_confidence: bool) -> Memory:
+        """A negative habit ("I don't live in Bristol") that negates a held fact is a denial of it."""
+        if memory.polarity != "assert" or not any(
+            rel == "denial" for _, old, rel in self._related(near, memory) if old.polarity == "assert"
+        ):
+            return memory
+        update: dict[str, Any] = {"polarity": "deny"}
+        if set_confidence:
+            update["confidence"] = self.config.denial_confidence
+        return memory.model_copy(update=update)
+
+    def _infer_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
+        """A keyless statement that updates a keyed fact (same holder and attribute) takes its key."""
+        for _, old, rel in self._related(near, memory):
+            if old.polarity == "assert" and old.subject_key and rel == "update":
+                return memory.model_copy(update={"subject_key": old.subject_key})
+        return memory
+
+    async def _canonical_key(self, near: Sequence[Hit], memory: Memory, *, held: bool) -> Memory:
+        """Map the caller's key to a held key for the same subject (``user.location.city`` → ``user.home_city``).
+
+        Only when no fact is held under the caller's key (``held``: from the write's batched
+        read), the statements agree that the two
+        are about one attribute of one holder, and the keys are close (shared words or
+        close in meaning).
+        """
+        key = memory.subject_key or ""
+        if held:
+            return memory
+        others = [
+            (old, rel)
+            for _, old, rel in self._related(near, memory)
+            if old.subject_key and old.subject_key != key and rel in ("update", "reinforcement", "denial")
+        ]
+        if not others:
+            return memory
+        vectors = await self.embeddings.aembed_documents(
+            [_key_text(key), *(_key_text(o.subject_key or "") for o, _ in others)]
+        )
+        from ..scoring import cosine
+
+        for (old, _), vec in zip(others, vectors[1:], strict=False):
+            if R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self.config.key_similarity):
+                return memory.model_copy(update={"subject_key": old.subject_key})
+        return memory
+
+    def _guard_lookalike(self, memory: Memory, actives: Sequence[StoredDoc]) -> Memory:
+        """A statement about another holder under a held key ("my sister lives in York" as
+        ``user.home_city``) gets its own key instead of replacing the user's fact."""
+        held = [memory_of(s.doc) for s in actives]
+        if held and all(R.relation(m, memory) == "lookalike" for m in held if m.polarity == "assert"):
+            from ..statements import parse
+
+            own = f"{memory.subject_key}.{parse(memory.content).key}"
+            return memory.model_copy(update={"subject_key": own})
+        return memory
+
+    async def _reconcile(self, memory: Memory, near: Sequence[Hit]) -> LLM.Decision | None:
+        """The configured chat model's decision over the candidates; ``None`` when it fails or talks nonsense."""
+        candidates = [memory_of(h.doc) for h in near if h.doc.get("id")]
+        try:
+            answer = await self.config.reconcile_model.ainvoke(LLM.messages(memory, candidates))
+        except Exception:  # noqa: BLE001 - any model failure: the rules decide
+            return None
+        return LLM.read(answer, candidates)
+
+    async def _apply_decision(
+        self, decision: LLM.Decision, memory: Memory, near: Sequence[Hit], now: datetime
+    ) -> tuple[Memory, list[str], WriteResult | None]:
+        """Carry out a model's decision through the ordinary path: (memory, replaces, a finished result)."""
+        target = next((memory_of(h.doc) for h in near if h.doc.get("key") == decision.target), None)
+        if decision.event == "ADD" or target is None:
+            return memory, [], None
+        if decision.event == "NONE":
+            [stored] = await self.backend.get("semantic", [memory_document(target, [], now=now)["id"]])
+            if stored is not None:
+                return memory, [], await self._reinforce(stored, memory, now)
+            return memory, [], None
+        if decision.event == "DELETE":
+            denial = memory.model_copy(
+                update={"polarity": "deny", "confidence": min(memory.confidence, self.config.denial_confidence)}
+            )
+            return denial, [target.id], None
+        key = memory.subject_key or target.subject_key
+        return memory.model_copy(update={"subject_key": key}), [target.id], None
+
+
+def _key_text(key: str) -> str:
+    """A subject key as words, for embedding: ``user.home_city`` → ``user home city``."""
+    return " ".join(w for w in key.replace("_", ".").replace("-", ".").split(".") if w)

@@ -1,0 +1,355 @@
+"""Supersession under a subject key (async source; ``_sync/supersession.py`` is generated).
+
+One small *head* record per (tenant, scope, owner, subject key) names the active fact;
+writers race on it with optimistic concurrency, so concurrent supersessions of one fact
+are serialised and the history stays a line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ... import documents as D
+from ... import filters as F
+from ...errors import WriteError
+from ...model import Identity, Memory
+from ...port import ABSENT, Find, Nearest, StoredDoc, Write, find_result
+from .. import authz
+from .. import validation as V
+from ..records import AUDIT, audit_document, memory_document, memory_of, restamp
+from .ingest import AsyncIngest
+
+
+class AsyncSupersession(AsyncIngest):
+    """Head records, and marking facts superseded under optimistic concurrency."""
+
+    def _authorize_supersede(self, identity: Identity, targets: Iterable[Memory], *, conflict: bool) -> None:
+        """Raise before anything is written unless the caller may replace every target (authz: supersede)."""
+        for old in targets:
+            if old.status == "active":
+                self._authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
+
+    async def _actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
+        """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
+        flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
+        [found] = await self.backend.read_many(
+            [Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=vectors)]
+        )
+        return find_result(found)
+
+    def _key_reads(self, scope_filter: F.Filter, memory: Memory) -> list[Find | Nearest]:
+        """The reads a keyed write needs, to batch with the others: the active facts under
+        ``memory``'s key (whole, with their versions) and the key's head record."""
+        flt = F.all_of(scope_filter, F.term("subject_key", memory.subject_key or ""), F.term("status", "active"))
+        return [
+            Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=True),
+            Find((AUDIT,), F.term("id", self._head_document(memory, self.clock(), previous=None)["id"]), size=1),
+        ]
+
+    async def _key_state(self, scope_filter: F.Filter, memory: Memory) -> tuple[list[StoredDoc], StoredDoc | None]:
+        """The active facts under ``memory``'s key and its head record, in one batched read."""
+        actives, heads = await self.backend.read_many(self._key_reads(scope_filter, memory))
+        return find_result(actives), next(iter(find_result(heads)), None)
+
+    async def _write_keyed(
+        self,
+        identity: Identity,
+        memory: Memory,
+        vector: Sequence[float],
+        actives: Sequence[StoredDoc],
+        head: StoredDoc | None,
+        now: datetime,
+    ) -> list[str]:
+        """Write ``memory`` as the active fact under its key and supersede what it replaces, in one batched write.
+
+        ``actives`` and ``head`` come from the write's batched read. The fact (naming what
+        it supersedes), the head record (compare-and-swap on the version read) and each
+        replaced fact (likewise) go in one write. When a conditional part is refused — a
+        concurrent writer, or a read that was not fresh — :meth:`_settle_keyed` finishes the
+        claim the careful way, so the guarantees are those of :meth:`_claim_head`. Returns
+        the ids superseded.
+        """
+        by_key = {s.doc["key"]: s for s in actives}
+        current = head.doc["value"].get("active") if head else None
+        targets = ([current] if current else []) if head else list(by_key)
+        if current == memory.id or (head is not None and head.version is None) or any(t not in by_key for t in targets):
+            return await self._write_keyed_carefully(identity, memory, vector, actives, now)
+        decide = self._supersession(memory, now)
+        replaced: list[tuple[StoredDoc, Memory, dict[str, Any]]] = []
+        for t in targets:
+            stored = by_key[t]
+            old = memory_of(stored.doc)
+            update = decide(old) if self._may_supersede(identity, memory, old) else None
+            if update is not None and stored.version is not None:
+                replaced.append((stored, old, dict(update)))
+        fact = memory.model_copy(update={"supersedes": [old.id for _, old, _ in replaced]})
+        writes = [
+            Write("semantic", memory_document(fact, [("content", vector)], now=now)),
+            Write(
+                AUDIT, self._head_document(memory, now, previous=current), if_version=head.version if head else ABSENT
+            ),
+            *(
+                Write("semantic", restamp(s.doc, old.model_copy(update=u), now=now), if_version=s.version)
+                for s, old, u in replaced
+            ),
+        ]
+        applied = await self.backend.write(writes)
+        won = [old.id for (_, old, _), ok in zip(replaced, applied[2:], strict=True) if ok]
+        if applied[1] and len(won) == len(replaced):
+            return won
+        return await self._settle_keyed(identity, fact, bool(applied[1]), replaced, won, actives, now)
+
+    async def _write_keyed_carefully(
+        self, identity: Identity, memory: Memory, vector: Sequence[float], actives: Sequence[StoredDoc], now: datetime
+    ) -> list[str]:
+        """The fact, then the head claimed by compare-and-swap (retried), then what it replaces."""
+        await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        had_head, previous = await self._claim_head(memory, now)
+        targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
+        return await self._supersede_under_key(targets, identity, memory, now)
+
+    async def _supersede_under_key(
+        self, keys: Iterable[str], identity: Identity, by: Memory, now: datetime, *, link: bool = True
+    ) -> list[str]:
+        """Supersede facts under ``by``'s own key (its tenant, scope and owner), each resolved by
+        its computable id with a real-time read — never by a search, which may not yet see a
+        fact another writer has just written. Only those the actor may supersede (core/authz.py).
+
+        The head decides who replaced whom, so each fact is marked as :meth:`_supersede_as_head` does."""
+        done = []
+        for key in dict.fromkeys(k for k in keys if k and k != by.id):
+            if await self._supersede_as_head(D.doc_id(by.namespace, key), identity, by, now):
+                done.append(key)
+        if done and link:
+            await self._link_supersedes(by, done, now)
+        return done
+
+    async def _settle_keyed(
+        self,
+        identity: Identity,
+        fact: Memory,
+        head_won: bool,
+        replaced: Sequence[tuple[StoredDoc, Memory, dict[str, Any]]],
+        won: Sequence[str],
+        actives: Sequence[StoredDoc],
+        now: datetime,
+    ) -> list[str]:
+        """Finish a batched keyed write whose conditional parts were not all applied.
+
+        The head decides who replaced whom. Without it, this write gives back the facts it
+        superseded, then claims the head the careful way (retried; the fact is withdrawn if
+        that fails) and supersedes the previous head. With it, each replaced fact it could not
+        mark is marked on a fresh read — a writer that took it without winning the head gives
+        it back. The fact then names exactly what it superseded.
+        """
+        if not head_won:
+            for stored, old, _ in replaced:
+                if old.id in won:
+                    await self._give_back(stored, old, fact, now)
+            had_head, previous = await self._claim_head(fact, now)
+            targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
+            done = await self._supersede_under_key(targets, identity, fact, now, link=False)
+        else:
+            done = list(won)
+            for stored, old, _ in replaced:
+                if old.id not in won and await self._supersede_as_head(stored.doc["id"], identity, fact, now):
+                    done.append(old.id)
+
+        def exactly(current: Memory) -> dict[str, Any] | None:
+            return None if current.supersedes == done else {"supersedes": done}
+
+        await self._update(
+            "semantic", memory_document(fact, [], now=now)["id"], exactly, now, what="link the supersession"
+        )
+        return done
+
+    async def _give_back(self, stored: StoredDoc, old: Memory, by: Memory, now: datetime) -> None:
+        """Undo ``by``'s supersession of ``old`` (it lost the head): its status, confidence and counts as they were."""
+
+        def undo(current: Memory) -> dict[str, Any] | None:
+            if current.status != "superseded" or current.superseded_by != by.id:
+                return None
+            return {
+                "status": old.status,
+                "superseded_by": old.superseded_by,
+                "valid_to": old.valid_to,
+                "contradiction_count": old.contradiction_count,
+                "confidence": old.confidence,
+            }
+
+        await self._update("semantic", stored.doc["id"], undo, now, what="give back a superseded fact")
+
+    async def _supersede_as_head(self, did: str, identity: Identity, by: Memory, now: datetime) -> bool:
+        """Supersede the fact stored as ``did`` by ``by``, whose head claim replaced it; on fresh reads.
+
+        A head names its fact in the same batched write that stores the fact, and the two may
+        land a moment apart: a fact not there yet is read again. A concurrent writer that marked
+        it without winning the head gives it back (:meth:`_give_back`): that is waited for too.
+        A few times only: a fact superseded otherwise (a denial) stays so.
+        """
+        decide = self._supersession(by, now)
+        seen: list[Memory] = []
+
+        def mark(current: Memory) -> dict[str, Any] | None:
+            seen[:] = [current]
+            return decide(current) if self._may_supersede(identity, by, current) else None
+
+        for attempt in range(min(self.config.occ_retries, 8)):
+            seen.clear()
+            changed = await self._update("semantic", did, mark, now, what="supersede")
+            if changed is not None:
+                return changed[1].get("status") == "superseded"
+            if seen and (seen[0].superseded_by == by.id or seen[0].status != "superseded"):
+                return seen[0].superseded_by == by.id
+            await self._pause(attempt)
+        return False
+
+    async def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
+        """Make ``memory`` the head of its subject key (compare-and-swap, retried).
+
+        One small record per (tenant, scope, owner, subject key) names the active fact.
+        Writers race on it with optimistic concurrency, so concurrent supersessions of
+        one fact are serialised: each winner supersedes exactly the previous head, and
+        the history stays a line. Returns (whether a head existed, the previous head).
+
+        The head also records the fact it replaced (``previous``), so the claim is
+        idempotent: when a client retry of a write that landed gets a 409, the writer
+        finds itself as head and still supersedes the fact its claim replaced.
+        """
+
+        def head_doc(previous: str | None) -> dict[str, Any]:
+            return self._head_document(memory, now, previous=previous)
+
+        seen: list[StoredDoc | None] = []
+
+        def change(head: StoredDoc | None) -> dict[str, Any] | None:
+            seen[:] = [head]
+            active = head.doc["value"].get("active") if head else None
+            return None if active == memory.id else head_doc(active)
+
+        try:
+            await self._cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
+        except WriteError:
+            if withdraw:  # never leave a second active fact behind
+                await self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
+            raise
+        [head] = seen
+        return _replaced(head, memory)
+
+    @staticmethod
+    def _head_id(memory: Memory) -> str:
+        return V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
+
+    def _head_document(self, memory: Memory, now: datetime, *, previous: str | None) -> dict[str, Any]:
+        """The head record of ``memory``'s subject key, naming it as the active fact and ``previous`` as the one replaced."""
+        body = {"active": memory.id, "previous": previous, "subject_key": memory.subject_key, "scope": memory.scope}
+        return audit_document(
+            "head",
+            self._head_id(memory),
+            memory.tenant,
+            memory.owner,
+            body,
+            now=now,
+            extra={"scope": memory.scope, "subject_key": memory.subject_key},
+        )
+
+    async def _supersede(
+        self,
+        ids: Iterable[str],
+        identity: Identity,
+        by: Memory,
+        now: datetime,
+        *,
+        spare_frozen: bool = False,
+        confirmed_by: Identity | None = None,
+    ) -> list[str]:
+        """Mark each active id superseded by ``by`` (optimistic concurrency, retried).
+
+        With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
+        contradiction. A frozen fact's confidence never changes.
+        """
+        return await self._supersede_with(
+            self._supersession(by, now, spare_frozen), ids, identity, by, now, confirmed_by=confirmed_by
+        )
+
+    def _supersession(
+        self, by: Memory, now: datetime, spare_frozen: bool = False
+    ) -> Callable[[Memory], dict[str, Any] | None]:
+        """What superseding a fact by ``by`` changes in it (``None``: nothing, it is no longer active)."""
+
+        def decide(old: Memory) -> dict[str, Any] | None:
+            if old.status != "active":
+                return None
+            if spare_frozen and old.frozen:
+                return {"contradiction_count": old.contradiction_count + 1}
+            return {
+                "status": "superseded",
+                "superseded_by": by.id,
+                "valid_to": now,
+                "contradiction_count": old.contradiction_count + 1,
+                "confidence": old.confidence
+                if old.frozen
+                else round(old.confidence * self.config.contradiction_factor, 6),
+            }
+
+        return decide
+
+    async def _supersede_with(
+        self,
+        decide: Callable[[Memory], Mapping[str, Any] | None],
+        ids: Iterable[str],
+        identity: Identity,
+        by: Memory,
+        now: datetime,
+        *,
+        confirmed_by: Identity | None = None,
+    ) -> list[str]:
+        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded.
+
+        Only ids the actor may supersede are touched (core/authz.py): the caller, or — for the
+        core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
+        done = []
+        for key in dict.fromkeys(i for i in ids if i and i != by.id):
+            stored = await self._get_visible(
+                identity, key, collection="semantic"
+            )  # scope is checked once: it never changes
+            if stored is not None and self._may_supersede(identity, by, memory_of(stored.doc), confirmed_by):
+                changed = await self._update("semantic", stored.doc["id"], decide, now, what="supersede")
+                if changed and changed[1].get("status") == "superseded":
+                    done.append(key)
+        if done:
+            await self._link_supersedes(by, done, now)
+        return done
+
+    def _may_supersede(self, identity: Identity, by: Memory, old: Memory, confirmed_by: Identity | None = None) -> bool:
+        """Whether the actor may supersede ``old`` (core/authz.py): the caller, or — for the core's
+        own follow-up writes — the writer of ``by`` or whoever confirmed it."""
+        actors = [identity] if (identity.user_id or identity.agent_id) else [authz.actor_of(by)]
+        actors += [confirmed_by] if confirmed_by is not None else []
+        request = authz.Request("supersede", target=old, conflict=bool(by.conflict_id))
+        return any(self._allowed(actor, request) for actor in actors)
+
+    async def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
+        def link(current: Memory) -> dict[str, Any] | None:
+            supersedes = list(dict.fromkeys([*current.supersedes, *ids]))
+            return None if supersedes == current.supersedes else {"supersedes": supersedes}
+
+        await self._update("semantic", memory_document(by, [], now=now)["id"], link, now, what="link the supersession")
+
+
+def _replaced(head: StoredDoc | None, memory: Memory) -> tuple[bool, str | None]:
+    """What a head record says ``memory``'s claim replaces: (whether a head existed, the previous head).
+
+    When the head already names ``memory`` (its claim landed, e.g. a retried request), the
+    fact it recorded as replaced; a head from before heads recorded that replaces nothing known.
+    """
+    if head is None:
+        return False, None
+    value = head.doc["value"]
+    if value.get("active") != memory.id:
+        return True, value.get("active")
+    if "previous" not in value:  # a head written before heads recorded what they replaced
+        return True, None
+    return value["previous"] is not None, value["previous"]  # our claim had landed already

@@ -1,0 +1,133 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""Reinforcement and denials (async source; ``_sync/denials.py`` is generated).
+
+The same claim again reinforces the fact (an independent confirmation raises its
+confidence); a flat denial is held at reduced confidence until confirmed, then
+supersedes what it denies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from ... import filters as F
+from ...errors import WriteError
+from ...model import Identity, Memory
+from ...port import Hit, StoredDoc
+from .. import authz
+from .. import belief_rules as R
+from ..records import memory_document, memory_of
+from ..results import WriteResult
+from .base import identity_of
+from .supersession import Supersession
+
+
+class Denials(Supersession):
+    """Reinforcing held facts, and denials held until confirmed."""
+
+    def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
+        """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
+
+        Independent means another source or another writer. A denial whose confidence
+        reaches ``apply_denial_at`` this way is applied (supersedes what it denies).
+        """
+        independent = False
+
+        def merge(old: Memory) -> dict[str, Any]:
+            nonlocal independent
+            independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
+            update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
+            if independent and not old.frozen:
+                update["confidence"] = R.reinforced(
+                    old.confidence, self.config.reinforce_step, max(self.config.max_confidence, old.confidence)
+                )
+            return update
+
+        done = self._update("semantic", stored.doc["id"], merge, now, what="reinforce")
+        if done is None:
+            raise WriteError("could not reinforce: the memory changed or vanished meanwhile; retry")
+        old, update = done
+        new = old.model_copy(update=update)
+        if new.polarity == "deny" and old.confidence < self.config.apply_denial_at <= new.confidence:
+            superseded = self._apply_denial(new, now, confirmed_by=authz.actor_of(incoming))
+            return WriteResult(
+                new.id, "reinforced", new, superseded, note="the denial is confirmed and now supersedes what it denies"
+            )
+        return WriteResult(
+            new.id, "reinforced", new, note="" if independent else "same source and writer: confidence unchanged"
+        )
+
+    def _write_denial(
+        self,
+        scope_filter: F.Filter,
+        memory: Memory,
+        vector: Sequence[float],
+        near: Sequence[Hit],
+        replaces: Sequence[str],
+        now: datetime,
+    ) -> WriteResult:
+        """A flat denial is kept at reduced confidence, naming what it denies; it applies once reinforced.
+
+        It denies the ids in ``replaces``, the active claims under its subject key, or —
+        without either — the active claims it negates (close in meaning, same content
+        words). A second denial of the same claim from another source or writer is an
+        independent confirmation: it reinforces the pending denial instead of adding one.
+        ``near`` are the active claims nearest to it, from the write's batched read.
+        """
+        denied = list(replaces)
+        pending: list[Hit] = []
+        if memory.subject_key:
+            for s in self._actives(scope_filter, memory.subject_key):
+                if memory_of(s.doc).polarity == "assert":
+                    denied.append(s.doc["key"])
+                else:
+                    pending.append(Hit(s.collection, s.doc, 1.0))
+        for hit in near:
+            old = memory_of(hit.doc)
+            if old.polarity == "deny":
+                pending.append(hit)
+            elif (
+                not replaces
+                and not memory.subject_key
+                and hit.score >= self.config.relation_similarity
+                and R.relation(old, memory) == "denial"
+            ):
+                denied.append(old.id)
+        denied = [d for d in dict.fromkeys(denied) if d != memory.id]
+        for hit in pending:  # the same claim already denied and waiting: this confirms it
+            if denied and set(memory_of(hit.doc).supersedes) & set(denied):
+                return self._reinforce(StoredDoc("semantic", hit.doc), memory, now)
+        memory = memory.model_copy(
+            update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(self._memories(denied))}
+        )
+        self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        if memory.confidence >= self.config.apply_denial_at:
+            superseded = self._apply_denial(memory, now)
+            return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
+        return WriteResult(
+            memory.id,
+            "pending_denial",
+            memory,
+            note=f"a denial is held at confidence {memory.confidence:.2f} until an independent "
+            "confirmation; it supersedes nothing yet",
+        )
+
+    def _memories(self, ids: Sequence[str]) -> list[Memory]:
+        if not ids:
+            return []
+        found = self.backend.find(["semantic"], F.terms("key", list(ids)), size=len(ids) * 2)
+        return [memory_of(s.doc) for s in found]
+
+    def _apply_denial(self, denial: Memory, now: datetime, confirmed_by: Identity | None = None) -> list[str]:
+        """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing.
+
+        It acts with the authority of its writer or of whoever confirmed it (core/authz.py)."""
+        return self._supersede(
+            denial.supersedes, identity_of(denial), denial, now, spare_frozen=True, confirmed_by=confirmed_by
+        )
+
+
+def _first_key(memories: Iterable[Memory]) -> str | None:
+    return next((m.subject_key for m in memories if m.subject_key), None)
