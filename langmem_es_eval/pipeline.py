@@ -51,16 +51,17 @@ class MemoryPipelineSystem:
         self.name = "langmem_es" if mode == "full" else f"langmem_es_{mode}"
         full = mode == "full"
         defaults = MemoryConfig()
+        signals: dict[str, Any] = {  # query-time signals (core/signals.py): our full pipeline only
+            name: float(opts.get(name, getattr(defaults, name))) if full else 0.0
+            for name in ("signal_when", "signal_window", "signal_names", "signal_neighbours")
+        }
         config = MemoryConfig(
             candidates=int(opts.get("candidates", defaults.candidates)),
             rrf_k=int(opts.get("rrf_k", defaults.rrf_k if full else 60)),
             context_window_text=int(opts.get("context_window_text", defaults.context_window_text)) if full else 0,
             context_window_vector=int(opts.get("context_window_vector", defaults.context_window_vector)) if full else 0,
             time_in_text=bool(opts.get("time_in_text", defaults.time_in_text)) and full,
-            **{  # query-time signals (core/signals.py): our full pipeline only
-                name: float(opts.get(name, getattr(defaults, name))) if full else 0.0
-                for name in ("signal_when", "signal_window", "signal_names", "signal_neighbours")
-            },
+            **signals,
         )
         handled = {"candidates", "rrf_k", "context_window_text", "context_window_vector", "time_in_text"}
         handled |= {"signal_when", "signal_window", "signal_names", "signal_neighbours"}

@@ -39,13 +39,34 @@ def test_two_agents_disagree_a_conflict_is_recorded(core, planner, researcher, c
     assert [x.id for x in core.conflicts(researcher)] == [c.id]  # the whole team sees it
 
 
-def test_newest_wins_until_resolved_and_recall_flags_it(core, planner, researcher, clock):
-    """As an agent recalling a disputed fact, I want the newest assertion, flagged as disputed."""
+def test_both_values_stand_flagged_until_an_owner_resolves(core, planner, researcher, clock):
+    """As a team, I do not want one member's agent to overwrite what another wrote for everyone:
+    a rival value stands beside the fact it disputes, both flagged, until an owner decides."""
     a, b = _assert_both(core, planner, researcher, clock)
+    assert b.superseded == [] and "until an owner resolves" in b.note
     found = core.recall(planner, "When does ACME renew?", kinds=["semantic"], scopes=["shared"])
-    assert contents(found) == ["ACME renews on 1 April."]
-    assert found.memories[0].conflict is True
+    assert sorted(contents(found)) == ["ACME renews on 1 April.", "ACME renews on 1 March."]
+    assert all(m.conflict for m in found.memories)
+    assert core.get(planner, a.id).status == "active" and core.get(planner, a.id).superseded_by is None
+
+
+def test_naming_the_disputed_fact_does_not_replace_it_either(core, planner, researcher, clock):
+    """replaces= is a request, not a right: another writer's shared fact still stays until resolved."""
+    a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY)
+    b = core.remember(researcher, "ACME renews on 1 May.", scope="shared", reason=WHY, replaces=[a.id])
+    assert b.action == "conflict" and b.superseded == []
+    assert core.get(planner, a.id).status == "active"
+
+
+def test_an_owner_replaces_a_members_shared_fact_and_the_conflict_stays_on_record(core, planner, clock, tenant):
+    """As a workspace owner, my correction of a shared fact takes effect at once, on the record."""
+    a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY)
+    lead = Identity(tenant=tenant, user_id="dana", roles={"owner"})
+    clock.advance(minutes=5)
+    w = core.remember(lead, "ACME renews on 2 March.", subject_key=KEY, scope="shared", reason=WHY)
+    assert w.action == "conflict" and w.superseded == [a.id]
     assert core.get(planner, a.id).status == "superseded"
+    assert [c.id for c in core.conflicts(lead)] == [w.conflict_id]
 
 
 def test_resolve_closes_the_conflict_with_an_audit_entry(core, planner, researcher, clock, tenant):

@@ -18,6 +18,7 @@ from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Kind, Memory, Scope
 from ...port import Find, Nearest, StoredDoc, find_result, nearest_result
+from .. import authz
 from .. import belief_rules as R
 from .. import scope as S
 from .. import validation as V
@@ -223,18 +224,22 @@ class AsyncBeliefs(AsyncStatementReading):
             and m.written_by not in (None, memory.written_by)
             and m not in blocked
         ]
+        # another writer's shared value that this caller may not replace outright (core/authz.py)
+        # stands beside the new one until an owner resolves the conflict: no member changes it
+        contested = [m for m in rivals if not self._allowed(identity, authz.Request("supersede", m.scope, target=m))]
         conflict_id = None
         self._authorize_supersede(identity, held, conflict=bool(rivals))
         if blocked or rivals:
             conflict_id = await self._open_conflict(memory, [*rivals, *blocked], now)
             memory = memory.model_copy(update={"conflict_id": conflict_id})
-        if memory.subject_key and not blocked and not replaces:  # the plain supersession: one batched write
+        kept = blocked + contested
+        if memory.subject_key and not kept and not replaces:  # the plain supersession: one batched write
             superseded = await self._write_keyed(identity, memory, vector, actives, head, now)
         else:
             await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
-            spared = {m.id for m in blocked}
+            spared = {m.id for m in kept}
             superseded = await self._supersede([t for t in replaces if t not in spared], identity, memory, now)
-            if memory.subject_key and not blocked:
+            if memory.subject_key and not kept:
                 had_head, previous = await self._claim_head(memory, now)
                 # first write through the head: whatever was active under the key is older
                 targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
@@ -251,6 +256,16 @@ class AsyncBeliefs(AsyncStatementReading):
                 note="a weaker statement than the fact it contradicts (or the fact is frozen): a "
                 "conflict is open and the fact stays until it is resolved",
             )
+        if contested:
+            return WriteResult(
+                memory.id,
+                "conflict",
+                memory,
+                superseded,
+                conflict_id,
+                note="another writer's value for this shared fact stands beside yours, both flagged, "
+                "until an owner resolves the conflict",
+            )
         if conflict_id:
             return WriteResult(
                 memory.id,
@@ -258,6 +273,7 @@ class AsyncBeliefs(AsyncStatementReading):
                 memory,
                 superseded,
                 conflict_id,
-                note="another agent asserted a different value; the newest wins until resolved",
+                note="another writer asserted a different value; yours replaces it and the conflict stays "
+                "open for an owner",
             )
         return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)

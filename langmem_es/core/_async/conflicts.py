@@ -1,8 +1,9 @@
 """Conflicts between writers of the shared scope, their resolution, and the audit log (async source).
 
 Two agents asserting different values under one subject key in the shared scope open a
-conflict record (who said what, when, from which sources); the newest value is active
-until the conflict is resolved, and recall flags it. Resolution is audited.
+conflict record (who said what, when, from which sources); a writer who may not replace
+the other's value (core/authz.py) leaves it standing beside its own, both flagged in recall,
+until an owner resolves the conflict. Resolution is audited.
 """
 
 from __future__ import annotations
@@ -97,8 +98,17 @@ class AsyncConflicts(AsyncCoreBase):
         if conflict.subject_key:
             scope_filter = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("owner", identity.tenant))
             losers += [s.doc["key"] for s in await self._actives(scope_filter, conflict.subject_key)]
-        restored = memory_of(win.doc).model_copy(
-            update={"status": "active", "superseded_by": None, "valid_to": None, "conflict_id": None}
+        held = memory_of(win.doc)
+        # a value that stood through the dispute was contradicted once (one superseded by it counted it then)
+        disputed = held.contradiction_count + (1 if held.status == "active" and held.conflict_id is None else 0)
+        restored = held.model_copy(
+            update={
+                "status": "active",
+                "superseded_by": None,
+                "valid_to": None,
+                "conflict_id": None,
+                "contradiction_count": disputed,
+            }
         )
         if not await self.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version):
             raise WriteError("the winning memory changed while resolving; retry")

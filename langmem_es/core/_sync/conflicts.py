@@ -98,8 +98,17 @@ class Conflicts(CoreBase):
         if conflict.subject_key:
             scope_filter = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("owner", identity.tenant))
             losers += [s.doc["key"] for s in self._actives(scope_filter, conflict.subject_key)]
-        restored = memory_of(win.doc).model_copy(
-            update={"status": "active", "superseded_by": None, "valid_to": None, "conflict_id": None}
+        held = memory_of(win.doc)
+        # a value that stood through the dispute was contradicted once (one superseded by it counted it then)
+        disputed = held.contradiction_count + (1 if held.status == "active" and held.conflict_id is None else 0)
+        restored = held.model_copy(
+            update={
+                "status": "active",
+                "superseded_by": None,
+                "valid_to": None,
+                "conflict_id": None,
+                "contradiction_count": disputed,
+            }
         )
         if not self.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version):
             raise WriteError("the winning memory changed while resolving; retry")

@@ -147,11 +147,12 @@ class Retrieval(LongEvents, Hops, Decompose):
         timings["fetch"] = _ms(t)
         fused_score = dict(fused)
         out = []
-        open_conflicts = (
-            {c.id for c in self.conflicts(identity)}
-            if any(stored.doc.get("conflict_id") for _, _, stored, _ in top)
-            else set()
+        # a contested value carries its conflict's id; the value it contests is flagged through the conflict
+        disputed = (
+            self.conflicts(identity) if any(stored.doc.get("conflict_id") for _, _, stored, _ in top) else []
         )
+        open_conflicts = {c.id for c in disputed}
+        contested = {m for c in disputed for m in c.memory_ids}
         memories = {
             i: with_access(memory_of(stored.doc), record.doc if record else None) for i, _, stored, record in top
         }
@@ -162,7 +163,13 @@ class Retrieval(LongEvents, Hops, Decompose):
             memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(
-                RecalledMemory(memory, score, st, conflict=memory.conflict_id in open_conflicts, passage=matched.get(i))
+                RecalledMemory(
+                    memory,
+                    score,
+                    st,
+                    conflict=memory.conflict_id in open_conflicts or memory.id in contested,
+                    passage=matched.get(i),
+                )
             )
         self._access.note((stored.collection, stored.doc) for _, _, stored, _ in top)  # written after this turn
         timings["total"] = _ms(started)
