@@ -2,8 +2,9 @@
 """Conflicts between writers of the shared scope, their resolution, and the audit log (async source).
 
 Two agents asserting different values under one subject key in the shared scope open a
-conflict record (who said what, when, from which sources); the newest value is active
-until the conflict is resolved, and recall flags it. Resolution is audited.
+conflict record (who said what, when, from which sources); a writer who may not replace
+the other's value (core/authz.py) leaves it standing beside its own, both flagged in recall,
+until an owner resolves the conflict. Resolution is audited.
 """
 
 from __future__ import annotations
