@@ -110,6 +110,29 @@ def test_access_statistics_are_batched(core, alice, clock):
     assert core.flush_access() == 1 and core.get(alice, w.id).access_count == 4  # counts add up across flushes
 
 
+def test_a_large_flush_writes_in_bounded_rounds_and_loses_nothing(core, alice):
+    """As an operator, I want a flush of many counts to go in short writes (a recall never
+    waits behind one long write), with every count written."""
+    ids = [core.remember(alice, f"Alice's locker {n} code is {1000 + n}.", kind="episodic").id for n in range(7)]
+    for _ in range(2):
+        core.recall(alice, "locker code", kinds=["episodic"], k=7)
+    core._access.chunk = 3  # 7 memories: rounds of 3, 3 and 1
+    rounds = []
+    real_write = core.backend.write
+
+    def counting_write(batch):
+        rounds.append(len(batch))
+        return real_write(batch)
+
+    core.backend.write = counting_write
+    try:
+        assert core.flush_access() == 7
+    finally:
+        core.backend.write = real_write
+    assert rounds == [3, 3, 1]
+    assert [core.get(alice, i).access_count for i in ids] == [2] * 7
+
+
 def test_access_flushes_every_n_recalls(request, clock, alice):
     from langmem_es.core import MemoryConfig
 

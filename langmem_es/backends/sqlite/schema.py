@@ -33,6 +33,7 @@ parameters; identifiers come only from ``FIELD_TYPES`` and a validated prefix.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -252,7 +253,13 @@ def to_row(doc: Mapping[str, Any]) -> Row:
 
 
 def upsert_sql(names: Names, collection: str) -> str:
-    t = q(names.table(collection))
+    """The upsert statement of a collection's table (built once per table: writes call it per row)."""
+    return _upsert_sql(names.table(collection))
+
+
+@functools.lru_cache(maxsize=64)
+def _upsert_sql(table: str) -> str:
+    t = q(table)
     cols = ["id", "seq_no", "doc", *SCALAR_FIELDS]
     sets = ", ".join(f"{q(c)} = excluded.{q(c)}" for c in cols[1:])
     return (

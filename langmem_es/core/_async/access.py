@@ -2,8 +2,8 @@
 
 A recall only notes which memories it returned (in memory, under a lock). Every
 ``flush_every`` recalls a background flush writes the counts — one real-time ``mget``
-of the counter records and one ``_bulk`` of conditional writes, whatever the number of
-memories — into a small, vector-free *access record* per memory in the audit collection.
+of the counter records and one ``_bulk`` of conditional writes per round of up to 128
+memories, so a recall never waits behind one long write — into a small, vector-free *access record* per memory in the audit collection.
 The memory document itself (text, vector) is never re-indexed for a recall.
 
 Counts are never lost: the buffer is swapped out only by a flush, a flush that fails
@@ -65,12 +65,14 @@ class AsyncAccessLog:
         clock: Callable[[], datetime],
         retries: int = 30,
         backoff_ms: float = 4.0,
+        chunk: int = 128,
     ) -> None:
         self.backend = backend
         self.flush_every = max(1, flush_every)
         self.clock = clock
         self.retries = retries
         self.backoff_ms = backoff_ms
+        self.chunk = max(1, chunk)
         self._lock = threading.Lock()
         self._pending: dict[Ref, _Entry] = {}
         self._notes = 0
@@ -101,15 +103,14 @@ class AsyncAccessLog:
             self._pending = {r: e for r, e in self._pending.items() if keep(r, e.tenant, e.owner)}
 
     async def flush(self) -> int:
-        """Write every pending count now (one ``mget`` + one ``_bulk`` per round); returns the records written."""
+        """Write every pending count now (one ``mget`` + one ``_bulk`` per round of up to ``chunk``
+        records); returns the records written."""
         with self._lock:
             todo, self._pending = self._pending, {}
-        written = 0
+        written, attempt = 0, 0
         try:
-            for attempt in range(self.retries):
-                if not todo:
-                    break
-                refs = list(todo)
+            while todo and attempt < self.retries:
+                refs = list(todo)[: self.chunk]  # bounded rounds: a recall never waits on a long write
                 ids = [
                     record_id(c, {"id": did, "tenant": todo[(c, did)].tenant, "owner": todo[(c, did)].owner})
                     for c, did in refs
@@ -127,9 +128,12 @@ class AsyncAccessLog:
                 ]
                 applied = await self.backend.write(writes)
                 written += sum(applied)
-                todo = {ref: todo[ref] for ref, ok in zip(refs, applied, strict=False) if not ok}
-                if todo:
+                for ref, ok in zip(refs, applied, strict=False):
+                    if ok:
+                        del todo[ref]
+                if not all(applied):  # a record changed meanwhile: re-read it after a pause
                     await asyncio.sleep(random.uniform(0.5, 1.5) * self.backoff_ms * 2 ** min(attempt, 6) / 1000)
+                    attempt += 1
         finally:
             if todo:  # failed, cancelled or out of retries: keep them for the next flush
                 self._merge(todo)
