@@ -43,14 +43,16 @@ _WHEN = re.compile(
     re.IGNORECASE,
 )
 _MONTH_NAMES = "January|February|March|April|June|July|August|September|October|November|December"
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _UNITS = r"(?:days?|nights?|weeks?|weekends?|months?|years?)"
 _TIME = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|recently|lately|ago|"
     r"(?:last|this|next|past|previous) (?:week|weekend|month|year|night|spring|summer|fall|autumn|winter|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    + _WEEKDAYS
+    + r")|"
     r"(?:19|20)\d\d|" + _MONTH_NAMES + r"|"
     r"(?:\d+|a|an|one|two|three|four|five|six|few|couple of) " + _UNITS + r" (?:ago|back|before|earlier|later)|"
-    r"(?:on|every|next|last|this|by) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|"
+    r"(?:on|every|next|last|this|by) (?:" + _WEEKDAYS + r")s?|"
     r"\d{1,2}:\d\d|\d{1,2} ?(?:am|pm)|\d{1,2}(?:st|nd|rd|th)? (?:of )?may|may \d{1,2}(?:st|nd|rd|th)?|"
     r"the other day|this morning|last night)\b",
     re.IGNORECASE,
@@ -60,7 +62,7 @@ _FUNCTION_WORDS = frozenset(
     "what when where who whom whose which why how did does do is are was were has have had would could should "
     "can will i a an the in on at of for to and or my your his her their our its".split()
     + _MONTH_NAMES.lower().split("|")
-    + "may monday tuesday wednesday thursday friday saturday sunday".split()
+    + ["may", *_WEEKDAYS.split("|")]
 )
 
 

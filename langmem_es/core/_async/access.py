@@ -17,6 +17,7 @@ the later of the two.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -110,7 +111,7 @@ class AsyncAccessLog:
         written, attempt = 0, 0
         try:
             while todo and attempt < self.retries:
-                refs = list(todo)[: self.chunk]  # bounded rounds: a recall never waits on a long write
+                refs = list(itertools.islice(todo, self.chunk))  # bounded rounds: a recall never waits on a long write
                 ids = [
                     record_id(c, {"id": did, "tenant": todo[(c, did)].tenant, "owner": todo[(c, did)].owner})
                     for c, did in refs

@@ -146,12 +146,10 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         timings["fetch"] = _ms(t)
         fused_score = dict(fused)
         out = []
-        # a contested value carries its conflict's id; the value it contests is flagged through the conflict
-        disputed = (
-            await self.conflicts(identity) if any(stored.doc.get("conflict_id") for _, _, stored, _ in top) else []
-        )
-        open_conflicts = {c.id for c in disputed}
-        contested = {m for c in disputed for m in c.memory_ids}
+        # a contested value carries its conflict's id; every member of an open conflict is flagged,
+        # the value it contests included
+        flagged = any(stored.doc.get("conflict_id") for _, _, stored, _ in top)
+        disputed = {m for c in (await self.conflicts(identity) if flagged else []) for m in c.memory_ids}
         memories = {
             i: with_access(memory_of(stored.doc), record.doc if record else None) for i, _, stored, record in top
         }
@@ -166,7 +164,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
                     memory,
                     score,
                     st,
-                    conflict=memory.conflict_id in open_conflicts or memory.id in contested,
+                    conflict=memory.id in disputed,
                     passage=matched.get(i),
                 )
             )

@@ -247,34 +247,18 @@ class Beliefs(StatementReading):
                 superseded += self._supersede_under_key(
                     [t for t in targets if t not in superseded], identity, memory, now
                 )
-        if blocked:
-            return WriteResult(
-                memory.id,
-                "conflict",
-                memory,
-                superseded,
-                conflict_id,
-                note="a weaker statement than the fact it contradicts (or the fact is frozen): a "
-                "conflict is open and the fact stays until it is resolved",
-            )
-        if contested:
-            return WriteResult(
-                memory.id,
-                "conflict",
-                memory,
-                superseded,
-                conflict_id,
-                note="another writer's value for this shared fact stands beside yours, both flagged, "
-                "until an owner resolves the conflict",
-            )
         if conflict_id:
-            return WriteResult(
-                memory.id,
-                "conflict",
-                memory,
-                superseded,
-                conflict_id,
-                note="another writer asserted a different value; yours replaces it and the conflict stays "
-                "open for an owner",
-            )
+            if blocked:
+                note = (
+                    "a weaker statement than the fact it contradicts (or the fact is frozen): a "
+                    "conflict is open and the fact stays until it is resolved"
+                )
+            elif contested:
+                note = (
+                    "another writer's value for this shared fact stands beside yours, both flagged, "
+                    "until an owner resolves the conflict"
+                )
+            else:
+                note = "another writer asserted a different value; yours replaces it and the conflict stays open for an owner"
+            return WriteResult(memory.id, "conflict", memory, superseded, conflict_id, note=note)
         return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
