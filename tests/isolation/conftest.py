@@ -15,8 +15,6 @@ BM25 actively finds other tenants' memories for attack queries that name them.
 from __future__ import annotations
 
 import hashlib
-import math
-import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,6 +24,7 @@ import pytest
 
 from langmem_es.core import MemoryConfig, MemoryCore, Policy
 from langmem_es.model import SCOPES, Identity
+from tests.fixtures.embed import bag_of_words
 
 TENANTS = ["acme", "acme*", "Acme", "globex"]
 USERS = ["alice", "bob"]
@@ -37,16 +36,7 @@ DIMS = 32
 
 def hash_embed(texts: list[str]) -> list[list[float]]:
     """Fast deterministic bag-of-words embedding (never a zero vector)."""
-    out = []
-    for t in texts:
-        v = [0.0] * DIMS
-        v[0] = 2.0
-        for w in re.findall(r"\w+", t.lower()):
-            h = int(hashlib.md5(w.encode("utf-8", "replace")).hexdigest(), 16)
-            v[1 + h % (DIMS - 1)] += 1.0 if (h >> 8) & 1 else -1.0
-        n = math.sqrt(sum(x * x for x in v)) or 1.0
-        out.append([x / n for x in v])
-    return out
+    return bag_of_words(texts, DIMS)
 
 
 def marker(ti: int, scope: str, owner: str, n: int) -> str:

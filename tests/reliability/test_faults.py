@@ -27,15 +27,17 @@ from langmem_es.backends.elasticsearch import ElasticsearchBackend
 from langmem_es.core import MemoryConfig, MemoryCore
 from langmem_es.errors import ClusterUnavailableError, LangmemEsError, OverloadedError, WriteError
 from langmem_es.model import Identity
+from tests.fixtures.embed import bag_of_words
 
 pytestmark = pytest.mark.integration
 
-DIMS = 8
+DIMS = 32
 RETRYABLE = (ClusterUnavailableError, OverloadedError, WriteError)
 
 
 def embed(texts: list[str]) -> list[list[float]]:
-    return [[1.0, float(len(t) % 7), float(hash(t) % 5), 1, 1, 1, 1, 1] for t in texts]
+    """Deterministic (Python's ``hash`` is salted per process: a recall's order changed from run to run)."""
+    return bag_of_words(texts, DIMS)
 
 
 class FaultProxy:
