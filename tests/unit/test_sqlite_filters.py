@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from langmem_es import filters as F
 from langmem_es.backends.sqlite import SQLiteBackend
 from langmem_es.backends.sqlite import schema as S
+from langmem_es.backends.sqlite.fulltext import fts_query
 from langmem_es.documents import FIELD_TYPES, SEP, namespace_fields, value_fields
 from langmem_es.errors import NotSerializableError
 
@@ -263,7 +264,7 @@ def test_term_type_must_agree_with_the_field():
     ],
 )
 def test_fts_query_quotes_word_tokens(text, expected):
-    assert S.fts_query(text) == expected
+    assert fts_query(text) == expected
 
 
 def test_fts_query_is_always_valid_fts5():
@@ -271,10 +272,10 @@ def test_fts_query_is_always_valid_fts5():
     conn.execute("CREATE VIRTUAL TABLE f USING fts5(t, tokenize='unicode61 remove_diacritics 2')")
     conn.execute("INSERT INTO f VALUES ('naive cafe e 4012')")
     for text in ['"', 'a"b', "NEAR(a b)", "a:b", "^x", "x*", "(", "-a", "a OR", "\x00", "😀a😀", "ﬁ", "ǅ"]:
-        match = S.fts_query(text)
+        match = fts_query(text)
         if match is not None:
             conn.execute("SELECT * FROM f WHERE f MATCH ?", (match,)).fetchall()
-    assert conn.execute("SELECT count(*) FROM f WHERE f MATCH ?", (S.fts_query("Naïve CAFÉ"),)).fetchone()[0] == 1
+    assert conn.execute("SELECT count(*) FROM f WHERE f MATCH ?", (fts_query("Naïve CAFÉ"),)).fetchone()[0] == 1
 
 
 # ------------------------------------------------------------ documents

@@ -23,7 +23,7 @@ smaller and bulk loads 2.5x faster.
 The text index uses ``unicode61 remove_diacritics 2``: like Elasticsearch's
 ``standard`` analyzer it splits on Unicode punctuation and spaces and lowercases, and
 it also folds accents (``café`` finds ``cafe``). User text never reaches ``MATCH`` as
-such: :func:`fts_query` keeps word tokens only, each double-quoted, OR-ed together.
+such: :mod:`.fulltext` keeps word tokens only, each double-quoted, OR-ed together.
 
 Filters (:mod:`langmem_es.filters`) become one parametrised SQL expression that is
 never NULL (so ``NOT`` and ``should`` counting stay two-valued) and selects exactly the
@@ -46,6 +46,7 @@ import numpy as np
 from ...documents import ARRAY_FIELDS, FIELD_TYPES
 from ...errors import NotSerializableError
 from ...port import COLLECTIONS
+from .fulltext import vocab_ddl
 
 SCHEMA_VERSION = 1
 
@@ -76,10 +77,6 @@ _SQL_TYPES = {
     "float": "REAL",
 }
 _PREFIX = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,40}$")
-_TOKEN = re.compile(r"[^\W_]+")
-#: the most distinct terms one BM25 query ORs together (Elasticsearch's default
-#: ``indices.query.bool.max_clause_count`` floor is 1024)
-MAX_QUERY_TERMS = 1024
 
 
 def q(name: str) -> str:
@@ -104,6 +101,10 @@ class Names:
 
     def fts(self, collection: str) -> str:
         return self.table(collection) + "_fts"
+
+    def vocab(self, collection: str) -> str:
+        """The ``fts5vocab`` table counting the documents of each term of :meth:`fts`."""
+        return self.fts(collection) + "_vocab"
 
     def arrays(self, collection: str) -> str:
         return self.table(collection) + "_arrays"
@@ -149,6 +150,7 @@ def collection_ddl(names: Names, collection: str) -> list[str]:
         f"seq_no INTEGER NOT NULL, doc TEXT NOT NULL, {cols})",
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {q(f)} USING fts5(\"text\", content={q(t)}, content_rowid='rid', "
         f"tokenize='unicode61 remove_diacritics 2')",
+        vocab_ddl(f, names.vocab(collection)),
         # the FTS index is kept in sync by the backend, in bulk (row triggers cost 5x)
         *(f"DROP TRIGGER IF EXISTS {q(t + suffix)}" for suffix in ("_ai", "_ad", "_au")),
         f"INSERT OR IGNORE INTO {q(names.seq)} (tbl, seq) VALUES ('{t}', 0)",
@@ -266,22 +268,6 @@ def _upsert_sql(table: str) -> str:
         f"INSERT INTO {t} ({', '.join(q(c) for c in cols)}) VALUES ({', '.join('?' * len(cols))}) "
         f"ON CONFLICT(id) DO UPDATE SET {sets}"
     )
-
-
-# --------------------------------------------------------------------- full text
-
-
-def fts_query(text: str | None) -> str | None:
-    """A safe FTS5 MATCH expression: every word token quoted, OR-ed (``match`` semantics).
-
-    Returns ``None`` when the text has no word token (then the text leg is empty).
-    """
-    if not text:
-        return None
-    tokens = list(dict.fromkeys(t.lower() for t in _TOKEN.findall(text)))[:MAX_QUERY_TERMS]
-    if not tokens:
-        return None
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens)
 
 
 # ------------------------------------------------------------------ filter → SQL

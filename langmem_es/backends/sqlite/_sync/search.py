@@ -19,6 +19,7 @@ import numpy as np
 from ....filters import MATCH_ALL
 from ....port import Collection, Filter, Hit, HybridResult
 from .. import schema as S
+from ..fulltext import fts_terms, match_expression, weighted_terms
 from ..matrix import Matrix, best_per_doc, normalised, top
 from .base import SQLiteBase, _chunks, _unique
 
@@ -61,17 +62,17 @@ class SQLiteSearch(SQLiteBase):
             query = np.asarray(vector, dtype=np.float32)
             if query.ndim != 1 or not query.size or not np.isfinite(query).all() or not query.any():
                 raise ValueError("the query vector must be a non-empty, non-zero list of finite numbers")
-        match = S.fts_query(text)
-        if size <= 0 or (match is None and query is None):
+        terms = fts_terms(text)
+        if size <= 0 or (not terms and query is None):
             return HybridResult()
-        return self._runner.run(self._locked, self._hybrid, _unique(collections), filter, match, query, size)
+        return self._runner.run(self._locked, self._hybrid, _unique(collections), filter, terms, query, size)
 
     def _hybrid(
         self,
         conn: sqlite3.Connection,
         collections: list[Collection],
         flt: Filter,
-        match: str | None,
+        terms: list[str],
         query: np.ndarray | None,
         size: int,
     ) -> HybridResult:
@@ -80,8 +81,8 @@ class SQLiteSearch(SQLiteBase):
         vector_hits: list[Hit] = []
         with self._tx(conn, "DEFERRED"):  # one snapshot for both legs
             for c in collections:
-                if match is not None:
-                    text_hits += self._bm25(conn, c, flt, match, size)
+                if terms:
+                    text_hits += self._bm25(conn, c, flt, terms, size)
                 if query is not None:
                     vector_hits += self._knn(conn, c, flt, query, size)
         text_hits.sort(key=lambda h: -h.score)
@@ -89,8 +90,10 @@ class SQLiteSearch(SQLiteBase):
         took = (time.perf_counter() - started) * 1000
         return HybridResult(text_hits=text_hits[:size], vector_hits=vector_hits[:size], took_ms=took)
 
-    def _bm25(self, conn: sqlite3.Connection, c: Collection, flt: Filter, match: str, size: int) -> list[Hit]:
+    def _bm25(self, conn: sqlite3.Connection, c: Collection, flt: Filter, terms: list[str], size: int) -> list[Hit]:
         table, fts = S.q(self.names.table(c)), S.q(self.names.fts(c))
+        # terms in most documents weigh nothing in BM25 but cost the most to rank: see .fulltext
+        match = match_expression(weighted_terms(conn, self.names.fts(c), self.names.vocab(c), terms))
         w, p = S.where(self.names, c, flt)
         # rank row ids only: every match is scored, but only the best ``size`` documents are read
         sql = (
