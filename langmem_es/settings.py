@@ -136,7 +136,12 @@ class Connection:
     def client(self, *, asynchronous: bool = False, **options: Any) -> Any:
         """A new ``Elasticsearch`` (or, with ``asynchronous``, ``AsyncElasticsearch``) client
         for this connection; ``options`` go to the client (``request_timeout`` etc.). No I/O.
-        The caller owns it and closes it."""
+        The caller owns it and closes it. JSON goes through orjson (see
+        :mod:`langmem_es.backends.elasticsearch.serializers`) unless ``options`` name serializers."""
+        if "serializer" not in options and "serializers" not in options:
+            from .backends.elasticsearch.serializers import fast_serializers
+
+            options["serializers"] = fast_serializers()
         if asynchronous:
             from elasticsearch import AsyncElasticsearch
 
