@@ -38,7 +38,16 @@ from typing import TYPE_CHECKING
 
 from . import statement_lexicon as L
 from .statement_clauses import clause
-from .statement_phrases import DATE_WORDS, MODEL, american, content_lemmas, dated, nlp, values_of, word_lemmas
+from .statement_phrases import (
+    DATE_WORDS,
+    MODEL,
+    american,
+    content_lemmas,
+    dated,
+    reading,
+    values_of,
+    word_lemmas,
+)
 from .statement_types import RELATIONS, Polarity, Relation, Statement
 
 if TYPE_CHECKING:
@@ -70,7 +79,7 @@ _VERDICTS = frozenset({"wrong", "true", "untrue", "incorrect", "correct", "right
 @lru_cache(maxsize=8192)
 def parse(text: str) -> Statement:
     """The claim of ``text`` (its most informative clause), with sentence-level change marks."""
-    doc = nlp()(" ".join(str(text).split()))
+    doc = reading(text)
     heads = [
         t
         for t in doc
