@@ -80,22 +80,29 @@ def namespace_fields(namespace: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def _norm(v: Any) -> Any:
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return v
+    if isinstance(v, (int, float)):
+        f = float(v)
+        return int(f) if f.is_integer() and abs(f) < 2**53 else f
+    if isinstance(v, Mapping):
+        return {str(k): _norm(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_norm(x) for x in v]
+    return str(v)
+
+
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def canonical(value: Any) -> str:
-    """A JSON text that is equal for values Python's ``==`` calls equal (1 == 1.0)."""
+    """A JSON text that is equal for values Python's ``==`` calls equal (1 == 1.0).
 
-    def norm(v: Any) -> Any:
-        if isinstance(v, bool) or v is None or isinstance(v, str):
-            return v
-        if isinstance(v, (int, float)):
-            f = float(v)
-            return int(f) if f.is_integer() and abs(f) < 2**53 else f
-        if isinstance(v, Mapping):
-            return {str(k): norm(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [norm(x) for x in v]
-        return str(v)
-
-    return json.dumps(norm(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    >>> canonical({"b": 1.0, "a": [True, None, "é"]})
+    '{"a":[true,null,"é"],"b":1}'
+    """
+    return _CANONICAL.encode(_norm(value))
 
 
 def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
