@@ -28,7 +28,8 @@ def _event_time(turn: Turn) -> datetime | None:
 
 
 def _coerce(value: Any, like: Any) -> Any:
-    """A ``--set`` string as the type of the field's default ("true" → True, "40" → 40)."""
+    """A ``--set`` string as the type of the field's default ("true" → True, "40" → 40,
+    "0.7,1" → (0.7, 1.0) for a tuple of numbers)."""
     if not isinstance(value, str):
         return value
     if isinstance(like, bool):
@@ -39,6 +40,8 @@ def _coerce(value: Any, like: Any) -> Any:
         return int(value)
     if isinstance(like, float):
         return float(value)
+    if isinstance(like, tuple) and like:
+        return tuple(_coerce(part.strip(), like[0]) for part in value.split(","))
     return value
 
 

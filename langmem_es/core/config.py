@@ -11,9 +11,11 @@ from typing import Any, Literal
 class MemoryConfig:
     candidates: int = 80
     """Candidates per retrieval leg: a reranker can only reorder what it is shown."""
-    rrf_k: int = 30
-    """RRF rank constant. Elasticsearch's default is 60; 30 favours the legs' top ranks and
-    gave +0.02 recall@10 on the LoCoMo dev split (the only value tuned there besides the windows)."""
+    rrf_k: int = 25
+    """RRF rank constant. Elasticsearch's default is 60; a smaller one lets a memory that one leg
+    ranks near the top beat memories both legs rank middling (docs/recall-experiments.md: 30 gave
+    +0.02 recall@10 over 60 on the LoCoMo dev split; 25 with ``signal_when`` 0.35 +0.002 on SQLite
+    and +0.004 on Elasticsearch; 20 gained more on SQLite but cost multi-hop 0.014 on Elasticsearch)."""
     leg_weights: tuple[float, float] = (1.0, 1.0)
     """RRF weights of the (BM25, dense) legs."""
     fusion: Literal["auto", "client", "server"] = "auto"
@@ -54,12 +56,13 @@ class MemoryConfig:
     """Words added to the question for the second hop."""
     second_hop_weight: float = 0.5
     """RRF weight of the second hop's ranking (the two first-hop legs weigh ``leg_weights``)."""
-    signal_when: float = 0.3
+    signal_when: float = 0.35
     """Recall: weight of "the candidate states a time" for questions asking *when*
     (:mod:`langmem_es.core.signals`; added to the reranked score, whose best is about 1). On
     the LoCoMo dev split (SQLite) with ``signal_window`` 0.2: recall@10 0.718 → 0.739 (temporal
     0.818 → 0.892, single-hop 0.837 → 0.846, adversarial 0.795 → 0.804, the rest unchanged),
-    long conversations 0.800 → 0.804; 0.6 ms per recall; see docs/recall-experiments.md."""
+    long conversations 0.800 → 0.804; 0.6 ms per recall. 0.35 goes with ``rrf_k`` 25 (a smaller
+    constant makes the fused scores steeper); see docs/recall-experiments.md."""
     signal_window: float = 0.2
     """Recall: weight of "the event falls in the time the question names" ("in July 2023",
     "two weeks ago" read against ``as_of`` or now; :mod:`langmem_es.core.temporal`)."""

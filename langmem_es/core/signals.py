@@ -42,6 +42,8 @@ _WHEN = re.compile(
     r"^\W*(?:when\b|what (?:year|month|date|day|time|week)\b|which (?:year|month|day|week)\b|how long ago\b|since when\b)",
     re.IGNORECASE,
 )
+#: "When should I…", "When can we…": asks for advice, not for a time something happened
+_WHEN_ADVICE = re.compile(r"^\W*when\s+(?:should|shall|can|could|would|might|may|must|ought)\b", re.IGNORECASE)
 _MONTH_NAMES = "January|February|March|April|June|July|August|September|October|November|December"
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _UNITS = r"(?:days?|nights?|weeks?|weekends?|months?|years?)"
@@ -87,8 +89,13 @@ class SignalWeights:
 
 
 def asks_when(query: str) -> bool:
-    """Does the question ask for a time ("When…", "What year…", "How long ago…")?"""
-    return _WHEN.search(query) is not None
+    """Does the question ask for a time ("When…", "What year…", "How long ago…")? Not when it
+    asks for advice ("When should I…").
+
+    >>> asks_when("When did I move to Lisbon?"), asks_when("When should I schedule my training?")
+    (True, False)
+    """
+    return _WHEN.search(query) is not None and _WHEN_ADVICE.search(query) is None
 
 
 def states_time(text: str) -> bool:

@@ -423,3 +423,14 @@ def test_smoke_with_the_offline_embedder(dataset, tmp_path):
     for name, r in res["systems"].items():
         assert r["overall"]["hit@10"] == 1.0, name  # six turns: everything is in the top 10
     assert res["systems"]["dense"]["overall"] == res["systems"]["langgraph_inmemory"]["overall"]
+
+
+def test_set_values_take_the_type_of_the_setting():
+    from langmem_es_eval.pipeline import _coerce
+
+    assert _coerce("20", 30) == 20
+    assert _coerce("0.4", 0.3) == 0.4
+    assert _coerce("true", False) is True
+    assert _coerce("0.7,1", (1.0, 1.0)) == (0.7, 1.0)
+    with pytest.raises(ValueError):
+        _coerce("x,1", (1.0, 1.0))
