@@ -782,9 +782,9 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         "",
         f"`remember_many` of {cfg['ingest']:,} events with real embedding into fresh storage; the baseline is "
         "`embed_documents` alone on the same texts, measured right before and after (mean used). With `session_id`, "
-        "each event that has session neighbours is embedded twice (alone and with its neighbours, for contextual "
-        "retrieval), so the ceiling of that variant is about 0.5×. Competitors: one `InMemoryStore.batch` of puts, "
-        "one `ElasticsearchStore.add_texts`.",
+        "each event is still embedded once: its in-context vector is derived from its session neighbours' vectors "
+        "(and its indexed text carries their words), so the ceiling of both variants is 1×. Competitors: one "
+        "`InMemoryStore.batch` of puts, one `ElasticsearchStore.add_texts`.",
         "",
         _table(INGEST_HEAD, ingest_rows(results)),
     ]
