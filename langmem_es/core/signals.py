@@ -38,12 +38,12 @@ from .temporal import time_match, time_windows
 
 __all__ = ["SignalWeights", "adjust", "asks_when", "question_names", "states_time"]
 
+#: a question asking for a time; "When should I…", "When can we…" ask for advice instead
 _WHEN = re.compile(
-    r"^\W*(?:when\b|what (?:year|month|date|day|time|week)\b|which (?:year|month|day|week)\b|how long ago\b|since when\b)",
+    r"^\W*(?:when\b(?!\s+(?:should|shall|can|could|would|might|may|must|ought)\b)|"
+    r"what (?:year|month|date|day|time|week)\b|which (?:year|month|day|week)\b|how long ago\b|since when\b)",
     re.IGNORECASE,
 )
-#: "When should I…", "When can we…": asks for advice, not for a time something happened
-_WHEN_ADVICE = re.compile(r"^\W*when\s+(?:should|shall|can|could|would|might|may|must|ought)\b", re.IGNORECASE)
 _MONTH_NAMES = "January|February|March|April|June|July|August|September|October|November|December"
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _UNITS = r"(?:days?|nights?|weeks?|weekends?|months?|years?)"
@@ -95,7 +95,7 @@ def asks_when(query: str) -> bool:
     >>> asks_when("When did I move to Lisbon?"), asks_when("When should I schedule my training?")
     (True, False)
     """
-    return _WHEN.search(query) is not None and _WHEN_ADVICE.search(query) is None
+    return _WHEN.search(query) is not None
 
 
 def states_time(text: str) -> bool:

@@ -19,9 +19,15 @@ from hypothesis import strategies as st
 from langmem_es import filters as F
 from langmem_es.backends.sqlite import SQLiteBackend
 from langmem_es.backends.sqlite import schema as S
-from langmem_es.backends.sqlite.fulltext import fts_query
+from langmem_es.backends.sqlite.fulltext import fts_terms, match_expression
 from langmem_es.documents import FIELD_TYPES, SEP, namespace_fields, value_fields
 from langmem_es.errors import NotSerializableError
+
+
+def fts_query(text):
+    """The MATCH expression the SQLite text leg builds from ``text`` (before leaving out common terms)."""
+    return match_expression(fts_terms(text))
+
 
 # ------------------------------------------------------------------ strategies
 

@@ -17,7 +17,7 @@ import re
 import sqlite3
 from collections.abc import Sequence
 
-__all__ = ["fts_query", "fts_terms", "match_expression", "total_rows", "vocab_ddl", "weighted_terms"]
+__all__ = ["fts_terms", "match_expression", "total_rows", "vocab_ddl", "weighted_terms"]
 
 _TOKEN = re.compile(r"[^\W_]+")
 #: the most distinct terms one BM25 query ORs together (Elasticsearch's default
@@ -41,11 +41,6 @@ def match_expression(terms: Sequence[str]) -> str | None:
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-
-
-def fts_query(text: str | None) -> str | None:
-    """A safe FTS5 MATCH expression for ``text``; ``None`` when it has no word token."""
-    return match_expression(fts_terms(text))
 
 
 def vocab_ddl(fts: str, vocab: str) -> str:

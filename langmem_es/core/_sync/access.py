@@ -4,7 +4,8 @@
 A recall only notes which memories it returned (in memory, under a lock). Every
 ``flush_every`` recalls a background flush writes the counts — one real-time ``mget``
 of the counter records and one ``_bulk`` of conditional writes per round of up to 128
-memories, so a recall never waits behind one long write — into a small, vector-free *access record* per memory in the audit collection.
+memories, so a recall never waits behind one long write — into a small, vector-free
+*access record* per memory in the audit collection.
 The memory document itself (text, vector) is never re-indexed for a recall.
 
 Counts are never lost: the buffer is swapped out only by a flush, a flush that fails
