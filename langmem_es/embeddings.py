@@ -218,6 +218,9 @@ class OnnxMiniLMEmbeddings(Embeddings):
             self._input_names = frozenset(i.name for i in session.get_inputs())
             self._tokenizer = tokenizer
             self._session = session
+            from .longlived import freeze_long_lived
+
+            freeze_long_lived()  # the model's objects live as long as the process
 
     # -- core ------------------------------------------------------------------------
     def _run(self, ids: list[list[int]]) -> np.ndarray:

@@ -31,13 +31,17 @@ def nlp() -> Language:
     try:
         import spacy
 
-        return spacy.load(MODEL)
+        pipeline = spacy.load(MODEL)
     except (ImportError, OSError) as exc:  # pragma: no cover - a broken install
         from ..errors import MissingDependencyError
 
         raise MissingDependencyError(
             f"statement understanding needs spaCy and its English model {MODEL} ({exc}); reinstall langmem-es"
         ) from None
+    from ..longlived import freeze_long_lived
+
+    freeze_long_lived()  # the pipeline's objects live as long as the process
+    return pipeline
 
 
 @lru_cache(maxsize=4096)
