@@ -102,7 +102,19 @@ def canonical(value: Any) -> str:
     >>> canonical({"b": 1.0, "a": [True, None, "é"]})
     '{"a":[true,null,"é"],"b":1}'
     """
-    return _CANONICAL.encode(_norm(value))
+    v = _norm(value)
+    if isinstance(v, str):
+        return _STRING(v)
+    if v is None or isinstance(v, bool):
+        return _CONSTANTS[v]
+    if type(v) is int:
+        return int.__repr__(v)
+    return _CANONICAL.encode(v)
+
+
+# the leaves most values are made of, without the encoder's per-call set-up (same text)
+_STRING = json.encoder.encode_basestring
+_CONSTANTS = {None: "null", True: "true", False: "false"}
 
 
 def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:

@@ -9,6 +9,7 @@ fields to top-level document fields (:func:`memory_fields`) for filtering.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -42,11 +43,25 @@ def collection_for(namespace: Sequence[str]) -> Collection:
 
 
 def content_hash(text: str) -> str:
-    """Exact-duplicate fingerprint: case, accents, punctuation and spacing folded."""
+    """Exact-duplicate fingerprint: case, accents, punctuation and spacing folded.
+
+    >>> content_hash("Café  au lait!") == content_hash("cafe au LAIT")
+    True
+    """
+    return _short_hash(text) if len(text) <= 4096 else _hash(text)
+
+
+def _hash(text: str) -> str:
     folded = unicodedata.normalize("NFKD", text).casefold()
-    folded = "".join(c for c in folded if not unicodedata.combining(c))
-    folded = " ".join(re.findall(r"\w+", folded))
+    if not folded.isascii():  # ASCII text has no combining marks to drop
+        folded = "".join(c for c in folded if not unicodedata.combining(c))
+    folded = " ".join(_WORD.findall(folded))
     return hashlib.sha256(folded.encode("utf-8")).hexdigest()[:32]
+
+
+_WORD = re.compile(r"\w+")
+#: a write hashes its text several times (id, dedupe, stored field): short texts are remembered
+_short_hash = functools.lru_cache(maxsize=4096)(_hash)
 
 
 ROLES = ("member", "owner")

@@ -71,12 +71,7 @@ class AsyncIngest(AsyncLongEvents):
             own.update(
                 zip(wanted, await self.embeddings.aembed_documents([memories[j].content for j in wanted]), strict=False)
             )
-            vectors = [own[i] for i in batch]
-            contextual = {
-                i: ctx.in_context(own[i], [own[j] for j in vec_nb[i]], self.config.context_neighbour_weight)
-                for i in batch
-                if vec_nb[i]
-            }
+            vectors = ctx.indexed_vectors(own, batch, vec_nb, self.config.context_neighbour_weight)
             for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
                 del own[j]
             passages = await self._passage_vectors(
@@ -91,9 +86,8 @@ class AsyncIngest(AsyncLongEvents):
                 context = explicit[i] or ctx.text_context(
                     text_nb[i], m.event_time if self.config.time_in_text else None
                 )
-                vector = ctx.combine(vectors[j], contextual.get(i))
                 by_kind.setdefault(m.kind, []).append(
-                    memory_document(m, [("content", vector), *passages[j]], now=now, context=context)
+                    memory_document(m, [("content", vectors[j]), *passages[j]], now=now, context=context)
                 )
             for k, docs in by_kind.items():
                 await self.backend.put(k, docs, refresh=False)
