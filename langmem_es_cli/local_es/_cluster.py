@@ -220,6 +220,38 @@ def _pid_is_es(pid: int) -> bool:
     return b"elasticsearch" in cmd
 
 
+def _pids_started_from(config_dirs: Sequence[str | Path]) -> list[int]:
+    """Elasticsearch processes started with one of ``config_dirs`` (``ES_PATH_CONF`` in their
+    environment): nodes of a cluster even when no pid of theirs was recorded."""
+    wanted = {f"ES_PATH_CONF={d}".encode() for d in config_dirs}
+    found: list[int] = []
+    if not wanted:
+        return found
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            env = set((entry / "environ").read_bytes().split(b"\0"))
+        except OSError:
+            continue
+        if env & wanted and _pid_is_es(int(entry.name)):
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def _node_pid(node: NodeSpec, wait: float = 5.0) -> int | None:
+    """The pid of a node just launched: its pid file (written as the daemon detaches; retried
+    for ``wait`` seconds), else the Elasticsearch process started from its config dir."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return int(node.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.2)
+    found = _pids_started_from([node.config_dir])
+    return found[0] if found else None
+
+
 def read_info(name: str, environ: Mapping[str, str] | None = None) -> dict | None:
     """The credential/state file of cluster ``name`` (``None`` if never started)."""
     try:
@@ -433,21 +465,27 @@ def _launch(
         run_as.chown_tree(node.config_dir)
         _write_seeds(spec, seeds, run_as)
         rc = _launch_node(spec, node, dist, java, run_as, environ, deadline)
-        try:
-            pids.append(int(node.pid_file.read_text().strip()))
-        except (OSError, ValueError):
-            pass
+        pid = _node_pid(node, wait=5.0 if rc == 0 else 0.0)
+        if pid is not None:
+            pids.append(pid)
         ports = (bound_port(node, "http"), bound_port(node, "transport"))
-        if rc != 0 or ports[0] is None or ports[1] is None:
-            for pid in pids:
-                _kill(pid, 10)
+        if rc != 0 or pid is None or ports[0] is None or ports[1] is None:
+            _stop_pids([*pids, *_pids_started_from([n.config_dir for n in spec.nodes])], 10)
             cause = bind_failure(spec, node)
             if cause:
                 raise PortInUseError(
                     f"node {node.name} could not bind its ports (http {node.http}, transport {node.transport}): "
                     f"{cause}; use another --port or range, or stop what listens there"
                 )
-            what = "timed out" if rc is None else f"exited {rc}" if rc else "wrote no ports file"
+            what = (
+                "timed out"
+                if rc is None
+                else f"exited {rc}"
+                if rc
+                else "wrote no pid file"
+                if pid is None
+                else "wrote no ports file"
+            )
             tail = node_log_tail(spec, node)
             raise ElasticsearchStartError(
                 f"node {node.name} failed to start ({what}); last log lines:\n" + "\n".join(tail)
@@ -605,9 +643,13 @@ def start_cluster(
     recorded = recorded_seeds(old)
     pids, http_ports, transport_ports = _launch(spec, dist, java, run_as, env, progress, timeout, recorded)
     url = f"http://127.0.0.1:{http_ports[0]}"
-    health = _wait_health(spec, password, pids, timeout, progress, url=url)
-    lic = _apply_license(url, password, license)
-    version_seen = node_version(url, password) or version
+    try:
+        health = _wait_health(spec, password, pids, timeout, progress, url=url)
+        lic = _apply_license(url, password, license)
+        version_seen = node_version(url, password) or version
+    except BaseException:  # the nodes run but the cluster is not ready: stop them, or they outlive us unrecorded
+        _stop_pids([*pids, *_pids_started_from([n.config_dir for n in spec.nodes])], 10)
+        raise
     info = {
         "name": name,
         "url": url,
@@ -679,6 +721,19 @@ def _kill(pid: int, grace: float) -> bool:
     return True
 
 
+def _stop_pids(pids: Sequence[int], grace: float, progress: Progress | None = None) -> None:
+    """SIGTERM to every pid at once, then wait for each (SIGKILL after ``grace`` seconds)."""
+    pids = list(dict.fromkeys(pids))
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    for pid in pids:
+        killed = _kill(pid, grace)
+        _say(progress, f"  stopped pid {pid}" + (" (SIGKILL after timeout)" if killed else ""))
+
+
 def stop_cluster(
     name: str = "default",
     *,
@@ -691,16 +746,11 @@ def stop_cluster(
     info = read_info(name, environ)
     if info is None:
         return []
-    pids = running_pids(info)
-    # all nodes get SIGTERM at once, then we wait for each
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-    for pid in pids:
-        killed = _kill(pid, grace)
-        _say(progress, f"  stopped pid {pid}" + (" (SIGKILL after timeout)" if killed else ""))
+    # the recorded pids, and any node started from this cluster's directories whose pid was not
+    # recorded (a start that failed half-way, a pid file that could not be read)
+    config_dirs = [Path(d) / "config" for d in info.get("paths", {}).get("nodes", [])]
+    pids = sorted({*running_pids(info), *_pids_started_from(config_dirs)})
+    _stop_pids(pids, grace, progress)
     for pf in info.get("paths", {}).get("pid_files", []):
         Path(pf).unlink(missing_ok=True)
     info["pids"] = []

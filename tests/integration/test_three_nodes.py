@@ -63,7 +63,17 @@ def start_trio(es_unavailable):
         return r, json.loads(cluster_file(NAME).read_text())
 
     yield start
-    cli("stop", "--name", NAME)
+    stopped = cli("stop", "--name", NAME)
+    assert stopped.returncode == 0, stopped.stderr
+    assert not node_processes(), "a node of the test cluster outlived `es stop`"
+
+
+def node_processes() -> list[int]:
+    """Elasticsearch processes started from this cluster's directories, recorded or not."""
+    from langmem_es_cli.local_es._cluster import _pids_started_from
+
+    info = json.loads(cluster_file(NAME).read_text()) if cluster_file(NAME).is_file() else {}
+    return _pids_started_from([f"{d}/config" for d in info.get("paths", {}).get("nodes", [])])
 
 
 def test_three_nodes_start_stop_restart_without_download(start_trio):
@@ -91,3 +101,15 @@ def test_three_nodes_start_stop_restart_without_download(start_trio):
     assert info2["downloaded"] is False
     assert info2["password"] == info["password"]  # same data, same credentials
     assert len(get(info2, "/_cat/nodes?h=name").split()) == 3
+
+
+def test_stop_finds_nodes_whose_pids_were_not_recorded(start_trio):
+    """A start that failed half-way, or a pid file that could not be read, leaves nodes the
+    state file does not name: `es stop` stops every node started from the cluster's directories."""
+    _, info = start_trio()
+    pids = info["pids"]
+    path = cluster_file(NAME)
+    path.write_text(json.dumps({**info, "pids": pids[:1]}))  # two nodes no longer recorded
+    stop = cli("stop", "--name", NAME)
+    assert stop.returncode == 0, stop.stderr
+    assert not [p for p in pids if alive(p)], "nodes without a recorded pid kept running"
