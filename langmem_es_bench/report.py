@@ -745,7 +745,8 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         "",
         "`remember` of a new semantic fact with a reason (dedupe check, key inference, supersession — the whole "
         "belief-maintenance path) on the store at its largest size; *write → visible* starts a `remember` and "
-        "stops when a `recall` for the fact returns its id (retried until it does). Competitors: `put` / `add_texts("
+        "stops when a `recall` for the fact returns its id (retried until it does). Three untimed warm-up writes "
+        "go first (a first write loads the statement model). Competitors: `put` / `add_texts("
         "refresh_indices=True)` and their search.",
         "",
         _table(WRITE_HEAD, write_rows(results)),
