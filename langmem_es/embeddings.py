@@ -143,6 +143,11 @@ class OnnxMiniLMEmbeddings(Embeddings):
     the ONNX and tokenizer files must match :data:`MODEL_FILES` (``verify=False`` to
     run other files of the same architecture).
 
+    ONNX Runtime's worker threads do not spin between runs (``spin=False``): spinning kept
+    both cores of a small machine busy for milliseconds after every query embedding, just
+    when the search engine needed them — a search request then waited 5–25 ms in
+    ``sendall`` — and under load it halved the embedder's own throughput.
+
     >>> emb = OnnxMiniLMEmbeddings()   # no I/O yet
     >>> emb.dims
     384
@@ -160,6 +165,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
         intra_op_num_threads: int = 2,
         cache_size: int = 4096,
         verify: bool = True,
+        spin: bool = False,
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
@@ -168,6 +174,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
         self.batch_size = batch_size
         self.max_length = max_length
         self.intra_op_num_threads = intra_op_num_threads
+        self.spin = spin
         self.cache_size = cache_size
         self.verify = verify
         self._lock = threading.Lock()
@@ -211,6 +218,9 @@ class OnnxMiniLMEmbeddings(Embeddings):
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = self.intra_op_num_threads
             opts.inter_op_num_threads = 1
+            if not self.spin:  # see the class docstring
+                opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
             try:
                 session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
             except Exception as exc:  # onnxruntime raises its own exception types
@@ -310,7 +320,8 @@ def default_embeddings() -> OnnxMiniLMEmbeddings:
         with _default_lock:
             if _default is None:
                 threads = int(os.environ.get("LANGMEM_ES_ONNX_THREADS", "2") or 2)
-                _default = OnnxMiniLMEmbeddings(intra_op_num_threads=threads)
+                spin = os.environ.get("LANGMEM_ES_ONNX_SPIN", "0").strip().lower() in {"1", "true", "yes", "on"}
+                _default = OnnxMiniLMEmbeddings(intra_op_num_threads=threads, spin=spin)
     return _default
 
 

@@ -89,6 +89,26 @@ def test_query_equals_document_and_is_cached() -> None:
     assert len(e._cache) == 2 and "where does the user live?" not in e._cache
 
 
+def test_worker_threads_do_not_spin_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spinning ORT threads held both cores after each query embedding, stalling the search
+    request sent next; the default embedder lets them sleep (LANGMEM_ES_ONNX_SPIN=1 opts in)."""
+    quiet = OnnxMiniLMEmbeddings()
+    quiet.embed_query("x")
+    options = quiet._session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert options.get_session_config_entry("session.inter_op.allow_spinning") == "0"
+    spinning = OnnxMiniLMEmbeddings(spin=True)
+    spinning.embed_query("x")
+    with pytest.raises(Exception, match="allow_spinning"):  # not set: ORT's default, spinning
+        spinning._session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning")
+    assert quiet.embed_query("same numbers") == spinning.embed_query("same numbers")
+    import langmem_es.embeddings as E
+
+    monkeypatch.setattr(E, "_default", None)
+    monkeypatch.setenv("LANGMEM_ES_ONNX_SPIN", "1")
+    assert E.default_embeddings().spin is True
+
+
 def test_empty_input(onnx: OnnxMiniLMEmbeddings) -> None:
     assert onnx.embed_documents([]) == []
     assert onnx.embed_array([]).shape == (0, 384)
