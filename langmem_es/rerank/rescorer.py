@@ -34,9 +34,14 @@ def literal_tokens(text: str) -> list[str]:
     return list(seen)
 
 
-def _literal_in(token: str, text_lower: str) -> bool:
-    """``token`` occurs in ``text_lower`` not glued to other letters/digits."""
-    return re.search(rf"(?<![a-z0-9]){re.escape(token)}(?![a-z0-9])", text_lower) is not None
+def _literal_pattern(token: str) -> re.Pattern[str]:
+    """``token`` in a lowercased text, not glued to other letters/digits (built once per
+    token: a recall checks each literal token of its query against every candidate).
+
+    >>> bool(_literal_pattern("e-4012").search("error e-4012 again")), bool(_literal_pattern("401").search("4012"))
+    (True, False)
+    """
+    return re.compile(rf"(?<![a-z0-9]){re.escape(token)}(?![a-z0-9])")
 
 
 def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
@@ -137,7 +142,8 @@ class MemoryAwareRescorer:
         literals = literal_tokens(query)
         if literals and n:
             texts = [str(c.get("text", "") or "").lower() for c in candidates]
-            hits = np.array([[_literal_in(t, x) for x in texts] for t in literals], dtype=bool)
+            patterns = [_literal_pattern(t) for t in literals]
+            hits = np.array([[p.search(x) is not None for x in texts] for p in patterns], dtype=bool)
             df = hits.sum(axis=1)
             idf = np.log((n + 1) / (df + 1))  # 0 when every candidate has it
             if idf.sum() > 0:
