@@ -57,3 +57,16 @@ def test_clients_made_here_use_them_unless_told_otherwise():
     plain = Connection(url="http://127.0.0.1:1").client(serializer=JsonSerializer())
     assert not isinstance(plain.transport.serializers.get_serializer("application/json"), OrjsonJsonSerializer)
     assert set(fast_serializers()) == {"application/json", "application/x-ndjson"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"id": "12345678901234567890123", "f": 0.12345678901234567890123}',
+        b"[9223372036854775807, -9223372036854775808, 1e300]",
+        b'{"a":[ 18446744073709551616 ]}',
+        bytearray(b'{"a": 99999999999999999999}'),
+    ],
+)
+def test_long_digit_runs_anywhere_read_like_the_standard_library(body):
+    assert OrjsonJsonSerializer().loads(body) == JsonSerializer().loads(body)
