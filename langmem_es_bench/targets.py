@@ -15,6 +15,7 @@ included), ``write`` + ``find`` (write → visible) and ``ingest`` (bulk, real e
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -50,6 +51,18 @@ def _es_store_bytes(client: Any, index: str) -> int:
     return int(stats["_all"]["primaries"]["store"]["size_in_bytes"])
 
 
+def _es_settle(client: Any, timeout_s: float = 180.0) -> float:
+    """Wait until no node of the cluster is merging segments (a load leaves merges running in
+    the background, on the cores the timed queries need); the seconds waited."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout_s:
+        nodes = client.nodes.stats(metric="indices", index_metric="merges")["nodes"].values()
+        if not sum(int(n["indices"]["merges"]["current"]) for n in nodes):
+            break
+        time.sleep(0.5)
+    return time.perf_counter() - started
+
+
 class Target:
     name = "target"
     label = "target"
@@ -74,6 +87,10 @@ class Target:
 
     def size_bytes(self) -> int | None:
         return None
+
+    def settle(self) -> float:
+        """Wait for background work a load left behind (merges); the seconds waited."""
+        return 0.0
 
     def close(self) -> None:
         pass
@@ -179,6 +196,9 @@ class OursTarget(Target):
             for it in items
         ]
         self.core.remember_many(self._identity(tenant), batch, kind="episodic")
+
+    def settle(self) -> float:
+        return _es_settle(self.backend.client) if self.backend_name == "elasticsearch" else 0.0
 
     def size_bytes(self) -> int | None:
         self.core.flush_access()
@@ -313,6 +333,9 @@ class LangChainESTarget(Target):
             ids=[f"i{it.index}" for it in items],
             refresh_indices=True,
         )
+
+    def settle(self) -> float:
+        return _es_settle(self.client)
 
     def size_bytes(self) -> int | None:
         return _es_store_bytes(self.client, self.index)
