@@ -1,7 +1,9 @@
-"""Work the core does after the caller's turn (access statistics), async or threaded.
+"""Work the core does beside the caller's: after its turn (access statistics), or while it
+goes on (the write of one ingest batch while the next is embedded), async or threaded.
 
-The async core names :class:`AsyncBackground`; ``scripts/unasync.py`` turns that name into
-:class:`Background` in the generated sync core, so both share every other line.
+The async core names :class:`AsyncBackground` and :class:`AsyncAhead`; ``scripts/unasync.py``
+turns those names into :class:`Background` and :class:`Ahead` in the generated sync core, so
+both share every other line.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 log = logging.getLogger("langmem_es")
 
@@ -80,3 +84,30 @@ def _logged_sync(fn: Callable[[], Any]) -> None:
 
 
 __all__ = ["AsyncBackground", "Background"]
+
+
+class AsyncAhead(Generic[T]):
+    """One call started now, as a task of the running event loop; :meth:`result` awaits it
+    (and raises what it raised)."""
+
+    def __init__(self, fn: Callable[[], Awaitable[T]]) -> None:
+        async def run() -> T:
+            return await fn()
+
+        self._task = asyncio.get_running_loop().create_task(run())
+
+    async def result(self) -> T:
+        return await self._task
+
+
+class Ahead(Generic[T]):
+    """One call started now, on a worker thread of its own; :meth:`result` waits for it
+    (and raises what it raised)."""
+
+    def __init__(self, fn: Callable[[], T]) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="langmem-es-ahead")
+        self._future = self._pool.submit(fn)
+        self._pool.shutdown(wait=False)
+
+    def result(self) -> T:
+        return self._future.result()

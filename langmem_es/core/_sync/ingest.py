@@ -3,13 +3,16 @@
 
 A new memory is validated, authorised and stamped with its provenance in one place
 (:meth:`~AsyncIngest._new_memory`); :meth:`~AsyncIngest.remember_many` writes raw events in
-bulk: each event embedded once, its in-context vector derived from its neighbours' vectors.
+bulk: each event embedded once, its in-context vector derived from its neighbours' vectors,
+each batch written while the next one is embedded.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from ... import documents as D
@@ -20,6 +23,7 @@ from .. import authz
 from .. import belief_rules as R
 from .. import context as ctx
 from .. import validation as V
+from ..background import Ahead
 from ..records import memory_document
 from .base import owner_of
 from .long_events import LongEvents
@@ -66,37 +70,62 @@ class Ingest(LongEvents):
         vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
         ids: list[str] = []
         own: dict[int, list[float]] = {}  # each event embedded once; neighbours across batches kept
-        for batch in _batches([len(m.content) for m in memories], batch_size):
-            buried = self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
-            wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
-            own.update(
-                zip(wanted, self.embeddings.embed_documents([memories[j].content for j in wanted]), strict=False)
-            )
-            vectors = ctx.indexed_vectors(own, batch, vec_nb, self.config.context_neighbour_weight)
-            for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
-                del own[j]
-            passages = self._passage_vectors(
-                [memories[i].content if memories[i].id not in buried else "" for i in batch]
-            )
-            now = self.clock()
-            by_kind: dict[Kind, list[dict[str, Any]]] = {}
-            for j, i in enumerate(batch):
-                m = memories[i]
-                if m.id in buried:
-                    continue
-                context = explicit[i] or ctx.text_context(
-                    text_nb[i], m.event_time if self.config.time_in_text else None
+        writing: Ahead[int] | None = None  # the previous batch's write, while this one is embedded
+        try:
+            for batch in _batches([len(m.content) for m in memories], batch_size):
+                wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
+                own.update(
+                    zip(
+                        wanted,
+                        self.embeddings.embed_documents([memories[j].content for j in wanted]),
+                        strict=False,
+                    )
                 )
-                by_kind.setdefault(m.kind, []).append(
-                    memory_document(m, [("content", vectors[j]), *passages[j]], now=now, context=context)
+                vectors = ctx.indexed_vectors(own, batch, vec_nb, self.config.context_neighbour_weight)
+                for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
+                    del own[j]
+                buried = self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
+                passages = self._passage_vectors(
+                    [memories[i].content if memories[i].id not in buried else "" for i in batch]
                 )
-            for k, docs in by_kind.items():
-                self.backend.put(k, docs, refresh=False)
-            ids.extend(memories[i].id for i in batch)
-            if progress:
-                progress(batch.stop, len(memories))
+                now = self.clock()
+                by_kind: dict[Kind, list[dict[str, Any]]] = {}
+                for j, i in enumerate(batch):
+                    m = memories[i]
+                    if m.id in buried:
+                        continue
+                    context = explicit[i] or ctx.text_context(
+                        text_nb[i], m.event_time if self.config.time_in_text else None
+                    )
+                    by_kind.setdefault(m.kind, []).append(
+                        memory_document(m, [("content", vectors[j]), *passages[j]], now=now, context=context)
+                    )
+                if writing is not None:
+                    done = writing.result()
+                    if progress:
+                        progress(done, len(memories))
+                writing = Ahead(partial(self._write_batch, by_kind, batch.stop))
+                ids.extend(memories[i].id for i in batch)
+            if writing is not None:
+                done = writing.result()
+                writing = None
+                if progress:
+                    progress(done, len(memories))
+        except BaseException:  # let the write in flight end; what was written is visible
+            if writing is not None:
+                with contextlib.suppress(Exception):
+                    writing.result()
+            with contextlib.suppress(Exception):
+                self.backend.refresh(list(MEMORY_COLLECTIONS))
+            raise
         self.backend.refresh(list(MEMORY_COLLECTIONS))
         return ids
+
+    def _write_batch(self, by_kind: Mapping[Kind, list[dict[str, Any]]], stop: int) -> int:
+        """Write one ingest batch without a refresh; ``stop`` (the events done) when written."""
+        for k, docs in by_kind.items():
+            self.backend.put(k, docs, refresh=False)
+        return stop
 
     def _new_memory(
         self,
