@@ -10,8 +10,10 @@ of a write go in one batched read; a plain supersession is one batched write.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from ... import documents as D
@@ -23,6 +25,7 @@ from .. import authz
 from .. import belief_rules as R
 from .. import scope as S
 from .. import validation as V
+from ..background import Ahead
 from ..records import memory_document, memory_of
 from ..results import WriteResult
 from .forgetting import buried_ids, tombstone_find
@@ -62,33 +65,54 @@ class Beliefs(StatementReading):
         ``origin`` (``"user"``, ``"tool"``, ``"extracted"``; default ``"user"``) sets the
         default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
         """
-        memory = self._new_memory(
-            identity,
-            content,
-            kind=kind,
-            scope=scope,
-            reason=reason,
-            subject_key=subject_key,
-            confidence=confidence,
-            sources=sources,
-            steps=steps,
-            event_time=event_time,
-            session_id=session_id,
-            metadata=metadata,
-            written_by=written_by,
-            polarity=polarity,
-            id=id,
-            origin=origin,
-        )
-        if kind == "semantic" and memory.status != "pending":
-            # its tombstone check is one of the batched belief-maintenance reads
-            return self._write_semantic(
-                identity, memory, replaces, read_polarity=polarity is None, read_confidence=confidence is None
+        # a fact's vector is computed while its statement is read (spaCy): two models, two threads
+        embedding = (
+            Ahead(
+                partial(self.embeddings.embed_documents, [V.clean_text(content, limit=self.config.max_content_chars)])
             )
+            if kind == "semantic"
+            else None
+        )
+        try:
+            memory = self._new_memory(
+                identity,
+                content,
+                kind=kind,
+                scope=scope,
+                reason=reason,
+                subject_key=subject_key,
+                confidence=confidence,
+                sources=sources,
+                steps=steps,
+                event_time=event_time,
+                session_id=session_id,
+                metadata=metadata,
+                written_by=written_by,
+                polarity=polarity,
+                id=id,
+                origin=origin,
+            )
+        except BaseException:
+            if embedding is not None:
+                with contextlib.suppress(Exception):
+                    embedding.result()
+            raise
+        vector = None
+        if embedding is not None:
+            [vector] = embedding.result()
+            if memory.status != "pending":  # its tombstone check is one of the batched belief-maintenance reads
+                return self._write_semantic(
+                    identity,
+                    memory,
+                    replaces,
+                    vector=vector,
+                    read_polarity=polarity is None,
+                    read_confidence=confidence is None,
+                )
         if self._tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
-            return self._write_pending(memory, replaces)
+            return self._write_pending(memory, replaces, vector)
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = self.embeddings.embed_documents([memory.content])
@@ -96,10 +120,13 @@ class Beliefs(StatementReading):
         self.backend.put(kind, [memory_document(memory, [("content", vector), *passages], now=self.clock())])
         return WriteResult(memory.id, "created", memory)
 
-    def _write_pending(self, memory: Memory, replaces: Sequence[str]) -> WriteResult:
+    def _write_pending(
+        self, memory: Memory, replaces: Sequence[str], vector: list[float] | None = None
+    ) -> WriteResult:
         if replaces:
             memory = memory.model_copy(update={"supersedes": list(replaces)})
-        [vector] = self.embeddings.embed_documents([memory.content])
+        if vector is None:
+            [vector] = self.embeddings.embed_documents([memory.content])
         self.backend.put(memory.kind, [memory_document(memory, [("content", vector)], now=self.clock())])
         return WriteResult(
             memory.id,
@@ -114,13 +141,16 @@ class Beliefs(StatementReading):
         memory: Memory,
         replaces: Sequence[str],
         *,
+        vector: list[float] | None = None,
         read_polarity: bool = False,
         read_confidence: bool = False,
     ) -> WriteResult:
+        """Write a semantic fact with belief maintenance (``vector``: its content's, if computed)."""
         now = self.clock()
         scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
         active = F.term("status", "active")
-        [vector] = self.embeddings.embed_documents([memory.content])
+        if vector is None:
+            [vector] = self.embeddings.embed_documents([memory.content])
         # every belief-maintenance read in one round trip: tombstones, the same claim, this id,
         # the nearest active claims, the active facts under the key
         key = memory.subject_key
