@@ -56,7 +56,7 @@ def _es_settle(client: Any, timeout_s: float = 180.0) -> float:
     the background, on the cores the timed queries need); the seconds waited."""
     started = time.perf_counter()
     while time.perf_counter() - started < timeout_s:
-        nodes = client.nodes.stats(metric="indices", index_metric="merges")["nodes"].values()
+        nodes = client.nodes.stats(metric="indices", index_metric="merge")["nodes"].values()
         if not sum(int(n["indices"]["merges"]["current"]) for n in nodes):
             break
         time.sleep(0.5)
