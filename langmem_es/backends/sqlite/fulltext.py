@@ -9,16 +9,30 @@ when that is not positive: a term found in more than half of the documents ("the
 rank — at 100k memories most of the BM25 leg's time. :func:`weighted_terms` leaves such
 terms out (the ranking is unchanged but for those 1e-6 weights), unless every term is
 one of them. Document counts come from an ``fts5vocab`` table beside each index.
+
+:class:`Tokenizer` runs the index's own tokenizer on strings, for the in-memory postings
+of :mod:`.bm25` (documents re-read after a write, query words that are not plain ASCII).
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-__all__ = ["fts_terms", "match_expression", "total_rows", "vocab_ddl", "weighted_terms"]
+__all__ = [
+    "TOKENIZE",
+    "Tokenizer",
+    "fts_terms",
+    "match_expression",
+    "total_rows",
+    "vocab_ddl",
+    "weighted",
+    "weighted_terms",
+]
 
+#: the tokenizer of every text index (and of :class:`Tokenizer`)
+TOKENIZE = "unicode61 remove_diacritics 2"
 _TOKEN = re.compile(r"[^\W_]+")
 #: the most distinct terms one BM25 query ORs together (Elasticsearch's default
 #: ``indices.query.bool.max_clause_count`` floor is 1024)
@@ -43,9 +57,10 @@ def match_expression(terms: Sequence[str]) -> str | None:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-def vocab_ddl(fts: str, vocab: str) -> str:
-    """The ``fts5vocab`` table that counts, per term, the documents of index ``fts``."""
-    return f'CREATE VIRTUAL TABLE IF NOT EXISTS "{vocab}" USING fts5vocab("{fts}", \'row\')'
+def vocab_ddl(fts: str, vocab: str, kind: str = "row") -> str:
+    """The ``fts5vocab`` table of index ``fts``: per term its documents (``row``) or every
+    occurrence of it (``instance``: term, doc, column, offset)."""
+    return f'CREATE VIRTUAL TABLE IF NOT EXISTS "{vocab}" USING fts5vocab("{fts}", \'{kind}\')'
 
 
 def total_rows(conn: sqlite3.Connection, fts: str) -> int:
@@ -90,5 +105,41 @@ def weighted_terms(conn: sqlite3.Connection, fts: str, vocab: str, terms: Sequen
         counts = dict(conn.execute(f'SELECT term, doc FROM "{vocab}" WHERE term IN ({marks})', list(terms)))
     except sqlite3.OperationalError:
         return list(terms)
+    return weighted(terms, counts, total)
+
+
+def weighted(terms: Sequence[str], counts: Mapping[str, int], total: int) -> list[str]:
+    """``terms`` without those ``counts`` finds in more than half of ``total`` documents
+    (all of them when every one is that common).
+
+    >>> weighted(["the", "disk", "my"], {"the": 6, "disk": 1}, 10)
+    ['disk', 'my']
+    """
     kept = [t for t in terms if 2 * int(counts.get(t, 0)) <= total]
     return kept or list(terms)
+
+
+class Tokenizer:
+    """The text index's tokenizer (:data:`TOKENIZE`) run on strings, through a private
+    in-memory FTS5 table: tokens come out exactly as the index stores them."""
+
+    def __init__(self) -> None:
+        self._conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        self._conn.execute(f"CREATE VIRTUAL TABLE f USING fts5(x, tokenize='{TOKENIZE}')")
+        self._conn.execute(vocab_ddl("f", "f_instances", "instance"))
+
+    def __call__(self, texts: Mapping[int, str]) -> dict[int, list[str]]:
+        """Each text's tokens (every occurrence, in order) by its key.
+
+        >>> Tokenizer()({1: "Café, CAFE!", 2: "..."})
+        {1: ['cafe', 'cafe'], 2: []}
+        """
+        out: dict[int, list[str]] = {key: [] for key in texts}
+        self._conn.execute("DELETE FROM f")
+        self._conn.executemany("INSERT INTO f (rowid, x) VALUES (?, ?)", texts.items())
+        for term, doc in self._conn.execute("SELECT term, doc FROM f_instances ORDER BY doc, offset"):
+            out[doc].append(term)
+        return out
+
+    def close(self) -> None:
+        self._conn.close()

@@ -7,7 +7,9 @@ Layout (``P`` is the prefix, ``C`` a logical collection)::
     P_C            one row per document: rid (stable rowid), id, seq_no, doc (JSON
                    without vectors) and one column per scalar field of
                    documents.FIELD_TYPES, so filters and sorts hit indexed columns
-    P_C_fts        FTS5 over P_C."text" (external content, kept in sync by the backend)
+    P_C_fts        FTS5 over P_C."text" (external content, kept in sync by the backend),
+                   with fts5vocab tables P_C_fts_vocab (documents per term) and
+                   P_C_fts_instances (every term occurrence: the in-memory postings' source)
     P_C_arrays     (rid, field, value)  elements of documents.ARRAY_FIELDS
     P_C_nums       (rid, p, v)          the ``nums`` nested field
     P_C_vectors    (rid, path, vec)     one float32 blob per indexed path
@@ -46,7 +48,7 @@ import numpy as np
 from ...documents import ARRAY_FIELDS, FIELD_TYPES
 from ...errors import NotSerializableError
 from ...port import COLLECTIONS
-from .fulltext import vocab_ddl
+from .fulltext import TOKENIZE, vocab_ddl
 
 SCHEMA_VERSION = 1
 
@@ -106,6 +108,10 @@ class Names:
         """The ``fts5vocab`` table counting the documents of each term of :meth:`fts`."""
         return self.fts(collection) + "_vocab"
 
+    def instances(self, collection: str) -> str:
+        """The ``fts5vocab`` table listing every term occurrence of :meth:`fts` (postings)."""
+        return self.fts(collection) + "_instances"
+
     def arrays(self, collection: str) -> str:
         return self.table(collection) + "_arrays"
 
@@ -149,8 +155,9 @@ def collection_ddl(names: Names, collection: str) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS {q(t)} (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, "
         f"seq_no INTEGER NOT NULL, doc TEXT NOT NULL, {cols})",
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {q(f)} USING fts5(\"text\", content={q(t)}, content_rowid='rid', "
-        f"tokenize='unicode61 remove_diacritics 2')",
+        f"tokenize='{TOKENIZE}')",
         vocab_ddl(f, names.vocab(collection)),
+        vocab_ddl(f, names.instances(collection), "instance"),
         # the FTS index is kept in sync by the backend, in bulk (row triggers cost 5x)
         *(f"DROP TRIGGER IF EXISTS {q(t + suffix)}" for suffix in ("_ai", "_ad", "_au")),
         f"INSERT OR IGNORE INTO {q(names.seq)} (tbl, seq) VALUES ('{t}', 0)",
