@@ -90,10 +90,13 @@ def test_an_index_without_a_vocabulary_table_keeps_every_term():
 
 
 @pytest.mark.parametrize("n", [50, 400])
-def test_the_backend_text_leg_ranks_as_the_full_query(tmp_path, monkeypatch, n):
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "sql"])
+def test_the_backend_text_leg_ranks_as_the_full_query(tmp_path, monkeypatch, n, postings):
     """Through the backend: the pruned leg returns, in the same order, what the leg with every
     term returns before it reaches documents that match nothing but the left-out terms."""
     from langmem_es.backends.sqlite._sync import search
+
+    monkeypatch.setattr(search, "POSTINGS_MIN", 0 if postings else 10**9)
 
     r = random.Random(n)
     docs = [
@@ -114,11 +117,12 @@ def test_the_backend_text_leg_ranks_as_the_full_query(tmp_path, monkeypatch, n):
         return [h.doc["id"] for h in backend.hybrid(["episodic"], MATCH_ALL, text=q, vector=None, size=10).text_hits]
 
     seen: list[list[str]] = []
-    real = search.weighted_terms
-    monkeypatch.setattr(search, "weighted_terms", lambda *a: seen.append(real(*a)) or seen[-1])
+    prune = "weighted" if postings else "weighted_terms"  # the postings' and the SQL leg's
+    real = getattr(search, prune)
+    monkeypatch.setattr(search, prune, lambda *a: seen.append(real(*a)) or seen[-1])
     pruned = [leg(q) for q in queries]
     assert seen and all("the" not in kept and "user" not in kept for kept in seen)
-    monkeypatch.setattr(search, "weighted_terms", lambda conn, fts, vocab, terms: list(terms))
+    monkeypatch.setattr(search, prune, lambda *a: list(a[0] if postings else a[-1]))
     full = [leg(q) for q in queries]
     text = {d["id"]: set(d["text"].split()) for d in docs}
     for q, a, b in zip(queries, pruned, full, strict=True):

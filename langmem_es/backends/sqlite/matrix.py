@@ -83,10 +83,14 @@ def best_per_doc(
 
 
 def top(best: np.ndarray, n: int) -> np.ndarray:
-    """Positions of the ``n`` highest scores, best first (ties in position order).
+    """Positions of the ``n`` highest scores and of any tied with the ``n``-th, best first,
+    ties in position order (so a longer list starts with a shorter one).
 
-    >>> top(np.array([0.1, 0.9, 0.5, 0.9]), 2).tolist()
-    [1, 3]
+    >>> top(np.array([0.1, 0.9, 0.5, 0.9]), 2).tolist(), top(np.array([0.1, 0.5, 0.9, 0.5]), 2).tolist()
+    ([1, 3], [2, 1, 3])
     """
-    found = np.argsort(-best, kind="stable") if best.size <= n else np.argpartition(-best, n)[:n]
+    if best.size <= n:
+        found = np.arange(best.size)
+    else:
+        found = np.flatnonzero(best >= np.partition(best, best.size - n)[best.size - n])
     return found[np.argsort(-best[found], kind="stable")]

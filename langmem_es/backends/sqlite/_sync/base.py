@@ -4,7 +4,7 @@
 :class:`AsyncSQLiteBase` holds what every part of the backend shares: one connection
 (opened on first use, WAL mode for files), one lock that serialises its use across
 threads, the transaction helper and the bookkeeping of written rows (planner
-statistics, cached vector matrices). Searches live in :mod:`.search`, reads and writes
+statistics, cached vector matrices and text postings). Searches live in :mod:`.search`, reads and writes
 in :mod:`.backend`.
 """
 
@@ -20,6 +20,8 @@ from typing import Concatenate, ParamSpec, TypeVar
 from ....port import COLLECTIONS, Capabilities, Collection
 from .. import schema as S
 from .._runner import Runner
+from ..bm25 import Postings
+from ..fulltext import Tokenizer
 from ..matrix import Matrix
 
 P = ParamSpec("P")
@@ -63,6 +65,9 @@ class SQLiteBase:
         self._closed = False
         self._unanalysed: dict[str, int] = {}  # table -> rows written since the last ANALYZE
         self._matrices: dict[tuple[str, int], Matrix] = {}
+        self._postings: dict[str, Postings] = {}
+        self._no_postings: set[str] = set()  # tables whose index could not be read into postings
+        self._tokenizer: Tokenizer | None = None
 
     # ----------------------------------------------------------------- plumbing
 
@@ -108,11 +113,13 @@ class SQLiteBase:
             return fn(conn, *args, **kwargs)
 
     def _touch(self, table: str, rids: Sequence[int]) -> None:
-        """Note written or deleted documents (planner statistics, cached vector matrices)."""
+        """Note written or deleted documents (planner statistics, cached matrices and postings)."""
         self._unanalysed[table] = self._unanalysed.get(table, 0) + len(rids)
         for (t, _), cached in self._matrices.items():
             if t == table:
                 cached.stale.update(rids)
+        if table in self._postings:
+            self._postings[table].stale.update(rids)
 
     def _analyse_if_grown(self, conn: sqlite3.Connection, collection: Collection) -> None:
         """Refresh planner statistics once a table changed a lot since the last ANALYZE.
@@ -172,6 +179,9 @@ class SQLiteBase:
             self._conn = None
             self._closed = True
             self._matrices.clear()
+            self._postings.clear()
+            if self._tokenizer is not None:
+                self._tokenizer.close()
 
     def refresh(self, collections: Sequence[Collection] = ()) -> None:
         """Nothing to do: every write is visible at once."""
