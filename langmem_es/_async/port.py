@@ -134,3 +134,13 @@ class AsyncStoragePort(Protocol):
         ...
 
     async def refresh(self, collections: Sequence[Collection] = ()) -> None: ...
+
+    def needs_refresh(self, collections: Sequence[Collection] = ()) -> bool:
+        """Whether a write this backend acknowledged is not yet searchable in ``collections``
+        (all when empty): its next search there refreshes first."""
+        ...
+
+    async def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
+        """Make the writes :meth:`needs_refresh` reports searchable (what the next search does
+        first), so a caller can start it beside other work; nothing to do is a no-op."""
+        ...

@@ -199,6 +199,24 @@ async def test_setup_is_idempotent_and_reports_capabilities(backend):
     await backend.refresh(["items"])
 
 
+async def test_refresh_written_makes_acknowledged_writes_searchable(backend):
+    """A caller may make its writes searchable early (beside other work); a search then has
+    nothing left to refresh, and one that refreshes anyway finds the same."""
+    doc = make_doc(("u",), "fresh", text="zebra crossing at dawn", status="active")
+    await backend.put("items", [doc])
+    lazy = backend.capabilities.engine == "elasticsearch"
+    assert backend.needs_refresh(["items"]) is lazy and backend.needs_refresh() is lazy
+    assert backend.needs_refresh(["audit"]) is False
+    await backend.refresh_written(["items"])
+    assert not backend.needs_refresh(["items"]) and not backend.needs_refresh()
+    if lazy:  # searchable to anyone now, not only to this backend's next search
+        raw = await backend.client.count(index=backend.alias("items"), query={"match": {"text": "zebra"}})
+        assert raw["count"] == 1
+    result = await backend.hybrid(["items"], F.MATCH_ALL, text="zebra", vector=None, size=5)
+    assert [h.doc["id"] for h in result.text_hits] == [doc["id"]]
+    await backend.refresh_written()  # nothing pending: a no-op
+
+
 # ------------------------------------------------------------------- writes
 
 

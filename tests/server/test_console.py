@@ -177,6 +177,8 @@ def test_forget_preview_lists_every_copy_then_forgets(page_as, server: Server) -
 
 
 def test_cross_site_form_posts_are_refused(server: Server) -> None:
+    with server.client("member") as sam:
+        remember(sam, "Sam's bike is the green one.", subject_key="user.bike")
     cookies = {"langmem_token": server.tokens["owner"]}
     r = httpx.post(
         server.url + "/console/purge",

@@ -7,20 +7,23 @@ cluster offers it), reranks, and passes every candidate through the scope choke 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
+from functools import partial
 
 from ... import filters as F
 from ...errors import InvalidMemoryError, ShardsUnavailableError, UnavailableShard
 from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
+from ...port import MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker
 from .. import scope as S
 from .. import scoring
 from .. import signals as Q
 from .. import validation as V
+from ..background import AsyncAhead
 from ..records import AUDIT, LEG_FIELDS, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import record_id, with_access
@@ -74,7 +77,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         )
         timings: dict[str, float] = {}
         t = time.perf_counter()
-        vector = await self.embeddings.aembed_query(query)
+        vector = await self._embed_while_refreshing(query, kinds)
         timings["embed"] = _ms(t)
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
@@ -244,6 +247,21 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         scores = await self.reranker.arerank(query, cands)
         order = sorted(range(len(window)), key=lambda j: -scores[j])
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window) :]
+
+    async def _embed_while_refreshing(self, query: str, collections: Sequence[Collection]) -> list[float]:
+        """The query's vector; the writes not yet searchable in ``collections`` (lazy
+        read-your-writes) are made searchable meanwhile, not after it."""
+        if not self.backend.needs_refresh(collections):
+            return await self.embeddings.aembed_query(query)
+        refreshing = AsyncAhead(partial(self.backend.refresh_written, collections))
+        try:
+            vector = await self.embeddings.aembed_query(query)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await refreshing.result()
+            raise
+        await refreshing.result()
+        return vector
 
     async def flush_access(self) -> int:
         """Write the buffered access statistics now; returns the memories whose counts were written.

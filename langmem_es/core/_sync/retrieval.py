@@ -8,20 +8,23 @@ cluster offers it), reranks, and passes every candidate through the scope choke 
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
+from functools import partial
 
 from ... import filters as F
 from ...errors import InvalidMemoryError, ShardsUnavailableError, UnavailableShard
 from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Hit, StoredDoc
+from ...port import MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker
 from .. import scope as S
 from .. import scoring
 from .. import signals as Q
 from .. import validation as V
+from ..background import Ahead
 from ..records import AUDIT, LEG_FIELDS, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import record_id, with_access
@@ -75,7 +78,7 @@ class Retrieval(LongEvents, Hops, Decompose):
         )
         timings: dict[str, float] = {}
         t = time.perf_counter()
-        vector = self.embeddings.embed_query(query)
+        vector = self._embed_while_refreshing(query, kinds)
         timings["embed"] = _ms(t)
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
@@ -245,6 +248,21 @@ class Retrieval(LongEvents, Hops, Decompose):
         scores = self.reranker.rerank(query, cands)
         order = sorted(range(len(window)), key=lambda j: -scores[j])
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window) :]
+
+    def _embed_while_refreshing(self, query: str, collections: Sequence[Collection]) -> list[float]:
+        """The query's vector; the writes not yet searchable in ``collections`` (lazy
+        read-your-writes) are made searchable meanwhile, not after it."""
+        if not self.backend.needs_refresh(collections):
+            return self.embeddings.embed_query(query)
+        refreshing = Ahead(partial(self.backend.refresh_written, collections))
+        try:
+            vector = self.embeddings.embed_query(query)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                refreshing.result()
+            raise
+        refreshing.result()
+        return vector
 
     def flush_access(self) -> int:
         """Write the buffered access statistics now; returns the memories whose counts were written.

@@ -183,6 +183,13 @@ class AsyncElasticsearchBase:
         with translate_errors():
             await self._refresh(self._aliases(collections))
 
+    def needs_refresh(self, collections: Sequence[Collection] = ()) -> bool:
+        return any(self._writes.get(c, 0) > self._refreshed.get(c, 0) for c in (collections or COLLECTIONS))
+
+    async def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
+        with translate_errors():
+            await self._fresh(collections)
+
     async def _refresh(self, index: str) -> None:
         """Refresh; a refresh waits (up to 1m) for shards without an active copy, so a timeout names them."""
         try:

@@ -184,6 +184,13 @@ class ElasticsearchBase:
         with translate_errors():
             self._refresh(self._aliases(collections))
 
+    def needs_refresh(self, collections: Sequence[Collection] = ()) -> bool:
+        return any(self._writes.get(c, 0) > self._refreshed.get(c, 0) for c in (collections or COLLECTIONS))
+
+    def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
+        with translate_errors():
+            self._fresh(collections)
+
     def _refresh(self, index: str) -> None:
         """Refresh; a refresh waits (up to 1m) for shards without an active copy, so a timeout names them."""
         try:

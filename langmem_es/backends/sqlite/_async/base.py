@@ -184,3 +184,10 @@ class AsyncSQLiteBase:
 
     async def refresh(self, collections: Sequence[Collection] = ()) -> None:
         """Nothing to do: every write is visible at once."""
+
+    def needs_refresh(self, collections: Sequence[Collection] = ()) -> bool:
+        """Never: every write is visible at once."""
+        return False
+
+    async def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
+        """Nothing to do: every write is visible at once."""

@@ -185,3 +185,10 @@ class SQLiteBase:
 
     def refresh(self, collections: Sequence[Collection] = ()) -> None:
         """Nothing to do: every write is visible at once."""
+
+    def needs_refresh(self, collections: Sequence[Collection] = ()) -> bool:
+        """Never: every write is visible at once."""
+        return False
+
+    def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
+        """Nothing to do: every write is visible at once."""
