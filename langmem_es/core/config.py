@@ -110,6 +110,14 @@ class MemoryConfig:
     """RRF weight of each sub-query's rankings (the question's own legs weigh ``leg_weights``)."""
     access_flush_every: int = 32
     """Recalls between two batched writes of access statistics."""
+    access_flush_chunk: int = 32
+    """Access records written per round of a background flush (one read and one batched write
+    each), with ``access_flush_pause_ms`` between rounds: a flush's Python work and writes come
+    in short bursts instead of one long one that recalls running meanwhile wait behind (SQLite,
+    10k memories, back-to-back recalls: slowest of 300 72 → 49 ms against 128 records and no
+    pause, p50 unchanged)."""
+    access_flush_pause_ms: float = 2.0
+    """Pause between two rounds of a background flush (see ``access_flush_chunk``)."""
     freeze_after_days: float = 30.0
     """A memory unchallenged this long is frozen: its confidence stops changing."""
     half_life_days: Mapping[str, float] = field(

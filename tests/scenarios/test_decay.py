@@ -116,7 +116,8 @@ def test_a_large_flush_writes_in_bounded_rounds_and_loses_nothing(core, alice):
     ids = [core.remember(alice, f"Alice's locker {n} code is {1000 + n}.", kind="episodic").id for n in range(7)]
     for _ in range(2):
         core.recall(alice, "locker code", kinds=["episodic"], k=7)
-    core._access.chunk = 3  # 7 memories: rounds of 3, 3 and 1
+    core._access.chunk = 3  # 7 memories: rounds of 3, 3 and 1, a pause between two rounds
+    core._access.pause_ms = 4.0
     rounds = []
     real_write = core.backend.write
 
@@ -124,12 +125,16 @@ def test_a_large_flush_writes_in_bounded_rounds_and_loses_nothing(core, alice):
         rounds.append(len(batch))
         return real_write(batch)
 
+    import langmem_es.core._sync.access as access
+
+    real_sleep = access.time.sleep
+    access.time.sleep = lambda s: rounds.append(f"pause {s * 1000:.0f} ms")
     core.backend.write = counting_write
     try:
         assert core.flush_access() == 7
     finally:
-        core.backend.write = real_write
-    assert rounds == [3, 3, 1]
+        core.backend.write, access.time.sleep = real_write, real_sleep
+    assert rounds == [3, "pause 4 ms", 3, "pause 4 ms", 1]
     assert [core.get(alice, i).access_count for i in ids] == [2] * 7
 
 

@@ -2,8 +2,9 @@
 
 A recall only notes which memories it returned (in memory, under a lock). Every
 ``flush_every`` recalls a background flush writes the counts — one real-time ``mget``
-of the counter records and one ``_bulk`` of conditional writes per round of up to 128
-memories, so a recall never waits behind one long write — into a small, vector-free
+of the counter records and one ``_bulk`` of conditional writes per round of up to
+``chunk`` memories, a short pause between rounds, so a recall never waits behind one long
+write — into a small, vector-free
 *access record* per memory in the audit collection.
 The memory document itself (text, vector) is never re-indexed for a recall.
 
@@ -68,6 +69,7 @@ class AsyncAccessLog:
         retries: int = 30,
         backoff_ms: float = 4.0,
         chunk: int = 128,
+        pause_ms: float = 0.0,
     ) -> None:
         self.backend = backend
         self.flush_every = max(1, flush_every)
@@ -75,6 +77,7 @@ class AsyncAccessLog:
         self.retries = retries
         self.backoff_ms = backoff_ms
         self.chunk = max(1, chunk)
+        self.pause_ms = pause_ms
         self._lock = threading.Lock()
         self._pending: dict[Ref, _Entry] = {}
         self._notes = 0
@@ -136,6 +139,8 @@ class AsyncAccessLog:
                 if not all(applied):  # a record changed meanwhile: re-read it after a pause
                     await asyncio.sleep(random.uniform(0.5, 1.5) * self.backoff_ms * 2 ** min(attempt, 6) / 1000)
                     attempt += 1
+                elif todo and self.pause_ms:
+                    await asyncio.sleep(self.pause_ms / 1000)
         finally:
             if todo:  # failed, cancelled or out of retries: keep them for the next flush
                 self._merge(todo)

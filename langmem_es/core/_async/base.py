@@ -68,6 +68,8 @@ class AsyncCoreBase:
         self._access = AsyncAccessLog(
             backend,
             flush_every=self.config.access_flush_every,
+            chunk=self.config.access_flush_chunk,
+            pause_ms=self.config.access_flush_pause_ms,
             clock=clock,
             retries=self.config.occ_retries,
             backoff_ms=self.config.occ_backoff_ms,

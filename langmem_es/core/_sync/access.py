@@ -3,8 +3,9 @@
 
 A recall only notes which memories it returned (in memory, under a lock). Every
 ``flush_every`` recalls a background flush writes the counts — one real-time ``mget``
-of the counter records and one ``_bulk`` of conditional writes per round of up to 128
-memories, so a recall never waits behind one long write — into a small, vector-free
+of the counter records and one ``_bulk`` of conditional writes per round of up to
+``chunk`` memories, a short pause between rounds, so a recall never waits behind one long
+write — into a small, vector-free
 *access record* per memory in the audit collection.
 The memory document itself (text, vector) is never re-indexed for a recall.
 
@@ -69,6 +70,7 @@ class AccessLog:
         retries: int = 30,
         backoff_ms: float = 4.0,
         chunk: int = 128,
+        pause_ms: float = 0.0,
     ) -> None:
         self.backend = backend
         self.flush_every = max(1, flush_every)
@@ -76,6 +78,7 @@ class AccessLog:
         self.retries = retries
         self.backoff_ms = backoff_ms
         self.chunk = max(1, chunk)
+        self.pause_ms = pause_ms
         self._lock = threading.Lock()
         self._pending: dict[Ref, _Entry] = {}
         self._notes = 0
@@ -137,6 +140,8 @@ class AccessLog:
                 if not all(applied):  # a record changed meanwhile: re-read it after a pause
                     time.sleep(random.uniform(0.5, 1.5) * self.backoff_ms * 2 ** min(attempt, 6) / 1000)
                     attempt += 1
+                elif todo and self.pause_ms:
+                    time.sleep(self.pause_ms / 1000)
         finally:
             if todo:  # failed, cancelled or out of retries: keep them for the next flush
                 self._merge(todo)

@@ -137,18 +137,27 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         if version is not None:
             table = self.names.table(collection)
             found = conn.execute(f"SELECT seq_no FROM {S.q(table)} WHERE id = ?", (row.id,)).fetchone()
-            if version is ABSENT:
-                ok = found is None
-            else:
-                ok = (
-                    found is not None
-                    and isinstance(version, Version)
-                    and (found[0], 1) == (version.seq_no, version.primary_term)
-                )
-            if not ok:
+            if not _holds(version, found[0] if found else None):
                 return False
         self._write_rows(conn, collection, [row])
         return True
+
+    def _write_batch(self, conn: sqlite3.Connection, rows: list[tuple[Collection, S.Row, object]]) -> list[bool]:
+        """Inside a write transaction: writes of distinct documents, every condition read in one
+        query per collection, then the rows that hold written per collection in one pass."""
+        seq: dict[tuple[Collection, str], int] = {}
+        for c in dict.fromkeys(c for c, _, v in rows if v is not None):
+            ids = [row.id for cc, row, v in rows if cc == c and v is not None]
+            for part in _chunks(ids):
+                marks = ", ".join("?" * len(part))
+                sql = f"SELECT id, seq_no FROM {S.q(self.names.table(c))} WHERE id IN ({marks})"
+                seq.update(((c, i), n) for i, n in conn.execute(sql, list(part)))
+        out = [v is None or _holds(v, seq.get((c, row.id))) for c, row, v in rows]
+        for c in dict.fromkeys(c for c, _, _ in rows):
+            passing = [row for (cc, row, _), ok in zip(rows, out, strict=True) if cc == c and ok]
+            if passing:
+                self._write_rows(conn, c, passing)
+        return out
 
     async def write(self, writes: Sequence[Write]) -> list[bool]:
         """Every write in one transaction; each conditional one checked as it comes."""
@@ -161,7 +170,10 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
 
     def _write_tx(self, conn: sqlite3.Connection, rows: list[tuple[Collection, S.Row, object]]) -> list[bool]:
         with self._tx(conn):
-            out = [self._write_if(conn, c, row, v) for c, row, v in rows]
+            if len({(c, row.id) for c, row, _ in rows}) == len(rows):
+                out = self._write_batch(conn, rows)
+            else:  # a document written twice: each write sees the one before it
+                out = [self._write_if(conn, c, row, v) for c, row, v in rows]
         for c in dict.fromkeys(c for c, _, _ in rows):
             self._analyse_if_grown(conn, c)
         return out
@@ -343,3 +355,11 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
                     if isinstance(labels, list):
                         seen.add(tuple(labels))
         return sorted(seen)
+
+
+def _holds(version: object, seq_no: int | None) -> bool:
+    """Whether a write's condition (``Write.if_version``: ``ABSENT`` or a :class:`Version`)
+    holds for the stored ``seq_no`` (``None``: no such document)."""
+    if version is ABSENT:
+        return seq_no is None
+    return seq_no is not None and isinstance(version, Version) and (seq_no, 1) == (version.seq_no, version.primary_term)
