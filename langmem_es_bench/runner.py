@@ -155,7 +155,7 @@ class Bench:
     def latency_point(
         self, target: Any, emb: Any, tenants: int, size: int, n: int, warmup: int | None = None
     ) -> dict[str, Any]:
-        settled = getattr(target, "settle", lambda: 0.0)()
+        settled = target.settle()
         for q in self.fresh_queries(self.config.warmup if warmup is None else warmup):
             target.query(q, tenant_of(0, tenants))
         baseline = embed_query_latency(emb, self.fresh_queries(n))

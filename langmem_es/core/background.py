@@ -9,6 +9,7 @@ both share every other line.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -83,7 +84,7 @@ def _logged_sync(fn: Callable[[], Any]) -> None:
         log.warning("background work failed; it is retried with the next batch", exc_info=True)
 
 
-__all__ = ["AsyncBackground", "Background"]
+__all__ = ["Ahead", "AsyncAhead", "AsyncBackground", "Background"]
 
 
 class AsyncAhead(Generic[T]):
@@ -99,6 +100,11 @@ class AsyncAhead(Generic[T]):
     async def result(self) -> T:
         return await self._task
 
+    async def drain(self) -> None:
+        """Wait for the call to end, whatever it raised (the caller has an error of its own)."""
+        with contextlib.suppress(Exception):
+            await self._task
+
 
 class Ahead(Generic[T]):
     """One call started now, on a worker thread of its own; :meth:`result` waits for it
@@ -111,3 +117,8 @@ class Ahead(Generic[T]):
 
     def result(self) -> T:
         return self._future.result()
+
+    def drain(self) -> None:
+        """Wait for the call to end, whatever it raised (the caller has an error of its own)."""
+        with contextlib.suppress(Exception):
+            self._future.result()

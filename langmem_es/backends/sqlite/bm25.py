@@ -124,6 +124,21 @@ class Postings:
                 for term, tf in counted.items():
                     self._extra.setdefault(term, {})[rid] = tf
 
+    def documents(self, term: str) -> int:
+        """How many documents hold ``term`` now (the length of its :meth:`postings`, counted
+        without building them).
+
+        >>> p = Postings.build(0, [("a", 2, 3), ("b", 1, 1)], np.array([1, 1, 2, 2]), np.array([1, 2]))
+        >>> p.patch({2: ["b", "c"]}); [(p.documents(t), p.postings(t)[0].size) for t in ("a", "b", "c", "zz")]
+        [(1, 1), (1, 1), (1, 1), (0, 0)]
+        """
+        i = self._index.get(term)
+        held = 0
+        if i is not None:
+            base = self._rids[self._starts[i] : self._starts[i + 1]]
+            held = int(self._live[base].sum()) if self._dead else int(base.size)
+        return held + len(self._extra.get(term, ()))
+
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """``(rids, tfs)`` of the documents holding ``term`` now."""
         i = self._index.get(term)

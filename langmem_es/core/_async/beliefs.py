@@ -9,7 +9,6 @@ of a write go in one batched read; a plain supersession is one batched write.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
@@ -93,8 +92,7 @@ class AsyncBeliefs(AsyncStatementReading):
             )
         except BaseException:
             if embedding is not None:
-                with contextlib.suppress(Exception):
-                    await embedding.result()
+                await embedding.drain()
             raise
         vector = None
         if embedding is not None:

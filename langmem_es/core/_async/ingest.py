@@ -112,8 +112,7 @@ class AsyncIngest(AsyncLongEvents):
                     progress(done, len(memories))
         except BaseException:  # let the write in flight end; what was written is visible
             if writing is not None:
-                with contextlib.suppress(Exception):
-                    await writing.result()
+                await writing.drain()
             with contextlib.suppress(Exception):
                 await self.backend.refresh(list(MEMORY_COLLECTIONS))
             raise

@@ -7,7 +7,6 @@ cluster offers it), reranks, and passes every candidate through the scope choke 
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
@@ -257,8 +256,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         try:
             vector = await self.embeddings.aembed_query(query)
         except BaseException:
-            with contextlib.suppress(Exception):
-                await refreshing.result()
+            await refreshing.drain()
             raise
         await refreshing.result()
         return vector

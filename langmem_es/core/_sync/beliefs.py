@@ -10,7 +10,6 @@ of a write go in one batched read; a plain supersession is one batched write.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import partial
@@ -94,8 +93,7 @@ class Beliefs(StatementReading):
             )
         except BaseException:
             if embedding is not None:
-                with contextlib.suppress(Exception):
-                    embedding.result()
+                embedding.drain()
             raise
         vector = None
         if embedding is not None:

@@ -113,8 +113,7 @@ class Ingest(LongEvents):
                     progress(done, len(memories))
         except BaseException:  # let the write in flight end; what was written is visible
             if writing is not None:
-                with contextlib.suppress(Exception):
-                    writing.result()
+                writing.drain()
             with contextlib.suppress(Exception):
                 self.backend.refresh(list(MEMORY_COLLECTIONS))
             raise

@@ -8,7 +8,6 @@ cluster offers it), reranks, and passes every candidate through the scope choke 
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
@@ -258,8 +257,7 @@ class Retrieval(LongEvents, Hops, Decompose):
         try:
             vector = self.embeddings.embed_query(query)
         except BaseException:
-            with contextlib.suppress(Exception):
-                refreshing.result()
+            refreshing.drain()
             raise
         refreshing.result()
         return vector

@@ -35,7 +35,7 @@ from ....port import (
     Write,
 )
 from .. import schema as S
-from .base import _chunks, _unique
+from .base import _chunks, _select_in, _unique
 from .search import AsyncSQLiteSearch
 
 
@@ -72,13 +72,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
 
     def _existing(self, conn: sqlite3.Connection, table: str, ids: Sequence[str]) -> list[tuple[str, int, str | None]]:
         """``(id, rid, text)`` of the stored documents among ``ids``."""
-        found: list[tuple[str, int, str | None]] = []
-        for part in _chunks(ids):
-            marks = ", ".join("?" * len(part))
-            found += conn.execute(
-                f'SELECT id, rid, "text" FROM {S.q(table)} WHERE id IN ({marks})', list(part)
-            ).fetchall()
-        return found
+        return _select_in(conn, table, 'id, rid, "text"', "id", ids)
 
     def _unindex(
         self, conn: sqlite3.Connection, collection: Collection, old: list[tuple[str, int, str | None]]
@@ -148,10 +142,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         seq: dict[tuple[Collection, str], int] = {}
         for c in dict.fromkeys(c for c, _, v in rows if v is not None):
             ids = [row.id for cc, row, v in rows if cc == c and v is not None]
-            for part in _chunks(ids):
-                marks = ", ".join("?" * len(part))
-                sql = f"SELECT id, seq_no FROM {S.q(self.names.table(c))} WHERE id IN ({marks})"
-                seq.update(((c, i), n) for i, n in conn.execute(sql, list(part)))
+            seq.update(((c, i), n) for i, n in _select_in(conn, self.names.table(c), "id, seq_no", "id", ids))
         out = [v is None or _holds(v, seq.get((c, row.id))) for c, row, v in rows]
         for c in dict.fromkeys(c for c, _, _ in rows):
             passing = [row for (cc, row, _), ok in zip(rows, out, strict=True) if cc == c and ok]

@@ -22,9 +22,9 @@ from ....filters import MATCH_ALL
 from ....port import Collection, Filter, Hit, HybridResult
 from .. import schema as S
 from ..bm25 import Postings
-from ..fulltext import Tokenizer, fts_terms, match_expression, total_rows, weighted, weighted_terms
+from ..fulltext import fts_terms, match_expression, total_rows, weighted, weighted_terms
 from ..matrix import Matrix, best_per_doc, normalised, top
-from .base import AsyncSQLiteBase, _chunks, _unique
+from .base import AsyncSQLiteBase, _chunks, _select_in, _unique
 
 #: above this many filtered documents the vector leg builds (or reuses) an in-memory
 #: matrix of the whole collection instead of reading the filtered rows' blobs
@@ -102,7 +102,7 @@ class AsyncSQLiteSearch(AsyncSQLiteBase):
         if postings is None or tokens is None:
             return self._bm25_sql(conn, c, flt, terms, size)
         # terms in most documents weigh nothing in BM25 but cost the most to rank: see .fulltext
-        counts = {t: len(postings.postings(k)[0]) for t, k in zip(terms, tokens, strict=True) if t == k}
+        counts = {t: postings.documents(k) for t, k in zip(terms, tokens, strict=True) if t == k}
         kept = set(weighted(terms, counts, postings.n))
         phrases = [k for t, k in zip(terms, tokens, strict=True) if t in kept]
         chosen = self._best(conn, c, flt, size, lambda wanted: postings.scores(phrases, wanted))
@@ -130,9 +130,7 @@ class AsyncSQLiteSearch(AsyncSQLiteBase):
         odd = {i: t for i, t in enumerate(terms) if not t.isascii()}  # ASCII words are their own token
         if not odd:
             return terms
-        if self._tokenizer is None:
-            self._tokenizer = Tokenizer()
-        split = self._tokenizer(odd)
+        split = self._tokens(odd)
         if any(len(v) != 1 for v in split.values()):
             return None
         return [split[i][0] if i in split else t for i, t in enumerate(terms)]
@@ -216,14 +214,7 @@ class AsyncSQLiteSearch(AsyncSQLiteBase):
 
     def _rows(self, conn: sqlite3.Connection, c: Collection, column: str, rids: list[int]) -> list[tuple[int, Any]]:
         """``(rid, column)`` of some documents of ``c``."""
-        table = S.q(self.names.table(c))
-        return [
-            row
-            for part in _chunks(rids)
-            for row in conn.execute(
-                f"SELECT rid, {column} FROM {table} WHERE rid IN ({', '.join('?' * len(part))})", list(part)
-            )
-        ]
+        return _select_in(conn, self.names.table(c), f"rid, {column}", "rid", rids)
 
     def _hits(self, conn: sqlite3.Connection, c: Collection, chosen: dict[int, float]) -> list[Hit]:
         """Hits for ``{rid: score}`` (in that order), their documents read by rid."""
@@ -245,9 +236,7 @@ class AsyncSQLiteSearch(AsyncSQLiteBase):
         if cached is not None and cached.stale:
             rids = sorted(cached.stale)
             texts = {r: t for r, t in self._rows(conn, c, '"text"', rids) if t is not None}
-            if self._tokenizer is None:
-                self._tokenizer = Tokenizer()
-            tokens = self._tokenizer(texts)
+            tokens = self._tokens(texts)
             cached.patch({r: tokens.get(r) for r in rids})
             cached.stale.clear()
         if cached is None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from ....port import COLLECTIONS, Capabilities, Collection
 from .. import schema as S
@@ -34,6 +34,17 @@ _CHUNK = 500
 def _chunks(seq: Sequence[T], n: int = _CHUNK) -> Iterator[Sequence[T]]:
     for i in range(0, len(seq), n):
         yield seq[i : i + n]
+
+
+def _select_in(conn: sqlite3.Connection, table: str, columns: str, key: str, values: Sequence[Any]) -> list[Any]:
+    """``SELECT columns FROM table WHERE key IN values``, in chunks of bound parameters."""
+    return [
+        row
+        for part in _chunks(values)
+        for row in conn.execute(
+            f"SELECT {columns} FROM {S.q(table)} WHERE {key} IN ({', '.join('?' * len(part))})", list(part)
+        )
+    ]
 
 
 def _unique(collections: Sequence[Collection]) -> list[Collection]:
@@ -111,6 +122,12 @@ class SQLiteBase:
             if not self._ready:
                 self._setup_tx(conn)
             return fn(conn, *args, **kwargs)
+
+    def _tokens(self, texts: Mapping[int, str]) -> dict[int, list[str]]:
+        """Each text's tokens as the text indexes store them (the tokenizer made on first use)."""
+        if self._tokenizer is None:
+            self._tokenizer = Tokenizer()
+        return self._tokenizer(texts)
 
     def _touch(self, table: str, rids: Sequence[int]) -> None:
         """Note written or deleted documents (planner statistics, cached matrices and postings)."""
