@@ -95,8 +95,9 @@ def audit_document(
 AUDIT: Collection = "audit"
 
 #: What recall's retrieval legs bring back of each candidate: its ids, what fusion and the
-#: reranker read, and the scope fields the choke point checks (``value.*`` included) —
-#: not the whole value (the memories kept are fetched whole by id).
+#: reranker read, and the indexed scope fields the candidate check reads — not the value
+#: (the memories kept are fetched whole by id, and checked whole). All of them are single
+#: indexed fields, which Elasticsearch reads from doc values without loading documents.
 LEG_FIELDS: tuple[str, ...] = (
     "id",
     "key",
@@ -113,7 +114,4 @@ LEG_FIELDS: tuple[str, ...] = (
     "confidence",
     "access_count",
     "conflict_id",
-    "value.tenant",
-    "value.scope",
-    "value.owner",
 )

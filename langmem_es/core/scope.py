@@ -78,11 +78,9 @@ class Visibility:
         self.owners = {scope: frozenset(owners) for scope, owners in identity.owners().items()}
 
     def __call__(self, doc: Mapping[str, Any]) -> bool:
-        tenant, scope, owner = doc.get("tenant"), doc.get("scope"), doc.get("owner")
-        if not (isinstance(tenant, str) and isinstance(scope, str) and isinstance(owner, str)):
+        if not self.candidate(doc):
             return False
-        if tenant != self.identity.tenant or doc.get("record") != "memory":
-            return False
+        tenant, scope, owner = doc["tenant"], doc["scope"], doc["owner"]
         value = doc.get("value")
         if not isinstance(value, Mapping) or (value.get("tenant"), value.get("scope"), value.get("owner")) != (
             tenant,
@@ -90,9 +88,19 @@ class Visibility:
             owner,
         ):
             return False
-        if scope not in self.scopes or owner not in self.owners.get(scope, ()):
-            return False
         return pending_visible(doc, self.identity)
+
+    def candidate(self, doc: Mapping[str, Any]) -> bool:
+        """The check of a recall candidate that carries only its indexed fields: tenant,
+        scope, owner and record must be the caller's. It decides what is ranked; only the
+        whole check (:meth:`__call__`: the value agrees, a pending proposal is the caller's)
+        lets a document out, and recall runs it on every memory it fetches."""
+        tenant, scope, owner = doc.get("tenant"), doc.get("scope"), doc.get("owner")
+        if not (isinstance(tenant, str) and isinstance(scope, str) and isinstance(owner, str)):
+            return False
+        if tenant != self.identity.tenant or doc.get("record") != "memory":
+            return False
+        return scope in self.scopes and owner in self.owners.get(scope, ())
 
 
 def status_filter(*, include_superseded: bool, include_deleted: bool, as_of: datetime | None) -> F.Filter:

@@ -396,6 +396,38 @@ async def test_hybrid_fields_limit_what_hits_carry(hybrid_corpus):
     assert hit_keys(result.vector_hits)[0] == "err"
 
 
+async def test_hybrid_fields_carry_the_stored_values_of_long_and_short_texts(backend):
+    """What a leg's hits carry of the named fields is what was stored — the text of a long,
+    pasted document too (Elasticsearch reads short texts from doc values, long ones from
+    ``_source``), and numbers stay numbers."""
+    long_text = "deploy log " + " ".join(f"line{i} ok" for i in range(1500))  # > 8,191 characters
+    assert len(long_text) > 8191
+    docs = [
+        make_doc(("m",), "short", text="deploy failed with E-4012", vectors={"c": unit(1, 0, 0, 0)}, confidence=0.7),
+        make_doc(("m",), "long", text=long_text, vectors={"c": unit(1, 1, 0, 0)}, confidence=0.2),
+        make_doc(("m",), "empty", text="", vectors={"c": unit(1, 0, 1, 0)}),
+    ]
+    await backend.put("semantic", docs)
+    result = await backend.hybrid(
+        ["semantic"],
+        F.MATCH_ALL,
+        text="deploy",
+        vector=unit(1, 0, 0, 0),
+        size=10,
+        fields=["id", "key", "text", "confidence", "kind"],
+        exact=False,
+    )
+    stored = {d["key"]: d for d in docs}
+    assert {h.doc["key"] for h in result.vector_hits} == set(stored)
+    assert {h.doc["key"] for h in result.text_hits} == {"short", "long"}
+    for hit in [*result.text_hits, *result.vector_hits]:
+        want = stored[hit.doc["key"]]
+        assert hit.doc["id"] == want["id"] and hit.doc.get("text", "") == want["text"]
+        if "confidence" in want:
+            assert hit.doc["confidence"] == pytest.approx(want["confidence"])
+        assert "vectors" not in hit.doc
+
+
 # -------------------------------------------------------------------- reads
 
 

@@ -5,7 +5,8 @@ Choices, on purpose:
   ``term`` lookups, no analysis, so ``*`` or ``?`` in a label is literal);
 - ``text`` uses the ``standard`` analyzer: the integ-test distribution ships no
   language analyzers, and exact tokens (``E-4012``, ``v2.3.1``) matter more here than
-  stemming;
+  stemming; its copy ``text.dv`` (doc values only, not searchable) lets a recall leg read
+  the text of its hits without decompressing their ``_source``;
 - ``value`` is stored but not indexed (``enabled: false``): arbitrary user values
   never cause mapping conflicts; filters use the derived ``flat``/``nums`` fields;
 - vectors are a ``nested`` list (one per indexed path), HNSW with int8 quantisation
@@ -21,7 +22,12 @@ from typing import Any
 from ...documents import FIELD_TYPES
 
 #: Bump when a mapping changes; ``setup()`` migrates indices whose ``_meta`` is older.
-MAPPING_VERSION = 1
+#: 2: ``text.dv``.
+MAPPING_VERSION = 2
+
+#: Texts up to this many characters get a ``text.dv`` copy (Lucene caps a doc-value term at
+#: 32,766 bytes: 8,191 characters of up to four UTF-8 bytes); a longer one is read from ``_source``.
+TEXT_DOC_VALUE_CHARS = 8191
 
 _FIELD_MAPPING = {
     "keyword": {"type": "keyword"},
@@ -35,6 +41,9 @@ _FIELD_MAPPING = {
 
 def mappings(dims: int) -> dict[str, Any]:
     properties: dict[str, Any] = {name: dict(_FIELD_MAPPING[t]) for name, t in FIELD_TYPES.items()}
+    properties["text"]["fields"] = {
+        "dv": {"type": "keyword", "index": False, "doc_values": True, "ignore_above": TEXT_DOC_VALUE_CHARS}
+    }
     properties["value"] = {"type": "object", "enabled": False}
     properties["nums"] = {"type": "nested", "properties": {"p": {"type": "keyword"}, "v": {"type": "double"}}}
     properties["vectors"] = {

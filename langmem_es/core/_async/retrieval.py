@@ -129,9 +129,10 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
             if self.config.query_model is not None:  # opt-in: see core/_async/decompose.py
                 fused = await self._decomposed(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
         timings["fuse"] = _ms(t)
-        # the choke point: whatever the engine returned, only provably visible memories pass.
+        # the choke point: whatever the engine returned, only the caller's candidates are ranked,
+        # and only provably visible memories are returned (the whole check in _fetch_top).
         visible = S.Visibility(identity, scopes)
-        ranked = [(i, s) for i, s in fused if visible(by_id[i].doc)]
+        ranked = [(i, s) for i, s in fused if visible.candidate(by_id[i].doc)]
         t = time.perf_counter()
         reranked = await self._rerank(query, ranked, by_id)
         weights = Q.SignalWeights(

@@ -112,10 +112,9 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
             with translate_errors(f"a recall search of {index}"):
                 response = await self.client.search(index=index, body=body, allow_partial_search_results=allow_partial)
             missing = self._partial(response, f"a recall search of {index}", allow_partial)
-            fused = [
-                Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"] or 0.0))
-                for h in response["hits"]["hits"]
-            ]
+            raw = response["hits"]["hits"]
+            fused = [Hit(self._collection_of(h["_index"]), queries.hit_doc(h), float(h["_score"] or 0.0)) for h in raw]
+            await self._read_long_texts(raw, fused, fields)
             return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000, unavailable=missing)
         searches: list[dict[str, Any]] = []
         legs: list[str] = []
@@ -145,19 +144,42 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
                 hits = part["hits"]["hits"]
                 if leg == "text":
                     result.text_hits = [
-                        Hit(self._collection_of(h["_index"]), _source_of(h), float(h["_score"])) for h in hits
+                        Hit(self._collection_of(h["_index"]), queries.hit_doc(h), float(h["_score"])) for h in hits
                     ]
+                    await self._read_long_texts(hits, result.text_hits, fields)
                 else:
                     result.vector_hits = [
                         Hit(
                             self._collection_of(h["_index"]),
-                            _source_of(h),
+                            queries.hit_doc(h),
                             queries.cosine_from_score(float(h["_score"])),
                         )
                         for h in hits
                     ]
+                    await self._read_long_texts(hits, result.vector_hits, fields)
         result.took_ms = (time.perf_counter() - started) * 1000
         return result
+
+    async def _read_long_texts(
+        self, raw: Sequence[Mapping[str, Any]], hits: Sequence[Hit], fields: Sequence[str] | None
+    ) -> None:
+        """The ``text`` of hits whose leg read doc values but found no ``text.dv`` (a text
+        longer than it holds, or written before it existed), from ``_source`` in one ``mget``."""
+        if fields is None or "text" not in fields or "docvalue_fields" not in queries.returned(fields):
+            return
+        missing = {
+            (h["_index"], hit.doc["id"]): hit.doc for h, hit in zip(raw, hits, strict=True) if "text" not in hit.doc
+        }
+        if not missing:
+            return
+        with translate_errors("reading long texts of recall hits"):
+            response = await self.client.mget(
+                docs=[{"_index": index, "_id": id_} for index, id_ in missing], source_includes=["text"], realtime=False
+            )
+        for item in response["docs"]:
+            text = (item.get("_source") or {}).get("text")
+            if text is not None:
+                missing[(item["_index"], item["_id"])]["text"] = text
 
     async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
         """Every read in one ``msearch`` (after one lazy refresh of the collections written).
@@ -198,7 +220,7 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
                     [
                         Hit(
                             self._collection_of(h["_index"]),
-                            _source_of(h),
+                            queries.hit_doc(h),
                             queries.cosine_from_score(float(h["_score"])),
                         )
                         for h in hits
@@ -223,10 +245,3 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
                 if not after or not agg["buckets"]:
                     break
         return out
-
-
-def _source_of(hit: Mapping[str, Any]) -> dict[str, Any]:
-    """A hit's ``_source`` (empty when the leg asked for none); ``id`` is always there."""
-    source = dict(hit.get("_source") or {})
-    source.setdefault("id", hit["_id"])
-    return source
