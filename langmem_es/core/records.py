@@ -115,3 +115,6 @@ LEG_FIELDS: tuple[str, ...] = (
     "access_count",
     "conflict_id",
 )
+#: :data:`LEG_FIELDS` for a query whose ranking reads no text (texts are the costly part
+#: of a hit: a long one costs as much from doc values as from ``_source``).
+LEG_FIELDS_NO_TEXT: tuple[str, ...] = tuple(f for f in LEG_FIELDS if f != "text")

@@ -36,7 +36,7 @@ from typing import Any
 
 from .temporal import time_match, time_windows
 
-__all__ = ["SignalWeights", "adjust", "asks_when", "question_names", "states_time"]
+__all__ = ["SignalWeights", "adjust", "asks_when", "question_names", "reads_text", "states_time"]
 
 #: a question asking for a time; "When should I…", "When can we…" ask for advice instead
 _WHEN = re.compile(
@@ -86,6 +86,12 @@ class SignalWeights:
 
     def __bool__(self) -> bool:
         return bool(self.when or self.window or self.names or self.neighbours)
+
+
+def reads_text(query: str, weights: SignalWeights) -> bool:
+    """Will :func:`adjust` read the candidates' texts for ``query``? (Recall then has its legs
+    bring them back; the time window reads ``event_time`` only.)"""
+    return bool(weights.neighbours or (weights.when and asks_when(query)) or (weights.names and question_names(query)))
 
 
 def asks_when(query: str) -> bool:

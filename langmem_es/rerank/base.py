@@ -23,11 +23,23 @@ class Candidate(TypedDict, total=False):
 
 @runtime_checkable
 class Reranker(Protocol):
-    """Scores candidates for a query: one float per candidate, higher is better."""
+    """Scores candidates for a query: one float per candidate, higher is better.
+
+    A reranker that reads the candidates' ``text`` only for some queries may say so with a
+    ``reads_text(query) -> bool`` method: recall then leaves the texts out of its search when
+    it returns false (see :func:`reads_text`).
+    """
 
     def rerank(self, query: str, candidates: Sequence[Candidate]) -> list[float]: ...
 
     async def arerank(self, query: str, candidates: Sequence[Candidate]) -> list[float]: ...
+
+
+def reads_text(reranker: object, query: str) -> bool:
+    """Does ``reranker`` read the candidates' texts for ``query``? Yes unless it says otherwise
+    with a ``reads_text(query)`` method (recall then leaves the texts out of its legs)."""
+    says = getattr(reranker, "reads_text", None)
+    return bool(says(query)) if callable(says) else True
 
 
 def fused_scores(candidates: Sequence[Candidate]) -> list[float]:
@@ -37,6 +49,9 @@ def fused_scores(candidates: Sequence[Candidate]) -> list[float]:
 
 class NoReranker:
     """Keeps the fused scores."""
+
+    def reads_text(self, query: str) -> bool:
+        return False
 
     def rerank(self, query: str, candidates: Sequence[Candidate]) -> list[float]:
         return fused_scores(candidates)

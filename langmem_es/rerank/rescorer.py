@@ -12,7 +12,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ..documents import parse_time
-from .base import Candidate, Reranker, fused_scores
+from .base import Candidate, Reranker, fused_scores, reads_text
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:[._\-/:][A-Za-z0-9]+)*")
 
@@ -103,6 +103,11 @@ class MemoryAwareRescorer:
         self.weights = weights or RescoreWeights()
         self.base = base
         self.now = now
+
+    def reads_text(self, query: str) -> bool:
+        """Only the rare-literal feature reads texts: for a query with a literal-looking token
+        (or whatever the ``base`` reranker reads)."""
+        return bool(literal_tokens(query)) or (self.base is not None and reads_text(self.base, query))
 
     # pure scoring, shared by rerank and arerank
     def features(

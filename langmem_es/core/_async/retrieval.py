@@ -18,12 +18,13 @@ from ...fusion import rrf
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker
+from ...rerank.base import reads_text
 from .. import scope as S
 from .. import scoring
 from .. import signals as Q
 from .. import validation as V
 from ..background import AsyncAhead
-from ..records import AUDIT, LEG_FIELDS, memory_of
+from ..records import AUDIT, LEG_FIELDS, LEG_FIELDS_NO_TEXT, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import record_id, with_access
 from .decompose import AsyncDecompose
@@ -80,9 +81,15 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         timings["embed"] = _ms(t)
         server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
         t = time.perf_counter()
-        # the legs carry what fusion, reranking and the scope check read (and the second hop: the
-        # contents); the k kept are fetched whole
-        fields = (*LEG_FIELDS, "value.content") if self.config.second_hop else LEG_FIELDS
+        # the legs carry what fusion, reranking and the candidate check read (the texts only when
+        # this query's ranking reads them; the second hop: the contents); the k kept are fetched whole
+        weights = Q.SignalWeights(
+            self.config.signal_when, self.config.signal_window, self.config.signal_names, self.config.signal_neighbours
+        )
+        reads = reads_text(self.reranker, query) or Q.reads_text(query, weights)
+        fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
+        if self.config.second_hop:
+            fields = (*fields, "value.content")
         legs = await self.backend.hybrid(
             kinds,
             flt,
@@ -135,9 +142,6 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         ranked = [(i, s) for i, s in fused if visible.candidate(by_id[i].doc)]
         t = time.perf_counter()
         reranked = await self._rerank(query, ranked, by_id)
-        weights = Q.SignalWeights(
-            self.config.signal_when, self.config.signal_window, self.config.signal_names, self.config.signal_neighbours
-        )
         if weights:  # query-time signals: core/signals.py
             window = self.config.rerank_window
             docs = {i: by_id[i].doc for i, _ in reranked[:window]}
