@@ -66,9 +66,24 @@ def test_memories_written_before_text_doc_values_still_recall_with_their_text(es
         assert before is not None and after is not None
         got = {r.memory.id: r.memory.content for r in result.memories}
         assert got == {before.id: before.content, after.id: after.content}
+        mgets: list[int] = []
+        mget = es_basic.mget
+
+        def counting(**kwargs: Any) -> Any:
+            mgets.append(len(kwargs["docs"]))
+            return mget(**kwargs)
+
+        monkeypatch.setattr(es_basic, "mget", counting)
         legs = core.backend.hybrid(
-            ["episodic"], {"term": {"tenant": "acme"}}, text="E-4012", vector=None, size=5, fields=["id", "key", "text"]
+            ["episodic"],
+            {"term": {"tenant": "acme"}},
+            text="E-4012",
+            vector=embed(["deploy fails with E-4012"])[0],
+            size=5,
+            fields=["id", "key", "text"],
         )
-        assert {h.doc["key"]: h.doc["text"].split("\n")[0] for h in legs.text_hits} == got
+        for hits in (legs.text_hits, legs.vector_hits):
+            assert {h.doc["key"]: h.doc["text"].split("\n")[0] for h in hits} == got
+        assert mgets == [1]  # the old memory's text, once for both legs
     finally:
         old.drop()

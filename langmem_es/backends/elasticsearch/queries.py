@@ -5,37 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...documents import ARRAY_FIELDS, FIELD_TYPES
 from ...filters import Filter
 
-#: Fields a leg can read from doc values rather than ``_source`` (single-valued, mapped with
-#: doc values; ``text`` through its ``text.dv`` copy, absent when longer than
-#: :data:`~.mappings.TEXT_DOC_VALUE_CHARS`). Reading a hit's ``_source`` — or any stored
-#: field, ``_id`` included — decompresses the whole document, vectors and all: at 80 hits a
-#: leg that skips it measured 2–3× faster.
+#: Fields a leg can read from doc values rather than ``_source``: every single-valued field
+#: of the schema (a list's doc values come back sorted and deduplicated), ``text`` through
+#: its ``text.dv`` copy (absent when longer than :data:`~.mappings.TEXT_DOC_VALUE_CHARS`).
+#: Reading a hit's ``_source`` — or any stored field, ``_id`` included — decompresses the
+#: whole document, vectors and all: at 80 hits a leg that skips it measured 2–3× faster.
+#: Dates come back with millisecond precision.
 DOC_VALUES: Mapping[str, str] = {
-    **{
-        name: name
-        for name in (
-            "id",
-            "key",
-            "record",
-            "tenant",
-            "scope",
-            "owner",
-            "kind",
-            "status",
-            "event_time",
-            "session_id",
-            "written_at",
-            "confidence",
-            "access_count",
-            "conflict_id",
-            "subject_key",
-            "content_hash",
-            "valid_to",
-        )
-    },
-    "text": "text.dv",
+    name: "text.dv" if kind == "text" else name for name, kind in FIELD_TYPES.items() if name not in ARRAY_FIELDS
 }
 #: Doc-value field → the document field it holds.
 FROM_DOC_VALUES: Mapping[str, str] = {dv: name for name, dv in DOC_VALUES.items()}

@@ -115,7 +115,7 @@ class ElasticsearchSearch(ElasticsearchBase):
             missing = self._partial(response, f"a recall search of {index}", allow_partial)
             raw = response["hits"]["hits"]
             fused = [Hit(self._collection_of(h["_index"]), queries.hit_doc(h), float(h["_score"] or 0.0)) for h in raw]
-            self._read_long_texts(raw, fused, fields)
+            self._read_long_texts(list(zip(raw, fused, strict=True)), fields)
             return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000, unavailable=missing)
         searches: list[dict[str, Any]] = []
         legs: list[str] = []
@@ -127,6 +127,7 @@ class ElasticsearchSearch(ElasticsearchBase):
             searches += [header, queries.vector_leg(vector, filter, size, fields, exact=exact)]
             legs.append("vector")
         result = HybridResult()
+        read: list[tuple[Mapping[str, Any], Hit]] = []  # what each hit came as, what it became
         if searches:
             with translate_errors():
                 response = self.client.msearch(searches=searches)
@@ -147,7 +148,7 @@ class ElasticsearchSearch(ElasticsearchBase):
                     result.text_hits = [
                         Hit(self._collection_of(h["_index"]), queries.hit_doc(h), float(h["_score"])) for h in hits
                     ]
-                    self._read_long_texts(hits, result.text_hits, fields)
+                    read += zip(hits, result.text_hits, strict=True)
                 else:
                     result.vector_hits = [
                         Hit(
@@ -157,20 +158,23 @@ class ElasticsearchSearch(ElasticsearchBase):
                         )
                         for h in hits
                     ]
-                    self._read_long_texts(hits, result.vector_hits, fields)
+                    read += zip(hits, result.vector_hits, strict=True)
+        self._read_long_texts(read, fields)
         result.took_ms = (time.perf_counter() - started) * 1000
         return result
 
     def _read_long_texts(
-        self, raw: Sequence[Mapping[str, Any]], hits: Sequence[Hit], fields: Sequence[str] | None
+        self, read: Sequence[tuple[Mapping[str, Any], Hit]], fields: Sequence[str] | None
     ) -> None:
         """The ``text`` of hits whose leg read doc values but found no ``text.dv`` (a text
-        longer than it holds, or written before it existed), from ``_source`` in one ``mget``."""
+        longer than it holds, or written before it existed), from ``_source`` in one ``mget``
+        for both legs."""
         if fields is None or "text" not in fields or "docvalue_fields" not in queries.returned(fields):
             return
-        missing = {
-            (h["_index"], hit.doc["id"]): hit.doc for h, hit in zip(raw, hits, strict=True) if "text" not in hit.doc
-        }
+        missing: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for raw, hit in read:
+            if "text" not in hit.doc:
+                missing.setdefault((raw["_index"], hit.doc["id"]), []).append(hit.doc)
         if not missing:
             return
         with translate_errors("reading long texts of recall hits"):
@@ -180,7 +184,8 @@ class ElasticsearchSearch(ElasticsearchBase):
         for item in response["docs"]:
             text = (item.get("_source") or {}).get("text")
             if text is not None:
-                missing[(item["_index"], item["_id"])]["text"] = text
+                for doc in missing[(item["_index"], item["_id"])]:
+                    doc["text"] = text
 
     def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
         """Every read in one ``msearch`` (after one lazy refresh of the collections written).
