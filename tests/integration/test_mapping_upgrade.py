@@ -28,14 +28,14 @@ def embed(texts: list[str]) -> list[list[float]]:
     return bag_of_words(texts, DIMS)
 
 
+CURRENT = mappings.mappings
+
+
 def _version_1(dims: int) -> dict[str, Any]:
     body = copy.deepcopy(CURRENT(dims))
     body["properties"]["text"].pop("fields")
     body["_meta"]["langmem_es_mapping_version"] = 1
     return body
-
-
-CURRENT = mappings.mappings
 
 
 def test_memories_written_before_text_doc_values_still_recall_with_their_text(es_basic, monkeypatch) -> None:

@@ -110,7 +110,7 @@ def test_access_statistics_are_batched(core, alice, clock):
     assert core.flush_access() == 1 and core.get(alice, w.id).access_count == 4  # counts add up across flushes
 
 
-def test_a_large_flush_writes_in_bounded_rounds_and_loses_nothing(core, alice):
+def test_a_large_flush_writes_in_bounded_rounds_and_loses_nothing(core, alice, monkeypatch):
     """As an operator, I want a flush of many counts to go in short writes (a recall never
     waits behind one long write), with every count written."""
     ids = [core.remember(alice, f"Alice's locker {n} code is {1000 + n}.", kind="episodic").id for n in range(7)]
@@ -127,13 +127,10 @@ def test_a_large_flush_writes_in_bounded_rounds_and_loses_nothing(core, alice):
 
     import langmem_es.core._sync.access as access
 
-    real_sleep = access.time.sleep
-    access.time.sleep = lambda s: rounds.append(f"pause {s * 1000:.0f} ms")
-    core.backend.write = counting_write
-    try:
+    with monkeypatch.context() as m:
+        m.setattr(access.time, "sleep", lambda s: rounds.append(f"pause {s * 1000:.0f} ms"))
+        m.setattr(core.backend, "write", counting_write)
         assert core.flush_access() == 7
-    finally:
-        core.backend.write, access.time.sleep = real_write, real_sleep
     assert rounds == [3, "pause 4 ms", 3, "pause 4 ms", 1]
     assert [core.get(alice, i).access_count for i in ids] == [2] * 7
 

@@ -28,6 +28,11 @@ def source(fields: Sequence[str] | None) -> dict[str, Any] | bool:
     return {"includes": list(fields)} if fields else False
 
 
+def from_doc_values(fields: Sequence[str] | None) -> bool:
+    """Do doc values hold every field of ``fields`` (a leg then reads no ``_source``)?"""
+    return fields is not None and all(f in DOC_VALUES for f in fields)
+
+
 def returned(fields: Sequence[str] | None) -> dict[str, Any]:
     """What a leg returns of each hit: doc values only when they hold every field asked
     for (``id`` always), else the named fields of ``_source``.
@@ -37,7 +42,7 @@ def returned(fields: Sequence[str] | None) -> dict[str, Any]:
     >>> returned(["value.content"])
     {'_source': {'includes': ['value.content']}}
     """
-    if fields is not None and all(f in DOC_VALUES for f in fields):
+    if fields is not None and from_doc_values(fields):
         wanted = sorted({DOC_VALUES[f] for f in ("id", *fields)})
         return {"_source": False, "stored_fields": "_none_", "docvalue_fields": wanted}
     return {"_source": source(fields)}
