@@ -45,7 +45,21 @@ def clause(text: str, verb: Token) -> Statement:
         and not any(c.lower_ == "never" for c in kids)
     )
     st = _clause_body(text, verb, kids, subj, negated, tense, lemma)
-    return replace(st, habitual=habit) if habit and st.negated else st
+    if habit and st.negated:
+        st = replace(st, habitual=True)
+    if _event(verb, kids, tense, lemma):
+        st = replace(st, event=True)
+    return st
+
+
+def _event(verb: Token, kids: list[Token], tense: Tense, lemma: str) -> bool:
+    """A one-off past action: a past-tense verb that is not a copula, possession or passive state."""
+    return (
+        tense == "past"
+        and verb.pos_ == "VERB"
+        and lemma not in L.STATE_VERBS
+        and not any(c.dep_ == "auxpass" for c in kids)
+    )
 
 
 def _clause_body(

@@ -10,6 +10,17 @@ from __future__ import annotations
 
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 FIRST_PLURAL = frozenset({"we", "us", "our", "ours", "ourselves"})
+# Verbs of a state, not of an action, also in the past tense ("I had two cats", "I lived in
+# Bristol" is an action: two of them both happened).
+STATE_VERBS = frozenset({"be", "have", "get", "own", "keep", "know", "belong", "contain", "cost", "weigh", "measure"})
+
+# Head nouns that only say what form a thing takes: "email address" is the email, "phone
+# number" the phone, "Twitter handle" the Twitter account.
+GENERIC_HEADS = frozenset({"address", "number", "handle"})
+
+# How memories name their user in the third person ("The user lives in …", "User prefers …"):
+# the same holder as "I".
+SPEAKER_NOUNS = frozenset({"user"})
 DEMONSTRATIVE = frozenset({"that", "this", "it", "there", "which", "what", "who"})
 
 # Nouns that denote a person (or pet) who holds facts of their own: "my sister lives in York"
@@ -38,7 +49,7 @@ CHANGE_VERBS = frozenset(
     """
 move relocate switch change become join start replace trade turn raise rise increase decrease
 drop cut push postpone reschedule rebook promote upgrade downgrade rename marry divorce
-leave quit stop retire transfer convert
+leave quit stop retire transfer convert migrate update swap shift
 """.split()
 )
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})

@@ -80,7 +80,7 @@ def content_lemmas(text: str) -> frozenset[str]:
 def noun_phrase(tok: Token) -> NounPhrase:
     """(holder, names, thing, instance) of a noun phrase headed by ``tok``."""
     low = tok.lower_
-    if low in L.FIRST_PERSON:
+    if low in L.FIRST_PERSON or is_speaker(tok):
         return ("user",), frozenset(), "", frozenset()
     if low in L.FIRST_PLURAL:
         return ("we",), frozenset(), "", frozenset()
@@ -111,8 +111,18 @@ def noun_phrase(tok: Token) -> NounPhrase:
     if head in L.PEOPLE or low in L.PEOPLE:
         person = head + (":" + "_".join(sorted(inst)) if inst else "")
         return (*owner, person), frozenset(names), "", frozenset()
-    thing = " ".join([*(american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"), head])
+    words = [american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"]
+    if words and head in L.GENERIC_HEADS:  # "email address" → "email"
+        head = words.pop()
+    thing = " ".join([*words, head])
     return owner, frozenset(names), thing, inst
+
+
+def is_speaker(tok: Token) -> bool:
+    """The user named in the third person: "the user", "User", "the user's" (not "a user", "another user")."""
+    return tok.lower_ in L.SPEAKER_NOUNS and all(
+        (c.dep_ == "det" and c.lower_ == "the") or c.dep_ == "case" for c in tok.children
+    )
 
 
 def is_name(tok: Token) -> bool:

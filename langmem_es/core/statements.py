@@ -76,9 +76,24 @@ __all__ = [
 _VERDICTS = frozenset({"wrong", "true", "untrue", "incorrect", "correct", "right", "false", "mistake"})
 
 
+#: A leading label before the sentence itself ("Update: my phone is now …", "FYI - …").
+_LABEL = re.compile(
+    r"\s*(update|updated|correction|corrected|fyi|note|edit|ps|p\.s\.|new)\s*[:\-\u2013\u2014]\s+", re.I
+)
+
+
 @lru_cache(maxsize=8192)
 def parse(text: str) -> Statement:
-    """The claim of ``text`` (its most informative clause), with sentence-level change marks."""
+    """The claim of ``text`` (its most informative clause), with sentence-level change marks.
+
+    A leading label is read as what it says, not as the subject: "Update: my phone is now
+    555-9876" is the phone's statement, a change.
+    """
+    label = _LABEL.match(text)
+    if label and text[label.end() :].strip():
+        st = parse(text[label.end() :])
+        changed = label.group(1).lower() in ("update", "updated", "correction", "corrected", "new")
+        return replace(st, text=text, change=st.change or changed)
     doc = reading(text)
     heads = [
         t
@@ -268,6 +283,8 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
         )
     if same_value(o.values, n.values):
         return "reinforcement"
+    if o.event and n.event and not (o.change or n.change or n.ending):
+        return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
     return "update"
 
 

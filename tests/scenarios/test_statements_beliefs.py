@@ -74,6 +74,66 @@ def test_true_updates_without_the_key_words(core, alice):
     assert w.superseded == [rent.id]
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user lives in Edinburgh.", "The user moved to Glasgow."),  # the tools ask for the third person
+        ("I live in Paris.", "I moved to Berlin last month."),
+        ("The user's manager is Dana.", "Priya is the user's new manager."),
+        ("My favourite colour is blue.", "Actually my favorite color is green."),
+        ("The user works at Initech.", "The user joined Globex."),
+        ("The user is vegetarian.", "The user is now vegan."),
+    ],
+)
+def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
+    """As a user whose assistant files facts without keys, I want a fact that changes to
+    replace the one it changes, with the history kept, as keyed facts do."""
+    a = core.remember(alice, old, reason=WHY)
+    b = core.remember(alice, new, reason=WHY)
+    assert b.action == "superseded" and b.superseded == [a.id], (b.action, b.note)
+    assert core.get(alice, a.id).status == "superseded" and core.get(alice, a.id).superseded_by == b.id
+    assert active(core, alice, new) == [new]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The user likes jazz.", "The user likes rock."),
+        ("The user has a cat named Tom.", "The user has a dog named Rex."),
+        ("The user met Anna at the conference.", "The user met Tom at the gym."),
+        ("I ate sushi yesterday.", "I ate pizza last night."),
+        ("The user lives in Paris.", "The user's sister lives in York."),
+        ("The user drives a Honda.", "The user sold the Honda and drives a Tesla now."),
+        ("The user speaks French.", "The user speaks Spanish."),
+    ],
+)
+def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
+    """As a user, I want two things that are both true kept: neither replaces the other,
+    and the second is not taken for a repeat of the first."""
+    a = core.remember(alice, first, reason=WHY)
+    b = core.remember(alice, second, reason=WHY)
+    assert b.action == "created" and b.id != a.id and b.superseded == [], (b.action, b.note)
+    assert core.get(alice, a.id).status == "active"
+
+
+def test_a_frozen_keyless_fact_yields_only_to_an_explicit_update(core, alice, clock):
+    fact = core.remember(alice, "The user lives in Bristol.", reason=WHY, confidence=0.9)
+    clock.advance(days=31)
+    core.decay(alice)
+    assert core.get(alice, fact.id).frozen
+    w = core.remember(alice, "The user moved to Leeds.", reason=WHY)
+    assert w.action == "conflict" and core.get(alice, fact.id).status == "active"
+    explicit = core.remember(alice, "The user lives in Leeds now.", reason=WHY, replaces=[fact.id])
+    assert fact.id in explicit.superseded and core.get(alice, fact.id).status == "superseded"
+
+
+def test_keyless_updates_stay_in_their_scope(core, alice):
+    """A private statement never replaces the workspace's shared fact (nor the reverse)."""
+    shared = core.remember(alice, "The office is in Leeds.", reason=WHY, scope="shared")
+    mine = core.remember(alice, "The office moved to York.", reason=WHY, scope="private")
+    assert mine.superseded == [] and core.get(alice, shared.id).status == "active"
+
+
 def test_paraphrase_dedupe(core, alice):
     a = core.remember(alice, "My favourite colour is blue.", reason=WHY, sources=["a"])
     b = core.remember(alice, "My favorite color is blue.", reason=WHY, sources=["b"])

@@ -200,6 +200,8 @@ class Beliefs(StatementReading):
                 memory = self._canonical_key(near, memory, held=bool(actives))
             elif memory.polarity == "assert" and not replaces:
                 memory = self._infer_key(near, memory)
+                if not memory.subject_key:  # keyless facts it updates are replaced by id (not named: frozen ones hold)
+                    replaces = self._updated_unkeyed(near, memory)
         if memory.polarity == "deny":
             return self._write_denial(scope_filter, memory, vector, near, replaces, now)
         if memory.subject_key != key:  # a key inferred or mapped since the batched read: read its state now

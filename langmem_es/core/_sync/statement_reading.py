@@ -65,6 +65,15 @@ class StatementReading(Denials):
                 return memory.model_copy(update={"subject_key": old.subject_key})
         return memory
 
+    def _updated_unkeyed(self, near: Sequence[Hit], memory: Memory) -> list[str]:
+        """Held facts without a key that a keyless statement updates (same holder and attribute,
+        a new value or an ending): it replaces them by id, under the usual strength rules."""
+        return [
+            old.id
+            for _, old, rel in self._related(near, memory)
+            if rel == "update" and old.polarity == "assert" and not old.subject_key
+        ]
+
     def _canonical_key(self, near: Sequence[Hit], memory: Memory, *, held: bool) -> Memory:
         """Map the caller's key to a held key for the same subject (``user.location.city`` → ``user.home_city``).
 
