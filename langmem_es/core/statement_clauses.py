@@ -58,6 +58,7 @@ def _event(verb: Token, kids: list[Token], tense: Tense, lemma: str) -> bool:
         tense == "past"
         and verb.pos_ == "VERB"
         and lemma not in L.STATE_VERBS
+        and lemma not in L.CHANGE_VERBS  # "I moved to …", "I turned 35": a change, not one more event
         and not any(c.dep_ == "auxpass" for c in kids)
     )
 

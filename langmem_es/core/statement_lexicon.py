@@ -53,6 +53,8 @@ leave quit stop retire transfer convert migrate update swap shift
 """.split()
 )
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
+# Verbs whose object is no longer the case once done: "sold the Honda" ends "drives a Honda".
+GIVE_UP_VERBS = frozenset({"sell", "quit", "cancel", "ditch", "abandon"})
 CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually"})
 CHANGE_ADJECTIVES = frozenset({"new", "current"})
 STILL = frozenset({"still"})

@@ -36,8 +36,8 @@ class Statement:
     habitual: bool = False
     """A present-tense "don't/doesn't" habit or preference ("I don't eat meat"): negative, yet an assertion."""
     event: bool = False
-    """A past action ("I met Anna at PyCon", "I ate sushi"): another one, unless a change ("I moved
-    to …"), does not replace it."""
+    """A past action, not a change ("I met Anna at PyCon", "I ate sushi"; not "I moved to …"):
+    another one does not replace it."""
 
     @property
     def first_person(self) -> bool:

@@ -197,13 +197,21 @@ def _corrected(doc: Doc) -> set[str]:
             out |= values_of([c for c in t.head.children if c.dep_ in ("attr", "acomp")]) - _VERDICTS
         if t.lower_ == "from" and t.dep_ == "prep" and t.head.lemma_.lower() in L.CHANGE_VERBS:
             out |= values_of([c for c in t.children if c.dep_ == "pobj"])
-        if (
-            t.dep_ == "dobj"
-            and t.head.lemma_.lower() in ("replace", "trade", "swap")
-            and t.lower_ not in L.FIRST_PERSON
-        ):
+        if t.dep_ == "dobj" and t.lower_ not in L.FIRST_PERSON and _gives_up(t.head):
             out |= values_of([t])
     return out
+
+
+def _gives_up(verb: Token) -> bool:
+    """A verb whose object stops being the case: "replaced my Ford", "sold the Honda", "gave up coffee"."""
+    lemma = verb.lemma_.lower()
+    if lemma in ("replace", "trade", "swap"):
+        return True
+    done = verb.tag_ in ("VBD", "VBN")  # "sold the Honda", not "sells insurance" (a trade)
+    return done and (
+        lemma in L.GIVE_UP_VERBS
+        or (lemma == "give" and any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children))
+    )
 
 
 # ----------------------------------------------------------------------------- relations
@@ -283,7 +291,7 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
         )
     if same_value(o.values, n.values):
         return "reinforcement"
-    if o.event and n.event and not (o.change or n.change or n.ending):
+    if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
     return "update"
 

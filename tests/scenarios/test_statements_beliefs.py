@@ -83,6 +83,11 @@ def test_true_updates_without_the_key_words(core, alice):
         ("My favourite colour is blue.", "Actually my favorite color is green."),
         ("The user works at Initech.", "The user joined Globex."),
         ("The user is vegetarian.", "The user is now vegan."),
+        ("The user drives a Honda.", "The user sold the Honda and drives a Tesla now."),
+        ("The user drinks coffee every morning.", "The user quit coffee and only drinks tea now."),
+        ("The user uses VS Code.", "The user switched from VS Code to Neovim."),
+        ("My phone number is 555-1234.", "Update: my phone is now 555-9876."),
+        ("My email is bob@old.com.", "My new email address is bob@new.io."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -103,8 +108,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user met Anna at the conference.", "The user met Tom at the gym."),
         ("I ate sushi yesterday.", "I ate pizza last night."),
         ("The user lives in Paris.", "The user's sister lives in York."),
-        ("The user drives a Honda.", "The user sold the Honda and drives a Tesla now."),
         ("The user speaks French.", "The user speaks Spanish."),
+        ("The user bought a standing desk.", "The user bought a new monitor."),
+        ("The user works in insurance.", "The user sells insurance for a living."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
