@@ -1,7 +1,8 @@
 """Which other memories state a forgotten fact (pure): forgetting reaches every copy.
 
 A semantic fact is usually extracted from a message that is also kept as an episodic
-event, and a playbook may cite it. When the fact is forgotten, those copies go too:
+event, and a playbook may cite it. When the fact is forgotten, those copies go too (and when the event is forgotten, the
+facts it states, by the same tests the other way round):
 
 * **linked evidence** — the event or playbook *is* one of the fact's sources (its id is
   in ``fact.sources``), cites the fact (the fact's id is in its sources), or shares a
@@ -51,9 +52,24 @@ def _tokens(text: str) -> list[str]:
     return _WORD.findall("".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)))
 
 
-def _names(text: str) -> set[str]:
-    """Capitalised words that are not stop words (folded): names of people, places, products."""
-    return {w.casefold() for w in _tokens(text) if w[:1].isupper() and w.casefold() not in _STOP}
+def _names(text: str, *, sentence_starts: bool = True) -> set[str]:
+    """Capitalised words that are not stop words (folded): names of people, places, products.
+    ``sentence_starts=False`` leaves out a sentence's first word ("Sure. Also, my code is …").
+
+    >>> sorted(_names("Sure. Also, Bob said hi", sentence_starts=False))
+    ['bob']
+    """
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    out = set()
+    for m in _WORD.finditer(folded):
+        w = m.group()
+        if not w[:1].isupper() or w.casefold() in _STOP:
+            continue
+        before = folded[: m.start()].rstrip(" \t\"'\u201c\u2018(")
+        if not sentence_starts and (not before or before[-1] in ".!?:\n"):
+            continue
+        out.add(w.casefold())
+    return out
 
 
 _SELF = frozenset({"i", "my", "me", "mine", "we", "our"})
@@ -72,7 +88,7 @@ def states_same_claim(fact: Memory, event: Memory, similarity: float, threshold:
     missing = fact_words - event_words
     if missing and not (missing <= _names(fact.content) and _SELF & {t.casefold() for t in _tokens(event.content)}):
         return False
-    return not (_names(event.content) - fact_words - _names(fact.content))
+    return not (_names(event.content, sentence_starts=False) - fact_words - _names(fact.content))
 
 
 def is_copy(fact: Memory, other: Memory, similarity: float, threshold: float) -> bool:

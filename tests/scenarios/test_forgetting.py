@@ -71,6 +71,28 @@ def test_forget_by_query(core, alice):
     assert core.get(alice, gone) is None and core.get(alice, keep.id) is not None
 
 
+def test_forgetting_the_message_forgets_the_fact_it_states(core, alice, clock):
+    """As a user who says "forget my door code", I want it gone wherever it is kept, even
+    when the best match is the message where I said it rather than the fact taken from it;
+    and re-reading the conversation must not bring it back."""
+    turns = [
+        "Hi! Can you help me plan my week?",
+        "Sure. Also, my new door code is 4471, keep it handy.",
+        "I have physio on Tuesday at 5pm.",
+        "Remind me that the door code 4471 opens the side entrance too.",
+    ]
+    items = [{"content": t, "session_id": "s1", "event_time": clock.now} for t in turns]
+    ids = core.remember_many(alice, items)
+    fact = core.remember(alice, "The user's door code is 4471.", reason="To let them in.")
+    physio = core.remember(alice, "The user has physio on Tuesdays at 5pm.", reason="Scheduling.")
+    core.forget(alice, ids=[ids[1]])  # the message, not the fact
+    assert core.get(alice, fact.id) is None and core.get(alice, ids[3]) is None
+    assert core.get(alice, physio.id) is not None and core.get(alice, ids[2]) is not None
+    assert not [m for m in core.recall(alice, "door code", k=10).memories if "4471" in m.memory.content]
+    core.remember_many(alice, items)  # the same conversation read again
+    assert not [m for m in core.recall(alice, "door code", k=10).memories if "4471" in m.memory.content]
+
+
 def test_forget_by_source_and_everything_later_derived_from_it(core, alice):
     """As a user who shared a document by mistake, I want everything taken from it
     forgotten, and nothing re-derived from it later."""

@@ -45,8 +45,9 @@ class Forgetting(CoreBase):
         """Forget memories by id, subject key (every version), query (best ``k`` matches) or source ref.
 
         Forgetting reaches every copy: the episodic events and playbooks that state a
-        forgotten fact or were its sources go too (:mod:`langmem_es.core.copies`), in
-        every scope the caller may touch. Each forgotten memory is deleted and leaves a
+        forgotten fact or were its sources go too (:mod:`langmem_es.core.copies`), and so
+        do the facts a forgotten event states (with their other copies), in every scope
+        the caller may touch. Each forgotten memory is deleted and leaves a
         tombstone on its evidence (content fingerprint, source refs, subject key), so
         re-ingesting the same evidence or re-extracting the same fact returns
         ``action="suppressed"``. The rules decide (:mod:`langmem_es.core.authz`): an
@@ -80,8 +81,13 @@ class Forgetting(CoreBase):
                     targets[r.id] = stored
         denied = sorted(key for key, s in targets.items() if not self._may_forget(identity, s))
         targets = {key: s for key, s in targets.items() if key not in denied}
-        copies = self._copies(identity, [memory_of(s.doc) for s in targets.values()], scopes)
-        copies = {key: s for key, s in copies.items() if key not in targets and self._may_forget(identity, s)}
+        forgotten = [memory_of(s.doc) for s in targets.values()]
+        stated = self._stated_by(identity, forgotten, scopes)  # an event forgotten: the facts it states
+        stated = {key: s for key, s in stated.items() if key not in targets and self._may_forget(identity, s)}
+        copies = self._copies(identity, [*forgotten, *(memory_of(s.doc) for s in stated.values())], scopes)
+        copies = {
+            key: s for key, s in {**stated, **copies}.items() if key not in targets and self._may_forget(identity, s)
+        }
         everything = {**targets, **copies}
         report = ForgetReport(sorted(everything), _counts(everything.values()), dry_run, denied, sorted(copies))
         if dry_run or not everything:
@@ -121,6 +127,32 @@ class Forgetting(CoreBase):
             for hit in legs.vector_hits:
                 if S.visible(hit.doc, identity, scopes) and C.is_copy(
                     fact, memory_of(hit.doc), hit.score, self.config.copy_similarity
+                ):
+                    [exact] = self.backend.get(hit.collection, [hit.doc["id"]])
+                    if exact is not None:
+                        found[hit.doc["key"]] = exact
+        return found
+
+    def _stated_by(
+        self, identity: Identity, memories: Sequence[Memory], scopes: Sequence[Scope]
+    ) -> dict[str, StoredDoc]:
+        """Facts and playbooks in the caller's ``scopes`` that forgotten events state or were sources of."""
+        events = [m for m in memories if m.kind == "episodic"]
+        if not events:
+            return {}
+        vis = S.visibility_filter(identity, scopes)
+        refs = sorted({r for m in events for r in m.sources} | {m.id for m in events})
+        found: dict[str, StoredDoc] = {}
+        linked = F.all_of(vis, F.any_of(F.terms("key", refs), F.terms("source_refs", refs)))
+        for s in self.backend.find(["semantic", "procedural"], linked, size=10_000):
+            if S.visible(s.doc, identity, scopes) and any(C.linked(memory_of(s.doc), e) for e in events):
+                found[s.doc["key"]] = s
+        vectors = self.embeddings.embed_documents([e.content for e in events])
+        for event, vector in zip(events, vectors, strict=False):
+            legs = self.backend.hybrid(["semantic"], vis, text=None, vector=vector, size=10)
+            for hit in legs.vector_hits:
+                if S.visible(hit.doc, identity, scopes) and C.is_copy(
+                    memory_of(hit.doc), event, hit.score, self.config.copy_similarity
                 ):
                     [exact] = self.backend.get(hit.collection, [hit.doc["id"]])
                     if exact is not None:
