@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Literal
 
 from ..model import Memory
@@ -45,9 +46,19 @@ def initial_confidence(origin: str, polarity_: str, table: Mapping[str, float], 
     return float(table.get(origin, table.get("user", 0.8)))
 
 
+def statement(memory: Memory) -> St.Statement:
+    """The memory's statement; in a user's own memories their user id names the speaker
+    ("Alice lives in Bristol" in ``user:alice``'s memories is "I live in Bristol")."""
+    st = St.parse(memory.content)
+    me = memory.owner.split(":", 1)[1].casefold() if memory.owner.startswith("user:") else ""
+    if me and st.holder[0] != "user" and st.holder[0].split(" ")[0] == me:
+        st = replace(st, holder=("user", *st.holder[1:]))
+    return st
+
+
 def relation(old: Memory, new: Memory) -> St.Relation:
     """What ``new`` does to the held fact ``old`` (statements' relation, polarity-aware)."""
-    rel = St.relate(old.content, new.content)
+    rel = St.relate(statement(old), statement(new))
     if (
         rel in ("unrelated", "other_key")
         and old.polarity == new.polarity

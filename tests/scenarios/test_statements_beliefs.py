@@ -133,6 +133,17 @@ def test_a_frozen_keyless_fact_yields_only_to_an_explicit_update(core, alice, cl
     assert fact.id in explicit.superseded and core.get(alice, fact.id).status == "superseded"
 
 
+def test_my_name_and_the_user_are_one_person(core, alice):
+    """As Alice, "Alice lives in Bristol" and "The user moved to Leeds" in my memories are
+    about me; a fact about someone else named beside me is not."""
+    mine = core.remember(alice, "Alice lives in Bristol.", reason=WHY)
+    sister = core.remember(alice, "Alice's sister lives in York.", reason=WHY)
+    bob = core.remember(alice, "Bob lives in Bath.", reason=WHY)
+    moved = core.remember(alice, "The user moved to Leeds.", reason=WHY)
+    assert moved.superseded == [mine.id]
+    assert core.get(alice, sister.id).status == "active" and core.get(alice, bob.id).status == "active"
+
+
 def test_keyless_updates_stay_in_their_scope(core, alice):
     """A private statement never replaces the workspace's shared fact (nor the reverse)."""
     shared = core.remember(alice, "The office is in Leeds.", reason=WHY, scope="shared")
