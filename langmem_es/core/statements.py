@@ -134,12 +134,18 @@ def parse(text: str) -> Statement:
     elif _rejects(doc) and st.values:  # "No, I live in York": a correction naming the value
         change = True
     replaced = frozenset(st.replaced | _corrected(doc))
+    others = tuple(
+        c
+        for h, c in zip(heads, clauses, strict=False)
+        if h is not best_head and h.dep_ in ("ROOT", "conj", "parataxis") and not (c.negated or c.event)
+    )
     return replace(
         st,
         change=change or st.change or bool(replaced),
         ending=ending or st.ending,
         replaced=replaced,
         negated=st.negated and not ending,
+        others=others,
     )
 
 
@@ -207,7 +213,7 @@ def _gives_up(verb: Token) -> bool:
     lemma = verb.lemma_.lower()
     if lemma in ("replace", "trade", "swap"):
         return True
-    done = verb.tag_ in ("VBD", "VBN")  # "sold the Honda", not "sells insurance" (a trade)
+    done = verb.tag_ in ("VBD", "VBN") or verb.lower_ == "quit"  # "sold the Honda", not "sells insurance"
     return done and (
         lemma in L.GIVE_UP_VERBS
         or (lemma == "give" and any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children))
@@ -259,9 +265,20 @@ def same_attribute(a: Statement, b: Statement) -> bool:
 
 
 def relate(old: str | Statement, new: str | Statement) -> Relation:
-    """What ``new`` does to the stored fact ``old`` (see the module docstring for the classes)."""
+    """What ``new`` does to the stored fact ``old`` (see the module docstring for the classes).
+
+    A sentence is read through its main clause; when that one leaves ``old`` alone, another
+    coordinate clause that updates it still does ("my sister lives in York and I moved to Leeds").
+    """
     o = old if isinstance(old, Statement) else parse(old)
     n = new if isinstance(new, Statement) else parse(new)
+    rel = _relate(o, n)
+    if rel in ("other_key", "lookalike", "unrelated") and any(_relate(o, c) == "update" for c in n.others):
+        return "update"
+    return rel
+
+
+def _relate(o: Statement, n: Statement) -> Relation:
     holder = same_holder(o, n)
     if n.replaced and holder and (overlap(n.replaced, o.values) or overlap(n.replaced, o.item)):
         return "update"

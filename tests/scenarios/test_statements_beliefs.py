@@ -88,6 +88,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user uses VS Code.", "The user switched from VS Code to Neovim."),
         ("My phone number is 555-1234.", "Update: my phone is now 555-9876."),
         ("My email is bob@old.com.", "My new email address is bob@new.io."),
+        ("The user lives in Bristol.", "The user's sister lives in York and the user moved to Leeds."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -111,6 +112,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user speaks French.", "The user speaks Spanish."),
         ("The user bought a standing desk.", "The user bought a new monitor."),
         ("The user works in insurance.", "The user sells insurance for a living."),
+        ("I live in Berlin.", "I met Tom when I lived in Paris."),
+        ("The user works at Acme.", "The user lives in Bristol and works at Acme."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
