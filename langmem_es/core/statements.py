@@ -286,6 +286,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "lookalike" if same_kind(o, n) else "unrelated"
     if n.frame == "*":
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
+    if (n.negated or n.ending) and o.holder == n.holder and _named_one_of(o, n):
+        return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
     if not same_attribute(o, n):
         if same_kind(o, n) and o.instance != n.instance:
             return "lookalike"
@@ -311,6 +313,11 @@ def _relate(o: Statement, n: Statement) -> Relation:
     if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
     return "update"
+
+
+def _named_one_of(o: Statement, n: Statement) -> bool:
+    """``o`` owns a named X ("a dog named Rex", frame ``own_dog``) and ``n`` speaks of having Xs."""
+    return n.frame == "have" and len(n.item) == 1 and o.frame == "own_" + next(iter(n.item))
 
 
 def classify(text: str) -> Polarity:
