@@ -374,7 +374,16 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             base = "go_" + american(xcomp.lemma_.lower())
         frame = base
     if lemma in L.MULTI_VALUED or frame in L.MULTI_VALUED or frame.split("_")[0] in L.MULTI_VALUED:
+        head = american(value_heads[0].lemma_.lower()) if len(value_heads) == 1 else ""
         return Statement(
-            text=text, holder=holder, names=names, frame=frame, item=values, values=values, negated=negated, tense=tense
+            text=text,
+            holder=holder,
+            names=names,
+            frame=frame,
+            item=values,
+            values=values,
+            negated=negated,
+            tense=tense,
+            head=head,
         )
     return Statement(text=text, holder=holder, names=names, frame=frame, values=values, negated=negated, tense=tense)

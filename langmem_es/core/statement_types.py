@@ -38,6 +38,8 @@ class Statement:
     event: bool = False
     """A past action, not a change ("I met Anna at PyCon", "I ate sushi"; not "I moved to …"):
     another one does not replace it."""
+    head: str = ""
+    """The head noun of a multi-valued frame's value ("window seats" → ``seat``)."""
     others: tuple[Statement, ...] = ()
     """The sentence's other coordinate clauses ("the user's sister lives in York and the user
     moved to Leeds"): a held fact one of them updates is updated."""

@@ -288,6 +288,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
     if (n.negated or n.ending) and o.holder == n.holder and _named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
+    if n.change and o.frame == n.frame == "like" and o.head and o.head == n.head and o.item != n.item:
+        return "update"  # a preference changed within one kind of thing: "I prefer aisle seats now" ← window seats
     if not same_attribute(o, n):
         if same_kind(o, n) and o.instance != n.instance:
             return "lookalike"

@@ -89,6 +89,8 @@ def test_true_updates_without_the_key_words(core, alice):
         ("My phone number is 555-1234.", "Update: my phone is now 555-9876."),
         ("My email is bob@old.com.", "My new email address is bob@new.io."),
         ("The user lives in Bristol.", "The user's sister lives in York and the user moved to Leeds."),
+        ("The user prefers window seats.", "The user prefers aisle seats now."),
+        ("The user has a dog named Rex.", "The user no longer has a dog."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
