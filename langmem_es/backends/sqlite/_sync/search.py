@@ -59,7 +59,8 @@ class SQLiteSearch(SQLiteBase):
 
         Each document scores once per leg: its best vector (a document may carry one
         vector per indexed path). Fusion is the caller's: ``server_rrf`` raises.
-        Hits carry whole documents (``fields`` is a hint; cosines are always exact).
+        Hits carry ``fields`` (and ``id``) when they are all plain columns, read without
+        decoding the documents; else whole documents. Cosines are always exact.
         One database file never answers in part: ``allow_partial`` changes nothing.
         """
         if server_rrf:
@@ -72,7 +73,10 @@ class SQLiteSearch(SQLiteBase):
         terms = fts_terms(text)
         if size <= 0 or (not terms and query is None):
             return HybridResult()
-        return self._runner.run(self._locked, self._hybrid, _unique(collections), filter, terms, query, size)
+        columns = _columns(fields)
+        return self._runner.run(
+            self._locked, self._hybrid, _unique(collections), filter, terms, query, size, columns
+        )
 
     def _hybrid(
         self,
@@ -82,6 +86,7 @@ class SQLiteSearch(SQLiteBase):
         terms: list[str],
         query: np.ndarray | None,
         size: int,
+        columns: tuple[str, ...] | None = None,
     ) -> HybridResult:
         started = time.perf_counter()
         text_hits: list[Hit] = []
@@ -89,19 +94,27 @@ class SQLiteSearch(SQLiteBase):
         with self._tx(conn, "DEFERRED"):  # one snapshot for both legs
             for c in collections:
                 if terms:
-                    text_hits += self._bm25(conn, c, flt, terms, size)
+                    text_hits += self._bm25(conn, c, flt, terms, size, columns)
                 if query is not None:
-                    vector_hits += self._knn(conn, c, flt, query, size)
+                    vector_hits += self._knn(conn, c, flt, query, size, columns)
         text_hits.sort(key=lambda h: -h.score)
         vector_hits.sort(key=lambda h: -h.score)
         took = (time.perf_counter() - started) * 1000
         return HybridResult(text_hits=text_hits[:size], vector_hits=vector_hits[:size], took_ms=took)
 
-    def _bm25(self, conn: sqlite3.Connection, c: Collection, flt: Filter, terms: list[str], size: int) -> list[Hit]:
+    def _bm25(
+        self,
+        conn: sqlite3.Connection,
+        c: Collection,
+        flt: Filter,
+        terms: list[str],
+        size: int,
+        columns: tuple[str, ...] | None = None,
+    ) -> list[Hit]:
         postings = self._postings_of(conn, c)
         tokens = self._query_tokens(terms) if postings is not None else None
         if postings is None or tokens is None:
-            return self._bm25_sql(conn, c, flt, terms, size)
+            return self._bm25_sql(conn, c, flt, terms, size, columns)
         # terms in most documents weigh nothing in BM25 but cost the most to rank: see .fulltext
         counts = {t: postings.documents(k) for t, k in zip(terms, tokens, strict=True) if t == k}
         kept = set(weighted(terms, counts, postings.n))
@@ -110,9 +123,17 @@ class SQLiteSearch(SQLiteBase):
         if len(chosen) > size:  # ties with the last: by document id, as the SQL leg orders them
             ids = dict(self._rows(conn, c, "id", list(chosen)))
             chosen = {r: chosen[r] for r in sorted(chosen, key=lambda r: (-chosen[r], ids[r]))[:size]}
-        return sorted(self._hits(conn, c, chosen), key=lambda h: (-h.score, h.doc["id"]))
+        return sorted(self._hits(conn, c, chosen, columns), key=lambda h: (-h.score, h.doc["id"]))
 
-    def _bm25_sql(self, conn: sqlite3.Connection, c: Collection, flt: Filter, terms: list[str], size: int) -> list[Hit]:
+    def _bm25_sql(
+        self,
+        conn: sqlite3.Connection,
+        c: Collection,
+        flt: Filter,
+        terms: list[str],
+        size: int,
+        columns: tuple[str, ...] | None = None,
+    ) -> list[Hit]:
         """The BM25 leg in SQL (when the index cannot be read into postings)."""
         table, fts = S.q(self.names.table(c)), S.q(self.names.fts(c))
         match = match_expression(weighted_terms(conn, self.names.fts(c), self.names.vocab(c), terms))
@@ -123,7 +144,7 @@ class SQLiteSearch(SQLiteBase):
             f"WHERE {fts} MATCH :match AND {w} ORDER BY score DESC, t.id LIMIT :size"
         )
         ranked = {int(rid): float(score) for rid, score in conn.execute(sql, {**p, "match": match, "size": size})}
-        return self._hits(conn, c, ranked)
+        return self._hits(conn, c, ranked, columns)
 
     def _query_tokens(self, terms: list[str]) -> list[str] | None:
         """The index token of each query term (``None`` if one is not exactly one token:
@@ -136,7 +157,15 @@ class SQLiteSearch(SQLiteBase):
             return None
         return [split[i][0] if i in split else t for i, t in enumerate(terms)]
 
-    def _knn(self, conn: sqlite3.Connection, c: Collection, flt: Filter, query: np.ndarray, size: int) -> list[Hit]:
+    def _knn(
+        self,
+        conn: sqlite3.Connection,
+        c: Collection,
+        flt: Filter,
+        query: np.ndarray,
+        size: int,
+        columns: tuple[str, ...] | None = None,
+    ) -> list[Hit]:
         vectors = S.q(self.names.vectors(c))
         dim = int(query.size)
         qn = query / np.linalg.norm(query)
@@ -167,7 +196,7 @@ class SQLiteSearch(SQLiteBase):
             return best_per_doc(rids, matrix, qn, docs)
 
         chosen = self._best(conn, c, flt, size, score)
-        return self._hits(conn, c, dict(list(chosen.items())[:size]))
+        return self._hits(conn, c, dict(list(chosen.items())[:size]), columns)
 
     def _best(
         self,
@@ -217,10 +246,25 @@ class SQLiteSearch(SQLiteBase):
         """``(rid, column)`` of some documents of ``c``."""
         return _select_in(conn, self.names.table(c), f"rid, {column}", "rid", rids)
 
-    def _hits(self, conn: sqlite3.Connection, c: Collection, chosen: dict[int, float]) -> list[Hit]:
-        """Hits for ``{rid: score}`` (in that order), their documents read by rid."""
-        docs = dict(self._rows(conn, c, "doc", list(chosen)))
-        return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
+    def _hits(
+        self, conn: sqlite3.Connection, c: Collection, chosen: dict[int, float], columns: tuple[str, ...] | None = None
+    ) -> list[Hit]:
+        """Hits for ``{rid: score}`` (in that order): their documents read by rid, or only
+        ``columns`` (plain columns, no document decoded; a field the document lacks is absent)."""
+        if columns is None:
+            docs = dict(self._rows(conn, c, "doc", list(chosen)))
+            return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
+        rows = {
+            r[0]: r[1:]
+            for r in _select_in(
+                conn, self.names.table(c), ", ".join(["rid", *(S.q(f) for f in columns)]), "rid", list(chosen)
+            )
+        }
+        return [
+            Hit(c, {f: v for f, v in zip(columns, rows[r], strict=True) if v is not None}, s)
+            for r, s in chosen.items()
+            if r in rows
+        ]
 
     def _postings_of(self, conn: sqlite3.Connection, c: Collection) -> Postings | None:
         """The cached postings of collection ``c``, brought up to date or built (``None``: the
@@ -332,3 +376,11 @@ def _outdated(built: int, data_version: int, changed: int, size: int) -> bool:
     """Whether a cache built at ``PRAGMA data_version`` ``built`` is to be rebuilt: another
     connection committed since, or its ``changed`` rows are too many of its ``size``."""
     return built != data_version or changed * 5 > max(size, 5000)
+
+
+def _columns(fields: Sequence[str] | None) -> tuple[str, ...] | None:
+    """The columns to read for ``fields`` (``id`` first), or ``None`` when one is not a plain column."""
+    if fields is None:
+        return None
+    wanted = tuple(dict.fromkeys(["id", *fields]))
+    return wanted if all(f == "id" or f in S.SCALAR_FIELDS for f in wanted) else None
