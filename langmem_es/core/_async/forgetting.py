@@ -7,7 +7,7 @@ evidence or re-extracting the same fact is suppressed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -107,51 +107,47 @@ class AsyncForgetting(AsyncCoreBase):
         return self._allowed(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))
 
     async def _copies(
-        self, identity: Identity, facts: Sequence[Memory], scopes: Sequence[Scope]
+        self, identity: Identity, memories: Sequence[Memory], scopes: Sequence[Scope]
     ) -> dict[str, StoredDoc]:
-        """Events and playbooks in the caller's ``scopes`` that state one of ``facts`` or were its sources."""
-        facts = [m for m in facts if m.kind in ("semantic", "procedural")]
-        if not facts:
-            return {}
-        vis = S.visibility_filter(identity, scopes)
-        refs = sorted({r for m in facts for r in m.sources} | {m.id for m in facts})
-        found: dict[str, StoredDoc] = {}
-        linked = F.all_of(vis, F.any_of(F.terms("key", refs), F.terms("source_refs", refs)))
-        for s in await self.backend.find(["episodic", "procedural"], linked, size=10_000):
-            if S.visible(s.doc, identity, scopes) and any(C.linked(f, memory_of(s.doc)) for f in facts):
-                found[s.doc["key"]] = s
-        vectors = await self.embeddings.aembed_documents([f.content for f in facts])
-        for fact, vector in zip(facts, vectors, strict=False):
-            legs = await self.backend.hybrid(["episodic"], vis, text=None, vector=vector, size=20)
-            for hit in legs.vector_hits:
-                if S.visible(hit.doc, identity, scopes) and C.is_copy(
-                    fact, memory_of(hit.doc), hit.score, self.config.copy_similarity
-                ):
-                    [exact] = await self.backend.get(hit.collection, [hit.doc["id"]])
-                    if exact is not None:
-                        found[hit.doc["key"]] = exact
-        return found
+        """Events and playbooks in the caller's ``scopes`` that state a forgotten fact or were its sources."""
+        facts = [m for m in memories if m.kind in ("semantic", "procedural")]
+        return await self._tied(identity, facts, scopes, ("episodic", "procedural"), "episodic", lambda f, o: (f, o))
 
     async def _stated_by(
         self, identity: Identity, memories: Sequence[Memory], scopes: Sequence[Scope]
     ) -> dict[str, StoredDoc]:
         """Facts and playbooks in the caller's ``scopes`` that forgotten events state or were sources of."""
         events = [m for m in memories if m.kind == "episodic"]
-        if not events:
+        return await self._tied(identity, events, scopes, ("semantic", "procedural"), "semantic", lambda e, o: (o, e))
+
+    async def _tied(
+        self,
+        identity: Identity,
+        memories: Sequence[Memory],
+        scopes: Sequence[Scope],
+        linked_in: Sequence[Collection],
+        near_in: Collection,
+        fact_and_event: Callable[[Memory, Memory], tuple[Memory, Memory]],
+    ) -> dict[str, StoredDoc]:
+        """Memories of ``linked_in`` tied to one of ``memories`` by evidence (a source, one
+        utterance), and memories of ``near_in`` close to one that state the same claim
+        (``fact_and_event(memory, other)`` orders the pair for :func:`copies.is_copy`)."""
+        if not memories:
             return {}
         vis = S.visibility_filter(identity, scopes)
-        refs = sorted({r for m in events for r in m.sources} | {m.id for m in events})
+        refs = sorted({r for m in memories for r in m.sources} | {m.id for m in memories})
         found: dict[str, StoredDoc] = {}
         linked = F.all_of(vis, F.any_of(F.terms("key", refs), F.terms("source_refs", refs)))
-        for s in await self.backend.find(["semantic", "procedural"], linked, size=10_000):
-            if S.visible(s.doc, identity, scopes) and any(C.linked(memory_of(s.doc), e) for e in events):
+        for s in await self.backend.find(list(linked_in), linked, size=10_000):
+            if S.visible(s.doc, identity, scopes) and any(C.linked(m, memory_of(s.doc)) for m in memories):
                 found[s.doc["key"]] = s
-        vectors = await self.embeddings.aembed_documents([e.content for e in events])
-        for event, vector in zip(events, vectors, strict=False):
-            legs = await self.backend.hybrid(["semantic"], vis, text=None, vector=vector, size=10)
+        vectors = await self.embeddings.aembed_documents([m.content for m in memories])
+        for memory, vector in zip(memories, vectors, strict=False):
+            legs = await self.backend.hybrid([near_in], vis, text=None, vector=vector, size=20)
             for hit in legs.vector_hits:
+                fact, event = fact_and_event(memory, memory_of(hit.doc))
                 if S.visible(hit.doc, identity, scopes) and C.is_copy(
-                    memory_of(hit.doc), event, hit.score, self.config.copy_similarity
+                    fact, event, hit.score, self.config.copy_similarity
                 ):
                     [exact] = await self.backend.get(hit.collection, [hit.doc["id"]])
                     if exact is not None:
