@@ -63,6 +63,16 @@ def _event(verb: Token, kids: list[Token], tense: Tense, lemma: str) -> bool:
     )
 
 
+def _place(tok: Token) -> bool:
+    """A place one can live in: a name ("Leeds"), a place entity, or a place noun ("a small town")."""
+    return (
+        tok.pos_ == "PROPN"
+        or (tok.i > 0 and tok.text[:1].isupper())
+        or tok.ent_type_ in ("GPE", "LOC", "FAC")
+        or tok.lemma_.lower() in L.PLACE_NOUNS
+    )
+
+
 def _clause_body(
     text: str, verb: Token, kids: list[Token], subj: Token | None, negated: bool, tense: Tense, lemma: str
 ) -> Statement:
@@ -333,6 +343,8 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         lemma,
     ]
     frame = next((L.PERSON_FRAMES[c] for c in candidates if c in L.PERSON_FRAMES), "")
+    if frame == "home" and objs and not any(_place(o) for o in objs):
+        frame = ""  # "moved to the day shift", "moved to a new team": not where one lives
     if lemma in ("switch", "change", "replace", "trade", "swap", "convert") and not frame:
         vals = values_of(objs if prep in ("to", "with", "for") else ([dobj] if dobj is not None else []))
         return Statement(

@@ -59,6 +59,14 @@ CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "a
 CHANGE_ADJECTIVES = frozenset({"new", "current"})
 STILL = frozenset({"still"})
 
+# Nouns of a place one lives in: "moved to a small town" is a new home, "moved to a new team" is not.
+PLACE_NOUNS = frozenset(
+    """
+city town village country countryside suburb suburbs state province region area neighborhood
+neighbourhood district coast island capital abroad
+""".split()
+)
+
 # Predicate frames (verb lemma + particle/preposition) that name one attribute of a person.
 # "move to" and "live in" set the same attribute; "work in" (a city) and "work at" (an
 # employer) do not.

@@ -116,6 +116,7 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user works in insurance.", "The user sells insurance for a living."),
         ("I live in Berlin.", "I met Tom when I lived in Paris."),
         ("The user works at Acme.", "The user lives in Bristol and works at Acme."),
+        ("The user lives in Paris.", "The user moved to a new team."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
