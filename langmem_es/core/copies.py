@@ -1,8 +1,8 @@
 """Which other memories state a forgotten fact (pure): forgetting reaches every copy.
 
 A semantic fact is usually extracted from a message that is also kept as an episodic
-event, and a playbook may cite it. When the fact is forgotten, those copies go too (and when the event is forgotten, the
-facts it states, by the same tests the other way round):
+event, and a playbook may cite it. When the fact is forgotten, those copies go too (and
+when the event is forgotten, the facts it states, by the same tests the other way round):
 
 * **linked evidence** — the event or playbook *is* one of the fact's sources (its id is
   in ``fact.sources``), cites the fact (the fact's id is in its sources), or shares a
@@ -48,8 +48,12 @@ def linked(fact: Memory, other: Memory) -> bool:
     return any(s.startswith(UTTERANCE_PREFIXES) for s in shared)
 
 
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def _tokens(text: str) -> list[str]:
-    return _WORD.findall("".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)))
+    return _WORD.findall(_unaccented(text))
 
 
 def _names(text: str, *, sentence_starts: bool = True) -> set[str]:
@@ -59,7 +63,7 @@ def _names(text: str, *, sentence_starts: bool = True) -> set[str]:
     >>> sorted(_names("Sure. Also, Bob said hi", sentence_starts=False))
     ['bob']
     """
-    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    folded = _unaccented(text)
     out = set()
     for m in _WORD.finditer(folded):
         w = m.group()

@@ -16,6 +16,7 @@ from .statement_phrases import (
     NounPhrase,
     american,
     first_prep,
+    is_name,
     noun_phrase,
     value_type,
     values_of,
@@ -65,12 +66,7 @@ def _event(verb: Token, kids: list[Token], tense: Tense, lemma: str) -> bool:
 
 def _place(tok: Token) -> bool:
     """A place one can live in: a name ("Leeds"), a place entity, or a place noun ("a small town")."""
-    return (
-        tok.pos_ == "PROPN"
-        or (tok.i > 0 and tok.text[:1].isupper())
-        or tok.ent_type_ in ("GPE", "LOC", "FAC")
-        or tok.lemma_.lower() in L.PLACE_NOUNS
-    )
+    return is_name(tok) or tok.ent_type_ in ("GPE", "LOC", "FAC") or tok.lemma_.lower() in L.PLACE_NOUNS
 
 
 def _clause_body(

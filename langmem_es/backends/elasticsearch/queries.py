@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...documents import ARRAY_FIELDS, FIELD_TYPES
 from ...filters import Filter
@@ -28,7 +28,7 @@ def source(fields: Sequence[str] | None) -> dict[str, Any] | bool:
     return {"includes": list(fields)} if fields else False
 
 
-def from_doc_values(fields: Sequence[str] | None) -> bool:
+def from_doc_values(fields: Sequence[str] | None) -> TypeGuard[Sequence[str]]:
     """Do doc values hold every field of ``fields`` (a leg then reads no ``_source``)?"""
     return fields is not None and all(f in DOC_VALUES for f in fields)
 
@@ -42,7 +42,7 @@ def returned(fields: Sequence[str] | None) -> dict[str, Any]:
     >>> returned(["value.content"])
     {'_source': {'includes': ['value.content']}}
     """
-    if fields is not None and from_doc_values(fields):
+    if from_doc_values(fields):
         wanted = sorted({DOC_VALUES[f] for f in ("id", *fields)})
         return {"_source": False, "stored_fields": "_none_", "docvalue_fields": wanted}
     return {"_source": source(fields)}

@@ -85,9 +85,8 @@ class Forgetting(CoreBase):
         stated = self._stated_by(identity, forgotten, scopes)  # an event forgotten: the facts it states
         stated = {key: s for key, s in stated.items() if key not in targets and self._may_forget(identity, s)}
         copies = self._copies(identity, [*forgotten, *(memory_of(s.doc) for s in stated.values())], scopes)
-        copies = {
-            key: s for key, s in {**stated, **copies}.items() if key not in targets and self._may_forget(identity, s)
-        }
+        copies = {key: s for key, s in copies.items() if key not in targets and self._may_forget(identity, s)}
+        copies = {**stated, **copies}
         everything = {**targets, **copies}
         report = ForgetReport(sorted(everything), _counts(everything.values()), dry_run, denied, sorted(copies))
         if dry_run or not everything:

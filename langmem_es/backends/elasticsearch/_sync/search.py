@@ -169,7 +169,7 @@ class ElasticsearchSearch(ElasticsearchBase):
         """The ``text`` of hits whose leg read doc values but found no ``text.dv`` (a text
         longer than it holds, or written before it existed), from ``_source`` in one ``mget``
         for both legs."""
-        if fields is None or "text" not in fields or not queries.from_doc_values(fields):
+        if not queries.from_doc_values(fields) or "text" not in fields:
             return
         missing: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for raw, hit in read:
