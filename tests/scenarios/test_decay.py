@@ -110,6 +110,38 @@ def test_access_statistics_are_batched(core, alice, clock):
     assert core.flush_access() == 1 and core.get(alice, w.id).access_count == 4  # counts add up across flushes
 
 
+def test_a_flush_writes_against_the_records_recall_read(core, alice, clock):
+    """As an operator, I want a flush to write what recall already read without reading it
+    again — and, when another process counted the same memory meanwhile, to lose neither count."""
+    from langmem_es.core import MemoryCore
+
+    w = core.remember(alice, "Alice's gate code is 4521.", kind="episodic", session_id="s1")
+    other = MemoryCore(core.backend, config=core.config, clock=clock)  # a second process on the same store
+    reads = []
+    real_get_many = core.backend.get_many
+
+    def counting_get_many(refs, **kw):
+        reads.append(sorted({c for c, _ in refs}))
+        return real_get_many(refs, **kw)
+
+    core.backend.get_many = counting_get_many
+    try:
+        core.recall(alice, "gate code", kinds=["episodic"], k=1)
+        core.recall(alice, "gate code", kinds=["episodic"], k=1)
+        reads.clear()
+        assert core.flush_access() == 1
+        assert reads == []  # the records were read with the memories
+        core.recall(alice, "gate code", kinds=["episodic"], k=1)  # reads the record at count 2
+        other.recall(alice, "gate code", kinds=["episodic"], k=1)
+        assert other.flush_access() == 1  # count 3: what the first process read is stale now
+        reads.clear()
+        assert core.flush_access() == 1  # its write conflicts; it reads the record again
+        assert ["audit"] in reads
+    finally:
+        core.backend.get_many = real_get_many
+    assert core.get(alice, w.id).access_count == 4
+
+
 def test_a_large_flush_writes_in_bounded_rounds_and_loses_nothing(core, alice, monkeypatch):
     """As an operator, I want a flush of many counts to go in short writes (a recall never
     waits behind one long write), with every count written."""

@@ -175,7 +175,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
                     passage=matched.get(i),
                 )
             )
-        self._access.note((stored.collection, stored.doc) for _, _, stored, _ in top)  # written after this turn
+        self._access.note((stored.collection, stored.doc, record) for _, _, stored, record in top)  # after this turn
         timings["total"] = _ms(started)
         return RecallResult(
             query,
