@@ -89,6 +89,44 @@ def _clause_body(
     return _predicate(text, verb, subj, negated, tense)
 
 
+def _new_amount(
+    text: str, kids: list[Token], holder: tuple[str, ...], names: frozenset[str], negated: bool, tense: Tense
+) -> Statement | None:
+    """ "I cut down to one coffee a day", "I'm up to 20 km a week": a new amount of one thing
+    (``head``), whatever verb said how much of it before."""
+    if not any(c.lower_ in ("down", "up", "back") and c.dep_ in ("prt", "advmod") for c in kids):
+        return None
+    to = next((c for c in kids if c.dep_ == "prep" and c.lower_ == "to"), None)
+    if to is None:
+        to = next((p for c in kids if c.lower_ in ("down", "up") for p in c.children if p.lower_ == "to"), None)
+    obj = next((o for o in to.children if o.dep_ == "pobj"), None) if to is not None else None
+    if obj is None or obj.pos_ != "NOUN":
+        return None
+    head = american(obj.lemma_.lower())
+    return Statement(
+        text=text,
+        holder=holder,
+        names=names,
+        frame="*",
+        values=frozenset(values_of([obj])),
+        head=L.SAME_NOUN.get(head, head),
+        negated=negated,
+        tense=tense,
+        change=True,
+    )
+
+
+def _where_clause(text: str, verb: Token, place: Token, negated: bool) -> Statement:
+    """ "Bristol is where I live", "Leeds is where I was born": the clause's place attribute."""
+    inner = clause(text, verb)
+    lemma = american(verb.lemma_.lower())
+    frame = next((L.PERSON_FRAMES[f] for f in (f"{lemma}_in", f"{lemma}_at", lemma) if f in L.PERSON_FRAMES), "")
+    frame = frame or f"{lemma}_in"
+    if frame == "birth":
+        frame = "birthplace"
+    return replace(inner, frame=frame, values=frozenset(values_of([place])), negated=negated or inner.negated)
+
+
 def _tense(verb: Token) -> Tense:
     toks = [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))]
     if any(t.lower_ in ("will", "'ll", "shall") for t in toks):
@@ -111,6 +149,16 @@ def _thing_statement(
 ) -> Statement:
     holder, names, thing, inst = subj_np
     vtype = value_type(value_heads, prep)
+    if thing in L.THING_FRAMES and not inst and holder[-1] != "*":  # "my home is in Bristol" = "I live in Bristol"
+        return Statement(
+            text=text,
+            holder=holder,
+            names=names,
+            frame=L.THING_FRAMES[thing],
+            values=frozenset(values_of(value_heads, skip)),
+            negated=negated,
+            tense=tense,
+        )
     return Statement(
         text=text,
         holder=holder,
@@ -126,6 +174,11 @@ def _thing_statement(
 
 def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Tense) -> Statement:
     kids = list(verb.children)
+    where = next(
+        (c for c in kids if c.dep_ in ("advcl", "ccomp") and any(w.lower_ == "where" for w in c.children)), None
+    )
+    if where is not None and subj is not None and subj.pos_ in ("PROPN", "NOUN"):
+        return _where_clause(text, where, subj, negated)
     comp = next((c for c in kids if c.dep_ in ("attr", "acomp")), None)
     if subj is None or (subj.lower_ in L.DEMONSTRATIVE and comp is not None):
         values = values_of([comp]) if comp is not None else set()
@@ -153,6 +206,9 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
         return _thing_statement(text, np, objs, prep, negated, tense)
     holder, names = np[0], np[1]
     if comp is None:
+        amount = _new_amount(text, kids, holder, names, negated, tense)
+        if amount is not None:
+            return amount
         prep, objs = first_prep(kids, temporal_ok=True)
         frame = "when" if value_type(objs, prep) == "when" else "where"
         return Statement(
@@ -165,6 +221,8 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
             tense=tense,
         )
     word = american(comp.lemma_.lower())
+    if word not in L.COMPLEMENT_CLASS and comp.lower_ in L.COMPLEMENT_CLASS:  # "engaged", read as a verb's participle
+        word = comp.lower_
     cls = L.COMPLEMENT_CLASS.get(word)
     nums = {t for t in comp.subtree if t.like_num}
     if cls == "allergic":
@@ -265,7 +323,10 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         and lemma not in ("replace", "trade")
     ):
         prep, objs = first_prep(kids, temporal_ok=True)
-        return _thing_statement(text, noun_phrase(dobj), objs, prep, negated, tense)
+        st = _thing_statement(text, noun_phrase(dobj), objs, prep, negated, tense)
+        if prep == "to" and st.frame == "where":  # "switched my provider to Sky": its value, not a place
+            st = replace(st, frame="be")
+        return st
     if lemma == "pay" and dobj is not None:
         prep, objs = first_prep(kids)
         if objs:
@@ -277,8 +338,13 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         heads = objs or ([dobj] if dobj is not None else [])
         return _thing_statement(text, np, heads, prep, negated, tense)
     holder, names = np[0], np[1]
+    if lemma in L.AMOUNT_VERBS:
+        amount = _new_amount(text, kids, holder, names, negated, tense)
+        if amount is not None:
+            return amount
     if lemma in ("get", "have", "own", "keep") and dobj is not None:  # possession: "I've got two cats"
         noun = american(dobj.lemma_.lower())
+        noun = L.SAME_NOUN.get(noun, noun)
         if noun in L.COMPLEMENT_CLASS:  # "I have a peanut allergy"
             kinds = {american(c.lemma_.lower()) for c in dobj.children if c.dep_ in ("compound", "amod")}
             return Statement(
@@ -300,6 +366,17 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         item = frozenset(
             {noun} | ({american(c.lemma_.lower()) for c in dobj.children if c.dep_ == "compound" and c.pos_ == "NOUN"})
         )
+        if names_of and any(c.lower_ in L.CHANGE_ADJECTIVES and c.dep_ == "amod" for c in dobj.children):
+            return Statement(  # "I have a new landlord, Ms. Ortiz": who my landlord is now
+                text=text,
+                holder=holder,
+                names=names,
+                thing=noun,
+                frame="be",
+                values=frozenset(names_of),
+                negated=negated,
+                tense=tense,
+            )
         if frame == "car" or names_of:
             return Statement(
                 text=text,

@@ -18,6 +18,13 @@ STATE_VERBS = frozenset({"be", "have", "get", "own", "keep", "know", "belong", "
 # number" the phone, "Twitter handle" the Twitter account.
 GENERIC_HEADS = frozenset({"address", "number", "handle"})
 
+# Nouns that are another word for one thing a person has: "two kids" are "2 children".
+SAME_NOUN = {"kid": "child", "kiddo": "child", "automobile": "car"}
+
+# Possessed things that are the attribute a person frame sets: "my home is in Bristol" is
+# "I live in Bristol".
+THING_FRAMES = {"home": "home", "employer": "employer", "birthplace": "birthplace"}
+
 # How memories name their user in the third person ("The user lives in …", "User prefers …"):
 # the same holder as "I".
 SPEAKER_NOUNS = frozenset({"user"})
@@ -55,6 +62,11 @@ leave quit stop retire transfer convert migrate update swap shift
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
 # Verbs whose object is no longer the case once done: "sold the Honda" ends "drives a Honda".
 GIVE_UP_VERBS = frozenset({"sell", "quit", "cancel", "ditch", "abandon"})
+# Verbs that, with "down/up to", give a new amount: "cut down to one coffee a day".
+AMOUNT_VERBS = frozenset({"cut", "go", "come", "scale", "work", "build", "drop", "get"})
+
+# Verbs of choosing one thing over another: "now prefers Go over Python" puts Go in Python's place.
+PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})
 CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually"})
 CHANGE_ADJECTIVES = frozenset({"new", "current"})
 STILL = frozenset({"still"})
@@ -105,6 +117,7 @@ PERSON_FRAMES: dict[str, str] = {
     "turn": "age",
     "marry": "marital",
     "divorce": "marital",
+    "date": "marital",
     "eat_meat": "diet",
     "eat": "diet",
     "love": "like",
@@ -118,7 +131,7 @@ PERSON_FRAMES: dict[str, str] = {
 MULTI_VALUED = frozenset(
     """
 like speak play learn visit support watch use own have organize organise read go_to take drink
-allergic collect teach follow study know write sing cook ride wear go
+allergic collect teach follow study know write sing cook ride wear go catch
 """.split()
 )
 # Adjectives or nouns after "be" that name an attribute ("I am vegan" → diet).

@@ -133,7 +133,7 @@ def parse(text: str) -> Statement:
         st = replace(st, habitual=False)
     elif _rejects(doc) and st.values:  # "No, I live in York": a correction naming the value
         change = True
-    replaced = frozenset(st.replaced | _corrected(doc))
+    replaced = frozenset(st.replaced | _corrected(doc) | _instead_of(doc, change))
     others = tuple(
         c
         for h, c in zip(heads, clauses, strict=False)
@@ -158,11 +158,16 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
         and not any(p.dep_ == "prep" and dated(list(p.subtree)) for p in t.children)
         for t in doc
     )
-    change = ending or any(
-        (t.pos_ == "VERB" and t.lemma_.lower() in L.CHANGE_VERBS)
-        or (t.lower_ in L.CHANGE_ADVERBS and t.pos_ == "ADV")
-        or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod")
-        for t in doc
+    additive = bool(re.search(r"\b(also|too|as well|another|additionally)\b", text))  # "now also takes the bus"
+    change = (
+        ending
+        or (not additive and bool(re.search(r"\bthese days\b", text)))
+        or any(
+            (t.pos_ == "VERB" and t.lemma_.lower() in L.CHANGE_VERBS)
+            or (t.lower_ in L.CHANGE_ADVERBS and t.pos_ == "ADV" and not additive)
+            or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod" and not additive)
+            for t in doc
+        )
     )
     return change, ending
 
@@ -205,6 +210,22 @@ def _corrected(doc: Doc) -> set[str]:
             out |= values_of([c for c in t.children if c.dep_ == "pobj"])
         if t.dep_ == "dobj" and t.lower_ not in L.FIRST_PERSON and _gives_up(t.head):
             out |= values_of([t])
+    return out
+
+
+def _instead_of(doc: Doc, change: bool) -> set[str]:
+    """Values a sentence puts a new one in place of: "tea instead of coffee", "Linux rather than
+    Windows", and — said as a change — "now prefers Go over Python"."""
+    out: set[str] = set()
+    for t in doc[1:]:
+        before = doc[t.i - 1].lower_
+        marker = (before, t.lower_) in (("instead", "of"), ("rather", "than")) or (
+            t.lower_ == "over" and change and any(v.lemma_.lower() in L.PREFER_VERBS for v in doc[: t.i])
+        )
+        if marker:
+            noun = next((w for w in doc[t.i + 1 : t.i + 4] if w.pos_ in ("NOUN", "PROPN")), None)
+            if noun is not None:
+                out |= values_of([noun])
     return out
 
 
@@ -280,16 +301,18 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
 
 def _relate(o: Statement, n: Statement) -> Relation:
     holder = same_holder(o, n)
-    if n.replaced and holder and (overlap(n.replaced, o.values) or overlap(n.replaced, o.item)):
-        return "update"
+    if n.replaced and holder and overlap(n.replaced, o.values | o.item | content_lemmas(o.text)):
+        return "update"  # it names what it replaces: "… in Obsidian instead of Notion" ← "… in Notion"
     if not holder:
         return "lookalike" if same_kind(o, n) else "unrelated"
     if n.frame == "*":
+        if n.head and n.head not in o.values | o.item | {o.head}:  # a new amount of another thing
+            return "other_key"
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
     if (n.negated or n.ending) and o.holder == n.holder and _named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
-    if n.change and o.frame == n.frame == "like" and o.head and o.head == n.head and o.item != n.item:
-        return "update"  # a preference changed within one kind of thing: "I prefer aisle seats now" ← window seats
+    if n.change and o.frame == n.frame and o.head and o.head == n.head and o.item != n.item:
+        return "update"  # another one of the same thing, said to be a change: "now takes the 7:40 train" ← 8:15
     if not same_attribute(o, n):
         if same_kind(o, n) and o.instance != n.instance:
             return "lookalike"

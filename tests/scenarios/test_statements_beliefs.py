@@ -91,6 +91,14 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user lives in Bristol.", "The user's sister lives in York and the user moved to Leeds."),
         ("The user prefers window seats.", "The user prefers aisle seats now."),
         ("The user has a dog named Rex.", "The user no longer has a dog."),
+        ("The user takes the 8:15 train.", "The user now takes the 7:40 train."),
+        ("The user is engaged to Sam.", "The user married Sam in June."),
+        ("The user's landlord is Mr. Grant.", "The user has a new landlord, Ms. Ortiz."),
+        ("The user drinks two coffees a day.", "The user cut down to one coffee a day."),
+        ("The user's preferred language is Python.", "The user now prefers Go over Python."),
+        ("I write my notes in Notion.", "I write my notes in Obsidian instead of Notion."),
+        ("My internet provider is BT.", "I switched my internet provider to Sky."),
+        ("I live in Bristol.", "My home is in Leeds now."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -117,6 +125,10 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I live in Berlin.", "I met Tom when I lived in Paris."),
         ("The user works at Acme.", "The user lives in Bristol and works at Acme."),
         ("The user lives in Paris.", "The user moved to a new team."),
+        ("The user takes the 8:15 train.", "The user now also takes the bus."),
+        ("The user drinks two coffees a day.", "The user cut down to two beers a week."),
+        ("The user has two kids.", "The user has two cats."),
+        ("The user likes tea.", "The user prefers coffee over juice."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
@@ -126,6 +138,24 @@ def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
     b = core.remember(alice, second, reason=WHY)
     assert b.action == "created" and b.id != a.id and b.superseded == [], (b.action, b.note)
     assert core.get(alice, a.id).status == "active"
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("The user has two kids.", "The user has 2 children."),
+        ("The user lives in Bristol.", "Bristol is where the user lives."),
+        ("The user lives in Bristol.", "The user's home is in Bristol."),
+        ("The user works at Acme.", "Acme is where the user works."),
+    ],
+)
+def test_the_same_fact_in_other_words_is_a_repeat(core, alice, first, again):
+    """As a user, I want a fact I repeat in other words kept once, not twice."""
+    a = core.remember(alice, first, reason=WHY)
+    b = core.remember(alice, again, reason=WHY)
+    assert b.action == "reinforced", (b.action, b.note)
+    assert core.get(alice, a.id).status == "active"
+    assert len(active(core, alice, first)) == 1
 
 
 def test_a_frozen_keyless_fact_yields_only_to_an_explicit_update(core, alice, clock):
