@@ -89,6 +89,9 @@ def _clause_body(
     return _predicate(text, verb, subj, negated, tense)
 
 
+_PERSON_ATTRIBUTES = frozenset(L.PERSON_FRAMES.values())
+
+
 def _new_amount(
     text: str, kids: list[Token], holder: tuple[str, ...], names: frozenset[str], negated: bool, tense: Tense
 ) -> Statement | None:
@@ -211,6 +214,8 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
             return amount
         prep, objs = first_prep(kids, temporal_ok=True)
         frame = "when" if value_type(objs, prep) == "when" else "where"
+        if prep == "at" and frame == "where" and any(o.ent_type_ == "ORG" for o in objs):
+            frame = "employer"  # "I'm (still) at Google"
         return Statement(
             text=text,
             holder=holder,
@@ -306,6 +311,9 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         None,
     )
     prt = next((c.lower_ for c in kids if c.dep_ == "prt"), "")
+    if subj is None and dobj is not None and dobj.lower_ in L.FIRST_PERSON:  # "Call me Liz": about the speaker
+        np = (("user",), frozenset(), "", frozenset())
+        dobj = next((c for c in kids if c.dep_ == "oprd"), None)
     # "Priya took over as my manager", "Omar was replaced by Lena as my team lead".
     for c in kids:
         if c.lower_ == "as" and c.dep_ == "prep":
@@ -343,6 +351,11 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         if amount is not None:
             return amount
     if lemma in ("get", "have", "own", "keep") and dobj is not None:  # possession: "I've got two cats"
+        when_prep, when = first_prep(kids, temporal_ok=True)
+        if when and value_type(when, when_prep) == "when" and noun_phrase(dobj)[2]:
+            return _thing_statement(
+                text, noun_phrase(dobj), when, when_prep, negated, tense
+            )  # "we have standup at 9:30"
         noun = american(dobj.lemma_.lower())
         noun = L.SAME_NOUN.get(noun, noun)
         if noun in L.COMPLEMENT_CLASS:  # "I have a peanut allergy"
@@ -416,16 +429,23 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         lemma,
     ]
     frame = next((L.PERSON_FRAMES[c] for c in candidates if c in L.PERSON_FRAMES), "")
-    if frame == "home" and objs and not any(_place(o) for o in objs):
-        frame = ""  # "moved to the day shift", "moved to a new team": not where one lives
-    if lemma in ("switch", "change", "replace", "trade", "swap", "convert") and not frame:
-        vals = values_of(objs if prep in ("to", "with", "for") else ([dobj] if dobj is not None else []))
+    if frame == "home" and (
+        (objs and not any(_place(o) for o in objs))
+        or (dobj is not None and dobj.pos_ == "NOUN" and dobj.lemma_.lower() not in L.HOME_NOUNS)
+    ):
+        frame = ""  # "moved to the day shift", "moved to a new team", "moved standup": not where one lives
+    if frame == "" and lemma in L.CHANGE_VERBS and dobj is not None and noun_phrase(dobj)[2]:
+        when_prep, when = first_prep(kids, temporal_ok=True)
+        if when and value_type(when, when_prep) == "when":  # "we moved standup to 10am": the standup's time
+            return replace(_thing_statement(text, noun_phrase(dobj), when, when_prep, negated, tense), change=True)
+    if lemma in L.SWITCH_VERBS and not frame:
+        heads = objs if prep in ("to", "with", "for") else ([dobj] if dobj is not None else [])
         return Statement(
             text=text,
             holder=holder,
             names=names,
             frame="*",
-            values=frozenset(vals),
+            values=frozenset(values_of(heads)),
             negated=negated,
             tense=tense,
             change=True,
@@ -458,7 +478,8 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         if lemma == "go" and xcomp is not None and not prep:
             base = "go_" + american(xcomp.lemma_.lower())
         frame = base
-    if lemma in L.MULTI_VALUED or frame in L.MULTI_VALUED or frame.split("_")[0] in L.MULTI_VALUED:
+    named = frame in _PERSON_ATTRIBUTES and frame not in L.MULTI_VALUED  # "go by Liz": one name, though "go" is many
+    if (lemma in L.MULTI_VALUED and not named) or frame in L.MULTI_VALUED or frame.split("_")[0] in L.MULTI_VALUED:
         head = american(value_heads[0].lemma_.lower()) if len(value_heads) == 1 else ""
         return Statement(
             text=text,

@@ -23,7 +23,7 @@ SAME_NOUN = {"kid": "child", "kiddo": "child", "automobile": "car"}
 
 # Possessed things that are the attribute a person frame sets: "my home is in Bristol" is
 # "I live in Bristol".
-THING_FRAMES = {"home": "home", "employer": "employer", "birthplace": "birthplace"}
+THING_FRAMES = {"home": "home", "employer": "employer", "birthplace": "birthplace", "name": "name"}
 
 # How memories name their user in the third person ("The user lives in …", "User prefers …"):
 # the same holder as "I".
@@ -59,6 +59,8 @@ drop cut push postpone reschedule rebook promote upgrade downgrade rename marry 
 leave quit stop retire transfer convert migrate update swap shift
 """.split()
 )
+# Verbs that put one thing in another's place: "switched to almond milk", "upgraded to an iPhone 15".
+SWITCH_VERBS = frozenset({"switch", "change", "replace", "trade", "swap", "convert", "upgrade", "downgrade"})
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
 # Verbs whose object is no longer the case once done: "sold the Honda" ends "drives a Honda".
 GIVE_UP_VERBS = frozenset({"sell", "quit", "cancel", "ditch", "abandon"})
@@ -72,6 +74,10 @@ CHANGE_ADJECTIVES = frozenset({"new", "current"})
 STILL = frozenset({"still"})
 
 # Nouns of a place one lives in: "moved to a small town" is a new home, "moved to a new team" is not.
+# What one moves when one moves home ("we moved house"); moving anything else ("moved the
+# standup to 10am") is not a new home.
+HOME_NOUNS = frozenset({"house", "home", "flat", "apartment"})
+
 PLACE_NOUNS = frozenset(
     """
 city town village country countryside suburb suburbs state province region area neighborhood
@@ -113,6 +119,8 @@ PERSON_FRAMES: dict[str, str] = {
     "attend": "school",
     "go_to_school": "school",
     "call": "name",
+    "go_by": "name",
+    "promote_to": "role",
     "name": "name",
     "turn": "age",
     "marry": "marital",
@@ -177,6 +185,10 @@ NUMBER_WORDS = {
     "thirty": 30,
     "forty": 40,
     "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
     "a": 1,
     "an": 1,
     "single": 1,

@@ -166,6 +166,19 @@ def dated(toks: list[Token]) -> bool:
     return any(is_date(t) for t in toks) or any(t.ent_type_ == "DATE" and t.is_alpha for t in toks)
 
 
+_TENS = frozenset({20, 30, 40, 50, 60, 70, 80, 90})
+
+
+def _units_after(tens: Token) -> Token | None:
+    """The units word after a tens word ("thirty-four", "thirty four"), if any."""
+    doc, j = tens.doc, tens.i + 1
+    if j < len(doc) and doc[j].text == "-":
+        j += 1
+    if j < len(doc) and 1 <= L.NUMBER_WORDS.get(doc[j].lower_, 0) <= 9 and doc[j].lower_ not in ("a", "an"):
+        return doc[j]
+    return None
+
+
 def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[str]:
     """Normalised value words of the phrases headed by ``heads``: names, lemmas, numbers."""
     out: set[str] = set()
@@ -194,6 +207,7 @@ def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[s
             chosen[j + 1], chosen[j + 2] = doc[j + 1], doc[j + 2]
             j += 2
     number, last = "", -2
+    units: set[int] = set()  # the "four" of "thirty-four", counted with the "thirty"
     for i in sorted(chosen):
         t = chosen[i]
         if True:
@@ -218,7 +232,14 @@ def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[s
                 out.add(number)
                 number = ""
             if t.lower_ in L.NUMBER_WORDS and t.pos_ == "NUM":
-                out.add(str(L.NUMBER_WORDS[t.lower_]))
+                if i in units:
+                    continue
+                value = L.NUMBER_WORDS[t.lower_]
+                unit = _units_after(t) if value in _TENS else None  # "thirty-four", "thirty four"
+                if unit is not None:
+                    value += L.NUMBER_WORDS[unit.lower_]
+                    units.add(unit.i)
+                out.add(str(value))
                 continue
             if t.pos_ in ("DET", "PUNCT", "ADP", "CCONJ", "PART", "AUX", "SCONJ") or t.dep_ in ("poss", "neg", "case"):
                 continue

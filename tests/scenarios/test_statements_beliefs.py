@@ -99,6 +99,11 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I write my notes in Notion.", "I write my notes in Obsidian instead of Notion."),
         ("My internet provider is BT.", "I switched my internet provider to Sky."),
         ("I live in Bristol.", "My home is in Leeds now."),
+        ("My name is Elizabeth.", "Call me Liz."),
+        ("We have standup at 9:30.", "We moved standup to 10am."),
+        ("I'm a junior developer.", "I got promoted to senior developer."),
+        ("I use an iPhone 12.", "I upgraded to an iPhone 15."),
+        ("I drink oat milk.", "I switched to almond milk."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -147,6 +152,8 @@ def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
         ("The user lives in Bristol.", "Bristol is where the user lives."),
         ("The user lives in Bristol.", "The user's home is in Bristol."),
         ("The user works at Acme.", "Acme is where the user works."),
+        ("I'm 34.", "I am thirty-four years old."),
+        ("I work at Google.", "I'm still at Google."),
     ],
 )
 def test_the_same_fact_in_other_words_is_a_repeat(core, alice, first, again):
