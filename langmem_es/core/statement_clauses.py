@@ -311,9 +311,10 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         None,
     )
     prt = next((c.lower_ for c in kids if c.dep_ == "prt"), "")
-    if subj is None and dobj is not None and dobj.lower_ in L.FIRST_PERSON:  # "Call me Liz": about the speaker
-        np = (("user",), frozenset(), "", frozenset())
-        dobj = next((c for c in kids if c.dep_ == "oprd"), None)
+    oprd = next((c for c in kids if c.dep_ == "oprd"), None)
+    if (subj is None or lemma == "call") and dobj is not None and dobj.lower_ in L.FIRST_PERSON and oprd is not None:
+        np = (("user",), frozenset(), "", frozenset())  # "Call me Liz", "everyone calls me Liz": the speaker's name
+        dobj = oprd
     # "Priya took over as my manager", "Omar was replaced by Lena as my team lead".
     for c in kids:
         if c.lower_ == "as" and c.dep_ == "prep":
@@ -429,6 +430,8 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         lemma,
     ]
     frame = next((L.PERSON_FRAMES[c] for c in candidates if c in L.PERSON_FRAMES), "")
+    if frame == "name" and lemma == "call" and oprd is None:
+        frame = ""  # "call me after 5pm": a call, not a name
     if frame == "home" and (
         (objs and not any(_place(o) for o in objs))
         or (dobj is not None and dobj.pos_ == "NOUN" and dobj.lemma_.lower() not in L.HOME_NOUNS)

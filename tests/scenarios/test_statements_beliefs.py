@@ -134,6 +134,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user drinks two coffees a day.", "The user cut down to two beers a week."),
         ("The user has two kids.", "The user has two cats."),
         ("The user likes tea.", "The user prefers coffee over juice."),
+        ("Call me Liz.", "Call me after 5pm."),
+        ("I teach the year 3 class.", "I now also teach the year 5 class."),
+        ("I live in Bristol.", "Bristol is where my sister lives."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
