@@ -15,6 +15,7 @@ from .statement_phrases import (
     DATE_WORDS,
     NounPhrase,
     american,
+    dated,
     first_prep,
     is_name,
     noun_phrase,
@@ -46,11 +47,31 @@ def clause(text: str, verb: Token) -> Statement:
         and not any(c.lower_ == "never" for c in kids)
     )
     st = _clause_body(text, verb, kids, subj, negated, tense, lemma)
+    when = _when(verb)
+    if when:
+        st = replace(st, when=when)
     if habit and st.negated:
         st = replace(st, habitual=True)
     if _event(verb, kids, tense, lemma):
         st = replace(st, event=True)
     return st
+
+
+def _when(verb: Token) -> frozenset[str]:
+    """The time qualifiers of a clause: its dated prepositional phrases ("on Mondays", "in
+    2021"), on the verb or on its nouns ("the 8:15 train on Saturdays"), not in a clause below."""
+    out: set[str] = set()
+    todo = [c for c in verb.children if c.pos_ not in ("VERB", "AUX")]
+    while todo:
+        p = todo.pop()
+        objs = [o for o in p.children if o.dep_ == "pobj"]
+        if p.dep_ == "prep" and p.lower_ not in L.TEMPORAL_PREPS and objs:
+            toks = [t for o in objs for t in o.subtree]
+            if dated(toks) or any(t.ent_type_ == "DATE" for t in toks):
+                out |= values_of(objs)
+                continue
+        todo += [c for c in p.children if c.pos_ not in ("VERB", "AUX")]
+    return frozenset(out)
 
 
 def _event(verb: Token, kids: list[Token], tense: Tense, lemma: str) -> bool:

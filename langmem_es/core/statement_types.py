@@ -38,6 +38,9 @@ class Statement:
     event: bool = False
     """A past action, not a change ("I met Anna at PyCon", "I ate sushi"; not "I moved to …"):
     another one does not replace it."""
+    when: frozenset[str] = frozenset()
+    """The clause's time qualifiers ("on Mondays", "in 2021", "at 10am"), values or not: a
+    statement that repeats a fact at another time is not a repeat of it."""
     head: str = ""
     """The head noun of a multi-valued frame's value ("window seats" → ``seat``)."""
     others: tuple[Statement, ...] = ()

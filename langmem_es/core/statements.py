@@ -334,6 +334,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
             "denial" if not n.values or overlap(n.values, o.values) or same_value(o.values, n.values) else "other_key"
         )
     if same_value(o.values, n.values):
+        if n.when and not n.when <= o.when | o.values:  # the same thing at another time
+            return "update" if n.change and o.when else "other_key"
         return "reinforcement"
     if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened

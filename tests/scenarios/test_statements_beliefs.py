@@ -104,6 +104,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I'm a junior developer.", "I got promoted to senior developer."),
         ("I use an iPhone 12.", "I upgraded to an iPhone 15."),
         ("I drink oat milk.", "I switched to almond milk."),
+        ("I work from home on Fridays.", "I now work from home on Mondays."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -135,6 +136,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user has two kids.", "The user has two cats."),
         ("The user likes tea.", "The user prefers coffee over juice."),
         ("Call me Liz.", "Call me after 5pm."),
+        ("The user visited Kyoto in 2018.", "The user visited Kyoto in 2022."),
+        ("The user ran a marathon in 2019.", "The user ran a half marathon in 2021."),
         ("I teach the year 3 class.", "I now also teach the year 5 class."),
         ("I live in Bristol.", "Bristol is where my sister lives."),
     ],
