@@ -195,7 +195,8 @@ def _rejects(doc: Doc) -> bool:
 
 
 def _corrected(doc: Doc) -> set[str]:
-    """Values a sentence says are wrong or replaced: "not Bristol", "from piano", "replaced my Ford"."""
+    """Values a sentence says are wrong, replaced or given up: "not Bristol", "from piano",
+    "replaced my Ford", "I'm off fish"."""
     out: set[str] = set()
     for t in doc:
         if t.dep_ == "neg" and t.head.pos_ in ("PROPN", "NOUN", "NUM"):
@@ -210,6 +211,10 @@ def _corrected(doc: Doc) -> set[str]:
             out |= values_of([c for c in t.children if c.dep_ == "pobj"])
         if t.dep_ == "dobj" and t.lower_ not in L.FIRST_PERSON and _gives_up(t.head):
             out |= values_of([t])
+        if t.dep_ == "prep" and (
+            (t.lower_ == "off" and t.head.lemma_ == "be") or (t.lower_ == "with" and t.head.lower_ == "done")
+        ):  # "I'm off fish now", "I'm done with Twitter"
+            out |= values_of([c for c in t.children if c.dep_ == "pobj"])
     return out
 
 

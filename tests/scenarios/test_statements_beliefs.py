@@ -105,6 +105,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I use an iPhone 12.", "I upgraded to an iPhone 15."),
         ("I drink oat milk.", "I switched to almond milk."),
         ("I work from home on Fridays.", "I now work from home on Mondays."),
+        ("I eat fish.", "I'm off fish now."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
