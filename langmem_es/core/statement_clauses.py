@@ -50,11 +50,36 @@ def clause(text: str, verb: Token) -> Statement:
     when = _when(verb)
     if when:
         st = replace(st, when=when)
+    if subj is not None and _bare_thing(subj, st, lemma):
+        st = replace(
+            st,
+            holder=("*",),
+            names=frozenset(),
+            thing=american(subj.lemma_.lower()),
+            frame="when" if st.frame == "when" or st.when else "be",
+            item=frozenset(),
+            head="",
+            event=False,
+            change=st.change or lemma in L.AMOUNT_VERBS or lemma in L.CHANGE_VERBS,
+        )
     if habit and st.negated:
         st = replace(st, habitual=True)
     if _event(verb, kids, tense, lemma):
         st = replace(st, event=True)
     return st
+
+
+def _bare_thing(subj: Token, st: Statement, lemma: str) -> bool:
+    """A sentence-initial common noun without a determiner, read as a name ("Rent went up to
+    £950", "Standup is now at 10am", "Meeting moved to 3pm"): a thing, when what is said of
+    it is a time or an amount, which is not what one says of a person by name."""
+    if subj.i != 0 or subj.pos_ != "NOUN" or not subj.text[:1].isupper() or subj.lower_ in L.PEOPLE:
+        return False
+    if st.holder != (subj.text.lower(),):
+        return False
+    timed = st.frame == "when" or bool(st.when)
+    amount = any(v[:1].isdigit() for v in st.values) and (lemma in L.AMOUNT_VERBS or lemma in ("be", "rise", "fall"))
+    return timed or amount
 
 
 def _when(verb: Token) -> frozenset[str]:

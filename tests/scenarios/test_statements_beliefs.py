@@ -106,6 +106,8 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I drink oat milk.", "I switched to almond milk."),
         ("I work from home on Fridays.", "I now work from home on Mondays."),
         ("I eat fish.", "I'm off fish now."),
+        ("My rent is £900.", "Rent went up to £950 this year."),
+        ("The standup is at 9:30.", "Standup is now at 10am."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
