@@ -86,7 +86,10 @@ def noun_phrase(tok: Token) -> NounPhrase:
         return ("we",), frozenset(), "", frozenset()
     kids = list(tok.children)
     poss = next((c for c in kids if c.dep_ == "poss"), None)
-    owner: tuple[str, ...] = noun_phrase(poss)[0] if poss is not None else ("*",)
+    owner: tuple[str, ...] = ("*",)
+    of_thing = ""  # "my dog's name": the name is the dog's, not the user's
+    if poss is not None:
+        owner, _, of_thing, _ = noun_phrase(poss)
     inst = frozenset(
         american(t.lower_)
         for t in tok.subtree
@@ -114,7 +117,7 @@ def noun_phrase(tok: Token) -> NounPhrase:
     words = [american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"]
     if words and head in L.GENERIC_HEADS:  # "email address" → "email"
         head = words.pop()
-    thing = " ".join([*words, head])
+    thing = " ".join([*of_thing.split(), *words, head])
     return owner, frozenset(names), thing, inst
 
 

@@ -141,6 +141,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("Call me Liz.", "Call me after 5pm."),
         ("The user visited Kyoto in 2018.", "The user visited Kyoto in 2022."),
         ("The user ran a marathon in 2019.", "The user ran a half marathon in 2021."),
+        ("My name is Elizabeth.", "My dog's name is Rex."),  # a thing's attribute is the thing's
+        ("My dog's name is Rex.", "My cat's name is Tom."),
         ("I teach the year 3 class.", "I now also teach the year 5 class."),
         ("I live in Bristol.", "Bristol is where my sister lives."),
     ],
