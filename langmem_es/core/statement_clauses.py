@@ -165,6 +165,16 @@ def _new_amount(
     )
 
 
+def _timed_thing(text: str, kids: list[Token], obj: Token, negated: bool, tense: Tense) -> Statement | None:
+    """The time of the thing a verb takes ("we have standup at 9:30", "we moved standup to
+    10am": the standup's time), or ``None`` when the verb gives it no time or takes a person."""
+    np = noun_phrase(obj)
+    prep, when = first_prep(kids, temporal_ok=True)
+    if not np[2] or not when or value_type(when, prep) != "when":
+        return None
+    return _thing_statement(text, np, when, prep, negated, tense)
+
+
 def _where_clause(text: str, verb: Token, place: Token, negated: bool) -> Statement:
     """ "Bristol is where I live", "Leeds is where I was born": the clause's place attribute."""
     inner = clause(text, verb)
@@ -199,15 +209,7 @@ def _thing_statement(
     holder, names, thing, inst = subj_np
     vtype = value_type(value_heads, prep)
     if thing in L.THING_FRAMES and not inst and holder[-1] != "*":  # "my home is in Bristol" = "I live in Bristol"
-        return Statement(
-            text=text,
-            holder=holder,
-            names=names,
-            frame=L.THING_FRAMES[thing],
-            values=frozenset(values_of(value_heads, skip)),
-            negated=negated,
-            tense=tense,
-        )
+        thing, vtype = "", L.THING_FRAMES[thing]
     return Statement(
         text=text,
         holder=holder,
@@ -398,11 +400,9 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         if amount is not None:
             return amount
     if lemma in ("get", "have", "own", "keep") and dobj is not None:  # possession: "I've got two cats"
-        when_prep, when = first_prep(kids, temporal_ok=True)
-        if when and value_type(when, when_prep) == "when" and noun_phrase(dobj)[2]:
-            return _thing_statement(
-                text, noun_phrase(dobj), when, when_prep, negated, tense
-            )  # "we have standup at 9:30"
+        timed = _timed_thing(text, kids, dobj, negated, tense)  # "we have standup at 9:30"
+        if timed is not None:
+            return timed
         noun = american(dobj.lemma_.lower())
         noun = L.SAME_NOUN.get(noun, noun)
         if noun in L.COMPLEMENT_CLASS:  # "I have a peanut allergy"
@@ -426,24 +426,16 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         item = frozenset(
             {noun} | ({american(c.lemma_.lower()) for c in dobj.children if c.dep_ == "compound" and c.pos_ == "NOUN"})
         )
-        if names_of and any(c.lower_ in L.CHANGE_ADJECTIVES and c.dep_ == "amod" for c in dobj.children):
-            return Statement(  # "I have a new landlord, Ms. Ortiz": who my landlord is now
-                text=text,
-                holder=holder,
-                names=names,
-                thing=noun,
-                frame="be",
-                values=frozenset(names_of),
-                negated=negated,
-                tense=tense,
-            )
-        if frame == "car" or names_of:
+        # "I have a new landlord, Ms. Ortiz": who my landlord is now (not one more landlord)
+        renamed = bool(names_of) and any(c.lower_ in L.CHANGE_ADJECTIVES and c.dep_ == "amod" for c in dobj.children)
+        attribute = frame == "car" or renamed  # "my car is …", "my landlord is …"; else "a dog named Rex"
+        if attribute or names_of:
             return Statement(
                 text=text,
                 holder=holder,
                 names=names,
-                thing=noun if frame == "car" else "",
-                frame="be" if frame == "car" else "own_" + noun,
+                thing=noun if attribute else "",
+                frame="be" if attribute else "own_" + noun,
                 values=frozenset(names_of),
                 negated=negated,
                 tense=tense,
@@ -483,10 +475,10 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         or (dobj is not None and dobj.pos_ == "NOUN" and dobj.lemma_.lower() not in L.HOME_NOUNS)
     ):
         frame = ""  # "moved to the day shift", "moved to a new team", "moved standup": not where one lives
-    if frame == "" and lemma in L.CHANGE_VERBS and dobj is not None and noun_phrase(dobj)[2]:
-        when_prep, when = first_prep(kids, temporal_ok=True)
-        if when and value_type(when, when_prep) == "when":  # "we moved standup to 10am": the standup's time
-            return replace(_thing_statement(text, noun_phrase(dobj), when, when_prep, negated, tense), change=True)
+    if frame == "" and lemma in L.CHANGE_VERBS and dobj is not None:
+        timed = _timed_thing(text, kids, dobj, negated, tense)  # "we moved standup to 10am"
+        if timed is not None:
+            return replace(timed, change=True)
     if lemma in L.SWITCH_VERBS and not frame:
         heads = objs if prep in ("to", "with", "for") else ([dobj] if dobj is not None else [])
         return Statement(

@@ -73,11 +73,11 @@ CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "a
 CHANGE_ADJECTIVES = frozenset({"new", "current"})
 STILL = frozenset({"still"})
 
-# Nouns of a place one lives in: "moved to a small town" is a new home, "moved to a new team" is not.
 # What one moves when one moves home ("we moved house"); moving anything else ("moved the
 # standup to 10am") is not a new home.
 HOME_NOUNS = frozenset({"house", "home", "flat", "apartment"})
 
+# Nouns of a place one lives in: "moved to a small town" is a new home, "moved to a new team" is not.
 PLACE_NOUNS = frozenset(
     """
 city town village country countryside suburb suburbs state province region area neighborhood

@@ -133,10 +133,10 @@ class AsyncAccessLog:
                     for c, did in refs
                 ]
                 unread = [n for n, ref in enumerate(refs) if todo[ref].read is UNREAD]
-                fetched = dict(
-                    zip(unread, await self.backend.get_many([(AUDIT, ids[n]) for n in unread]), strict=True)
+                fetched = (
+                    dict(zip(unread, await self.backend.get_many([(AUDIT, ids[n]) for n in unread]), strict=True))
                     if unread
-                    else ()
+                    else {}
                 )
                 stored = [fetched[n] if (r := todo[ref].read) is UNREAD else r for n, ref in enumerate(refs)]
                 now = self.clock()
