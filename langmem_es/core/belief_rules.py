@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Literal
 
 from ..model import Memory
+from . import statement_lexicon as L
 from . import statements as St
 
 Origin = Literal["user", "tool", "extracted"]
@@ -75,6 +76,20 @@ def relation(old: Memory, new: Memory) -> St.Relation:
     if old.polarity == "deny" and rel == "reinforcement" and new.polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected
     return rel
+
+
+_NAMED_ATTRIBUTES = frozenset(
+    f for f in {*L.PERSON_FRAMES.values(), "contact", "diet"} if not f.endswith("@") and f not in L.MULTI_VALUED
+)
+
+
+def one_attribute(old: Memory, new: Memory) -> bool:
+    """Do both statements set one named, single-valued attribute of one holder (the user's home,
+    contact channel, timezone …), however little their words have in common ("Please contact me
+    by email" / "Text me instead")?"""
+    o, n = statement(old), statement(new)
+    named = bool(n.thing) or n.frame in _NAMED_ATTRIBUTES
+    return named and not n.item and o.key == n.key
 
 
 def key_words(key: str) -> set[str]:

@@ -46,6 +46,23 @@ def clause(text: str, verb: Token) -> Statement:
         and any(c.lemma_ == "do" and c.dep_ == "aux" for c in kids)
         and not any(c.lower_ == "never" for c in kids)
     )
+    channel = _contact_channel(verb, subj)
+    if channel:  # "text me instead", "please contact me by email": how the user wants to be reached
+        return Statement(
+            text=text, holder=("user",), frame="contact", values=frozenset({channel}), negated=negated, tense=tense
+        )
+    kept = _kept_schedule(verb, subj) or _budget(verb, subj)
+    if kept is not None:  # "I'm on the night shift", "I moved to the day shift", "I'm on Eastern time now"
+        thing, value = kept
+        return Statement(
+            text=text,
+            holder=("user",),
+            thing=thing,
+            frame="be",
+            values=frozenset({value}),
+            negated=negated,
+            tense=tense,
+        )
     st = _clause_body(text, verb, kids, subj, negated, tense, lemma)
     when = _when(verb)
     if when:
@@ -67,6 +84,71 @@ def clause(text: str, verb: Token) -> Statement:
     if _event(verb, kids, tense, lemma):
         st = replace(st, event=True)
     return st
+
+
+def _contact_channel(verb: Token, subj: Token | None) -> str:
+    """The channel a request to be reached names ("text me", "contact me by email", "I'd
+    rather you email me", "I prefer to be contacted on WhatsApp"); "" when the clause is
+    not one ("call me Liz" is a name; "my sister texted me" is an event)."""
+    wishes = L.PREFER_VERBS | {"want", "like", "need"}
+    for v in (verb, *(c for c in verb.children if c.dep_ == "xcomp" and verb.lemma_.lower() in wishes)):
+        lemma = v.lemma_.lower()
+        if lemma not in L.CONTACT_VERBS or v.tag_ == "VBD":
+            continue
+        kids = list(v.children)
+        who = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass")), None) if v is verb else None
+        me = any(c.dep_ == "dobj" and noun_phrase(c)[0] in (("user",), ("we",)) for c in kids)
+        passive = any(c.dep_ == "auxpass" for c in kids) and (
+            v is not verb or (who is not None and noun_phrase(who)[0] == ("user",))
+        )
+        if not (me and (who is None or who.lower_ == "you") or passive) or any(c.dep_ == "oprd" for c in kids):
+            continue
+        by = [o for c in kids if c.dep_ in ("prep", "agent") and c.lower_ in L.CONTACT_PREPS for o in c.children]
+        named = next(
+            (
+                L.CONTACT_VERBS.get(o.lemma_.lower()) or o.lemma_.lower()
+                for o in by
+                if o.dep_ == "pobj" and (o.lemma_.lower() in L.CONTACT_VERBS or o.pos_ == "PROPN")
+            ),
+            "",
+        )
+        channel = named or L.CONTACT_VERBS[lemma]  # "message me on Signal": Signal
+        if channel:
+            return channel
+    return ""
+
+
+def _kept_schedule(verb: Token, subj: Token | None) -> tuple[str, str] | None:
+    """(attribute, value) of the speaker working or living by a kind of schedule: "the night
+    shift" is the shift, "Eastern time" the timezone (``L.SCHEDULE_NOUNS``), said with "be on",
+    "work", "move to", "switch to" …; ``None`` for anything else."""
+    if subj is None or noun_phrase(subj)[0] not in (("user",), ("we",)):
+        return None
+    objs = [c for c in verb.children if c.dep_ in ("dobj", "attr")]
+    objs += [o for c in verb.children if c.dep_ == "prep" and c.lower_ in ("on", "to", "in") for o in c.children]
+    for o in objs:
+        thing = L.SCHEDULE_NOUNS.get(o.lemma_.lower())
+        mods = [m.lemma_.lower() for m in o.children if m.dep_ in ("compound", "amod") and m.lemma_.lower() != "new"]
+        if thing and len(mods) == 1 and (thing != "timezone" or o.dep_ == "pobj"):
+            return thing, mods[0]
+    return None
+
+
+def _budget(verb: Token, subj: Token | None) -> tuple[str, str] | None:
+    """("budget", amount) of "I can spend up to $500", "I can afford £1,200 a month": what the
+    speaker can spend is their budget; ``None`` for what they spent ("I spent $50")."""
+    if (
+        verb.lemma_.lower() not in ("spend", "afford")
+        or subj is None
+        or noun_phrase(subj)[0] not in (("user",), ("we",))
+    ):
+        return None
+    if not any(c.dep_ == "aux" and c.lower_ in ("can", "could") for c in verb.children):
+        return None
+    amount = next((c for c in verb.children if c.dep_ == "dobj" and c.like_num), None)
+    if amount is None:
+        amount = next((n for c in verb.children if c.dep_ == "dobj" for n in c.children if n.like_num), None)
+    return ("budget", amount.text.replace(",", "")) if amount is not None else None
 
 
 def _bare_thing(subj: Token, st: Statement, lemma: str) -> bool:
@@ -143,12 +225,16 @@ def _new_amount(
 ) -> Statement | None:
     """ "I cut down to one coffee a day", "I'm up to 20 km a week": a new amount of one thing
     (``head``), whatever verb said how much of it before."""
-    if not any(c.lower_ in ("down", "up", "back") and c.dep_ in ("prt", "advmod") for c in kids):
-        return None
-    to = next((c for c in kids if c.dep_ == "prep" and c.lower_ == "to"), None)
-    if to is None:
-        to = next((p for c in kids if c.lower_ in ("down", "up") for p in c.children if p.lower_ == "to"), None)
-    obj = next((o for o in to.children if o.dep_ == "pobj"), None) if to is not None else None
+    obj = _raised_to(kids)
+    if obj is None:
+        if not any(c.lower_ in ("down", "up", "back") and c.dep_ in ("prt", "advmod") for c in kids):
+            return None
+        to = next((c for c in kids if c.dep_ == "prep" and c.lower_ == "to"), None)
+        if to is None:
+            to = next(
+                (p for c in kids if c.lower_ in ("down", "up", "back") for p in c.children if p.lower_ == "to"), None
+            )
+        obj = next((o for o in to.children if o.dep_ == "pobj"), None) if to is not None else None
     if obj is None or obj.pos_ != "NOUN":
         return None
     head = american(obj.lemma_.lower())
@@ -163,6 +249,18 @@ def _new_amount(
         tense=tense,
         change=True,
     )
+
+
+def _raised_to(kids: list[Token]) -> Token | None:
+    """The noun of "I'm up to 20 km a week" (the number's own "up to"/"down to"), said of a
+    person by a copula; ``None`` otherwise ("I can spend up to $500" is a limit, not a change)."""
+    nouns = [t for c in kids if c.pos_ not in ("VERB", "AUX") for t in c.subtree if t.pos_ == "NOUN"]
+    for c in nouns:
+        for num in c.children:
+            marks = [m.lower_ for m in num.children if m.dep_ == "quantmod"]
+            if num.dep_ == "nummod" and marks[:2] in (["up", "to"], ["down", "to"]):
+                return c
+    return None
 
 
 def _timed_thing(text: str, kids: list[Token], obj: Token, negated: bool, tense: Tense) -> Statement | None:
@@ -273,6 +371,10 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
             negated=negated,
             tense=tense,
         )
+    if _raised_to(kids) is not None:  # "I'm up to 20 km a week"
+        amount = _new_amount(text, kids, holder, names, negated, tense)
+        if amount is not None:
+            return amount
     word = american(comp.lemma_.lower())
     if word not in L.COMPLEMENT_CLASS and comp.lower_ in L.COMPLEMENT_CLASS:  # "engaged", read as a verb's participle
         word = comp.lower_
@@ -510,7 +612,12 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         )
     if frame == "birth":
         frame = "birth_date" if value_type(value_heads) == "when" or any(v.isdigit() for v in values) else "birthplace"
-    if frame == "diet" or lemma == "marry" or frame == "marital":
+    if frame == "marital" and lemma in L.SEPARATION_VERBS:
+        partners = list(subj.children) if subj is not None else []
+        if holder == ("we",) or any(c.dep_ == "conj" and noun_phrase(c)[0] == ("user",) for c in partners):
+            holder, names = ("user",), frozenset()  # "Tom and I separated", "we split up": the speaker's status
+        values = frozenset({L.SEPARATION_VERBS[lemma]})
+    elif frame == "diet" or lemma == "marry" or frame == "marital":
         values = frozenset({"married"} if lemma == "marry" else {f"eat_{v}" for v in values} or values)
     if frame == "age":
         values = frozenset(v for v in values if v[:1].isdigit())

@@ -125,6 +125,9 @@ PERSON_FRAMES: dict[str, str] = {
     "turn": "age",
     "marry": "marital",
     "divorce": "marital",
+    "separate": "marital",
+    "split_up": "marital",
+    "break_up": "marital",
     "date": "marital",
     "eat_meat": "diet",
     "eat": "diet",
@@ -152,6 +155,29 @@ COMPLEMENT_CLASS: dict[str, str] = {
     "allergic": "allergic",
 }
 DIET_VERBS = frozenset({"eat"})
+#: Verbs that ask to be reached, and the channel each names ("" = the channel follows "by", "on" …);
+#: also the channel nouns after "contact me by …".
+CONTACT_VERBS = {
+    "contact": "",
+    "reach": "",
+    "email": "email",
+    "e-mail": "email",
+    "mail": "email",
+    "text": "text",
+    "sms": "text",
+    "message": "message",
+    "dm": "message",
+    "call": "phone",
+    "phone": "phone",
+    "ring": "phone",
+    "telephone": "phone",
+    "whatsapp": "whatsapp",
+}
+CONTACT_PREPS = frozenset({"by", "on", "via", "through", "over"})
+#: Nouns whose one modifier is a schedule the speaker keeps: "the night shift", "Eastern time".
+SCHEDULE_NOUNS = {"shift": "shift", "time": "timezone", "timezone": "timezone"}
+#: Verbs that end a marriage or a relationship, and the status they leave.
+SEPARATION_VERBS = {"separate": "separated", "split": "separated", "break": "separated", "divorce": "divorced"}
 
 # Words that carry no value: units, currencies and fillers dropped before values compare.
 UNITS = frozenset(
@@ -159,6 +185,10 @@ UNITS = frozenset(
 £ $ € pound pounds dollar dollars euro euros gbp usd eur quid per a an the month year week day
 monthly yearly annually weekly daily p.m. a.m. pm am o'clock
 """.split()
+)
+#: Words that say how often: a statement with one gives an amount of what it does.
+FREQUENCY_WORDS = frozenset(
+    {"every", "daily", "weekly", "monthly", "nightly", "once", "twice", "times", "per", "always", "usually"}
 )
 NUMBER_WORDS = {
     "zero": 0,

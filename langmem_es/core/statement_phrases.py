@@ -124,8 +124,8 @@ def noun_phrase(tok: Token) -> NounPhrase:
 def is_speaker(tok: Token) -> bool:
     """The user named in the third person: "the user", "User", "the user's" (not "a user", "another user")."""
     return tok.lower_ in L.SPEAKER_NOUNS and all(
-        (c.dep_ == "det" and c.lower_ == "the") or c.dep_ == "case" for c in tok.children
-    )
+        (c.dep_ == "det" and c.lower_ == "the") or c.dep_ in ("case", "cc", "conj") for c in tok.children
+    )  # "the user and Tom": still the user
 
 
 def is_name(tok: Token) -> bool:

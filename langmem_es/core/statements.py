@@ -305,14 +305,16 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
 
 
 def _relate(o: Statement, n: Statement) -> Relation:
+    if _household(o, n):
+        o = replace(o, holder=n.holder)
     holder = same_holder(o, n)
     if n.replaced and holder and overlap(n.replaced, o.values | o.item | content_lemmas(o.text)):
         return "update"  # it names what it replaces: "… in Obsidian instead of Notion" ← "… in Notion"
     if not holder:
         return "lookalike" if same_kind(o, n) else "unrelated"
     if n.frame == "*":
-        if n.head and n.head not in o.values | o.item | {o.head}:  # a new amount of another thing
-            return "other_key"
+        if n.head and not _quantifies(o, n.head):
+            return "other_key"  # a new amount of another thing, or of one ``o`` gives no amount of
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
     if (n.negated or n.ending) and o.holder == n.holder and _named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
@@ -345,6 +347,27 @@ def _relate(o: Statement, n: Statement) -> Relation:
     if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
     return "update"
+
+
+def _household(o: Statement, n: Statement) -> bool:
+    """A home said of "we" and of the speaker (or the speaker's family) is one home: "We just
+    moved to Bath" moves "I live in Bristol" and "My family lives in Ohio"."""
+    holders = {o.holder, n.holder}
+    return (
+        o.frame == n.frame == "home"
+        and ("we",) in holders
+        and all(h == ("we",) or (h[0] == "user" and h[1:] in ((), ("family",))) for h in holders)
+    )
+
+
+def _quantifies(o: Statement, head: str) -> bool:
+    """``o`` gives an amount or a frequency of ``head`` in its own words: "I eat meat every day"
+    for meat, "I run 10 km a week" for km ("I love coffee" is no amount of coffee)."""
+    words = content_lemmas(o.text)
+    if head not in words | o.values | o.item | {o.head}:
+        return False
+    said = {t.lower() for t in re.findall(r"[A-Za-z]+", o.text)}
+    return any(w[:1].isdigit() for w in words | o.values | o.item) or bool(said & L.FREQUENCY_WORDS)
 
 
 def _named_one_of(o: Statement, n: Statement) -> bool:

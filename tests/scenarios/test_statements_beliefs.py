@@ -108,6 +108,15 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I eat fish.", "I'm off fish now."),
         ("My rent is £900.", "Rent went up to £950 this year."),
         ("The standup is at 9:30.", "Standup is now at 10am."),
+        ("The user runs 10 km a week.", "The user is up to 20 km a week now."),
+        ("I eat meat every day.", "I cut back to meat once a week."),
+        ("The user prefers to be contacted by phone.", "The user wants to be contacted by email from now on."),
+        ("Please contact me by email.", "Actually, text me instead."),
+        ("The user is married to Tom.", "The user and Tom separated last month."),
+        ("My family lives in Ohio.", "We just moved to Texas."),
+        ("The user works the night shift.", "The user moved to the day shift."),
+        ("My timezone is PST.", "I'm on Eastern time now."),
+        ("The user's budget is $300.", "The user can spend up to $500 now."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -145,6 +154,10 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("My dog's name is Rex.", "My cat's name is Tom."),
         ("I teach the year 3 class.", "I now also teach the year 5 class."),
         ("I live in Bristol.", "Bristol is where my sister lives."),
+        ("I love coffee.", "I'm down to one coffee a day."),
+        ("Please contact me by email.", "My sister texted me yesterday."),
+        ("The user's budget is $300.", "The user spent $50 on lunch."),
+        ("The user works the night shift.", "The user's sister works the day shift."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):

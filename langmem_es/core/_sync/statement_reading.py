@@ -30,9 +30,9 @@ class StatementReading(Denials):
         return [
             (hit, old, R.relation(old, memory))
             for hit in near
-            if hit.score >= self.config.relation_similarity and hit.doc.get("id")
+            if hit.doc.get("id")
             for old in [memory_of(hit.doc)]
-            if old.id != memory.id
+            if old.id != memory.id and (hit.score >= self.config.relation_similarity or R.one_attribute(old, memory))
         ]
 
     def _repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
