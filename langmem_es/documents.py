@@ -223,6 +223,9 @@ FIELD_TYPES: dict[str, str] = {
     "success_count": "long",
     "failure_count": "long",
     "conflict_id": "keyword",
+    # the attribute a semantic statement sets, as read from its words (``user.contact``): belief
+    # maintenance reads the facts held for it, however differently they were worded
+    "attribute": "keyword",
 }
 #: Fields that hold a list of values (any element matches a ``term``).
 ARRAY_FIELDS = frozenset({"ns", "ns_prefixes", "flat", "source_refs"})

@@ -83,13 +83,19 @@ _NAMED_ATTRIBUTES = frozenset(
 )
 
 
+def attribute(memory: Memory) -> str | None:
+    """The named, single-valued attribute of one holder the statement sets (``user.home``,
+    ``user.contact``, ``user.timezone``), or ``None`` (a multi-valued frame, an event …)."""
+    st = statement(memory)
+    named = bool(st.thing) or st.frame in _NAMED_ATTRIBUTES
+    return st.key if named and not st.item and st.key else None
+
+
 def one_attribute(old: Memory, new: Memory) -> bool:
-    """Do both statements set one named, single-valued attribute of one holder (the user's home,
-    contact channel, timezone …), however little their words have in common ("Please contact me
-    by email" / "Text me instead")?"""
-    o, n = statement(old), statement(new)
-    named = bool(n.thing) or n.frame in _NAMED_ATTRIBUTES
-    return named and not n.item and o.key == n.key
+    """Do both statements set one named attribute of one holder, however little their words
+    have in common ("Please contact me by email" / "Text me instead")?"""
+    a = attribute(new)
+    return a is not None and attribute(old) == a
 
 
 def key_words(key: str) -> set[str]:

@@ -49,6 +49,12 @@ def memory_document(
     for name, v in memory_fields(memory.namespace, value).items():
         if v is not None:
             doc[name] = v
+    if memory.kind == "semantic":
+        from .belief_rules import attribute  # the statement reader (spaCy) only for facts
+
+        said = attribute(memory)
+        if said:
+            doc["attribute"] = said
     return doc
 
 

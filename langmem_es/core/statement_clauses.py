@@ -359,6 +359,16 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
         if amount is not None:
             return amount
         prep, objs = first_prep(kids, temporal_ok=True)
+        if prep == "in" and any(o.lemma_.lower() == "relationship" for o in objs):  # "in a relationship with Chris"
+            return Statement(
+                text=text,
+                holder=holder,
+                names=names,
+                frame="marital",
+                values=frozenset({"relationship"}),
+                negated=negated,
+                tense=tense,
+            )
         frame = "when" if value_type(objs, prep) == "when" else "where"
         if prep == "at" and frame == "where" and any(o.ent_type_ == "ORG" for o in objs):
             frame = "employer"  # "I'm (still) at Google"
@@ -614,9 +624,11 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         frame = "birth_date" if value_type(value_heads) == "when" or any(v.isdigit() for v in values) else "birthplace"
     if frame == "marital" and lemma in L.SEPARATION_VERBS:
         partners = list(subj.children) if subj is not None else []
+        partner: frozenset[str] = frozenset()
         if holder == ("we",) or any(c.dep_ == "conj" and noun_phrase(c)[0] == ("user",) for c in partners):
-            holder, names = ("user",), frozenset()  # "Tom and I separated", "we split up": the speaker's status
-        values = frozenset({L.SEPARATION_VERBS[lemma]})
+            partner = names  # "Tom and I separated", "we split up": the speaker's status (with Tom)
+            holder, names = ("user",), frozenset()
+        values = frozenset({L.SEPARATION_VERBS[lemma], *partner})
     elif frame == "diet" or lemma == "marry" or frame == "marital":
         values = frozenset({"married"} if lemma == "marry" else {f"eat_{v}" for v in values} or values)
     if frame == "age":

@@ -69,7 +69,11 @@ AMOUNT_VERBS = frozenset({"cut", "go", "come", "scale", "work", "build", "drop",
 
 # Verbs of choosing one thing over another: "now prefers Go over Python" puts Go in Python's place.
 PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})
-CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually"})
+CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually", "lately"})
+# Phrasal verbs (verb, particle) that say something changed: "took me off metformin", "went up to 40mg".
+CHANGE_PHRASALS = frozenset(
+    {("take", "off"), ("go", "up"), ("go", "down"), ("step", "down"), ("give", "up"), ("come", "off"), ("move", "out")}
+)
 CHANGE_ADJECTIVES = frozenset({"new", "current"})
 STILL = frozenset({"still"})
 
@@ -94,6 +98,7 @@ PERSON_FRAMES: dict[str, str] = {
     "reside_in": "home",
     "base_in": "home",
     "move_to": "home",
+    "move_into": "home",
     "relocate_to": "home",
     "settle_in": "home",
     "stay_in": "home",
@@ -174,8 +179,15 @@ CONTACT_VERBS = {
     "whatsapp": "whatsapp",
 }
 CONTACT_PREPS = frozenset({"by", "on", "via", "through", "over"})
+#: Nouns too general to tie a change to a held fact ("these days", "a lot of time").
+GENERIC_NOUNS = frozenset(
+    "day days week month year time thing lot way bit today tonight morning evening night weekend".split()
+)
 #: Nouns whose one modifier is a schedule the speaker keeps: "the night shift", "Eastern time".
 SCHEDULE_NOUNS = {"shift": "shift", "time": "timezone", "timezone": "timezone"}
+#: A partner one has ("my wife is Anna", "I have a girlfriend, Mia"), and the statuses that end one.
+PARTNER_NOUNS = frozenset({"girlfriend", "boyfriend", "partner", "wife", "husband", "fiance", "fiancee", "spouse"})
+UNPARTNERED = frozenset({"separated", "divorced", "single", "widowed"})
 #: Verbs that end a marriage or a relationship, and the status they leave.
 SEPARATION_VERBS = {"separate": "separated", "split": "separated", "break": "separated", "divorce": "divorced"}
 

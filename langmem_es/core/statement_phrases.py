@@ -77,6 +77,15 @@ def content_lemmas(text: str) -> frozenset[str]:
     )
 
 
+def noun_lemmas(text: str) -> frozenset[str]:
+    """The spelling-folded lemmas of a sentence's nouns and names (no pronouns, no speaker)."""
+    return frozenset(
+        american(t.lemma_.lower())
+        for t in reading(text)
+        if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in L.SPEAKER_NOUNS
+    )
+
+
 def noun_phrase(tok: Token) -> NounPhrase:
     """(holder, names, thing, instance) of a noun phrase headed by ``tok``."""
     low = tok.lower_

@@ -44,6 +44,7 @@ from .statement_phrases import (
     american,
     content_lemmas,
     dated,
+    noun_lemmas,
     reading,
     values_of,
     word_lemmas,
@@ -152,7 +153,9 @@ def parse(text: str) -> Statement:
 def _change_marks(doc: Doc) -> tuple[bool, bool]:
     low = [t.lower_ for t in doc]
     text = " ".join(low)
-    ending = bool(re.search(r"\bno longer\b|\bused to\b|\b(not|n't)\b.*\bany ?more\b", text)) or any(
+    ending = bool(
+        re.search(r"\bno longer\b|\bused to\b|\b(not|n't)\b.*\bany ?more\b|\bpass(ed|es)? away\b|\bdied\b", text)
+    ) or any(
         t.lemma_.lower() in L.ENDING_VERBS
         and t.pos_ == "VERB"
         and not any(p.dep_ == "prep" and dated(list(p.subtree)) for p in t.children)
@@ -164,12 +167,25 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
         or (not additive and bool(re.search(r"\bthese days\b", text)))
         or any(
             (t.pos_ == "VERB" and t.lemma_.lower() in L.CHANGE_VERBS)
+            or (t.pos_ == "VERB" and (t.lemma_.lower(), _particle(t)) in L.CHANGE_PHRASALS)
             or (t.lower_ in L.CHANGE_ADVERBS and t.pos_ == "ADV" and not additive)
             or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod" and not additive)
             for t in doc
         )
     )
     return change, ending
+
+
+def _particle(verb: Token) -> str:
+    """The particle of a phrasal verb, however the parse attached it ("took me off X", "went up to")."""
+    return next(
+        (
+            c.lower_
+            for c in verb.children
+            if c.dep_ == "prt" or (c.dep_ in ("prep", "advmod") and c.lower_ in ("off", "up", "down", "out"))
+        ),
+        "",
+    )
 
 
 def _judged_false(head: Token) -> bool:
@@ -305,6 +321,10 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
 
 
 def _relate(o: Statement, n: Statement) -> Relation:
+    if _breaks_up_with(o, n):
+        return "update"  # "Mia and I broke up" ends "I have a girlfriend, Mia"
+    if n.ending and o.frame.startswith("own_") and n.holder[0] in o.values:
+        return "update"  # "Max passed away" ends "I have a dog named Max"
     if _household(o, n):
         o = replace(o, holder=n.holder)
     holder = same_holder(o, n)
@@ -325,7 +345,7 @@ def _relate(o: Statement, n: Statement) -> Relation:
             return "lookalike"
         if "*" in (o.holder[0], n.holder[0]) or o.holder != n.holder and not (o.names & n.names):
             return "lookalike" if same_kind(o, n) else "unrelated"
-        return "other_key"
+        return "update" if _changes_what_it_names(o, n) else "other_key"
     if (
         o.holder != n.holder
         and "*" not in (o.holder[0], n.holder[0])
@@ -347,6 +367,32 @@ def _relate(o: Statement, n: Statement) -> Relation:
     if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
     return "update"
+
+
+def _changes_what_it_names(o: Statement, n: Statement) -> bool:
+    """``n`` says something changed and names a thing ``o`` holds, in words no rule reads as one
+    attribute ("I gave up on French and started Italian" ← "I'm learning French"; "My doctor took
+    me off metformin" ← "I'm on metformin"); not one more event, not an addition ("also", "too")."""
+    if not (n.change or n.ending) or n.negated or (o.event and n.event) or _ADDITIVE.search(n.text):
+        return False
+    holders = {*o.holder, *n.holder, *o.names, *n.names}  # the holder is not what changed
+    return bool(noun_lemmas(o.text) & noun_lemmas(n.text) - L.GENERIC_NOUNS - holders)
+
+
+_ADDITIVE = re.compile(r"\b(also|too|as well|another|additionally|again)\b", re.I)
+
+
+def _breaks_up_with(o: Statement, n: Statement) -> bool:
+    """``n`` says the speaker no longer has a partner, and ``o`` names the speaker's partner."""
+    if n.frame != "marital" or not n.values & L.UNPARTNERED or n.negated or o.holder[0] != "user":
+        return False
+    partner = (
+        o.thing in L.PARTNER_NOUNS
+        or o.frame.removeprefix("own_") in L.PARTNER_NOUNS
+        or (len(o.holder) == 2 and o.holder[1] in L.PARTNER_NOUNS)
+    )
+    named = n.values - L.UNPARTNERED  # "Tom and I broke up": Tom
+    return partner and n.holder == ("user",) and (not named or bool(named & (o.values | o.names)))
 
 
 def _household(o: Statement, n: Statement) -> bool:

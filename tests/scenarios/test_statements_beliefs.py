@@ -117,6 +117,13 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user works the night shift.", "The user moved to the day shift."),
         ("My timezone is PST.", "I'm on Eastern time now."),
         ("The user's budget is $300.", "The user can spend up to $500 now."),
+        ("I have a girlfriend, Mia.", "Mia and I broke up."),
+        ("The user is in a relationship with Chris.", "The user is single again."),
+        ("I'm learning French.", "I gave up on French and started Italian."),
+        ("My doctor is Dr. Patel.", "I changed doctors, I see Dr. Kim now."),
+        ("The user is on metformin.", "The user's doctor took them off metformin."),
+        ("I have a dog named Max.", "Max passed away last month."),
+        ("My favourite band is Muse.", "These days I'm more into Radiohead than Muse."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -158,6 +165,10 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("Please contact me by email.", "My sister texted me yesterday."),
         ("The user's budget is $300.", "The user spent $50 on lunch."),
         ("The user works the night shift.", "The user's sister works the day shift."),
+        ("I'm learning French.", "I'm also learning Italian now."),
+        ("My sister lives in York.", "My sister started a new job."),
+        ("I have a dog named Max.", "Max loves the new park."),
+        ("I drive a Honda.", "My Honda needs new tyres."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
@@ -187,6 +198,59 @@ def test_the_same_fact_in_other_words_is_a_repeat(core, alice, first, again):
     assert b.action == "reinforced", (b.action, b.note)
     assert core.get(alice, a.id).status == "active"
     assert len(active(core, alice, first)) == 1
+
+
+#: A user's other facts, several of them worded closer to "text me" than the contact fact is.
+CROWD = [
+    "I text my sister every day.",
+    "My sister's number is 555-0142.",
+    "I prefer texting over calls with friends.",
+    "I send my mum a message every Sunday.",
+    "My phone is a Pixel 8.",
+    "I use WhatsApp with my family.",
+    "My best friend is Sam.",
+    "I live in Leeds.",
+    "I work at Acme as a designer.",
+    "My manager is Priya.",
+    "I read the news on my phone every morning.",
+    "I'm learning Spanish.",
+    "My brother lives in York.",
+    "I drink two coffees a day.",
+    "My partner's name is Alex.",
+    "I write short stories in my spare time.",
+    "My favourite app is Notion.",
+    "I usually reply to texts in the evening.",
+    "I keep my notes in a text file.",
+    "My team chats on Slack.",
+    "I call my grandmother on Saturdays.",
+    "I hate long voice messages.",
+    "I type fast on my phone.",
+    "I'd rather walk than drive.",
+    "Instead of TV I read books.",
+    "I switched to a new bank last year.",
+    "My dentist is Dr. Lee.",
+    "I go climbing on Thursdays.",
+    "I have a cat named Miso.",
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Please contact me by email.", "Actually, text me instead."),
+        ("I prefer to be contacted by phone.", "I'd rather you email me from now on."),
+    ],
+)
+def test_an_update_finds_the_fact_it_changes_among_many(core, alice, old, new):
+    """As a user with many facts, I want a change said in other words to replace the fact it
+    changes even when other facts share more of its words."""
+    held = core.remember(alice, old, reason=WHY)
+    for fact in CROWD:
+        core.remember(alice, fact, reason=WHY)
+    w = core.remember(alice, new, reason=WHY)
+    assert w.action == "superseded" and w.superseded == [held.id], (w.action, w.note)
+    assert core.get(alice, held.id).status == "superseded"
+    assert all(m.status == "active" for m in core.recall(alice, "anything", kinds=["semantic"], k=50).memories)
 
 
 def test_a_frozen_keyless_fact_yields_only_to_an_explicit_update(core, alice, clock):

@@ -22,8 +22,8 @@ from typing import Any
 from ...documents import FIELD_TYPES
 
 #: Bump when a mapping changes; ``setup()`` migrates indices whose ``_meta`` is older.
-#: 2: ``text.dv``.
-MAPPING_VERSION = 2
+#: 2: ``text.dv``. 3: ``attribute``.
+MAPPING_VERSION = 3
 
 #: Texts up to this many characters get a ``text.dv`` copy (Lucene caps a doc-value term at
 #: 32,766 bytes: 8,191 characters of up to four UTF-8 bytes); a longer one is read from ``_source``.

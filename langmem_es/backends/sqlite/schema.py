@@ -64,6 +64,7 @@ INDEXED_FIELDS: tuple[str, ...] = (
     "status",
     "subject_key",
     "content_hash",
+    "attribute",
     "updated_at",
     "expires_at",
 )
@@ -170,8 +171,15 @@ def collection_ddl(names: Names, collection: str) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS {q(v)} (rid INTEGER NOT NULL, path TEXT NOT NULL, vec BLOB NOT NULL)",
         f"CREATE INDEX IF NOT EXISTS {q(v + '_rid')} ON {q(v)} (rid)",
     ]
-    stmts += [f"CREATE INDEX IF NOT EXISTS {q(t + '_' + c)} ON {q(t)} ({q(c)})" for c in INDEXED_FIELDS]
     return stmts
+
+
+def field_index_ddl(names: Names, collection: str) -> list[str]:
+    """The b-tree indices of :data:`INDEXED_FIELDS`: created once the columns exist (an index on
+    a column a file does not have yet would index the quoted name as a string literal, and the
+    column added after it would leave the file malformed)."""
+    t = names.table(collection)
+    return [f"CREATE INDEX IF NOT EXISTS {q(t + '_' + c)} ON {q(t)} ({q(c)})" for c in INDEXED_FIELDS]
 
 
 def add_column_ddl(names: Names, collection: str, column: str) -> list[str]:

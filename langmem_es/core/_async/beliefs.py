@@ -18,7 +18,7 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Kind, Memory, Scope
-from ...port import Find, Nearest, StoredDoc, find_result, nearest_result
+from ...port import Find, Hit, Nearest, StoredDoc, find_result, nearest_result
 from .. import authz
 from .. import belief_rules as R
 from .. import scope as S
@@ -151,18 +151,29 @@ class AsyncBeliefs(AsyncStatementReading):
         # every belief-maintenance read in one round trip: tombstones, the same claim, this id,
         # the nearest active claims, the active facts under the key
         key = memory.subject_key
+        # the held facts a statement is read against: the nearest in meaning, and those that set
+        # the attribute it sets, however they were worded
+        attribute = R.attribute(memory)
         reads: list[Find | Nearest] = [
             tombstone_find(identity, [memory]),
             Find(("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1),
             Find(("semantic",), F.term("id", memory_document(memory, [], now=now)["id"]), size=1),
             Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10),
             *(self._key_reads(scope_filter, memory) if key else ()),
+            *(
+                [Find(("semantic",), F.all_of(scope_filter, F.term("attribute", attribute), active), size=10)]
+                if attribute
+                else []
+            ),
         ]
         found = await self.backend.read_many(reads)
         tombs, same, exists = (find_result(r) for r in found[:3])
         near = nearest_result(found[3])
         actives = find_result(found[4]) if key else []
         head = next(iter(find_result(found[5])), None) if key else None
+        if attribute:
+            seen = {h.doc.get("id") for h in near}
+            near += [Hit("semantic", s.doc, 0.0) for s in find_result(found[-1]) if s.doc.get("id") not in seen]
         if buried_ids([memory], tombs):
             return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
         # 1. the same claim, still active in the same scope: reinforce it (an independent

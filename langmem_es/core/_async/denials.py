@@ -90,7 +90,7 @@ class AsyncDenials(AsyncSupersession):
             elif (
                 not replaces
                 and not memory.subject_key
-                and hit.score >= self.config.relation_similarity
+                and (hit.score >= self.config.relation_similarity or R.one_attribute(old, memory))
                 and R.relation(old, memory) == "denial"
             ):
                 denied.append(old.id)

@@ -180,6 +180,8 @@ class AsyncSQLiteBase:
                         alter, backfill = S.add_column_ddl(n, c, column)
                         conn.execute(alter)
                         conn.execute(backfill, (column,))
+                for stmt in S.field_index_ddl(n, c):
+                    conn.execute(stmt)
             if current is None:
                 conn.execute(f"INSERT INTO {S.q(n.schema_version)} (version) VALUES (?)", (S.SCHEMA_VERSION,))
             conn.execute("ANALYZE")
