@@ -43,8 +43,8 @@ def test_broad_filters_give_the_exact_top_k(monkeypatch, selective_max):
         b.put("semantic", docs)
         calls: list[bool] = []  # per scoring: the whole collection (a broad filter, post-filtered)?
         real = b._best
-        b._best = lambda conn, c, flt, size, score: real(
-            conn, c, flt, size, lambda wanted: calls.append(wanted is None) or score(wanted)
+        b._best = lambda conn, c, flt, size, score, *rest: real(
+            conn, c, flt, size, lambda wanted: calls.append(wanted is None) or score(wanted), *rest
         )
         for _ in range(5):
             q = rng.normal(size=8)

@@ -93,10 +93,11 @@ class SQLiteSearch(SQLiteBase):
         vector_hits: list[Hit] = []
         with self._tx(conn, "DEFERRED"):  # one snapshot for both legs
             for c in collections:
+                matching: dict[str, Any] = {}  # what the filter matches, found by the first leg, kept for the second
                 if terms:
-                    text_hits += self._bm25(conn, c, flt, terms, size, columns)
+                    text_hits += self._bm25(conn, c, flt, terms, size, columns, matching)
                 if query is not None:
-                    vector_hits += self._knn(conn, c, flt, query, size, columns)
+                    vector_hits += self._knn(conn, c, flt, query, size, columns, matching)
         text_hits.sort(key=lambda h: -h.score)
         vector_hits.sort(key=lambda h: -h.score)
         took = (time.perf_counter() - started) * 1000
@@ -110,6 +111,7 @@ class SQLiteSearch(SQLiteBase):
         terms: list[str],
         size: int,
         columns: tuple[str, ...] | None = None,
+        matching: dict[str, Any] | None = None,
     ) -> list[Hit]:
         postings = self._postings_of(conn, c)
         tokens = self._query_tokens(terms) if postings is not None else None
@@ -119,7 +121,7 @@ class SQLiteSearch(SQLiteBase):
         counts = {t: postings.documents(k) for t, k in zip(terms, tokens, strict=True) if t == k}
         kept = set(weighted(terms, counts, postings.n))
         phrases = [k for t, k in zip(terms, tokens, strict=True) if t in kept]
-        chosen = self._best(conn, c, flt, size, lambda wanted: postings.scores(phrases, wanted))
+        chosen = self._best(conn, c, flt, size, lambda wanted: postings.scores(phrases, wanted), matching)
         if len(chosen) > size:  # ties with the last: by document id, as the SQL leg orders them
             ids = dict(self._rows(conn, c, "id", list(chosen)))
             chosen = {r: chosen[r] for r in sorted(chosen, key=lambda r: (-chosen[r], ids[r]))[:size]}
@@ -165,6 +167,7 @@ class SQLiteSearch(SQLiteBase):
         query: np.ndarray,
         size: int,
         columns: tuple[str, ...] | None = None,
+        matching: dict[str, Any] | None = None,
     ) -> list[Hit]:
         vectors = S.q(self.names.vectors(c))
         dim = int(query.size)
@@ -195,7 +198,7 @@ class SQLiteSearch(SQLiteBase):
                 matrix = normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
             return best_per_doc(rids, matrix, qn, docs)
 
-        chosen = self._best(conn, c, flt, size, score)
+        chosen = self._best(conn, c, flt, size, score, matching)
         return self._hits(conn, c, dict(list(chosen.items())[:size]), columns)
 
     def _best(
@@ -205,34 +208,39 @@ class SQLiteSearch(SQLiteBase):
         flt: Filter,
         size: int,
         score: Callable[[np.ndarray | None], tuple[np.ndarray, np.ndarray]],
+        matching: dict[str, Any] | None = None,
     ) -> dict[int, float]:
         """``{rid: score}`` of the best ``size`` documents under ``flt`` and any tied with the
         last, best first (ties in rid order), by a leg's ``score(wanted)``: ``(doc_rids, scores)``
         of the documents whose rids are in ``wanted``, or of the whole collection (``None``).
 
         A selective filter (at most ``SELECTIVE_MAX`` documents) lists its rids first; a broad
-        one (a whole tenant) is checked on the best candidates only, in SQL — 4× ``size`` first,
-        four times more each round until ``size`` pass or none are left (exact: candidates are
-        checked in score order, each round ending after a whole group of ties).
+        one (a whole tenant) is checked on the best candidates only, in SQL — a quarter more
+        than ``size`` first, four times more each round until ``size`` pass or none are left
+        (exact: candidates are checked in score order, each round ending after a whole group of
+        ties). ``matching`` keeps what the filter matches for the other leg of the same search.
         """
         table = S.q(self.names.table(c))
         w, p = S.where(self.names, c, flt)
+        memo = {} if matching is None else matching
         if flt != MATCH_ALL:
-            (matching,) = conn.execute(
-                f"SELECT count(*) FROM (SELECT 1 FROM {table} t WHERE {w} LIMIT {SELECTIVE_MAX + 1})", p
-            ).fetchone()
-            if not matching:
+            if "count" not in memo:
+                (memo["count"],) = conn.execute(
+                    f"SELECT count(*) FROM (SELECT 1 FROM {table} t WHERE {w} LIMIT {SELECTIVE_MAX + 1})", p
+                ).fetchone()
+            if not memo["count"]:
                 return {}
-            if matching <= SELECTIVE_MAX:
-                wanted = np.sort(_ints(conn, f"SELECT group_concat(t.rid, ' ') FROM {table} t WHERE {w}", p))
-                rids, best = score(wanted)
+            if memo["count"] <= SELECTIVE_MAX:
+                if "rids" not in memo:
+                    memo["rids"] = np.sort(_ints(conn, f"SELECT group_concat(t.rid, ' ') FROM {table} t WHERE {w}", p))
+                rids, best = score(memo["rids"])
                 return {int(rids[i]): float(best[i]) for i in top(best, size)}
         rids, best = score(None)
         if flt == MATCH_ALL:
             return {int(rids[i]): float(best[i]) for i in top(best, size)}
         sql = f"SELECT t.rid FROM {table} t WHERE t.rid IN (SELECT value FROM json_each(:rids)) AND {w}"
         chosen: dict[int, float] = {}
-        done, m = 0, 4 * size
+        done, m = 0, size + size // 4 + 1  # most candidates pass a whole-tenant filter; more rounds when not
         while len(chosen) < size and done < best.size:
             order = top(best, min(m, best.size))
             candidates = [int(r) for r in rids[order[done:]]]
