@@ -174,7 +174,8 @@ def _when(verb: Token) -> frozenset[str]:
         objs = [o for o in p.children if o.dep_ == "pobj"]
         if p.dep_ == "prep" and p.lower_ not in L.TEMPORAL_PREPS and objs:
             toks = [t for o in objs for t in o.subtree]
-            if dated(toks) or any(t.ent_type_ == "DATE" for t in toks):
+            clock = p.lower_ == "at" and all(t.like_num and t.text.isdigit() and 0 < int(t.text) <= 24 for t in toks)
+            if dated(toks) or clock or any(t.ent_type_ == "DATE" for t in toks):  # "at 10" is a time
                 out |= values_of(objs)
                 continue
         todo += [c for c in p.children if c.pos_ not in ("VERB", "AUX")]
@@ -417,11 +418,13 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
             text=text, holder=holder, names=names, frame=cls, values=frozenset({word}), negated=negated, tense=tense
         )
     if comp.pos_ in ("NOUN", "PROPN"):
+        # "Emma is my daughter": the daughter's name, as "my daughter is called Emma" says it
+        named = len(holder) > 1 and holder[-1] in L.PEOPLE and is_name(comp)
         return Statement(
             text=text,
             holder=holder,
             names=names,
-            frame="role",
+            frame="name" if named else "role",
             values=frozenset(values_of([comp])),
             negated=negated,
             tense=tense,

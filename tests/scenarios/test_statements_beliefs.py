@@ -124,6 +124,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user is on metformin.", "The user's doctor took them off metformin."),
         ("I have a dog named Max.", "Max passed away last month."),
         ("My favourite band is Muse.", "These days I'm more into Radiohead than Muse."),
+        ("I go to bed at 11pm.", "I've been going to bed at 10 lately."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -189,6 +190,7 @@ def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
         ("The user works at Acme.", "Acme is where the user works."),
         ("I'm 34.", "I am thirty-four years old."),
         ("I work at Google.", "I'm still at Google."),
+        ("My daughter is called Emma.", "Emma is my daughter."),
     ],
 )
 def test_the_same_fact_in_other_words_is_a_repeat(core, alice, first, again):
