@@ -179,6 +179,8 @@ CONTACT_VERBS = {
     "whatsapp": "whatsapp",
 }
 CONTACT_PREPS = frozenset({"by", "on", "via", "through", "over"})
+#: Roles that graduating ends.
+STUDENT_ROLES = frozenset({"student", "undergraduate", "undergrad", "postgraduate", "postgrad", "pupil", "phd"})
 #: Nouns too general to tie a change to a held fact ("these days", "a lot of time").
 GENERIC_NOUNS = frozenset(
     "day days week month year time thing lot way bit today tonight morning evening night weekend".split()

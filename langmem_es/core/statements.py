@@ -325,6 +325,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "Mia and I broke up" ends "I have a girlfriend, Mia"
     if n.ending and o.frame.startswith("own_") and n.holder[0] in o.values:
         return "update"  # "Max passed away" ends "I have a dog named Max"
+    if o.frame == "role" and o.values & L.STUDENT_ROLES and n.holder == o.holder and _GRADUATED.search(n.text):
+        return "update"  # "I graduated in June" ends "I'm a student"
     if _household(o, n):
         o = replace(o, holder=n.holder)
     holder = same_holder(o, n)
@@ -376,9 +378,12 @@ def _changes_what_it_names(o: Statement, n: Statement) -> bool:
     if not (n.change or n.ending) or n.negated or (o.event and n.event) or _ADDITIVE.search(n.text):
         return False
     holders = {*o.holder, *n.holder, *o.names, *n.names}  # the holder is not what changed
-    return bool(noun_lemmas(o.text) & noun_lemmas(n.text) - L.GENERIC_NOUNS - holders)
+    held = noun_lemmas(o.text) - L.GENERIC_NOUNS - holders
+    said = noun_lemmas(n.text) - L.GENERIC_NOUNS - holders
+    return any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said)
 
 
+_GRADUATED = re.compile(r"\b(graduated|finished (my|the user's|their) (degree|studies))\b", re.I)
 _ADDITIVE = re.compile(r"\b(also|too|as well|another|additionally|again)\b", re.I)
 
 

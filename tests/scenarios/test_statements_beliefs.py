@@ -125,6 +125,8 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I have a dog named Max.", "Max passed away last month."),
         ("My favourite band is Muse.", "These days I'm more into Radiohead than Muse."),
         ("I go to bed at 11pm.", "I've been going to bed at 10 lately."),
+        ("The user is a student.", "The user graduated in June and started working."),
+        ("I'm a manager at Acme.", "I stepped down from management."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -170,6 +172,7 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("My sister lives in York.", "My sister started a new job."),
         ("I have a dog named Max.", "Max loves the new park."),
         ("I drive a Honda.", "My Honda needs new tyres."),
+        ("I'm a doctor.", "I graduated from Oxford in 2010."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
