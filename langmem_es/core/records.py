@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from .. import documents as D
 from ..model import Memory, memory_fields
@@ -29,14 +29,18 @@ def memory_document(
     now: datetime,
     created_at: str | None = None,
     context: str | None = None,
+    attribute: str | None | Literal[False] = False,
 ) -> Doc:
-    """The stored document of a memory: a store item in the memory's namespace."""
+    """The stored document of a memory: a store item in the memory's namespace.
+
+    A semantic fact carries the attribute its statement sets (read from its words unless
+    ``attribute`` gives it: ``None`` for none)."""
     value = memory.model_dump(mode="json")
     if context:
         value["metadata"] = {**value.get("metadata", {}), "context": context}
     stamp = D.iso(now)
     doc: Doc = {
-        "id": D.doc_id(memory.namespace, memory.id),
+        "id": document_id(memory),
         "key": memory.id,
         **D.namespace_fields(memory.namespace),
         "value": value,
@@ -50,12 +54,18 @@ def memory_document(
         if v is not None:
             doc[name] = v
     if memory.kind == "semantic":
-        from .belief_rules import attribute  # the statement reader (spaCy) only for facts
+        if attribute is False:
+            from .belief_rules import attribute as read  # the statement reader (spaCy) only for facts
 
-        said = attribute(memory)
-        if said:
-            doc["attribute"] = said
+            attribute = read(memory)
+        if attribute:
+            doc["attribute"] = attribute
     return doc
+
+
+def document_id(memory: Memory) -> str:
+    """The id of a memory's stored document (computable: no document is built)."""
+    return D.doc_id(memory.namespace, memory.id)
 
 
 def memory_of(doc: Mapping[str, Any]) -> Memory:
@@ -63,10 +73,20 @@ def memory_of(doc: Mapping[str, Any]) -> Memory:
 
 
 def restamp(doc: Mapping[str, Any], memory: Memory, *, now: datetime) -> Doc:
-    """The same document with an updated memory value (vectors and text kept)."""
+    """The same document with an updated memory value (vectors and text kept; the attribute
+    kept too while the content is unchanged, so a status change reads no sentence again)."""
     vectors = [(v["path"], v["vector"]) for v in doc.get("vectors") or ()]
-    context = (doc.get("value") or {}).get("metadata", {}).get("context")
-    return memory_document(memory, vectors, now=now, created_at=doc.get("created_at"), context=context)
+    value = doc.get("value") or {}
+    context = value.get("metadata", {}).get("context")
+    same = value.get("content") == memory.content
+    return memory_document(
+        memory,
+        vectors,
+        now=now,
+        created_at=doc.get("created_at"),
+        context=context,
+        attribute=doc.get("attribute") if same else False,
+    )
 
 
 def audit_document(

@@ -97,7 +97,7 @@ def _contact_channel(verb: Token, subj: Token | None) -> str:
             continue
         kids = list(v.children)
         who = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass")), None) if v is verb else None
-        me = any(c.dep_ == "dobj" and noun_phrase(c)[0] in (("user",), ("we",)) for c in kids)
+        me = any(c.dep_ == "dobj" and _speaker(c) for c in kids)
         passive = any(c.dep_ == "auxpass" for c in kids) and (
             v is not verb or (who is not None and noun_phrase(who)[0] == ("user",))
         )
@@ -118,11 +118,16 @@ def _contact_channel(verb: Token, subj: Token | None) -> str:
     return ""
 
 
+def _speaker(tok: Token | None) -> bool:
+    """``tok`` is the speaker, alone or with others: "I", "me", "the user", "we", "us"."""
+    return tok is not None and noun_phrase(tok)[0] in (("user",), ("we",))
+
+
 def _kept_schedule(verb: Token, subj: Token | None) -> tuple[str, str] | None:
     """(attribute, value) of the speaker working or living by a kind of schedule: "the night
     shift" is the shift, "Eastern time" the timezone (``L.SCHEDULE_NOUNS``), said with "be on",
     "work", "move to", "switch to" …; ``None`` for anything else."""
-    if subj is None or noun_phrase(subj)[0] not in (("user",), ("we",)):
+    if not _speaker(subj):
         return None
     objs = [c for c in verb.children if c.dep_ in ("dobj", "attr")]
     objs += [o for c in verb.children if c.dep_ == "prep" and c.lower_ in ("on", "to", "in") for o in c.children]
@@ -137,11 +142,7 @@ def _kept_schedule(verb: Token, subj: Token | None) -> tuple[str, str] | None:
 def _budget(verb: Token, subj: Token | None) -> tuple[str, str] | None:
     """("budget", amount) of "I can spend up to $500", "I can afford £1,200 a month": what the
     speaker can spend is their budget; ``None`` for what they spent ("I spent $50")."""
-    if (
-        verb.lemma_.lower() not in ("spend", "afford")
-        or subj is None
-        or noun_phrase(subj)[0] not in (("user",), ("we",))
-    ):
+    if verb.lemma_.lower() not in ("spend", "afford") or not _speaker(subj):
         return None
     if not any(c.dep_ == "aux" and c.lower_ in ("can", "could") for c in verb.children):
         return None

@@ -18,7 +18,7 @@ from ...model import Identity, Memory
 from ...port import ABSENT, Find, Nearest, StoredDoc, Write, find_result
 from .. import authz
 from .. import validation as V
-from ..records import AUDIT, audit_document, memory_document, memory_of, restamp
+from ..records import AUDIT, audit_document, document_id, memory_document, memory_of, restamp
 from .ingest import AsyncIngest
 
 
@@ -160,9 +160,7 @@ class AsyncSupersession(AsyncIngest):
         def exactly(current: Memory) -> dict[str, Any] | None:
             return None if current.supersedes == done else {"supersedes": done}
 
-        await self._update(
-            "semantic", memory_document(fact, [], now=now)["id"], exactly, now, what="link the supersession"
-        )
+        await self._update("semantic", document_id(fact), exactly, now, what="link the supersession")
         return done
 
     async def _give_back(self, stored: StoredDoc, old: Memory, by: Memory, now: datetime) -> None:
@@ -233,7 +231,7 @@ class AsyncSupersession(AsyncIngest):
             await self._cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
         except WriteError:
             if withdraw:  # never leave a second active fact behind
-                await self.backend.delete("semantic", [memory_document(memory, [], now=now)["id"]])
+                await self.backend.delete("semantic", [document_id(memory)])
             raise
         [head] = seen
         return _replaced(head, memory)
@@ -336,7 +334,7 @@ class AsyncSupersession(AsyncIngest):
             supersedes = list(dict.fromkeys([*current.supersedes, *ids]))
             return None if supersedes == current.supersedes else {"supersedes": supersedes}
 
-        await self._update("semantic", memory_document(by, [], now=now)["id"], link, now, what="link the supersession")
+        await self._update("semantic", document_id(by), link, now, what="link the supersession")
 
 
 def _replaced(head: StoredDoc | None, memory: Memory) -> tuple[bool, str | None]:

@@ -25,7 +25,7 @@ from .. import belief_rules as R
 from .. import scope as S
 from .. import validation as V
 from ..background import Ahead
-from ..records import memory_document, memory_of
+from ..records import document_id, memory_document, memory_of
 from ..results import WriteResult
 from .forgetting import buried_ids, tombstone_find
 from .statement_reading import StatementReading
@@ -158,7 +158,7 @@ class Beliefs(StatementReading):
         reads: list[Find | Nearest] = [
             tombstone_find(identity, [memory]),
             Find(("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1),
-            Find(("semantic",), F.term("id", memory_document(memory, [], now=now)["id"]), size=1),
+            Find(("semantic",), F.term("id", document_id(memory)), size=1),
             Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10),
             *(self._key_reads(scope_filter, memory) if key else ()),
             *(

@@ -59,6 +59,11 @@ class Denials(Supersession):
             new.id, "reinforced", new, note="" if independent else "same source and writer: confidence unchanged"
         )
 
+    def _read_against(self, hit: Hit, old: Memory, memory: Memory) -> bool:
+        """Is the held fact ``old`` (found as ``hit``) read against the new statement ``memory``?
+        When close in meaning (``relation_similarity``), or when both set one attribute."""
+        return hit.score >= self.config.relation_similarity or R.one_attribute(old, memory)
+
     def _write_denial(
         self,
         scope_filter: F.Filter,
@@ -91,7 +96,7 @@ class Denials(Supersession):
             elif (
                 not replaces
                 and not memory.subject_key
-                and (hit.score >= self.config.relation_similarity or R.one_attribute(old, memory))
+                and self._read_against(hit, old, memory)
                 and R.relation(old, memory) == "denial"
             ):
                 denied.append(old.id)

@@ -17,7 +17,7 @@ from ...model import Memory
 from ...port import Hit, StoredDoc
 from .. import belief_rules as R
 from .. import reconcile as LLM
-from ..records import memory_document, memory_of
+from ..records import document_id, memory_of
 from ..results import WriteResult
 from .denials import Denials
 
@@ -32,7 +32,7 @@ class StatementReading(Denials):
             for hit in near
             if hit.doc.get("id")
             for old in [memory_of(hit.doc)]
-            if old.id != memory.id and (hit.score >= self.config.relation_similarity or R.one_attribute(old, memory))
+            if old.id != memory.id and self._read_against(hit, old, memory)
         ]
 
     def _repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
@@ -130,7 +130,7 @@ class StatementReading(Denials):
         if decision.event == "ADD" or target is None:
             return memory, [], None
         if decision.event == "NONE":
-            [stored] = self.backend.get("semantic", [memory_document(target, [], now=now)["id"]])
+            [stored] = self.backend.get("semantic", [document_id(target)])
             if stored is not None:
                 return memory, [], self._reinforce(stored, memory, now)
             return memory, [], None
