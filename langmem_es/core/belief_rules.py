@@ -98,6 +98,12 @@ def one_attribute(old: Memory, new: Memory) -> bool:
     return a is not None and attribute(old) == a
 
 
+def one_topic(old: Memory, new: Memory) -> bool:
+    """Do both speak of one life domain (:data:`~.statement_lexicon.TOPICS`) in words that
+    embed far apart ("My preferred language is Python" / "I prefer Rust these days")?"""
+    return bool(St.topics(new.content) & St.topics(old.content))
+
+
 def key_words(key: str) -> set[str]:
     """``user.home_city`` → ``{"home", "city"}`` (spelling-folded, no filler words)."""
     words = {St.american(w) for w in re.split(r"[._\-:/\s]+", key.casefold()) if len(w) > 1}

@@ -185,6 +185,34 @@ STUDENT_ROLES = frozenset({"student", "undergraduate", "undergrad", "postgraduat
 GENERIC_NOUNS = frozenset(
     "day days week month year time thing lot way bit today tonight morning evening night weekend".split()
 )
+#: Life domains whose words name one matter in other words: a change said in one of them
+#: ("I moved my email to Proton", "I cycle to work now") updates a held fact in another word
+#: of the same domain ("I use Gmail", "I commute by car"). Only words that rarely mean
+#: anything else: no "drink" (coffee), no "phone" (a number), no "go" (a verb).
+TOPICS: dict[str, frozenset[str]] = {
+    name: frozenset(words.split())
+    for name, words in {
+        "alcohol": "alcohol alcoholic wine beer booze sober sobriety teetotal teetotaler whisky whiskey vodka gin "
+        "cocktail liquor",
+        "smoking": "smoke smoker smoking cigarette cigar vape vaping nicotine",
+        "workplace": "remote remotely office hybrid onsite",
+        "commute": "commute commuter",
+        "email": "email gmail outlook hotmail proton protonmail inbox fastmail",
+        "language": "python rust golang java javascript typescript kotlin swift ruby php haskell scala elixir "
+        "c++ c# perl lua dart clojure",
+        "tenure": "rent renting renter tenant lease mortgage homeowner",
+    }.items()
+}
+#: Phrases that put a sentence in a domain where no single word does ("I cycle to work").
+TOPIC_PHRASES: dict[str, str] = {
+    "commute": r"\b(to|from) (work|the office)\b|\bcommut",
+    "workplace": r"\b(work|working) from home\b|\bwfh\b",
+}
+#: Frames of how one holds a home ("I rent my flat", "we share a flat"): a move ends them.
+TENURE_FRAMES = frozenset({"rent", "lease", "share", "share_with", "rent_with"})
+#: A kind of child one has, for counts of children ("I have a son" → "two kids now").
+CHILD_NOUNS = frozenset({"child", "son", "daughter", "boy", "girl", "baby", "stepson", "stepdaughter"})
+
 #: Nouns whose one modifier is a schedule the speaker keeps: "the night shift", "Eastern time".
 SCHEDULE_NOUNS = {"shift": "shift", "time": "timezone", "timezone": "timezone"}
 #: A partner one has ("my wife is Anna", "I have a girlfriend, Mia"), and the statuses that end one.

@@ -71,6 +71,7 @@ __all__ = [
     "same_holder",
     "same_kind",
     "same_value",
+    "topics",
     "word_lemmas",
 ]
 
@@ -327,6 +328,10 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "Max passed away" ends "I have a dog named Max"
     if o.frame == "role" and o.values & L.STUDENT_ROLES and n.holder == o.holder and _GRADUATED.search(n.text):
         return "update"  # "I graduated in June" ends "I'm a student"
+    if _born_to(o, n):
+        return "update"  # "the baby arrived" ends "I'm 5 months pregnant"
+    if _moves_out(o, n):
+        return "update"  # "we bought a house" ends "I rent my flat"; a move ends "lives with us"
     if _household(o, n):
         o = replace(o, holder=n.holder)
     holder = same_holder(o, n)
@@ -335,11 +340,14 @@ def _relate(o: Statement, n: Statement) -> Relation:
     if not holder:
         return "lookalike" if same_kind(o, n) else "unrelated"
     if n.frame == "*":
-        if n.head and not _quantifies(o, n.head):
+        named = {n.head, *(v for v in n.values if not v[:1].isdigit())} - {""}
+        if n.head and not any(_quantifies(o, w) for w in named):
             return "other_key"  # a new amount of another thing, or of one ``o`` gives no amount of
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
     if (n.negated or n.ending) and o.holder == n.holder and _named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
+    if n.change and _counts_children(o, n):
+        return "update"  # "I have two kids now" ← "I have a son"
     if n.change and o.frame == n.frame and o.head and o.head == n.head and o.item != n.item:
         return "update"  # another one of the same thing, said to be a change: "now takes the 7:40 train" ← 8:15
     if not same_attribute(o, n):
@@ -380,9 +388,78 @@ def _changes_what_it_names(o: Statement, n: Statement) -> bool:
     holders = {*o.holder, *n.holder, *o.names, *n.names}  # the holder is not what changed
     held = noun_lemmas(o.text) - L.GENERIC_NOUNS - holders
     said = noun_lemmas(n.text) - L.GENERIC_NOUNS - holders
-    return any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said)
+    if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
+        return True
+    # one life domain in other words ("moved my email to Proton" ← "I use Gmail"), a liking only
+    # by a liking ("I'm learning Rust now" leaves "my preferred language is Python"), not said
+    # of another of the speaker's things ("my landlord raised the rent" leaves "I rent my flat")
+    liking = (_PREFERENCE.search(o.text) is None) == (_PREFERENCE.search(n.text) is None)
+    about = n.thing not in _subjects(n.text) or any(n.thing in words for words in L.TOPICS.values())
+    return liking and about and bool(topics(o.text) & topics(n.text))
 
 
+def _subjects(text: str) -> frozenset[str]:
+    """The lemmas of a sentence's subjects ("my landlord raised the rent": landlord)."""
+    return frozenset(american(t.lemma_.lower()) for t in reading(text) if t.dep_ in ("nsubj", "nsubjpass"))
+
+
+@lru_cache(maxsize=8192)
+def topics(text: str) -> frozenset[str]:
+    """The life domains of :data:`~.statement_lexicon.TOPICS` a sentence speaks of.
+
+    >>> sorted(topics("I moved my email to Proton")), sorted(topics("I cycle to work now"))
+    (['email'], ['commute'])
+    """
+    words = {
+        w
+        for t in reading(text)
+        if t.dep_ not in ("nsubj", "nsubjpass", "compound")  # what it is about, or a kind of chair
+        for w in (american(t.lemma_.lower()), t.lower_)
+    }
+    found = {name for name, lexicon in L.TOPICS.items() if words & lexicon}
+    return frozenset(found | {name for name, pattern in L.TOPIC_PHRASES.items() if re.search(pattern, text, re.I)})
+
+
+def _counts_children(o: Statement, n: Statement) -> bool:
+    """``n`` gives a number of children and ``o`` had one kind of child: "I have two kids" ← "I have a son"."""
+    return (
+        o.frame == n.frame == "have"
+        and o.holder == n.holder
+        and bool(o.item)
+        and o.item <= L.CHILD_NOUNS
+        and n.item == {"child"}
+        and any(v[:1].isdigit() for v in n.values)
+    )
+
+
+def _born_to(o: Statement, n: Statement) -> bool:
+    """``o`` says someone is expecting a baby and ``n`` that a baby was born to them: "the baby
+    arrived" ← "I'm pregnant", not "my sister's baby was born" ← "I'm pregnant"."""
+    if o.negated or _EXPECTING.search(o.text) is None or _BIRTH.search(n.text) is None:
+        return False
+    parents = [w for w in n.holder[1:] if w not in L.CHILD_NOUNS and w not in ("twin", "one")]
+    return n.holder[0] in ("user", "we", "*") and set(parents) <= set(o.holder[1:])
+
+
+def _moves_out(o: Statement, n: Statement) -> bool:
+    """``o`` is where or how someone lives (renting a flat, living with someone) and ``n`` moves
+    them or has them buy or rent another home: the arrangement ends."""
+    arrangement = o.frame == "live_with" or (o.frame in L.TENURE_FRAMES and bool(o.values & L.HOME_NOUNS))
+    moved = ("home" in (n.frame, L.PERSON_FRAMES.get(n.frame)) and (n.change or n.event)) or (
+        n.frame in ("buy", *L.TENURE_FRAMES) and bool(n.values & L.HOME_NOUNS) and (n.event or n.change)
+    )
+    household = {o.holder, n.holder} <= {("user",), ("we",)}
+    return arrangement and moved and not n.negated and not o.negated and (o.holder == n.holder or household)
+
+
+_RATE = re.compile(r"\b(a|an|per|each) (day|night|week|month|year)\b", re.I)  # "a pack a day"
+_PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|like|love)\b", re.I)
+_EXPECTING = re.compile(r"\b(pregnant|expecting a baby|expecting)\b", re.I)
+_BIRTH = re.compile(
+    r"\b(gave birth|(was|were) born|(baby|son|daughter|twins|little one) (arrived|came|is here|are here)|"
+    r"had (the|our|a|my) (baby|son|daughter|twins))\b",
+    re.I,
+)
 _GRADUATED = re.compile(r"\b(graduated|finished (my|the user's|their) (degree|studies))\b", re.I)
 _ADDITIVE = re.compile(r"\b(also|too|as well|another|additionally|again)\b", re.I)
 
@@ -401,11 +478,13 @@ def _breaks_up_with(o: Statement, n: Statement) -> bool:
 
 
 def _household(o: Statement, n: Statement) -> bool:
-    """A home said of "we" and of the speaker (or the speaker's family) is one home: "We just
-    moved to Bath" moves "I live in Bristol" and "My family lives in Ohio"."""
+    """A home (or the children) said of "we" and of the speaker (or the speaker's family) is
+    one: "We just moved to Bath" moves "I live in Bristol" and "My family lives in Ohio";
+    "we have three kids now" counts "I have two kids"."""
     holders = {o.holder, n.holder}
+    children = o.frame == n.frame == "have" and bool(o.item) and o.item | n.item <= L.CHILD_NOUNS
     return (
-        o.frame == n.frame == "home"
+        (o.frame == n.frame == "home" or children)
         and ("we",) in holders
         and all(h == ("we",) or (h[0] == "user" and h[1:] in ((), ("family",))) for h in holders)
     )
@@ -415,10 +494,14 @@ def _quantifies(o: Statement, head: str) -> bool:
     """``o`` gives an amount or a frequency of ``head`` in its own words: "I eat meat every day"
     for meat, "I run 10 km a week" for km ("I love coffee" is no amount of coffee)."""
     words = content_lemmas(o.text)
-    if head not in words | o.values | o.item | {o.head}:
-        return False
+    if head not in words | o.values | o.item | {o.head} and not topics(head) & topics(o.text):
+        return False  # no amount of ``head``, nor of its domain ("cigarettes" ← "I smoke a pack a day")
     said = {t.lower() for t in re.findall(r"[A-Za-z]+", o.text)}
-    return any(w[:1].isdigit() for w in words | o.values | o.item) or bool(said & L.FREQUENCY_WORDS)
+    return (
+        any(w[:1].isdigit() for w in words | o.values | o.item)
+        or bool(said & L.FREQUENCY_WORDS)
+        or _RATE.search(o.text) is not None
+    )
 
 
 def _named_one_of(o: Statement, n: Statement) -> bool:

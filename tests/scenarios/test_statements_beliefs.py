@@ -127,6 +127,16 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I go to bed at 11pm.", "I've been going to bed at 10 lately."),
         ("The user is a student.", "The user graduated in June and started working."),
         ("I'm a manager at Acme.", "I stepped down from management."),
+        ("I use Gmail.", "I moved my email to Proton."),
+        ("I work remotely.", "I'm back in the office full time now."),
+        ("I commute by car.", "I cycle to work now."),
+        ("I rent my flat.", "We bought a house last month."),
+        ("I'm 5 months pregnant.", "The baby arrived last week."),
+        ("My mother lives with us.", "My mother moved into a care home."),
+        ("I don't drink alcohol.", "I've started drinking wine occasionally."),
+        ("I smoke a pack a day.", "I cut down to five cigarettes a day."),
+        ("I have a son.", "I have two kids now."),
+        ("My preferred language is Python.", "I prefer Rust these days."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -173,6 +183,12 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I have a dog named Max.", "Max loves the new park."),
         ("I drive a Honda.", "My Honda needs new tyres."),
         ("I'm a doctor.", "I graduated from Oxford in 2010."),
+        ("My favourite language is Python.", "I'm learning Rust now."),
+        ("I rent my flat.", "My landlord raised the rent."),
+        ("I'm pregnant.", "My sister's baby was born yesterday."),
+        ("I work remotely.", "I got a new office chair."),
+        ("I have a son.", "I have a daughter now."),
+        ("I live with my girlfriend.", "I live in Leeds."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):

@@ -61,8 +61,9 @@ class Denials(Supersession):
 
     def _read_against(self, hit: Hit, old: Memory, memory: Memory) -> bool:
         """Is the held fact ``old`` (found as ``hit``) read against the new statement ``memory``?
-        When close in meaning (``relation_similarity``), or when both set one attribute."""
-        return hit.score >= self.config.relation_similarity or R.one_attribute(old, memory)
+        When close in meaning (``relation_similarity``), when both set one attribute, or
+        when both speak of one life domain."""
+        return hit.score >= self.config.relation_similarity or R.one_attribute(old, memory) or R.one_topic(old, memory)
 
     def _write_denial(
         self,
