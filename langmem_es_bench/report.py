@@ -258,7 +258,13 @@ def request_rows(results: dict[str, Any]) -> list[list[str]]:
         r = (res.get("scale") or {}).get("requests")
         if not _ok(r):
             continue
-        for name, label in (("recall", "recall (k = 9)"), ("superseding_write", "superseding remember")):
+        for name, label in (
+            ("recall", "recall (k = 9)"),
+            ("superseding_write", "superseding remember (keyed)"),
+            ("keyless_update", "superseding remember (keyless, found by meaning)"),
+        ):
+            if name not in r:
+                continue
             p = r[name]
             req, lat = p.get("requests") or {}, p["latency_ms"]
             kinds = ", ".join(f"{k} ×{v:g}" for k, v in list((req.get("per_call_by_kind") or {}).items())[:6])

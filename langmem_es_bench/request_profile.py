@@ -4,7 +4,8 @@ The figures behind issue 13: every HTTP request the Elasticsearch client sends i
 counted (the client's transport is wrapped, so nothing is missed: refreshes, alias
 look-ups, mgets, background flushes of access statistics). For ``recalls`` recalls and
 ``writes`` superseding writes (each ``remember`` replaces the active fact under its
-subject key) it reports p50/p95/max latency, max over median (a hidden flush shows as a
+subject key) and as many keyless updates (a statement without a key that replaces the fact
+it updates, found by meaning) it reports p50/p95/max latency, max over median (a hidden flush shows as a
 spike), and the request counts per call with the request kinds of a typical call.
 
     python -m langmem_es_bench.request_profile --memories 10000 --recalls 100 --writes 40
@@ -30,7 +31,7 @@ from typing import Any
 
 from langmem_es_bench.stats import summary
 
-__all__ = ["RequestCounter", "load_average", "profile_calls", "run_profile"]
+__all__ = ["RequestCounter", "keyless_updates", "load_average", "profile_calls", "run_profile"]
 
 
 class RequestCounter:
@@ -146,6 +147,27 @@ def superseding_writes(core: Any, identity: Any, n: int, keys: int = 8) -> list[
     return [write(i) for i in range(n)]
 
 
+def keyless_updates(core: Any, identity: Any, n: int, facts: int = 8) -> list[Callable[[], Any]]:
+    """``n`` keyless semantic writes, each a new value of one of ``facts`` keyless facts (found by
+    meaning and replaced by id, as a statement from the memory tools is)."""
+    tag = uuid.uuid4().hex[:6]
+    for j in range(facts):
+        core.remember(identity, f"My {tag} device {j} is in room 0.", reason="Support needs the user's setup.")
+
+    def write(i: int) -> Callable[[], Any]:
+        def call() -> Any:
+            r = core.remember(
+                identity, f"My {tag} device {i % facts} is in room {i + 1}.", reason="Support needs the user's setup."
+            )
+            if r.action not in ("superseded", "conflict"):
+                raise RuntimeError(f"keyless write {i} did not supersede: {r.action}")
+            return r
+
+        return call
+
+    return [write(i) for i in range(n)]
+
+
 def run_profile(
     *,
     memories: int = 10_000,
@@ -203,6 +225,8 @@ def run_profile(
         calls = superseding_writes(core, identity, writes)
         out["superseding_write"] = profile_calls(counter, calls, settle)
         say(f"  superseding write: {json.dumps(out['superseding_write'])}")
+        out["keyless_update"] = profile_calls(counter, keyless_updates(core, identity, writes), settle)
+        say(f"  keyless update: {json.dumps(out['keyless_update'])}")
         out["load_after"] = load_average()
     finally:
         if counter:

@@ -239,7 +239,12 @@ class Bench:
         client = getattr(getattr(target, "backend", None), "client", None)
         if client is None or not hasattr(client, "transport"):
             return None
-        from langmem_es_bench.request_profile import RequestCounter, profile_calls, superseding_writes
+        from langmem_es_bench.request_profile import (
+            RequestCounter,
+            keyless_updates,
+            profile_calls,
+            superseding_writes,
+        )
 
         core, identity = target.core, target._identity(tenant_of(0, 1))
         counter = RequestCounter(client)
@@ -249,6 +254,7 @@ class Bench:
                 counter, [partial(core.recall, identity, q, k=K_RECALL) for q in self.fresh_queries(n)]
             )
             write = profile_calls(counter, superseding_writes(core, identity, max(4, n // 2)), settle)
+            keyless = profile_calls(counter, keyless_updates(core, identity, max(4, n // 2)), settle)
         finally:
             counter.close()
         self.say(
@@ -256,9 +262,10 @@ class Bench:
             f"{recall['requests']['max']}), p50 {recall['latency_ms']['p50']:.1f} / p95 "
             f"{recall['latency_ms']['p95']:.1f} / max {recall['latency_ms']['max']:.1f} ms; one superseding "
             f"write = {write['requests']['p50']} request(s), p50 {write['latency_ms']['p50']:.1f} / p95 "
-            f"{write['latency_ms']['p95']:.1f} ms"
+            f"{write['latency_ms']['p95']:.1f} ms; one keyless update = {keyless['requests']['p50']} request(s), "
+            f"p50 {keyless['latency_ms']['p50']:.1f} / p95 {keyless['latency_ms']['p95']:.1f} ms"
         )
-        return {"recall": recall, "superseding_write": write, "loadavg": _loadavg()}
+        return {"recall": recall, "superseding_write": write, "keyless_update": keyless, "loadavg": _loadavg()}
 
     def ingest_point(
         self, make: Callable[[], Any], emb: Any, items: Sequence[CorpusItem], sessions: Sequence[bool]

@@ -72,7 +72,16 @@ PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})
 CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually", "lately"})
 # Phrasal verbs (verb, particle) that say something changed: "took me off metformin", "went up to 40mg".
 CHANGE_PHRASALS = frozenset(
-    {("take", "off"), ("go", "up"), ("go", "down"), ("step", "down"), ("give", "up"), ("come", "off"), ("move", "out")}
+    {
+        ("take", "off"),
+        ("go", "up"),
+        ("go", "down"),
+        ("go", "back"),
+        ("step", "down"),
+        ("give", "up"),
+        ("come", "off"),
+        ("move", "out"),
+    }
 )
 CHANGE_ADJECTIVES = frozenset({"new", "current"})
 STILL = frozenset({"still"})
@@ -201,13 +210,31 @@ TOPICS: dict[str, frozenset[str]] = {
         "language": "python rust golang java javascript typescript kotlin swift ruby php haskell scala elixir "
         "c++ c# perl lua dart clojure",
         "tenure": "rent renting renter tenant lease mortgage homeowner",
+        "caffeine": "decaf decaffeinated caffeine caffeinated espresso coffee",
+        "school": "school primary secondary academy kindergarten nursery preschool",
     }.items()
 }
 #: Phrases that put a sentence in a domain where no single word does ("I cycle to work").
 TOPIC_PHRASES: dict[str, str] = {
     "commute": r"\b(to|from) (work|the office)\b|\bcommut",
     "workplace": r"\b(work|working) from home\b|\bwfh\b",
+    "pronouns": r"\bpronouns?\b|\b(she|he|they|xe|ze)/(her|him|them|they|she|he|xem|hir)\b",
 }
+#: What each diet rules out: "I eat a lot of beans" leaves "I'm vegetarian", "I started eating
+#: chicken again" ends it.
+MEAT = frozenset(
+    "meat chicken beef pork lamb bacon ham turkey steak sausage burger mince veal duck venison poultry".split()
+)
+FISH = frozenset("fish seafood salmon tuna cod prawn shrimp sushi crab lobster mussel oyster sardine anchovy".split())
+DIETS: dict[str, frozenset[str]] = {
+    "vegetarian": MEAT | FISH,
+    "veggie": MEAT | FISH,
+    "vegan": MEAT | FISH | frozenset("dairy egg cheese milk butter honey yogurt yoghurt cream".split()),
+    "pescatarian": MEAT,
+    "pescetarian": MEAT,
+}
+#: A pursuit that ends when what it seeks is had: "I'm saving for a car" ← "I bought the car".
+PURSUIT = r"\b(saving (up )?for|looking for|searching for|hunting for|house[- ]hunting|applying for|trying to (get|find|buy))\b"
 #: Frames of how one holds a home ("I rent my flat", "we share a flat"): a move ends them.
 TENURE_FRAMES = frozenset({"rent", "lease", "share", "share_with", "rent_with"})
 #: A kind of child one has, for counts of children ("I have a son" → "two kids now").

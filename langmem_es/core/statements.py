@@ -105,7 +105,7 @@ def parse(text: str) -> Statement:
     best: Statement | None = None
     best_score = -1.0
     best_head: Token | None = None
-    clauses = [clause(text, head) for head in heads]
+    clauses = _resolve_pronouns([clause(text, head) for head in heads])
     for head, st in zip(heads, clauses, strict=False):
         score = (
             (2.0 if st.holder != ("*",) or st.thing else 0.0)
@@ -149,6 +149,20 @@ def parse(text: str) -> Statement:
         negated=st.negated and not ending,
         others=others,
     )
+
+
+def _resolve_pronouns(clauses: list[Statement]) -> list[Statement]:
+    """A clause whose subject is "she", "he" or "they" is about the person an earlier clause of
+    the sentence named: "My daughter changed schools, she's at Hillview now"."""
+    named: tuple[str, ...] | None = None
+    out = []
+    for c in clauses:
+        if c.holder == ("*",) and c.thing in ("she", "he", "they") and named is not None:
+            c = replace(c, holder=named, thing="")
+        elif c.holder[0] == "user" and len(c.holder) > 1:
+            named = c.holder
+        out.append(c)
+    return out
 
 
 def _change_marks(doc: Doc) -> tuple[bool, bool]:
@@ -332,8 +346,17 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "the baby arrived" ends "I'm 5 months pregnant"
     if _moves_out(o, n):
         return "update"  # "we bought a house" ends "I rent my flat"; a move ends "lives with us"
+    if _pursuit_met(o, n):
+        return "update"  # "I bought the car last week" ends "I'm saving for a car"
     if _household(o, n):
         o = replace(o, holder=n.holder)
+    if n.change and o.frame == n.frame and o.holder == n.holder and o.thing.endswith(" " + n.thing) and n.thing:
+        o = replace(o, thing=n.thing)  # "the deadline got pushed" is "the project deadline" said shorter
+    diet = _diet_clash(o, n)
+    if diet is not None:
+        return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"
+    if n.change and o.frame == n.frame and o.holder == n.holder and _new_amount(o, n):
+        return "update"  # "I've been sleeping eight hours lately" ← "I sleep about six hours a night"
     holder = same_holder(o, n)
     if n.replaced and holder and overlap(n.replaced, o.values | o.item | content_lemmas(o.text)):
         return "update"  # it names what it replaces: "… in Obsidian instead of Notion" ← "… in Notion"
@@ -342,6 +365,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
     if n.frame == "*":
         named = {n.head, *(v for v in n.values if not v[:1].isdigit())} - {""}
         if n.head and not any(_quantifies(o, w) for w in named):
+            if n.change and not n.negated and _same_domain(o, n):
+                return "update"  # "I've gone back to regular coffee" ← "I drink decaf only"
             return "other_key"  # a new amount of another thing, or of one ``o`` gives no amount of
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
     if (n.negated or n.ending) and o.holder == n.holder and _named_one_of(o, n):
@@ -387,15 +412,83 @@ def _changes_what_it_names(o: Statement, n: Statement) -> bool:
         return False
     holders = {*o.holder, *n.holder, *o.names, *n.names}  # the holder is not what changed
     held = noun_lemmas(o.text) - L.GENERIC_NOUNS - holders
-    said = noun_lemmas(n.text) - L.GENERIC_NOUNS - holders
+    said = _argument_nouns(n.text) - L.GENERIC_NOUNS - holders
     if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
         return True
-    # one life domain in other words ("moved my email to Proton" ← "I use Gmail"), a liking only
-    # by a liking ("I'm learning Rust now" leaves "my preferred language is Python"), not said
-    # of another of the speaker's things ("my landlord raised the rent" leaves "I rent my flat")
+    return _same_domain(o, n)
+
+
+def _same_domain(o: Statement, n: Statement) -> bool:
+    """One life domain in other words ("moved my email to Proton" ← "I use Gmail"), a liking
+    only by a liking ("I'm learning Rust now" leaves "my preferred language is Python"), not
+    said of another of the speaker's things ("my landlord raised the rent" leaves "I rent my flat")."""
     liking = (_PREFERENCE.search(o.text) is None) == (_PREFERENCE.search(n.text) is None)
     about = n.thing not in _subjects(n.text) or any(n.thing in words for words in L.TOPICS.values())
     return liking and about and bool(topics(o.text) & topics(n.text))
+
+
+def _argument_nouns(text: str) -> frozenset[str]:
+    """The nouns of a sentence but those that only qualify another noun ("office" in "a new
+    office chair", "Mac" in "a new mouse for my Mac")."""
+    return frozenset(
+        american(t.lemma_.lower())
+        for t in reading(text)
+        if t.pos_ in ("NOUN", "PROPN")
+        and t.lower_ not in L.SPEAKER_NOUNS
+        and t.dep_ != "compound"
+        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))
+    )
+
+
+def _qualifies(prep: Token) -> bool:
+    """A preposition whose object only qualifies: "for my Mac" after an object (what for), "of
+    wine" or "with milk" after a noun — not "signed up for a marathon", "gave up on French" nor
+    "more into X than Muse"."""
+    word, head = prep.lower_, prep.head
+    if head.pos_ in ("NOUN", "PROPN"):
+        return word in ("for", "of", "with")
+    return word == "for" and any(c.dep_ == "dobj" for c in head.children)  # "bought a mouse for my Mac"
+
+
+def _diet_clash(o: Statement, n: Statement) -> bool | None:
+    """A diet and something eaten (either order): does the food break the diet? ``None`` when
+    the two are not a diet and a food."""
+    if not (o.frame == n.frame == "diet") or o.holder != n.holder:
+        return None
+    for rule, food in ((o, n), (n, o)):
+        diets = [L.DIETS[v] for v in rule.values if v in L.DIETS]
+        eaten = {v.removeprefix("eat_") for v in food.values if v.startswith("eat_")}
+        if diets and eaten and not food.negated and not rule.negated and not food.ending:
+            return any(e in d or e.rstrip("s") in d for e in eaten for d in diets)
+    return None
+
+
+def _pursuit_met(o: Statement, n: Statement) -> bool:
+    """``o`` seeks something ("saving for a car", "looking for a job") and ``n`` says it was
+    had ("I bought the car", "I found a job at Stripe"): the pursuit is over."""
+    if re.search(L.PURSUIT, o.text, re.I) is None or not n.event or n.negated or o.holder != n.holder:
+        return False
+    sought = noun_lemmas(o.text) - L.GENERIC_NOUNS
+    return bool(sought & (_argument_nouns(n.text) - L.GENERIC_NOUNS))
+
+
+_AMOUNT = re.compile(
+    r"\b(\d+(?:\.\d+)?|" + "|".join(w for w in L.NUMBER_WORDS if len(w) > 2) + r")\s*([a-z%£$€]+)", re.I
+)
+
+
+def _new_amount(o: Statement, n: Statement) -> bool:
+    """Each says one amount of the same unit and they differ: "six hours a night" → "eight hours"."""
+
+    def amounts(text: str) -> list[tuple[str, str]]:
+        out = []
+        for number, unit in _AMOUNT.findall(text):
+            value = str(L.NUMBER_WORDS.get(number.lower(), number))
+            out.append((value, unit.lower().rstrip("s")))
+        return out
+
+    a, b = amounts(o.text), amounts(n.text)
+    return len(a) == len(b) == 1 and a[0][1] == b[0][1] and a[0][0] != b[0][0]
 
 
 def _subjects(text: str) -> frozenset[str]:

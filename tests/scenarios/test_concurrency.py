@@ -112,3 +112,25 @@ def test_concurrent_confirmations_reinforce_once_each(core, tenant):
     assert actions == ["reinforced"] * (THREADS - 1)
     m = core.get(agents[0], first.id)
     assert m.confidence == pytest.approx(min(0.99, 0.1 + 0.25 * (THREADS - 1)))  # reinforcement stops at max_confidence
+
+
+def test_concurrent_keyless_updates_supersede_once_and_say_so(core, alice):
+    """As a user whose assistants all heard me say I moved, in different words, at the same
+    moment, I want the old home replaced once, and only the statement that replaced it to
+    say it did (the others stand beside it, replacing nothing)."""
+    old = core.remember(alice, "I live in Paris.", reason=WHY)
+    moves = [f"I moved to {city} last month." for city in ("Berlin", "Rome", "Lisbon", "Oslo", "Vienna", "Prague")]
+    start = threading.Barrier(len(moves))
+
+    def writer(text: str):
+        start.wait()
+        return core.remember(alice, text, reason=WHY)
+
+    with ThreadPoolExecutor(len(moves)) as pool:
+        results = list(pool.map(writer, moves))
+    stored = core.get(alice, old.id)
+    assert stored.status == "superseded"
+    claims = [r for r in results if old.id in r.superseded]
+    assert [r.id for r in claims] == [stored.superseded_by]
+    for r in results:
+        assert core.get(alice, r.id).supersedes == r.superseded, (r.content if r.memory else r.id, r.superseded)

@@ -139,3 +139,16 @@ def test_a_superseding_write_is_one_batched_read_and_one_batched_write(counting,
     assert port.calls == ["read_many", "write"]
     assert core.get(alice, paris.id).superseded_by == berlin.id and core.get(alice, berlin.id).supersedes == [paris.id]
     assert _actives(core, alice, "user.city") == ["I moved to Berlin"]
+
+
+def test_a_keyless_update_reads_what_it_replaces_by_id_and_writes_once(counting, alice: Identity) -> None:
+    """Issue 13: a statement without a key that updates a held fact (found by meaning) reads it
+    by id in real time — no search after the batched read — and writes itself and the replaced
+    fact in one batch."""
+    core, port = counting
+    paris = core.remember(alice, "I live in Paris.", reason=WHY)
+    port.calls.clear()
+    berlin = core.remember(alice, "I moved to Berlin last month.", reason=WHY)
+    assert berlin.action == "superseded" and berlin.superseded == [paris.id]
+    assert port.calls == ["read_many", "get", "write"]
+    assert core.get(alice, paris.id).superseded_by == berlin.id and core.get(alice, berlin.id).supersedes == [paris.id]

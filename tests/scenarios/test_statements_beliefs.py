@@ -137,6 +137,14 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I smoke a pack a day.", "I cut down to five cigarettes a day."),
         ("I have a son.", "I have two kids now."),
         ("My preferred language is Python.", "I prefer Rust these days."),
+        ("I'm saving for a car.", "I bought the car last week."),
+        ("I'm looking for a job.", "I found a job at Stripe."),
+        ("I'm a vegetarian.", "I started eating chicken again."),
+        ("I drink decaf only.", "I've gone back to regular coffee."),
+        ("I sleep about six hours a night.", "I've been sleeping eight hours lately."),
+        ("The project deadline is March 1.", "The deadline got pushed to April 15."),
+        ("My daughter goes to Oakfield Primary.", "My daughter changed schools, she's at Hillview now."),
+        ("My pronouns are she/her.", "I use they/them now."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -189,6 +197,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I work remotely.", "I got a new office chair."),
         ("I have a son.", "I have a daughter now."),
         ("I live with my girlfriend.", "I live in Leeds."),
+        ("I'm a vegetarian.", "I eat a lot of beans."),
+        ("I use a Mac for work.", "I bought a new mouse for my Mac."),
+        ("I'm looking for a job.", "I had an interview at Stripe today."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):

@@ -18,13 +18,13 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Kind, Memory, Scope
-from ...port import Find, Hit, Nearest, StoredDoc, find_result, nearest_result
+from ...port import Collection, Find, Hit, Nearest, StoredDoc, find_result, nearest_result
 from .. import authz
 from .. import belief_rules as R
 from .. import scope as S
 from .. import validation as V
 from ..background import AsyncAhead
-from ..records import document_id, memory_document, memory_of
+from ..records import AUDIT, document_id, memory_document, memory_of
 from ..results import WriteResult
 from .forgetting import buried_ids, tombstone_find
 from .statement_reading import AsyncStatementReading
@@ -63,12 +63,19 @@ class AsyncBeliefs(AsyncStatementReading):
         ``origin`` (``"user"``, ``"tool"``, ``"extracted"``; default ``"user"``) sets the
         default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
         """
-        # a fact's vector is computed while its statement is read (spaCy): two models, two threads
+        # a fact's vector is computed while its statement is read (spaCy): two models, two threads;
+        # the writes its reads must see (lazy read-your-writes) are made searchable meanwhile
         embedding = (
             AsyncAhead(
                 partial(self.embeddings.aembed_documents, [V.clean_text(content, limit=self.config.max_content_chars)])
             )
             if kind == "semantic"
+            else None
+        )
+        read: tuple[Collection, ...] = ("semantic", AUDIT)
+        refreshing = (
+            AsyncAhead(partial(self.backend.refresh_written, read))
+            if kind == "semantic" and self.backend.needs_refresh(read)
             else None
         )
         try:
@@ -91,10 +98,18 @@ class AsyncBeliefs(AsyncStatementReading):
                 origin=origin,
             )
         except BaseException:
-            if embedding is not None:
-                await embedding.drain()
+            for ahead in (embedding, refreshing):
+                if ahead is not None:
+                    await ahead.drain()
             raise
         vector = None
+        if refreshing is not None:
+            try:
+                await refreshing.result()
+            except BaseException:
+                if embedding is not None:
+                    await embedding.drain()
+                raise
         if embedding is not None:
             [vector] = await embedding.result()
             if memory.status != "pending":  # its tombstone check is one of the batched belief-maintenance reads
@@ -230,7 +245,11 @@ class AsyncBeliefs(AsyncStatementReading):
                 memory = guarded
                 actives, head = await self._key_state(scope_filter, memory)
                 actives = [s for s in actives if S.visible(s.doc, identity)]
-        return await self._write_assertion(identity, memory, vector, replaces, actives, head, explicit, named, now)
+        # the held facts found by meaning, by id: what a keyless update replaces is read by id, not searched
+        known = {h.doc["key"]: h.doc["id"] for h in near if h.doc.get("key") and h.doc.get("id")}
+        return await self._write_assertion(
+            identity, memory, vector, replaces, actives, head, explicit, named, now, known=known
+        )
 
     async def _write_assertion(
         self,
@@ -243,11 +262,20 @@ class AsyncBeliefs(AsyncStatementReading):
         explicit: bool,
         named: set[str],
         now: datetime,
+        *,
+        known: Mapping[str, str] | None = None,
     ) -> WriteResult:
-        """Store an assertion; supersede what it replaces, unless that is stronger or frozen (then a conflict)."""
+        """Store an assertion; supersede what it replaces, unless that is stronger or frozen (then a conflict).
+
+        ``known``: memory id → document id of held facts the write's batched read found; those
+        of ``replaces`` are read by id in real time (one round trip), the others searched."""
         held = [memory_of(s.doc) for s in actives]
+        by_id = await self._read_known([t for t in replaces if known and t in known], known or {}, identity)
         held += [
-            m for m in await self._memories(list(replaces)) if m.status == "active" and m.id not in {h.id for h in held}
+            m
+            for m in [memory_of(s.doc) for s in by_id.values()]
+            + await self._memories([t for t in replaces if t not in by_id])
+            if m.status == "active" and m.id not in {h.id for h in held}
         ]
         margin = self.config.reinforce_step
         blocked = [
@@ -276,6 +304,8 @@ class AsyncBeliefs(AsyncStatementReading):
         kept = blocked + contested
         if memory.subject_key and not kept and not replaces:  # the plain supersession: one batched write
             superseded = await self._write_keyed(identity, memory, vector, actives, head, now)
+        elif not memory.subject_key and not kept and replaces and all(t in by_id for t in replaces):
+            superseded = await self._write_replacing(identity, memory, vector, [by_id[t] for t in replaces], now)
         else:
             await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
             spared = {m.id for m in kept}

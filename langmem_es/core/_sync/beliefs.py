@@ -19,13 +19,13 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Kind, Memory, Scope
-from ...port import Find, Hit, Nearest, StoredDoc, find_result, nearest_result
+from ...port import Collection, Find, Hit, Nearest, StoredDoc, find_result, nearest_result
 from .. import authz
 from .. import belief_rules as R
 from .. import scope as S
 from .. import validation as V
 from ..background import Ahead
-from ..records import document_id, memory_document, memory_of
+from ..records import AUDIT, document_id, memory_document, memory_of
 from ..results import WriteResult
 from .forgetting import buried_ids, tombstone_find
 from .statement_reading import StatementReading
@@ -64,12 +64,19 @@ class Beliefs(StatementReading):
         ``origin`` (``"user"``, ``"tool"``, ``"extracted"``; default ``"user"``) sets the
         default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
         """
-        # a fact's vector is computed while its statement is read (spaCy): two models, two threads
+        # a fact's vector is computed while its statement is read (spaCy): two models, two threads;
+        # the writes its reads must see (lazy read-your-writes) are made searchable meanwhile
         embedding = (
             Ahead(
                 partial(self.embeddings.embed_documents, [V.clean_text(content, limit=self.config.max_content_chars)])
             )
             if kind == "semantic"
+            else None
+        )
+        read: tuple[Collection, ...] = ("semantic", AUDIT)
+        refreshing = (
+            Ahead(partial(self.backend.refresh_written, read))
+            if kind == "semantic" and self.backend.needs_refresh(read)
             else None
         )
         try:
@@ -92,10 +99,18 @@ class Beliefs(StatementReading):
                 origin=origin,
             )
         except BaseException:
-            if embedding is not None:
-                embedding.drain()
+            for ahead in (embedding, refreshing):
+                if ahead is not None:
+                    ahead.drain()
             raise
         vector = None
+        if refreshing is not None:
+            try:
+                refreshing.result()
+            except BaseException:
+                if embedding is not None:
+                    embedding.drain()
+                raise
         if embedding is not None:
             [vector] = embedding.result()
             if memory.status != "pending":  # its tombstone check is one of the batched belief-maintenance reads
@@ -231,7 +246,11 @@ class Beliefs(StatementReading):
                 memory = guarded
                 actives, head = self._key_state(scope_filter, memory)
                 actives = [s for s in actives if S.visible(s.doc, identity)]
-        return self._write_assertion(identity, memory, vector, replaces, actives, head, explicit, named, now)
+        # the held facts found by meaning, by id: what a keyless update replaces is read by id, not searched
+        known = {h.doc["key"]: h.doc["id"] for h in near if h.doc.get("key") and h.doc.get("id")}
+        return self._write_assertion(
+            identity, memory, vector, replaces, actives, head, explicit, named, now, known=known
+        )
 
     def _write_assertion(
         self,
@@ -244,11 +263,20 @@ class Beliefs(StatementReading):
         explicit: bool,
         named: set[str],
         now: datetime,
+        *,
+        known: Mapping[str, str] | None = None,
     ) -> WriteResult:
-        """Store an assertion; supersede what it replaces, unless that is stronger or frozen (then a conflict)."""
+        """Store an assertion; supersede what it replaces, unless that is stronger or frozen (then a conflict).
+
+        ``known``: memory id → document id of held facts the write's batched read found; those
+        of ``replaces`` are read by id in real time (one round trip), the others searched."""
         held = [memory_of(s.doc) for s in actives]
+        by_id = self._read_known([t for t in replaces if known and t in known], known or {}, identity)
         held += [
-            m for m in self._memories(list(replaces)) if m.status == "active" and m.id not in {h.id for h in held}
+            m
+            for m in [memory_of(s.doc) for s in by_id.values()]
+            + self._memories([t for t in replaces if t not in by_id])
+            if m.status == "active" and m.id not in {h.id for h in held}
         ]
         margin = self.config.reinforce_step
         blocked = [
@@ -277,6 +305,8 @@ class Beliefs(StatementReading):
         kept = blocked + contested
         if memory.subject_key and not kept and not replaces:  # the plain supersession: one batched write
             superseded = self._write_keyed(identity, memory, vector, actives, head, now)
+        elif not memory.subject_key and not kept and replaces and all(t in by_id for t in replaces):
+            superseded = self._write_replacing(identity, memory, vector, [by_id[t] for t in replaces], now)
         else:
             self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
             spared = {m.id for m in kept}

@@ -18,6 +18,7 @@ from ...errors import WriteError
 from ...model import Identity, Memory
 from ...port import ABSENT, Find, Nearest, StoredDoc, Write, find_result
 from .. import authz
+from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, document_id, memory_document, memory_of, restamp
 from .ingest import Ingest
@@ -101,6 +102,42 @@ class Supersession(Ingest):
         if applied[1] and len(won) == len(replaced):
             return won
         return self._settle_keyed(identity, fact, bool(applied[1]), replaced, won, actives, now)
+
+    def _write_replacing(
+        self, identity: Identity, memory: Memory, vector: Sequence[float], targets: Sequence[StoredDoc], now: datetime
+    ) -> list[str]:
+        """Write a keyless ``memory`` and supersede the facts it replaces (``targets``, read by id
+        in real time) in one batched write: the fact names what it supersedes, each replaced fact
+        is marked on the version read. A part refused (a concurrent writer) is retried on a fresh
+        read, and the fact then names exactly what it superseded. Returns the ids superseded."""
+        decide = self._supersession(memory, now)
+        replaced: list[tuple[StoredDoc, Memory, dict[str, Any]]] = []
+        for stored in targets:
+            old = memory_of(stored.doc)
+            update = decide(old) if self._may_supersede(identity, memory, old) else None
+            if update is not None and stored.version is not None:
+                replaced.append((stored, old, dict(update)))
+        planned = [old.id for _, old, _ in replaced]
+        fact = memory.model_copy(update={"supersedes": planned})
+        writes = [
+            Write("semantic", memory_document(fact, [("content", vector)], now=now)),
+            *(
+                Write("semantic", restamp(s.doc, old.model_copy(update=u), now=now), if_version=s.version)
+                for s, old, u in replaced
+            ),
+        ]
+        applied = self.backend.write(writes)
+        done = [old.id for (_, old, _), ok in zip(replaced, applied[1:], strict=True) if ok]
+        if len(done) == len(replaced):
+            return done
+        lost = [old.id for _, old, _ in replaced if old.id not in done]
+        done += self._supersede_with(decide, lost, identity, fact, now, link=False)
+
+        def exactly(current: Memory) -> dict[str, Any] | None:
+            return None if current.supersedes == done else {"supersedes": done}
+
+        self._update("semantic", document_id(fact), exactly, now, what="link the supersession")
+        return done
 
     def _write_keyed_carefully(
         self, identity: Identity, memory: Memory, vector: Sequence[float], actives: Sequence[StoredDoc], now: datetime
@@ -304,8 +341,10 @@ class Supersession(Ingest):
         now: datetime,
         *,
         confirmed_by: Identity | None = None,
+        link: bool = True,
     ) -> list[str]:
-        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those superseded.
+        """Apply ``decide`` to each visible semantic id under optimistic concurrency; link those
+        superseded (unless ``link`` is false: the caller names them itself).
 
         Only ids the actor may supersede are touched (core/authz.py): the caller, or — for the
         core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
@@ -318,9 +357,23 @@ class Supersession(Ingest):
                 changed = self._update("semantic", stored.doc["id"], decide, now, what="supersede")
                 if changed and changed[1].get("status") == "superseded":
                     done.append(key)
-        if done:
+        if done and link:
             self._link_supersedes(by, done, now)
         return done
+
+    def _read_known(
+        self, ids: Sequence[str], known: Mapping[str, str], identity: Identity
+    ) -> dict[str, StoredDoc]:
+        """Semantic facts by memory id whose document ids are ``known``, in one real-time read;
+        only those the caller may see."""
+        if not ids:
+            return {}
+        found = self.backend.get("semantic", [known[i] for i in ids])
+        return {
+            i: s
+            for i, s in zip(ids, found, strict=True)
+            if s is not None and s.doc.get("key") == i and S.visible(s.doc, identity)
+        }
 
     def _may_supersede(self, identity: Identity, by: Memory, old: Memory, confirmed_by: Identity | None = None) -> bool:
         """Whether the actor may supersede ``old`` (core/authz.py): the caller, or — for the core's
