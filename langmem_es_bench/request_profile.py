@@ -148,17 +148,22 @@ def superseding_writes(core: Any, identity: Any, n: int, keys: int = 8) -> list[
 
 
 def keyless_updates(core: Any, identity: Any, n: int, facts: int = 8) -> list[Callable[[], Any]]:
-    """``n`` keyless semantic writes, each a new value of one of ``facts`` keyless facts (found by
-    meaning and replaced by id, as a statement from the memory tools is)."""
+    """``n`` keyless semantic writes, each a move of one of ``facts`` friends whose home is held
+    without a key (found by meaning and replaced by id, as a statement from the memory tools is)."""
+    names = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Harper", "Jordan", "Kendall", "Logan"][:facts]
+    cities = ["Leeds", "Bristol", "Glasgow", "Cardiff", "Dublin", "Oslo", "Lyon", "Porto", "Turin", "Ghent", "Bern"]
     tag = uuid.uuid4().hex[:6]
-    for j in range(facts):
-        core.remember(identity, f"My {tag} device {j} is in room 0.", reason="Support needs the user's setup.")
+    home = {name: j % len(cities) for j, name in enumerate(names)}
+    for name in names:
+        core.remember(
+            identity, f"My friend {name} lives in {cities[home[name]]}.", reason=f"Asked to remember ({tag})."
+        )
 
     def write(i: int) -> Callable[[], Any]:
         def call() -> Any:
-            r = core.remember(
-                identity, f"My {tag} device {i % facts} is in room {i + 1}.", reason="Support needs the user's setup."
-            )
+            name = names[i % len(names)]
+            home[name] = (home[name] + 1 + i // len(names)) % len(cities)
+            r = core.remember(identity, f"My friend {name} moved to {cities[home[name]]}.", reason="Asked to remember.")
             if r.action not in ("superseded", "conflict"):
                 raise RuntimeError(f"keyless write {i} did not supersede: {r.action}")
             return r
