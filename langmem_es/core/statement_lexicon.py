@@ -217,7 +217,7 @@ TOPICS: dict[str, frozenset[str]] = {
 #: Phrases that put a sentence in a domain where no single word does ("I cycle to work").
 TOPIC_PHRASES: dict[str, str] = {
     "commute": r"\b(to|from) (work|the office)\b|\bcommut",
-    "workplace": r"\b(work|working) from home\b|\bwfh\b",
+    "workplace": r"\bwork(s|ed|ing)? from home\b|\bwfh\b",
     "pronouns": r"\bpronouns?\b|\b(she|he|they|xe|ze)/(her|him|them|they|she|he|xem|hir)\b",
 }
 #: What each diet rules out: "I eat a lot of beans" leaves "I'm vegetarian", "I started eating
@@ -234,7 +234,10 @@ DIETS: dict[str, frozenset[str]] = {
     "pescetarian": MEAT,
 }
 #: A pursuit that ends when what it seeks is had: "I'm saving for a car" ← "I bought the car".
-PURSUIT = r"\b(saving (up )?for|looking for|searching for|hunting for|house[- ]hunting|applying for|trying to (get|find|buy))\b"
+PURSUIT = (
+    r"\b(saving (up )?for|looking for|searching for|hunting for|applying for|training for|preparing for|"
+    r"studying for|trying to (get|find|buy))\b"
+)
 #: Frames of how one holds a home ("I rent my flat", "we share a flat"): a move ends them.
 TENURE_FRAMES = frozenset({"rent", "lease", "share", "share_with", "rent_with"})
 #: A kind of child one has, for counts of children ("I have a son" → "two kids now").

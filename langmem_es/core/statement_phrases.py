@@ -93,6 +93,8 @@ def noun_phrase(tok: Token) -> NounPhrase:
         return ("user",), frozenset(), "", frozenset()
     if low in L.FIRST_PLURAL:
         return ("we",), frozenset(), "", frozenset()
+    if low in ("their", "his", "her") and tok.dep_ == "poss" and _said_of_speaker(tok):
+        return ("user",), frozenset(), "", frozenset()  # "The user switched their email to Gmail"
     kids = list(tok.children)
     poss = next((c for c in kids if c.dep_ == "poss"), None)
     owner: tuple[str, ...] = ("*",)
@@ -128,6 +130,15 @@ def noun_phrase(tok: Token) -> NounPhrase:
         head = words.pop()
     thing = " ".join([*of_thing.split(), *words, head])
     return owner, frozenset(names), thing, inst
+
+
+def _said_of_speaker(tok: Token) -> bool:
+    """Is the subject of the clause ``tok`` stands in the speaker ("the user", "I")?"""
+    verb = tok.head
+    while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+        verb = verb.head
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject is not None and (subject.lower_ in L.FIRST_PERSON or is_speaker(subject))
 
 
 def is_speaker(tok: Token) -> bool:

@@ -466,10 +466,15 @@ def _diet_clash(o: Statement, n: Statement) -> bool | None:
 def _pursuit_met(o: Statement, n: Statement) -> bool:
     """``o`` seeks something ("saving for a car", "looking for a job") and ``n`` says it was
     had ("I bought the car", "I found a job at Stripe"): the pursuit is over."""
-    if re.search(L.PURSUIT, o.text, re.I) is None or not n.event or n.negated or o.holder != n.holder:
+    pursuit = re.search(L.PURSUIT, o.text, re.I)
+    if pursuit is None or not n.event or n.negated or o.holder != n.holder:
         return False
-    sought = noun_lemmas(o.text) - L.GENERIC_NOUNS
-    return bool(sought & (_argument_nouns(n.text) - L.GENERIC_NOUNS))
+    sought = {  # what follows "saving for", "training for": "a car", "a 10k"
+        american(t.lemma_.lower())
+        for t in reading(o.text)
+        if t.idx >= pursuit.end() and (t.pos_ in ("NOUN", "PROPN") or (t.like_num and not t.is_digit))
+    } - L.GENERIC_NOUNS
+    return bool(sought & (_argument_nouns(n.text) | content_lemmas(n.text)))
 
 
 _AMOUNT = re.compile(
@@ -507,6 +512,7 @@ def topics(text: str) -> frozenset[str]:
         w
         for t in reading(text)
         if t.dep_ not in ("nsubj", "nsubjpass", "compound")  # what it is about, or a kind of chair
+        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))  # "a desk for the office"
         for w in (american(t.lemma_.lower()), t.lower_)
     }
     found = {name for name, lexicon in L.TOPICS.items() if words & lexicon}
@@ -537,9 +543,9 @@ def _born_to(o: Statement, n: Statement) -> bool:
 def _moves_out(o: Statement, n: Statement) -> bool:
     """``o`` is where or how someone lives (renting a flat, living with someone) and ``n`` moves
     them or has them buy or rent another home: the arrangement ends."""
-    arrangement = o.frame == "live_with" or (o.frame in L.TENURE_FRAMES and bool(o.values & L.HOME_NOUNS))
+    arrangement = o.frame == "live_with" or (o.frame.split("_")[0] in L.TENURE_FRAMES and bool(o.values & L.HOME_NOUNS))
     moved = ("home" in (n.frame, L.PERSON_FRAMES.get(n.frame)) and (n.change or n.event)) or (
-        n.frame in ("buy", *L.TENURE_FRAMES) and bool(n.values & L.HOME_NOUNS) and (n.event or n.change)
+        n.frame.split("_")[0] in ("buy", *L.TENURE_FRAMES) and bool(n.values & L.HOME_NOUNS) and (n.event or n.change)
     )
     household = {o.holder, n.holder} <= {("user",), ("we",)}
     return arrangement and moved and not n.negated and not o.negated and (o.holder == n.holder or household)

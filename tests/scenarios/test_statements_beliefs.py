@@ -145,6 +145,11 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The project deadline is March 1.", "The deadline got pushed to April 15."),
         ("My daughter goes to Oakfield Primary.", "My daughter changed schools, she's at Hillview now."),
         ("My pronouns are she/her.", "I use they/them now."),
+        ("The user works from home.", "The user is back in the office now."),
+        ("The user uses Outlook for email.", "The user switched their email to Gmail."),
+        ("The user rents an apartment in Leeds.", "The user bought a house in York."),
+        ("The user is training for a 10k.", "The user ran the 10k on Sunday."),
+        ("The user's wife is pregnant.", "The user's wife gave birth to a boy last week."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -200,6 +205,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I'm a vegetarian.", "I eat a lot of beans."),
         ("I use a Mac for work.", "I bought a new mouse for my Mac."),
         ("I'm looking for a job.", "I had an interview at Stripe today."),
+        ("The user works from home.", "The user bought a new desk for their home office."),
+        ("The user is vegan.", "The user loves tofu."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
