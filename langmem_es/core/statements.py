@@ -24,7 +24,8 @@ organise → organize). The English the grammar cannot tell — which nouns are 
 which predicates name one attribute — is in :mod:`.statement_lexicon`.
 
 Parts: :mod:`.statement_types` (the data), :mod:`.statement_phrases` (tokens, spelling,
-noun phrases, values), :mod:`.statement_clauses` (one clause → a statement); this module
+noun phrases, values), :mod:`.statement_clauses` (one clause → a statement),
+:mod:`.statement_changes` (a change said in other words); this module
 reads whole sentences and relates statements. Pure and deterministic: no I/O beyond
 loading the model.
 """
@@ -36,7 +37,9 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from . import statement_changes as C
 from . import statement_lexicon as L
+from .statement_changes import topics
 from .statement_clauses import clause
 from .statement_phrases import (
     DATE_WORDS,
@@ -44,7 +47,6 @@ from .statement_phrases import (
     american,
     content_lemmas,
     dated,
-    noun_lemmas,
     reading,
     values_of,
     word_lemmas,
@@ -336,26 +338,26 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
 
 
 def _relate(o: Statement, n: Statement) -> Relation:
-    if _breaks_up_with(o, n):
+    if C.breaks_up_with(o, n):
         return "update"  # "Mia and I broke up" ends "I have a girlfriend, Mia"
     if n.ending and o.frame.startswith("own_") and n.holder[0] in o.values:
         return "update"  # "Max passed away" ends "I have a dog named Max"
-    if o.frame == "role" and o.values & L.STUDENT_ROLES and n.holder == o.holder and _GRADUATED.search(n.text):
+    if C.graduated(o, n):
         return "update"  # "I graduated in June" ends "I'm a student"
-    if _born_to(o, n):
+    if C.born_to(o, n):
         return "update"  # "the baby arrived" ends "I'm 5 months pregnant"
-    if _moves_out(o, n):
+    if C.moves_out(o, n):
         return "update"  # "we bought a house" ends "I rent my flat"; a move ends "lives with us"
-    if _pursuit_met(o, n):
+    if C.pursuit_met(o, n):
         return "update"  # "I bought the car last week" ends "I'm saving for a car"
-    if _household(o, n):
+    if C.household(o, n):
         o = replace(o, holder=n.holder)
     if n.change and o.frame == n.frame and o.holder == n.holder and o.thing.endswith(" " + n.thing) and n.thing:
         o = replace(o, thing=n.thing)  # "the deadline got pushed" is "the project deadline" said shorter
-    diet = _diet_clash(o, n)
+    diet = C.diet_clash(o, n)
     if diet is not None:
         return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"
-    if n.change and o.frame == n.frame and o.holder == n.holder and _new_amount(o, n):
+    if n.change and o.frame == n.frame and o.holder == n.holder and C.new_amount(o, n):
         return "update"  # "I've been sleeping eight hours lately" ← "I sleep about six hours a night"
     holder = same_holder(o, n)
     if n.replaced and holder and overlap(n.replaced, o.values | o.item | content_lemmas(o.text)):
@@ -364,14 +366,14 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "lookalike" if same_kind(o, n) else "unrelated"
     if n.frame == "*":
         named = {n.head, *(v for v in n.values if not v[:1].isdigit())} - {""}
-        if n.head and not any(_quantifies(o, w) for w in named):
-            if n.change and not n.negated and _same_domain(o, n):
+        if n.head and not any(C.quantifies(o, w) for w in named):
+            if n.change and not n.negated and C.same_domain(o, n):
                 return "update"  # "I've gone back to regular coffee" ← "I drink decaf only"
             return "other_key"  # a new amount of another thing, or of one ``o`` gives no amount of
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
-    if (n.negated or n.ending) and o.holder == n.holder and _named_one_of(o, n):
+    if (n.negated or n.ending) and o.holder == n.holder and C.named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
-    if n.change and _counts_children(o, n):
+    if n.change and C.counts_children(o, n):
         return "update"  # "I have two kids now" ← "I have a son"
     if n.change and o.frame == n.frame and o.head and o.head == n.head and o.item != n.item:
         return "update"  # another one of the same thing, said to be a change: "now takes the 7:40 train" ← 8:15
@@ -380,7 +382,7 @@ def _relate(o: Statement, n: Statement) -> Relation:
             return "lookalike"
         if "*" in (o.holder[0], n.holder[0]) or o.holder != n.holder and not (o.names & n.names):
             return "lookalike" if same_kind(o, n) else "unrelated"
-        return "update" if _changes_what_it_names(o, n) else "other_key"
+        return "update" if C.changes_what_it_names(o, n) else "other_key"
     if (
         o.holder != n.holder
         and "*" not in (o.holder[0], n.holder[0])
@@ -402,210 +404,6 @@ def _relate(o: Statement, n: Statement) -> Relation:
     if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
     return "update"
-
-
-def _changes_what_it_names(o: Statement, n: Statement) -> bool:
-    """``n`` says something changed and names a thing ``o`` holds, in words no rule reads as one
-    attribute ("I gave up on French and started Italian" ← "I'm learning French"; "My doctor took
-    me off metformin" ← "I'm on metformin"); not one more event, not an addition ("also", "too")."""
-    if not (n.change or n.ending) or n.negated or (o.event and n.event) or _ADDITIVE.search(n.text):
-        return False
-    holders = {*o.holder, *n.holder, *o.names, *n.names}  # the holder is not what changed
-    held = noun_lemmas(o.text) - L.GENERIC_NOUNS - holders
-    said = _argument_nouns(n.text) - L.GENERIC_NOUNS - holders
-    if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
-        return True
-    return _same_domain(o, n)
-
-
-def _same_domain(o: Statement, n: Statement) -> bool:
-    """One life domain in other words ("moved my email to Proton" ← "I use Gmail"), a liking
-    only by a liking ("I'm learning Rust now" leaves "my preferred language is Python"), not
-    said of another of the speaker's things ("my landlord raised the rent" leaves "I rent my flat")."""
-    liking = (_PREFERENCE.search(o.text) is None) == (_PREFERENCE.search(n.text) is None)
-    about = n.thing not in _subjects(n.text) or any(n.thing in words for words in L.TOPICS.values())
-    return liking and about and bool(topics(o.text) & topics(n.text))
-
-
-def _argument_nouns(text: str) -> frozenset[str]:
-    """The nouns of a sentence but those that only qualify another noun ("office" in "a new
-    office chair", "Mac" in "a new mouse for my Mac")."""
-    return frozenset(
-        american(t.lemma_.lower())
-        for t in reading(text)
-        if t.pos_ in ("NOUN", "PROPN")
-        and t.lower_ not in L.SPEAKER_NOUNS
-        and t.dep_ != "compound"
-        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))
-    )
-
-
-def _qualifies(prep: Token) -> bool:
-    """A preposition whose object only qualifies: "for my Mac" after an object (what for), "of
-    wine" or "with milk" after a noun — not "signed up for a marathon", "gave up on French" nor
-    "more into X than Muse"."""
-    word, head = prep.lower_, prep.head
-    if head.pos_ in ("NOUN", "PROPN"):
-        return word in ("for", "of", "with")
-    return word == "for" and any(c.dep_ == "dobj" for c in head.children)  # "bought a mouse for my Mac"
-
-
-def _diet_clash(o: Statement, n: Statement) -> bool | None:
-    """A diet and something eaten (either order): does the food break the diet? ``None`` when
-    the two are not a diet and a food."""
-    if not (o.frame == n.frame == "diet") or o.holder != n.holder:
-        return None
-    for rule, food in ((o, n), (n, o)):
-        diets = [L.DIETS[v] for v in rule.values if v in L.DIETS]
-        eaten = {v.removeprefix("eat_") for v in food.values if v.startswith("eat_")}
-        if diets and eaten and not food.negated and not rule.negated and not food.ending:
-            return any(e in d or e.rstrip("s") in d for e in eaten for d in diets)
-    return None
-
-
-def _pursuit_met(o: Statement, n: Statement) -> bool:
-    """``o`` seeks something ("saving for a car", "looking for a job") and ``n`` says it was
-    had ("I bought the car", "I found a job at Stripe"): the pursuit is over."""
-    pursuit = re.search(L.PURSUIT, o.text, re.I)
-    if pursuit is None or not n.event or n.negated or o.holder != n.holder:
-        return False
-    sought = {  # what follows "saving for", "training for": "a car", "a 10k"
-        american(t.lemma_.lower())
-        for t in reading(o.text)
-        if t.idx >= pursuit.end() and (t.pos_ in ("NOUN", "PROPN") or (t.like_num and not t.is_digit))
-    } - L.GENERIC_NOUNS
-    return bool(sought & (_argument_nouns(n.text) | content_lemmas(n.text)))
-
-
-_AMOUNT = re.compile(
-    r"\b(\d+(?:\.\d+)?|" + "|".join(w for w in L.NUMBER_WORDS if len(w) > 2) + r")\s*([a-z%£$€]+)", re.I
-)
-
-
-def _new_amount(o: Statement, n: Statement) -> bool:
-    """Each says one amount of the same unit and they differ: "six hours a night" → "eight hours"."""
-
-    def amounts(text: str) -> list[tuple[str, str]]:
-        out = []
-        for number, unit in _AMOUNT.findall(text):
-            value = str(L.NUMBER_WORDS.get(number.lower(), number))
-            out.append((value, unit.lower().rstrip("s")))
-        return out
-
-    a, b = amounts(o.text), amounts(n.text)
-    return len(a) == len(b) == 1 and a[0][1] == b[0][1] and a[0][0] != b[0][0]
-
-
-def _subjects(text: str) -> frozenset[str]:
-    """The lemmas of a sentence's subjects ("my landlord raised the rent": landlord)."""
-    return frozenset(american(t.lemma_.lower()) for t in reading(text) if t.dep_ in ("nsubj", "nsubjpass"))
-
-
-@lru_cache(maxsize=8192)
-def topics(text: str) -> frozenset[str]:
-    """The life domains of :data:`~.statement_lexicon.TOPICS` a sentence speaks of.
-
-    >>> sorted(topics("I moved my email to Proton")), sorted(topics("I cycle to work now"))
-    (['email'], ['commute'])
-    """
-    words = {
-        w
-        for t in reading(text)
-        if t.dep_ not in ("nsubj", "nsubjpass", "compound")  # what it is about, or a kind of chair
-        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))  # "a desk for the office"
-        for w in (american(t.lemma_.lower()), t.lower_)
-    }
-    found = {name for name, lexicon in L.TOPICS.items() if words & lexicon}
-    return frozenset(found | {name for name, pattern in L.TOPIC_PHRASES.items() if re.search(pattern, text, re.I)})
-
-
-def _counts_children(o: Statement, n: Statement) -> bool:
-    """``n`` gives a number of children and ``o`` had one kind of child: "I have two kids" ← "I have a son"."""
-    return (
-        o.frame == n.frame == "have"
-        and o.holder == n.holder
-        and bool(o.item)
-        and o.item <= L.CHILD_NOUNS
-        and n.item == {"child"}
-        and any(v[:1].isdigit() for v in n.values)
-    )
-
-
-def _born_to(o: Statement, n: Statement) -> bool:
-    """``o`` says someone is expecting a baby and ``n`` that a baby was born to them: "the baby
-    arrived" ← "I'm pregnant", not "my sister's baby was born" ← "I'm pregnant"."""
-    if o.negated or _EXPECTING.search(o.text) is None or _BIRTH.search(n.text) is None:
-        return False
-    parents = [w for w in n.holder[1:] if w not in L.CHILD_NOUNS and w not in ("twin", "one")]
-    return n.holder[0] in ("user", "we", "*") and set(parents) <= set(o.holder[1:])
-
-
-def _moves_out(o: Statement, n: Statement) -> bool:
-    """``o`` is where or how someone lives (renting a flat, living with someone) and ``n`` moves
-    them or has them buy or rent another home: the arrangement ends."""
-    arrangement = o.frame == "live_with" or (o.frame.split("_")[0] in L.TENURE_FRAMES and bool(o.values & L.HOME_NOUNS))
-    moved = ("home" in (n.frame, L.PERSON_FRAMES.get(n.frame)) and (n.change or n.event)) or (
-        n.frame.split("_")[0] in ("buy", *L.TENURE_FRAMES) and bool(n.values & L.HOME_NOUNS) and (n.event or n.change)
-    )
-    household = {o.holder, n.holder} <= {("user",), ("we",)}
-    return arrangement and moved and not n.negated and not o.negated and (o.holder == n.holder or household)
-
-
-_RATE = re.compile(r"\b(a|an|per|each) (day|night|week|month|year)\b", re.I)  # "a pack a day"
-_PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|like|love)\b", re.I)
-_EXPECTING = re.compile(r"\b(pregnant|expecting a baby|expecting)\b", re.I)
-_BIRTH = re.compile(
-    r"\b(gave birth|(was|were) born|(baby|son|daughter|twins|little one) (arrived|came|is here|are here)|"
-    r"had (the|our|a|my) (baby|son|daughter|twins))\b",
-    re.I,
-)
-_GRADUATED = re.compile(r"\b(graduated|finished (my|the user's|their) (degree|studies))\b", re.I)
-_ADDITIVE = re.compile(r"\b(also|too|as well|another|additionally|again)\b", re.I)
-
-
-def _breaks_up_with(o: Statement, n: Statement) -> bool:
-    """``n`` says the speaker no longer has a partner, and ``o`` names the speaker's partner."""
-    if n.frame != "marital" or not n.values & L.UNPARTNERED or n.negated or o.holder[0] != "user":
-        return False
-    partner = (
-        o.thing in L.PARTNER_NOUNS
-        or o.frame.removeprefix("own_") in L.PARTNER_NOUNS
-        or (len(o.holder) == 2 and o.holder[1] in L.PARTNER_NOUNS)
-    )
-    named = n.values - L.UNPARTNERED  # "Tom and I broke up": Tom
-    return partner and n.holder == ("user",) and (not named or bool(named & (o.values | o.names)))
-
-
-def _household(o: Statement, n: Statement) -> bool:
-    """A home (or the children) said of "we" and of the speaker (or the speaker's family) is
-    one: "We just moved to Bath" moves "I live in Bristol" and "My family lives in Ohio";
-    "we have three kids now" counts "I have two kids"."""
-    holders = {o.holder, n.holder}
-    children = o.frame == n.frame == "have" and bool(o.item) and o.item | n.item <= L.CHILD_NOUNS
-    return (
-        (o.frame == n.frame == "home" or children)
-        and ("we",) in holders
-        and all(h == ("we",) or (h[0] == "user" and h[1:] in ((), ("family",))) for h in holders)
-    )
-
-
-def _quantifies(o: Statement, head: str) -> bool:
-    """``o`` gives an amount or a frequency of ``head`` in its own words: "I eat meat every day"
-    for meat, "I run 10 km a week" for km ("I love coffee" is no amount of coffee)."""
-    words = content_lemmas(o.text)
-    if head not in words | o.values | o.item | {o.head} and not topics(head) & topics(o.text):
-        return False  # no amount of ``head``, nor of its domain ("cigarettes" ← "I smoke a pack a day")
-    said = {t.lower() for t in re.findall(r"[A-Za-z]+", o.text)}
-    return (
-        any(w[:1].isdigit() for w in words | o.values | o.item)
-        or bool(said & L.FREQUENCY_WORDS)
-        or _RATE.search(o.text) is not None
-    )
-
-
-def _named_one_of(o: Statement, n: Statement) -> bool:
-    """``o`` owns a named X ("a dog named Rex", frame ``own_dog``) and ``n`` speaks of having Xs."""
-    return n.frame == "have" and len(n.item) == 1 and o.frame == "own_" + next(iter(n.item))
 
 
 def classify(text: str) -> Polarity:

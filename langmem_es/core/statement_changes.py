@@ -1,0 +1,239 @@
+"""Changes said in other words: the rules :func:`~.statements.relate` reads a new statement by
+when it changes a held one without setting the same attribute in the same words.
+
+A change that names what the held fact names, or speaks of the same life domain
+(:data:`~.statement_lexicon.TOPICS`: "moved my email to Proton" ← "I use Gmail"); a move,
+or a home bought, ending where and how one lived; a birth ending a pregnancy; a pursuit
+ending once what it sought is had; a diet yielding only to a food it rules out; a new
+amount of one unit; a break-up ending a partner; a graduation ending a student role; a
+household ("we") speaking for the speaker. Pure functions of two parsed statements.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from . import statement_lexicon as L
+from .statement_phrases import american, content_lemmas, noun_lemmas, reading
+from .statement_types import Statement
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+def changes_what_it_names(o: Statement, n: Statement) -> bool:
+    """``n`` says something changed and names a thing ``o`` holds, in words no rule reads as one
+    attribute ("I gave up on French and started Italian" ← "I'm learning French"; "My doctor took
+    me off metformin" ← "I'm on metformin"); not one more event, not an addition ("also", "too")."""
+    if not (n.change or n.ending) or n.negated or (o.event and n.event) or _ADDITIVE.search(n.text):
+        return False
+    holders = {*o.holder, *n.holder, *o.names, *n.names}  # the holder is not what changed
+    held = noun_lemmas(o.text) - L.GENERIC_NOUNS - holders
+    said = _argument_nouns(n.text) - L.GENERIC_NOUNS - holders
+    if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
+        return True
+    return same_domain(o, n)
+
+
+def same_domain(o: Statement, n: Statement) -> bool:
+    """One life domain in other words ("moved my email to Proton" ← "I use Gmail"), a liking
+    only by a liking ("I'm learning Rust now" leaves "my preferred language is Python"), not
+    said of another of the speaker's things ("my landlord raised the rent" leaves "I rent my flat")."""
+    liking = (_PREFERENCE.search(o.text) is None) == (_PREFERENCE.search(n.text) is None)
+    about = n.thing not in _subjects(n.text) or any(n.thing in words for words in L.TOPICS.values())
+    return liking and about and bool(topics(o.text) & topics(n.text))
+
+
+def _argument_nouns(text: str) -> frozenset[str]:
+    """The nouns of a sentence but those that only qualify another noun ("office" in "a new
+    office chair", "Mac" in "a new mouse for my Mac")."""
+    return frozenset(
+        american(t.lemma_.lower())
+        for t in reading(text)
+        if t.pos_ in ("NOUN", "PROPN")
+        and t.lower_ not in L.SPEAKER_NOUNS
+        and t.dep_ != "compound"
+        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))
+    )
+
+
+def _qualifies(prep: Token) -> bool:
+    """A preposition whose object only qualifies: "for my Mac" after an object (what for), "of
+    wine" or "with milk" after a noun — not "signed up for a marathon", "gave up on French" nor
+    "more into X than Muse"."""
+    word, head = prep.lower_, prep.head
+    if head.pos_ in ("NOUN", "PROPN"):
+        return word in ("for", "of", "with")
+    return word == "for" and any(c.dep_ == "dobj" for c in head.children)  # "bought a mouse for my Mac"
+
+
+def diet_clash(o: Statement, n: Statement) -> bool | None:
+    """A diet and something eaten (either order): does the food break the diet? ``None`` when
+    the two are not a diet and a food."""
+    if not (o.frame == n.frame == "diet") or o.holder != n.holder:
+        return None
+    for rule, food in ((o, n), (n, o)):
+        diets = [L.DIETS[v] for v in rule.values if v in L.DIETS]
+        eaten = {v.removeprefix("eat_") for v in food.values if v.startswith("eat_")}
+        if diets and eaten and not food.negated and not rule.negated and not food.ending:
+            return any(e in d or e.rstrip("s") in d for e in eaten for d in diets)
+    return None
+
+
+def pursuit_met(o: Statement, n: Statement) -> bool:
+    """``o`` seeks something ("saving for a car", "looking for a job") and ``n`` says it was
+    had ("I bought the car", "I found a job at Stripe"): the pursuit is over."""
+    pursuit = re.search(L.PURSUIT, o.text, re.I)
+    if pursuit is None or not n.event or n.negated or o.holder != n.holder:
+        return False
+    sought = {  # what follows "saving for", "training for": "a car", "a 10k"
+        american(t.lemma_.lower())
+        for t in reading(o.text)
+        if t.idx >= pursuit.end() and (t.pos_ in ("NOUN", "PROPN") or (t.like_num and not t.is_digit))
+    } - L.GENERIC_NOUNS
+    return bool(sought & (_argument_nouns(n.text) | content_lemmas(n.text)))
+
+
+_AMOUNT = re.compile(
+    r"\b(\d+(?:\.\d+)?|" + "|".join(w for w in L.NUMBER_WORDS if len(w) > 2) + r")\s*([a-z%£$€]+)", re.I
+)
+
+
+def new_amount(o: Statement, n: Statement) -> bool:
+    """Each says one amount of the same unit and they differ: "six hours a night" → "eight hours"."""
+
+    def amounts(text: str) -> list[tuple[str, str]]:
+        out = []
+        for number, unit in _AMOUNT.findall(text):
+            value = str(L.NUMBER_WORDS.get(number.lower(), number))
+            out.append((value, unit.lower().rstrip("s")))
+        return out
+
+    a, b = amounts(o.text), amounts(n.text)
+    return len(a) == len(b) == 1 and a[0][1] == b[0][1] and a[0][0] != b[0][0]
+
+
+def _subjects(text: str) -> frozenset[str]:
+    """The lemmas of a sentence's subjects ("my landlord raised the rent": landlord)."""
+    return frozenset(american(t.lemma_.lower()) for t in reading(text) if t.dep_ in ("nsubj", "nsubjpass"))
+
+
+@lru_cache(maxsize=8192)
+def topics(text: str) -> frozenset[str]:
+    """The life domains of :data:`~.statement_lexicon.TOPICS` a sentence speaks of.
+
+    >>> sorted(topics("I moved my email to Proton")), sorted(topics("I cycle to work now"))
+    (['email'], ['commute'])
+    """
+    words = {
+        w
+        for t in reading(text)
+        if t.dep_ not in ("nsubj", "nsubjpass", "compound")  # what it is about, or a kind of chair
+        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))  # "a desk for the office"
+        for w in (american(t.lemma_.lower()), t.lower_)
+    }
+    found = {name for name, lexicon in L.TOPICS.items() if words & lexicon}
+    return frozenset(found | {name for name, pattern in L.TOPIC_PHRASES.items() if re.search(pattern, text, re.I)})
+
+
+def counts_children(o: Statement, n: Statement) -> bool:
+    """``n`` gives a number of children and ``o`` had one kind of child: "I have two kids" ← "I have a son"."""
+    return (
+        o.frame == n.frame == "have"
+        and o.holder == n.holder
+        and bool(o.item)
+        and o.item <= L.CHILD_NOUNS
+        and n.item == {"child"}
+        and any(v[:1].isdigit() for v in n.values)
+    )
+
+
+def born_to(o: Statement, n: Statement) -> bool:
+    """``o`` says someone is expecting a baby and ``n`` that a baby was born to them: "the baby
+    arrived" ← "I'm pregnant", not "my sister's baby was born" ← "I'm pregnant"."""
+    if o.negated or _EXPECTING.search(o.text) is None or _BIRTH.search(n.text) is None:
+        return False
+    parents = [w for w in n.holder[1:] if w not in L.CHILD_NOUNS and w not in ("twin", "one")]
+    return n.holder[0] in ("user", "we", "*") and set(parents) <= set(o.holder[1:])
+
+
+def moves_out(o: Statement, n: Statement) -> bool:
+    """``o`` is where or how someone lives (renting a flat, living with someone) and ``n`` moves
+    them or has them buy or rent another home: the arrangement ends."""
+    arrangement = o.frame == "live_with" or (o.frame.split("_")[0] in L.TENURE_FRAMES and bool(o.values & L.HOME_NOUNS))
+    moved = ("home" in (n.frame, L.PERSON_FRAMES.get(n.frame)) and (n.change or n.event)) or (
+        n.frame.split("_")[0] in ("buy", *L.TENURE_FRAMES) and bool(n.values & L.HOME_NOUNS) and (n.event or n.change)
+    )
+    household = {o.holder, n.holder} <= {("user",), ("we",)}
+    return arrangement and moved and not n.negated and not o.negated and (o.holder == n.holder or household)
+
+
+_RATE = re.compile(r"\b(a|an|per|each) (day|night|week|month|year)\b", re.I)  # "a pack a day"
+_PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|like|love)\b", re.I)
+_EXPECTING = re.compile(r"\b(pregnant|expecting a baby|expecting)\b", re.I)
+_BIRTH = re.compile(
+    r"\b(gave birth|(was|were) born|(baby|son|daughter|twins|little one) (arrived|came|is here|are here)|"
+    r"had (the|our|a|my) (baby|son|daughter|twins))\b",
+    re.I,
+)
+
+
+def graduated(o: Statement, n: Statement) -> bool:
+    """``n`` says the holder of a student role ``o`` graduated: "I graduated in June" ends "I'm a student"."""
+    return (
+        o.frame == "role"
+        and bool(o.values & L.STUDENT_ROLES)
+        and n.holder == o.holder
+        and _GRADUATED.search(n.text) is not None
+    )
+
+
+_GRADUATED = re.compile(r"\b(graduated|finished (my|the user's|their) (degree|studies))\b", re.I)
+_ADDITIVE = re.compile(r"\b(also|too|as well|another|additionally|again)\b", re.I)
+
+
+def breaks_up_with(o: Statement, n: Statement) -> bool:
+    """``n`` says the speaker no longer has a partner, and ``o`` names the speaker's partner."""
+    if n.frame != "marital" or not n.values & L.UNPARTNERED or n.negated or o.holder[0] != "user":
+        return False
+    partner = (
+        o.thing in L.PARTNER_NOUNS
+        or o.frame.removeprefix("own_") in L.PARTNER_NOUNS
+        or (len(o.holder) == 2 and o.holder[1] in L.PARTNER_NOUNS)
+    )
+    named = n.values - L.UNPARTNERED  # "Tom and I broke up": Tom
+    return partner and n.holder == ("user",) and (not named or bool(named & (o.values | o.names)))
+
+
+def household(o: Statement, n: Statement) -> bool:
+    """A home (or the children) said of "we" and of the speaker (or the speaker's family) is
+    one: "We just moved to Bath" moves "I live in Bristol" and "My family lives in Ohio";
+    "we have three kids now" counts "I have two kids"."""
+    holders = {o.holder, n.holder}
+    children = o.frame == n.frame == "have" and bool(o.item) and o.item | n.item <= L.CHILD_NOUNS
+    return (
+        (o.frame == n.frame == "home" or children)
+        and ("we",) in holders
+        and all(h == ("we",) or (h[0] == "user" and h[1:] in ((), ("family",))) for h in holders)
+    )
+
+
+def quantifies(o: Statement, head: str) -> bool:
+    """``o`` gives an amount or a frequency of ``head`` in its own words: "I eat meat every day"
+    for meat, "I run 10 km a week" for km ("I love coffee" is no amount of coffee)."""
+    words = content_lemmas(o.text)
+    if head not in words | o.values | o.item | {o.head} and not topics(head) & topics(o.text):
+        return False  # no amount of ``head``, nor of its domain ("cigarettes" ← "I smoke a pack a day")
+    said = {t.lower() for t in re.findall(r"[A-Za-z]+", o.text)}
+    return (
+        any(w[:1].isdigit() for w in words | o.values | o.item)
+        or bool(said & L.FREQUENCY_WORDS)
+        or _RATE.search(o.text) is not None
+    )
+
+
+def named_one_of(o: Statement, n: Statement) -> bool:
+    """``o`` owns a named X ("a dog named Rex", frame ``own_dog``) and ``n`` speaks of having Xs."""
+    return n.frame == "have" and len(n.item) == 1 and o.frame == "own_" + next(iter(n.item))
