@@ -43,7 +43,24 @@ def same_domain(o: Statement, n: Statement) -> bool:
     said of another of the speaker's things ("my landlord raised the rent" leaves "I rent my flat")."""
     liking = (_PREFERENCE.search(o.text) is None) == (_PREFERENCE.search(n.text) is None)
     about = n.thing not in _subjects(n.text) or any(n.thing in words for words in L.TOPICS.values())
-    return liking and about and bool(topics(o.text) & topics(n.text))
+    if not (liking and about):
+        return False
+    said = _topic_words(n.text) - L.TOPIC_NAMES | _changed_domains(n.text)
+    return any(  # and names a value in it, or changes the domain itself ("changed schools", "quit smoking"),
+        # not only speaks of it ("I now read my email in the morning" changes no provider)
+        said & L.TOPICS.get(t, frozenset()) or t in _phrase_topics(n.text)
+        for t in topics(o.text) & topics(n.text)
+    )
+
+
+def _changed_domains(text: str) -> set[str]:
+    """Words naming a domain that a change verb governs: "changed schools", "quit smoking"."""
+    verbs = L.CHANGE_VERBS | L.SWITCH_VERBS | L.ENDING_VERBS | L.GIVE_UP_VERBS
+    return {
+        t.lower_ if t.lower_ in L.TOPIC_NAMES else american(t.lemma_.lower())
+        for t in reading(text)
+        if (t.lower_ in L.TOPIC_NAMES or american(t.lemma_.lower()) in L.TOPIC_NAMES) and t.head.lemma_.lower() in verbs
+    }
 
 
 def _argument_nouns(text: str) -> frozenset[str]:
@@ -54,18 +71,24 @@ def _argument_nouns(text: str) -> frozenset[str]:
         for t in reading(text)
         if t.pos_ in ("NOUN", "PROPN")
         and t.lower_ not in L.SPEAKER_NOUNS
-        and t.dep_ != "compound"
+        and not _modifier(t)
         and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))
     )
 
 
+def _modifier(tok: Token) -> bool:
+    """A noun that names a kind of another ("office" in "office chair"), not a name's title
+    ("dog" in "the dog Max")."""
+    return tok.dep_ == "compound" and tok.head.pos_ == "NOUN"
+
+
 def _qualifies(prep: Token) -> bool:
-    """A preposition whose object only qualifies: "for my Mac" after an object (what for), "of
-    wine" or "with milk" after a noun — not "signed up for a marathon", "gave up on French" nor
-    "more into X than Muse"."""
+    """A preposition whose object only qualifies: any after a noun ("the team at Google", "a
+    glass of wine"), "for my Mac" after an object (what for) — not "signed up for a marathon",
+    "gave up on French" nor "more into X than Muse"."""
     word, head = prep.lower_, prep.head
     if head.pos_ in ("NOUN", "PROPN"):
-        return word in ("for", "of", "with")
+        return word != "than"  # "the team at Google", "a glass of wine"
     return word == "for" and any(c.dep_ == "dobj" for c in head.children)  # "bought a mouse for my Mac"
 
 
@@ -127,15 +150,27 @@ def topics(text: str) -> frozenset[str]:
     >>> sorted(topics("I moved my email to Proton")), sorted(topics("I cycle to work now"))
     (['email'], ['commute'])
     """
-    words = {
+    words = _topic_words(text)
+    found = {name for name, lexicon in L.TOPICS.items() if words & lexicon}
+    return frozenset(found | _phrase_topics(text))
+
+
+@lru_cache(maxsize=8192)
+def _topic_words(text: str) -> frozenset[str]:
+    """The words of a sentence that may place it in a domain: not its subject, not a noun that
+    only qualifies another ("office chair", "a desk for the office")."""
+    return frozenset(
         w
         for t in reading(text)
-        if t.dep_ not in ("nsubj", "nsubjpass", "compound")  # what it is about, or a kind of chair
-        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))  # "a desk for the office"
+        if t.dep_ not in ("nsubj", "nsubjpass")
+        and not _modifier(t)
+        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))
         for w in (american(t.lemma_.lower()), t.lower_)
-    }
-    found = {name for name, lexicon in L.TOPICS.items() if words & lexicon}
-    return frozenset(found | {name for name, pattern in L.TOPIC_PHRASES.items() if re.search(pattern, text, re.I)})
+    )
+
+
+def _phrase_topics(text: str) -> set[str]:
+    return {name for name, pattern in L.TOPIC_PHRASES.items() if re.search(pattern, text, re.I)}
 
 
 def counts_children(o: Statement, n: Statement) -> bool:

@@ -34,6 +34,11 @@ def clause(text: str, verb: Token) -> Statement:
     subj = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
     if subj is None and verb.dep_ == "conj":
         subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None:  # "The user got engaged": the parser hangs the subject on the auxiliary
+        subj = next(
+            (s for c in kids if c.dep_ in ("aux", "auxpass") for s in c.children if s.dep_ in ("nsubj", "nsubjpass")),
+            None,
+        )
     negated = any(c.dep_ == "neg" or c.lower_ in ("never", "not") for c in kids) or any(
         t.lower_ == "no" and t.dep_ == "det" for k in kids for t in k.subtree if k.dep_ not in ("advmod",)
     )
@@ -220,6 +225,7 @@ def _clause_body(
 
 
 _PERSON_ATTRIBUTES = frozenset(L.PERSON_FRAMES.values())
+_HAD = frozenset({"have", "need", "get"})  # what a thing has or needs is one of many (no count: "has 5 people")
 
 
 def _new_amount(
@@ -508,8 +514,11 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             )
     if np[2]:  # a thing does something: "my rent went up to …", "the flight leaves on …"
         prep, objs = first_prep(kids, temporal_ok=True)
-        heads = objs or ([dobj] if dobj is not None else [])
-        return _thing_statement(text, np, heads, prep, negated, tense)
+        if not objs and dobj is not None and lemma in _HAD and not any(t.like_num for t in dobj.subtree):
+            # "my dog had surgery", "my car needs new tyres": one of many things it has, not its value
+            st = _thing_statement(text, np, [dobj], "", negated, tense)
+            return replace(st, frame=lemma, item=st.values)
+        return _thing_statement(text, np, objs, prep, negated, tense)
     holder, names = np[0], np[1]
     if lemma in L.AMOUNT_VERBS:
         amount = _new_amount(text, kids, holder, names, negated, tense)
@@ -634,7 +643,8 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             holder, names = ("user",), frozenset()
         values = frozenset({L.SEPARATION_VERBS[lemma], *partner})
     elif frame == "diet" or lemma == "marry" or frame == "marital":
-        values = frozenset({"married"} if lemma == "marry" else {f"eat_{v}" for v in values} or values)
+        status = {"marry": "married", "engage": "engaged"}.get(lemma)
+        values = frozenset({status} if status else {f"eat_{v}" for v in values} or values)
     if frame == "age":
         values = frozenset(v for v in values if v[:1].isdigit())
     if not frame:

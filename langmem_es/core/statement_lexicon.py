@@ -23,7 +23,7 @@ SAME_NOUN = {"kid": "child", "kiddo": "child", "automobile": "car"}
 
 # Possessed things that are the attribute a person frame sets: "my home is in Bristol" is
 # "I live in Bristol".
-THING_FRAMES = {"home": "home", "employer": "employer", "birthplace": "birthplace", "name": "name"}
+THING_FRAMES = {"home": "home", "address": "home", "employer": "employer", "birthplace": "birthplace", "name": "name"}
 
 # How memories name their user in the third person ("The user lives in …", "User prefers …"):
 # the same holder as "I".
@@ -138,6 +138,8 @@ PERSON_FRAMES: dict[str, str] = {
     "name": "name",
     "turn": "age",
     "marry": "marital",
+    "engage_to": "marital",
+    "engage": "marital",
     "divorce": "marital",
     "separate": "marital",
     "split_up": "marital",
@@ -214,6 +216,9 @@ TOPICS: dict[str, frozenset[str]] = {
         "school": "school primary secondary academy kindergarten nursery preschool",
     }.items()
 }
+#: Words that name a domain rather than a value in it: "I now read my email in the morning"
+#: speaks of email but names no provider, so it changes no "I use Gmail".
+TOPIC_NAMES = frozenset({"email", "inbox", "alcohol", "smoking", "commute", "commuter", "caffeine", "school"})
 #: Phrases that put a sentence in a domain where no single word does ("I cycle to work").
 TOPIC_PHRASES: dict[str, str] = {
     "commute": r"\b(to|from) (work|the office)\b|\bcommut",

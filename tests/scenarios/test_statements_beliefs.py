@@ -150,6 +150,9 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user rents an apartment in Leeds.", "The user bought a house in York."),
         ("The user is training for a 10k.", "The user ran the 10k on Sunday."),
         ("The user's wife is pregnant.", "The user's wife gave birth to a boy last week."),
+        ("The user's address is 12 Oak Street.", "The user moved to 4 Elm Road."),
+        ("The user's dog is called Rex.", "The user renamed the dog Max."),
+        ("The user is single.", "The user got engaged to Priya."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -207,6 +210,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I'm looking for a job.", "I had an interview at Stripe today."),
         ("The user works from home.", "The user bought a new desk for their home office."),
         ("The user is vegan.", "The user loves tofu."),
+        ("I use Gmail.", "I now read my email in the morning only."),
+        ("The user's dog is called Rex.", "The user's dog had surgery."),
+        ("The user works at Google as a PM.", "The user's team at Google is moving floors."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
