@@ -29,9 +29,10 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
     me off metformin" ← "I'm on metformin"); not one more event, not an addition ("also", "too")."""
     if not (n.change or n.ending) or n.negated or (o.event and n.event) or _ADDITIVE.search(n.text):
         return False
-    holders = {*o.holder, *n.holder, *o.names, *n.names}  # the holder is not what changed
-    held = noun_lemmas(o.text) - L.GENERIC_NOUNS - holders
-    said = _argument_nouns(n.text) - L.GENERIC_NOUNS - holders
+    # not the holder, not a unit ("kg"), not what the new statement describes ("my car needs new tyres")
+    holders = {*o.holder, *n.holder, *o.names, *n.names}
+    held = noun_lemmas(o.text) - L.GENERIC_NOUNS - L.MEASURES - holders
+    said = _argument_nouns(n.text) - L.GENERIC_NOUNS - L.MEASURES - holders - _subjects(n.text)
     if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
         return True
     return same_domain(o, n)
@@ -136,6 +137,18 @@ def new_amount(o: Statement, n: Statement) -> bool:
 
     a, b = amounts(o.text), amounts(n.text)
     return len(a) == len(b) == 1 and a[0][1] == b[0][1] and a[0][0] != b[0][0]
+
+
+def measures_one(o: Statement, n: Statement) -> bool:
+    """Both amounts measure one thing, named in both in some form: "I take 20mg of sertraline" /
+    "my sertraline dose went up to 40mg", "weighs 90 kg" / "lost weight, 82 kg now" — not
+    "lifts 100 kg at the gym"."""
+
+    def things(st: Statement) -> set[str]:
+        words = content_lemmas(st.text) - L.MEASURES - L.GENERIC_NOUNS - {*st.holder, *st.names}
+        return {w for w in words if not w[:1].isdigit() and len(w) >= 4}
+
+    return any(a[:5] == b[:5] for a in things(o) for b in things(n))
 
 
 def _subjects(text: str) -> frozenset[str]:

@@ -219,6 +219,13 @@ TOPICS: dict[str, frozenset[str]] = {
 #: Words that name a domain rather than a value in it: "I now read my email in the morning"
 #: speaks of email but names no provider, so it changes no "I use Gmail".
 TOPIC_NAMES = frozenset({"email", "inbox", "alcohol", "smoking", "commute", "commuter", "caffeine", "school"})
+#: Units of measure: two amounts in kilograms are not one thing ("weighs 90 kg", "lifts 100 kg").
+MEASURES = frozenset(
+    """
+kg kilo kilogram gram mg microgram mcg lb lbs stone km kilometre kilometer mile metre meter cm mm
+ml litre liter hour minute second step calorie kcal percent
+""".split()
+)
 #: Phrases that put a sentence in a domain where no single word does ("I cycle to work").
 TOPIC_PHRASES: dict[str, str] = {
     "commute": r"\b(to|from) (work|the office)\b|\bcommut",

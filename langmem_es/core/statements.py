@@ -357,7 +357,7 @@ def _relate(o: Statement, n: Statement) -> Relation:
     diet = C.diet_clash(o, n)
     if diet is not None:
         return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"
-    if n.change and o.frame == n.frame and o.holder == n.holder and C.new_amount(o, n):
+    if n.change and o.holder == n.holder and C.new_amount(o, n) and (o.frame == n.frame or C.measures_one(o, n)):
         return "update"  # "I've been sleeping eight hours lately" ← "I sleep about six hours a night"
     holder = same_holder(o, n)
     if n.replaced and holder and overlap(n.replaced, o.values | o.item | content_lemmas(o.text)):

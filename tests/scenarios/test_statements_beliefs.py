@@ -153,6 +153,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user's address is 12 Oak Street.", "The user moved to 4 Elm Road."),
         ("The user's dog is called Rex.", "The user renamed the dog Max."),
         ("The user is single.", "The user got engaged to Priya."),
+        ("The user weighs 90 kg.", "The user has lost weight and is 82 kg now."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -213,6 +214,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I use Gmail.", "I now read my email in the morning only."),
         ("The user's dog is called Rex.", "The user's dog had surgery."),
         ("The user works at Google as a PM.", "The user's team at Google is moving floors."),
+        ("I commute by car.", "My car needs new tyres now."),
+        ("The user weighs 90 kg.", "The user now lifts 100 kg at the gym."),
+        ("I'm vegetarian.", "I started eating more tofu."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
