@@ -518,7 +518,8 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             # "my dog had surgery", "my car needs new tyres": one of many things it has, not its value
             st = _thing_statement(text, np, [dobj], "", negated, tense)
             return replace(st, frame=lemma, item=st.values)
-        return _thing_statement(text, np, objs, prep, negated, tense)
+        heads = objs or ([dobj] if dobj is not None else [])
+        return _thing_statement(text, np, heads, prep, negated, tense)
     holder, names = np[0], np[1]
     if lemma in L.AMOUNT_VERBS:
         amount = _new_amount(text, kids, holder, names, negated, tense)

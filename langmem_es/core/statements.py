@@ -253,13 +253,15 @@ def _corrected(doc: Doc) -> set[str]:
 
 def _instead_of(doc: Doc, change: bool) -> set[str]:
     """Values a sentence puts a new one in place of: "tea instead of coffee", "Linux rather than
-    Windows", and — said as a change — "now prefers Go over Python"."""
+    Windows", and — said as a change — "now prefers Go over Python", "more into Radiohead than Muse"."""
     out: set[str] = set()
     for t in doc[1:]:
         before = doc[t.i - 1].lower_
-        marker = (before, t.lower_) in (("instead", "of"), ("rather", "than")) or (
-            t.lower_ == "over" and change and any(v.lemma_.lower() in L.PREFER_VERBS for v in doc[: t.i])
-        )
+        marker = (
+            (before, t.lower_) in (("instead", "of"), ("rather", "than"))
+            or (t.lower_ == "over" and change and any(v.lemma_.lower() in L.PREFER_VERBS for v in doc[: t.i]))
+            or (t.lower_ == "than" and change and any(w.lower_ == "more" for w in doc[: t.i]))
+        )  # "more into X than Muse"
         if marker:
             noun = next((w for w in doc[t.i + 1 : t.i + 4] if w.pos_ in ("NOUN", "PROPN")), None)
             if noun is not None:

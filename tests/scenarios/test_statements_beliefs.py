@@ -154,6 +154,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user's dog is called Rex.", "The user renamed the dog Max."),
         ("The user is single.", "The user got engaged to Priya."),
         ("The user weighs 90 kg.", "The user has lost weight and is 82 kg now."),
+        ("The office Wi-Fi network is called ACME-Guest.", "The office Wi-Fi network is called ACME-Visitors."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -217,6 +218,7 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I commute by car.", "My car needs new tyres now."),
         ("The user weighs 90 kg.", "The user now lifts 100 kg at the gym."),
         ("I'm vegetarian.", "I started eating more tofu."),
+        ("The user has two dogs.", "The user now walks the dogs twice a day."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
