@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import statement_lexicon as L
-from .statement_phrases import american, content_lemmas, noun_lemmas, reading
+from .statement_phrases import american, content_lemmas, noun_lemmas, particle, reading
 from .statement_types import Statement
 
 if TYPE_CHECKING:
@@ -43,19 +43,11 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
 def _changed_by_verb(text: str) -> bool:
     """Does a verb (or phrasal verb) of the sentence say something changed ("switched", "gave
     up", "took me off"), rather than only an adverb ("now", "these days")?"""
-    verbs = L.CHANGE_VERBS | L.SWITCH_VERBS | L.ENDING_VERBS | L.GIVE_UP_VERBS
     return any(
-        t.pos_ == "VERB"
-        and (
-            t.lemma_.lower() in verbs
-            or any(
-                (t.lemma_.lower(), c.lower_) in L.CHANGE_PHRASALS
-                for c in t.children
-                if c.dep_ in ("prt", "advmod", "prep")
-            )
-        )
+        (t.pos_ == "VERB" and (t.lemma_.lower() in _CHANGING or (t.lemma_.lower(), particle(t)) in L.CHANGE_PHRASALS))
+        or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod")
         for t in reading(text)
-    ) or any(t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod" for t in reading(text))
+    )
 
 
 def same_domain(o: Statement, n: Statement) -> bool:
@@ -76,11 +68,11 @@ def same_domain(o: Statement, n: Statement) -> bool:
 
 def _changed_domains(text: str) -> set[str]:
     """Words naming a domain that a change verb governs: "changed schools", "quit smoking"."""
-    verbs = L.CHANGE_VERBS | L.SWITCH_VERBS | L.ENDING_VERBS | L.GIVE_UP_VERBS
     return {
         t.lower_ if t.lower_ in L.TOPIC_NAMES else american(t.lemma_.lower())
         for t in reading(text)
-        if (t.lower_ in L.TOPIC_NAMES or american(t.lemma_.lower()) in L.TOPIC_NAMES) and t.head.lemma_.lower() in verbs
+        if (t.lower_ in L.TOPIC_NAMES or american(t.lemma_.lower()) in L.TOPIC_NAMES)
+        and t.head.lemma_.lower() in _CHANGING
     }
 
 
@@ -90,17 +82,17 @@ def _argument_nouns(text: str) -> frozenset[str]:
     return frozenset(
         american(t.lemma_.lower())
         for t in reading(text)
-        if t.pos_ in ("NOUN", "PROPN")
-        and t.lower_ not in L.SPEAKER_NOUNS
-        and not _modifier(t)
-        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))
+        if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in L.SPEAKER_NOUNS and not _only_qualifies(t)
     )
 
 
-def _modifier(tok: Token) -> bool:
-    """A noun that names a kind of another ("office" in "office chair"), not a name's title
-    ("dog" in "the dog Max")."""
-    return tok.dep_ == "compound" and tok.head.pos_ == "NOUN"
+def _only_qualifies(tok: Token) -> bool:
+    """A word that only qualifies another: a noun naming a kind of another ("office" in "office
+    chair"; not a name's title, "dog" in "the dog Max"), or the object of a qualifying
+    preposition ("a desk for the office", "the team at Google")."""
+    if tok.dep_ == "compound":
+        return tok.head.pos_ == "NOUN"
+    return tok.dep_ == "pobj" and tok.head.dep_ == "prep" and _qualifies(tok.head)
 
 
 def _qualifies(prep: Token) -> bool:
@@ -195,9 +187,7 @@ def _topic_words(text: str) -> frozenset[str]:
     return frozenset(
         w
         for t in reading(text)
-        if t.dep_ not in ("nsubj", "nsubjpass")
-        and not _modifier(t)
-        and not (t.dep_ == "pobj" and t.head.dep_ == "prep" and _qualifies(t.head))
+        if t.dep_ not in ("nsubj", "nsubjpass") and not _only_qualifies(t)
         for w in (american(t.lemma_.lower()), t.lower_)
     )
 
@@ -238,6 +228,8 @@ def moves_out(o: Statement, n: Statement) -> bool:
     return arrangement and moved and not n.negated and not o.negated and (o.holder == n.holder or household)
 
 
+#: Verbs that say something changed, was switched, ended or given up.
+_CHANGING = L.CHANGE_VERBS | L.SWITCH_VERBS | L.ENDING_VERBS | L.GIVE_UP_VERBS
 _RATE = re.compile(r"\b(a|an|per|each) (day|night|week|month|year)\b", re.I)  # "a pack a day"
 _PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|like|love)\b", re.I)
 _EXPECTING = re.compile(r"\b(pregnant|expecting a baby|expecting)\b", re.I)

@@ -77,6 +77,19 @@ def content_lemmas(text: str) -> frozenset[str]:
     )
 
 
+def particle(verb: Token) -> str:
+    """The particle of a phrasal verb, however the parse attached it ("took me off X", "went up
+    to", "gone back to")."""
+    return next(
+        (
+            c.lower_
+            for c in verb.children
+            if c.dep_ == "prt" or (c.dep_ in ("prep", "advmod") and c.lower_ in ("off", "up", "down", "out", "back"))
+        ),
+        "",
+    )
+
+
 def noun_lemmas(text: str) -> frozenset[str]:
     """The spelling-folded lemmas of a sentence's nouns and names (no pronouns, no speaker)."""
     return frozenset(

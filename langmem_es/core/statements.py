@@ -47,6 +47,7 @@ from .statement_phrases import (
     american,
     content_lemmas,
     dated,
+    particle,
     reading,
     values_of,
     word_lemmas,
@@ -184,25 +185,13 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
         or (not additive and bool(re.search(r"\bthese days\b", text)))
         or any(
             (t.pos_ == "VERB" and t.lemma_.lower() in L.CHANGE_VERBS)
-            or (t.pos_ == "VERB" and (t.lemma_.lower(), _particle(t)) in L.CHANGE_PHRASALS)
+            or (t.pos_ == "VERB" and (t.lemma_.lower(), particle(t)) in L.CHANGE_PHRASALS)
             or (t.lower_ in L.CHANGE_ADVERBS and t.pos_ == "ADV" and not additive)
             or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod" and not additive)
             for t in doc
         )
     )
     return change, ending
-
-
-def _particle(verb: Token) -> str:
-    """The particle of a phrasal verb, however the parse attached it ("took me off X", "went up to")."""
-    return next(
-        (
-            c.lower_
-            for c in verb.children
-            if c.dep_ == "prt" or (c.dep_ in ("prep", "advmod") and c.lower_ in ("off", "up", "down", "out"))
-        ),
-        "",
-    )
 
 
 def _judged_false(head: Token) -> bool:

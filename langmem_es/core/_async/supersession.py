@@ -77,24 +77,14 @@ class AsyncSupersession(AsyncIngest):
         targets = ([current] if current else []) if head else list(by_key)
         if current == memory.id or (head is not None and head.version is None) or any(t not in by_key for t in targets):
             return await self._write_keyed_carefully(identity, memory, vector, actives, now)
-        decide = self._supersession(memory, now)
-        replaced: list[tuple[StoredDoc, Memory, dict[str, Any]]] = []
-        for t in targets:
-            stored = by_key[t]
-            old = memory_of(stored.doc)
-            update = decide(old) if self._may_supersede(identity, memory, old) else None
-            if update is not None and stored.version is not None:
-                replaced.append((stored, old, dict(update)))
+        replaced = self._plan_supersession(identity, memory, [by_key[t] for t in targets], now)
         fact = memory.model_copy(update={"supersedes": [old.id for _, old, _ in replaced]})
         writes = [
             Write("semantic", memory_document(fact, [("content", vector)], now=now)),
             Write(
                 AUDIT, self._head_document(memory, now, previous=current), if_version=head.version if head else ABSENT
             ),
-            *(
-                Write("semantic", restamp(s.doc, old.model_copy(update=u), now=now), if_version=s.version)
-                for s, old, u in replaced
-            ),
+            *_marks(replaced, now),
         ]
         applied = await self.backend.write(writes)
         won = [old.id for (_, old, _), ok in zip(replaced, applied[2:], strict=True) if ok]
@@ -109,34 +99,40 @@ class AsyncSupersession(AsyncIngest):
         in real time) in one batched write: the fact names what it supersedes, each replaced fact
         is marked on the version read. A part refused (a concurrent writer) is retried on a fresh
         read, and the fact then names exactly what it superseded. Returns the ids superseded."""
-        decide = self._supersession(memory, now)
-        replaced: list[tuple[StoredDoc, Memory, dict[str, Any]]] = []
-        for stored in targets:
-            old = memory_of(stored.doc)
-            update = decide(old) if self._may_supersede(identity, memory, old) else None
-            if update is not None and stored.version is not None:
-                replaced.append((stored, old, dict(update)))
-        planned = [old.id for _, old, _ in replaced]
-        fact = memory.model_copy(update={"supersedes": planned})
-        writes = [
-            Write("semantic", memory_document(fact, [("content", vector)], now=now)),
-            *(
-                Write("semantic", restamp(s.doc, old.model_copy(update=u), now=now), if_version=s.version)
-                for s, old, u in replaced
-            ),
-        ]
+        replaced = self._plan_supersession(identity, memory, targets, now)
+        fact = memory.model_copy(update={"supersedes": [old.id for _, old, _ in replaced]})
+        writes = [Write("semantic", memory_document(fact, [("content", vector)], now=now)), *_marks(replaced, now)]
         applied = await self.backend.write(writes)
         done = [old.id for (_, old, _), ok in zip(replaced, applied[1:], strict=True) if ok]
         if len(done) == len(replaced):
             return done
         lost = [old.id for _, old, _ in replaced if old.id not in done]
-        done += await self._supersede_with(decide, lost, identity, fact, now, link=False)
+        done += await self._supersede_with(self._supersession(memory, now), lost, identity, fact, now, link=False)
+        await self._name_superseded(fact, done, now)
+        return done
+
+    def _plan_supersession(
+        self, identity: Identity, by: Memory, targets: Sequence[StoredDoc], now: datetime
+    ) -> list[tuple[StoredDoc, Memory, dict[str, Any]]]:
+        """Each target ``by`` supersedes, as read (with a version) and with the change it takes;
+        only those the actor may supersede and that are still active."""
+        decide = self._supersession(by, now)
+        replaced: list[tuple[StoredDoc, Memory, dict[str, Any]]] = []
+        for stored in targets:
+            old = memory_of(stored.doc)
+            update = decide(old) if self._may_supersede(identity, by, old) else None
+            if update is not None and stored.version is not None:
+                replaced.append((stored, old, dict(update)))
+        return replaced
+
+    async def _name_superseded(self, fact: Memory, done: Sequence[str], now: datetime) -> None:
+        """Make ``fact`` name exactly the ids it superseded (after a batched write settled part by part)."""
+        done = list(done)
 
         def exactly(current: Memory) -> dict[str, Any] | None:
             return None if current.supersedes == done else {"supersedes": done}
 
         await self._update("semantic", document_id(fact), exactly, now, what="link the supersession")
-        return done
 
     async def _write_keyed_carefully(
         self, identity: Identity, memory: Memory, vector: Sequence[float], actives: Sequence[StoredDoc], now: datetime
@@ -193,11 +189,7 @@ class AsyncSupersession(AsyncIngest):
             for stored, old, _ in replaced:
                 if old.id not in won and await self._supersede_as_head(stored.doc["id"], identity, fact, now):
                     done.append(old.id)
-
-        def exactly(current: Memory) -> dict[str, Any] | None:
-            return None if current.supersedes == done else {"supersedes": done}
-
-        await self._update("semantic", document_id(fact), exactly, now, what="link the supersession")
+        await self._name_superseded(fact, done, now)
         return done
 
     async def _give_back(self, stored: StoredDoc, old: Memory, by: Memory, now: datetime) -> None:
@@ -388,6 +380,14 @@ class AsyncSupersession(AsyncIngest):
             return None if supersedes == current.supersedes else {"supersedes": supersedes}
 
         await self._update("semantic", document_id(by), link, now, what="link the supersession")
+
+
+def _marks(replaced: Sequence[tuple[StoredDoc, Memory, Mapping[str, Any]]], now: datetime) -> list[Write]:
+    """Each replaced fact marked with its change, on the version it was read at."""
+    return [
+        Write("semantic", restamp(s.doc, old.model_copy(update=dict(u)), now=now), if_version=s.version)
+        for s, old, u in replaced
+    ]
 
 
 def _replaced(head: StoredDoc | None, memory: Memory) -> tuple[bool, str | None]:
