@@ -577,10 +577,20 @@ def _rewrite(path: Path, text: str) -> None:
         f.truncate()
 
 
-def wait_for_auth(url: str, auth: Mapping[str, Any], *, expect: bool = True, timeout: float = 30.0) -> bool:
-    """Poll until the credential authenticates (``expect``) or is refused (not ``expect``).
+def wait_for_auth(
+    url: str,
+    auth: Mapping[str, Any],
+    *,
+    expect: bool = True,
+    timeout: float = 30.0,
+    cluster: Sequence[str] = ("monitor",),
+) -> bool:
+    """Poll until the credential works (``expect``) or fails to authenticate (not ``expect``).
 
-    The file realm reloads its files every few seconds; API keys apply at once.
+    Working means it authenticates *and* holds the ``cluster`` privileges its role grants
+    (every tenant role grants ``monitor``): the file realm reloads ``users`` and
+    ``roles.yml`` separately, and a user whose role is not loaded yet authenticates with
+    no privileges at all. API keys apply at once.
     """
     from elasticsearch import AuthenticationException, Elasticsearch
 
@@ -589,7 +599,10 @@ def wait_for_auth(url: str, auth: Mapping[str, Any], *, expect: bool = True, tim
         while True:
             try:
                 client.security.authenticate()
-                ok = True
+                # refused means refused: only a working credential is asked for its privileges
+                ok = not (expect and cluster) or bool(
+                    client.security.has_privileges(cluster=list(cluster))["has_all_requested"]
+                )
             except AuthenticationException:
                 ok = False
             if ok == expect:

@@ -6,6 +6,7 @@ Uses the ``dls`` world of ``conftest.py`` (file-realm credentials per tenant, se
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -168,6 +169,28 @@ def test_rotate_and_revoke(dls_world: World) -> None:
     assert realm.revoke(tenant) == [second.username]
     assert T.wait_for_auth(dls_world.url, auth(second), expect=False)
     print(f"[dls] rotated {first.username} -> {second.username}, then revoked")
+
+
+def test_a_user_whose_role_is_not_loaded_is_not_ready(dls_world: World) -> None:
+    """The file realm reloads users and roles apart: authenticating is not enough to be ready."""
+    realm = T.FileRealm.for_local_cluster("trial")
+    d, user, password = realm.dirs[0], f"{T.USER_PREFIX}probe.{uuid.uuid4().hex[:8]}", uuid.uuid4().hex
+    before = {name: (d / name).read_text() for name in ("users", "users_roles")}
+    try:
+        T._rewrite(d / "users", before["users"] + f"{user}:{T._pbkdf2(password)}\n")
+        T._rewrite(d / "users_roles", before["users_roles"] + f"lm_not_loaded:{user}\n")
+        with Elasticsearch(dls_world.url, basic_auth=(user, password)) as c:
+            for _ in range(60):  # until the users file is reloaded
+                try:
+                    c.security.authenticate()
+                    break
+                except AuthenticationException:
+                    time.sleep(0.5)
+            assert c.security.authenticate()["username"] == user
+        assert not T.wait_for_auth(dls_world.url, {"basic_auth": (user, password)}, timeout=2)
+    finally:
+        for name, text in before.items():
+            T._rewrite(d / name, text)
 
 
 def test_isolation_status(dls_world: World, es_basic) -> None:
