@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import statement_lexicon as L
-from .statement_phrases import american, content_lemmas, noun_lemmas, particle, reading
+from .statement_phrases import DATE_WORDS, american, content_lemmas, is_clock_time, noun_lemmas, particle, reading
 from .statement_types import Statement
 
 if TYPE_CHECKING:
@@ -137,18 +137,87 @@ _AMOUNT = re.compile(
 )
 
 
+def _amounts(text: str) -> list[tuple[str, str]]:
+    """(number, unit) of each amount a sentence gives: "3 nodes", "six hours"."""
+    out = []
+    for number, unit in _AMOUNT.findall(text):
+        value = str(L.NUMBER_WORDS.get(number.lower(), number))
+        out.append((value, unit.lower().rstrip("s")))
+    return out
+
+
 def new_amount(o: Statement, n: Statement) -> bool:
     """Each says one amount of the same unit and they differ: "six hours a night" → "eight hours"."""
-
-    def amounts(text: str) -> list[tuple[str, str]]:
-        out = []
-        for number, unit in _AMOUNT.findall(text):
-            value = str(L.NUMBER_WORDS.get(number.lower(), number))
-            out.append((value, unit.lower().rstrip("s")))
-        return out
-
-    a, b = amounts(o.text), amounts(n.text)
+    a, b = _amounts(o.text), _amounts(n.text)
     return len(a) == len(b) == 1 and a[0][1] == b[0][1] and a[0][0] != b[0][0]
+
+
+def other_measure(o: Statement, n: Statement) -> bool:
+    """``o`` counts something ("the cluster has 3 nodes") and ``n`` gives no count of it but
+    names something else ("the cluster runs Elasticsearch 8.19"): another attribute."""
+    if any(unit.istitle() for _, unit in _AMOUNT.findall(o.text)):
+        return False  # "12 Park Road" is an address, not a count
+    counted = {unit for _, unit in _amounts(o.text)}
+    if len(counted) != 1 or counted & {unit for _, unit in _amounts(n.text)}:
+        return False
+    named = {v for v in n.values if not v[:1].isdigit()}
+    return bool(named) and not named & o.values
+
+
+def moved_value(o: Statement, n: Statement) -> bool:
+    """A thing's time, date or measured number said to have changed: "Standup moved to 10:00" ←
+    "The team standup is at 9:30", "The deadline was pushed back to June 15" ← "… is June 1",
+    "The staging database moved to port 6432" ← "… runs on port 5432", "We scaled the cluster
+    to 5 nodes" ← "The cluster has 3 nodes" — not another thing's ("the production database")."""
+    if not n.change or n.negated or n.ending or not o.thing:
+        return False
+    if o.holder != n.holder and o.holder != ("*",):
+        return False
+    if n.thing:
+        same = n.thing == o.thing or o.thing.endswith(" " + n.thing) or n.thing.endswith(" " + o.thing)
+    else:  # the thing is what a change verb acts on: "we scaled the cluster to …"
+        same = o.thing.split()[-1] in n.values | n.item
+    if not same or _names(o.text).isdisjoint(_names(n.text)) and _names(o.text) and _names(n.text):
+        return False  # another instance: "the flight to Paris" is not "the flight to Rome"
+    a, b = o.values | o.when, n.values | n.when
+    times_a, times_b = {v for v in a if is_clock_time(v)}, {v for v in b if is_clock_time(v)}
+    if times_a and times_b:
+        return times_a != times_b
+    dates_a, dates_b = {v for v in a if v in DATE_WORDS}, {v for v in b if v in DATE_WORDS}
+    nums_a, nums_b = {v for v in a if v[:1].isdigit()}, {v for v in b if v[:1].isdigit()}
+    if dates_a and dates_b:
+        return dates_a != dates_b or nums_a != nums_b
+    if new_amount(o, n):
+        return True
+    units = (a - nums_a) & (b - nums_b)  # "port 5432" / "port 6432"
+    return len(nums_a) == len(nums_b) == 1 and nums_a != nums_b and bool(units)
+
+
+def handed_over(o: Statement, n: Statement) -> bool:
+    """What ``o``'s holder had passes to another: "Bob took over the billing service from Alice"
+    or "Alice handed the billing service over to Bob" ← "Alice owns the billing service"."""
+    if not o.item or o.holder == ("*",):
+        return False
+    held = {o.holder[-1], *o.names}
+    for verb in reading(n.text):
+        if verb.pos_ != "VERB":
+            continue
+        lemma, part = verb.lemma_.lower(), particle(verb)
+        objects = {american(t.lemma_.lower()) for c in verb.children if c.dep_ == "dobj" for t in c.subtree}
+        if not objects & o.item:
+            continue
+        preps = {c.lower_: {t.lower_ for p in c.children for t in p.subtree} for c in verb.children if c.dep_ == "prep"}
+        subjects = {t.lower_ for c in verb.children if c.dep_ == "nsubj" for t in c.subtree}
+        if lemma == "take" and part == "over" and preps.get("from", set()) & held:
+            return True
+        if lemma in ("hand", "pass", "give") and "to" in preps and subjects & held:
+            return True
+    return False
+
+
+def _names(text: str) -> frozenset[str]:
+    """The proper names of a sentence (not its first word)."""
+    return frozenset(t.lower_ for t in reading(text) if t.pos_ == "PROPN" and t.i > 0)
 
 
 def measures_one(o: Statement, n: Statement) -> bool:
@@ -231,7 +300,7 @@ def moves_out(o: Statement, n: Statement) -> bool:
 #: Verbs that say something changed, was switched, ended or given up.
 _CHANGING = L.CHANGE_VERBS | L.SWITCH_VERBS | L.ENDING_VERBS | L.GIVE_UP_VERBS
 _RATE = re.compile(r"\b(a|an|per|each) (day|night|week|month|year)\b", re.I)  # "a pack a day"
-_PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|like|love)\b", re.I)
+_PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|like|love|wants?)\b", re.I)
 _EXPECTING = re.compile(r"\b(pregnant|expecting a baby|expecting)\b", re.I)
 _BIRTH = re.compile(
     r"\b(gave birth|(was|were) born|(baby|son|daughter|twins|little one) (arrived|came|is here|are here)|"

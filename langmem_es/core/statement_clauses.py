@@ -17,6 +17,7 @@ from .statement_phrases import (
     american,
     dated,
     first_prep,
+    is_clock_time,
     is_name,
     noun_phrase,
     value_type,
@@ -138,7 +139,12 @@ def _kept_schedule(verb: Token, subj: Token | None) -> tuple[str, str] | None:
     objs += [o for c in verb.children if c.dep_ == "prep" and c.lower_ in ("on", "to", "in") for o in c.children]
     for o in objs:
         thing = L.SCHEDULE_NOUNS.get(o.lemma_.lower())
-        mods = [m.lemma_.lower() for m in o.children if m.dep_ in ("compound", "amod") and m.lemma_.lower() != "new"]
+        mods = [
+            m.lemma_.lower()
+            for m in o.lefts
+            for m in ([*m.lefts, m] if m.lower_ == "time" else [m])  # "the Pacific time zone"
+            if m.dep_ in ("compound", "amod") and m.lemma_.lower() not in ("new", "time")
+        ]
         if thing and len(mods) == 1 and (thing != "timezone" or o.dep_ == "pobj"):
             return thing, mods[0]
     return None
@@ -154,7 +160,16 @@ def _budget(verb: Token, subj: Token | None) -> tuple[str, str] | None:
     amount = next((c for c in verb.children if c.dep_ == "dobj" and c.like_num), None)
     if amount is None:
         amount = next((n for c in verb.children if c.dep_ == "dobj" for n in c.children if n.like_num), None)
-    return ("budget", amount.text.replace(",", "")) if amount is not None else None
+    if amount is None:
+        return None
+    spent_on = [  # "… on the laptop": the laptop budget
+        american(p.lemma_.lower())
+        for c in verb.children
+        if c.dep_ == "prep" and c.lower_ == "on"
+        for p in c.children
+        if p.dep_ == "pobj" and p.pos_ == "NOUN"
+    ]
+    return " ".join([*spent_on[:1], "budget"]), amount.text.replace(",", "")
 
 
 def _bare_thing(subj: Token, st: Statement, lemma: str) -> bool:
@@ -165,7 +180,7 @@ def _bare_thing(subj: Token, st: Statement, lemma: str) -> bool:
         return False
     if st.holder != (subj.text.lower(),):
         return False
-    timed = st.frame == "when" or bool(st.when)
+    timed = st.frame == "when" or bool(st.when) or any(is_clock_time(v) for v in st.values)
     amount = any(v[:1].isdigit() for v in st.values) and (lemma in L.AMOUNT_VERBS or lemma in ("be", "rise", "fall"))
     return timed or amount
 

@@ -56,7 +56,7 @@ CHANGE_VERBS = frozenset(
     """
 move relocate switch change become join start replace trade turn raise rise increase decrease
 drop cut push postpone reschedule rebook promote upgrade downgrade rename marry divorce
-leave quit stop retire transfer convert migrate update swap shift
+leave quit stop retire transfer convert migrate update swap shift scale bump lower reduce extend expand shrink delay
 """.split()
 )
 # Verbs that put one thing in another's place: "switched to almond milk", "upgraded to an iPhone 15".
@@ -213,7 +213,7 @@ TOPICS: dict[str, frozenset[str]] = {
         "c++ c# perl lua dart clojure",
         "tenure": "rent renting renter tenant lease mortgage homeowner",
         "caffeine": "decaf decaffeinated caffeine caffeinated espresso coffee",
-        "school": "school primary secondary academy kindergarten nursery preschool",
+        "school": "school primary secondary academy kindergarten nursery preschool grade",
     }.items()
 }
 #: Words that name a domain rather than a value in it: "I now read my email in the morning"
@@ -230,6 +230,9 @@ ml litre liter hour minute second step calorie kcal percent
 TOPIC_PHRASES: dict[str, str] = {
     "commute": r"\b(to|from) (work|the office)\b|\bcommut",
     "workplace": r"\bwork(s|ed|ing)? from home\b|\bwfh\b",
+    # how long the assistant's answers should be: "prefers concise answers" / "wants detailed explanations"
+    "answers": r"\b(concise|brief|short|shorter|terse|succinct|detailed|thorough|long|longer|lengthy|verbose|in-depth|"
+    r"step-by-step)\s+(answers?|repl(y|ies)|responses?|explanations?)\b",
     "pronouns": r"\bpronouns?\b|\b(she|he|they|xe|ze)/(her|him|them|they|she|he|xem|hir)\b",
 }
 #: What each diet rules out: "I eat a lot of beans" leaves "I'm vegetarian", "I started eating
@@ -256,7 +259,7 @@ TENURE_FRAMES = frozenset({"rent", "lease", "share", "share_with", "rent_with"})
 CHILD_NOUNS = frozenset({"child", "son", "daughter", "boy", "girl", "baby", "stepson", "stepdaughter"})
 
 #: Nouns whose one modifier is a schedule the speaker keeps: "the night shift", "Eastern time".
-SCHEDULE_NOUNS = {"shift": "shift", "time": "timezone", "timezone": "timezone"}
+SCHEDULE_NOUNS = {"shift": "shift", "time": "timezone", "timezone": "timezone", "zone": "timezone"}
 #: A partner one has ("my wife is Anna", "I have a girlfriend, Mia"), and the statuses that end one.
 PARTNER_NOUNS = frozenset({"girlfriend", "boyfriend", "partner", "wife", "husband", "fiance", "fiancee", "spouse"})
 UNPARTNERED = frozenset({"separated", "divorced", "single", "widowed"})

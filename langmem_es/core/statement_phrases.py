@@ -126,7 +126,8 @@ def noun_phrase(tok: Token) -> NounPhrase:
         if c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in L.INSTANCE and c.lower_ not in L.CHANGE_ADJECTIVES
     ]
     head = american(tok.lemma_.lower())
-    if is_name(tok) and low not in L.PEOPLE:
+    acronym = tok.text.isupper() and len(tok.text) > 1 and any(c.lower_ == "the" for c in kids)
+    if is_name(tok) and low not in L.PEOPLE and not acronym:  # "the CI", "the VPN" are things
         kin = [c for c in comps if c.lemma_.lower() in L.PEOPLE]
         name = " ".join(
             t.text.lower() for t in phrase_tokens(tok) if t is tok or (is_name(t) and t.dep_ not in ("poss", "case"))
@@ -141,8 +142,30 @@ def noun_phrase(tok: Token) -> NounPhrase:
     words = [american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"]
     if words and head in L.GENERIC_HEADS:  # "email address" → "email"
         head = words.pop()
-    thing = " ".join([*of_thing.split(), *words, head])
-    return owner, frozenset(names), thing, inst
+    thing = " ".join([*of_thing.split(), *_purpose(tok), *words, head])
+    met = {  # "the meeting with Dana" is another meeting than "the meeting with Omar"
+        t.lower_
+        for c in kids
+        if c.dep_ == "prep" and c.lower_ == "with"
+        for t in c.children
+        if t.dep_ == "pobj" and (is_name(t) or t.lemma_.lower() in L.PEOPLE)
+    }
+    return owner, frozenset(names), thing, inst | met
+
+
+def _purpose(tok: Token) -> list[str]:
+    """What a thing is for, as a kind of it: "my budget for the laptop" is the laptop budget."""
+    return [
+        american(p.lemma_.lower())
+        for c in tok.children
+        if c.dep_ == "prep" and c.lower_ == "for"
+        for p in c.children
+        if p.dep_ == "pobj"
+        and p.pos_ == "NOUN"
+        and p.lemma_.lower() not in L.PEOPLE
+        and p.lemma_.lower() not in L.GENERIC_NOUNS
+        and p.lower_ not in DATE_WORDS
+    ]
 
 
 def _said_of_speaker(tok: Token) -> bool:
@@ -159,6 +182,14 @@ def is_speaker(tok: Token) -> bool:
     return tok.lower_ in L.SPEAKER_NOUNS and all(
         (c.dep_ == "det" and c.lower_ == "the") or c.dep_ in ("case", "cc", "conj") for c in tok.children
     )  # "the user and Tom": still the user
+
+
+_CLOCK = re.compile(r"\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}", re.I)
+
+
+def is_clock_time(value: str) -> bool:
+    """A time of day as a value reads it: "9:30", "10am", "7 p.m."."""
+    return _CLOCK.fullmatch(value) is not None
 
 
 def is_name(tok: Token) -> bool:

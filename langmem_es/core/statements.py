@@ -350,6 +350,10 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"
     if n.change and o.holder == n.holder and C.new_amount(o, n) and (o.frame == n.frame or C.measures_one(o, n)):
         return "update"  # "I've been sleeping eight hours lately" ← "I sleep about six hours a night"
+    if C.handed_over(o, n):
+        return "update"  # "Bob took over the billing service from Alice" ← "Alice owns the billing service"
+    if C.moved_value(o, n):
+        return "update"  # "Standup moved to 10:00" ← "The team standup is at 9:30"
     holder = same_holder(o, n)
     if n.replaced and holder and overlap(n.replaced, o.values | o.item | content_lemmas(o.text)):
         return "update"  # it names what it replaces: "… in Obsidian instead of Notion" ← "… in Notion"
@@ -394,6 +398,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "reinforcement"
     if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
+    if C.other_measure(o, n):
+        return "other_key"  # "the cluster runs Elasticsearch 8.19" leaves "the cluster has 3 nodes"
     return "update"
 
 

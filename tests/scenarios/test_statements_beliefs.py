@@ -155,6 +155,16 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user is single.", "The user got engaged to Priya."),
         ("The user weighs 90 kg.", "The user has lost weight and is 82 kg now."),
         ("The office Wi-Fi network is called ACME-Guest.", "The office Wi-Fi network is called ACME-Visitors."),
+        ("The team standup is at 9:30.", "Standup moved to 10:00."),
+        ("The staging database runs on port 5432.", "The staging database moved to port 6432."),
+        ("The cluster has 3 nodes.", "We scaled the cluster to 5 nodes."),
+        ("The CI runs on Jenkins.", "We replaced Jenkins with GitHub Actions for CI."),
+        ("Alice owns the billing service.", "Bob took over the billing service from Alice."),
+        ("The project deadline is June 1.", "The deadline was pushed back to June 15."),
+        ("The user prefers concise answers.", "The user now wants detailed explanations."),
+        ("I'm in the Pacific time zone.", "I'm on Eastern time now."),
+        ("My budget for the laptop is $800.", "I can spend up to $1,200 on the laptop now."),
+        ("My daughter is in kindergarten.", "My daughter started first grade this fall."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -219,6 +229,15 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user weighs 90 kg.", "The user now lifts 100 kg at the gym."),
         ("I'm vegetarian.", "I started eating more tofu."),
         ("The user has two dogs.", "The user now walks the dogs twice a day."),
+        ("My budget for the laptop is $800.", "My budget for the monitor is $300."),
+        ("The cluster has 3 nodes.", "The cluster runs Elasticsearch 8.19."),
+        ("The server has 64 GB of RAM.", "The server runs Ubuntu 24.04."),
+        ("The meeting with Dana is on Tuesday.", "The meeting with Omar got moved to Thursday."),
+        ("My flight to Rome leaves at 9:00.", "My flight to Oslo was moved to 11:00."),
+        ("The staging database runs on port 5432.", "The production database runs on port 5433."),
+        ("Alice owns the billing service.", "Bob took over the on-call rota from Alice."),
+        ("The user prefers concise answers.", "The user now wants answers in French."),
+        ("The team standup is at 9:30.", "The standup notes are due at 11:00."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
