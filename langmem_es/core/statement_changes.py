@@ -34,10 +34,27 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
     held = noun_lemmas(o.text) - L.GENERIC_NOUNS - L.MEASURES - holders
     said = _argument_nouns(n.text) - L.GENERIC_NOUNS - L.MEASURES - holders - _subjects(n.text)
     if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
+        if _bought_new(n.text) and not (o.frame in _HAVING or o.frame.startswith("own_") or o.thing):
+            return False  # "I bought a new guitar" leaves "I play guitar in a band"
         # said to be new only by "now"/"these days", in another frame, it is a new habit beside the
         # fact ("I now walk the dogs twice a day" leaves "I have two dogs")
         return o.frame == n.frame or n.ending or _changed_by_verb(n.text)
     return same_domain(o, n)
+
+
+_HAVING = frozenset({"have", "use", "drive", "ride", "wear", "own", "get"})
+_ACQUIRING = frozenset({"buy", "get", "order", "purchase", "pick"})
+
+
+def _bought_new(text: str) -> bool:
+    """Something new was acquired ("bought a new guitar", "got a new phone"), and nothing else
+    said it changed: a change only of what one has, uses or drives."""
+    doc = reading(text)
+    new = any(
+        t.lower_ == "new" and t.dep_ == "amod" and t.head.dep_ == "dobj" and t.head.head.lemma_ in _ACQUIRING
+        for t in doc
+    )
+    return new and not any(t.pos_ == "VERB" and t.lemma_.lower() in _CHANGING for t in doc)
 
 
 def _changed_by_verb(text: str) -> bool:

@@ -59,6 +59,8 @@ drop cut push postpone reschedule rebook promote upgrade downgrade rename marry 
 leave quit stop retire transfer convert migrate update swap shift scale bump lower reduce extend expand shrink delay
 """.split()
 )
+# What one gets that is itself a change: "got a raise", "got a promotion".
+CHANGE_NOUNS = frozenset({"raise", "promotion", "transfer"})
 # Verbs that put one thing in another's place: "switched to almond milk", "upgraded to an iPhone 15".
 SWITCH_VERBS = frozenset({"switch", "change", "replace", "trade", "swap", "convert", "upgrade", "downgrade"})
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
@@ -230,6 +232,12 @@ ml litre liter hour minute second step calorie kcal percent
 TOPIC_PHRASES: dict[str, str] = {
     "commute": r"\b(to|from) (work|the office)\b|\bcommut",
     "workplace": r"\bwork(s|ed|ing)? from home\b|\bwfh\b",
+    "pay": r"\b(salary|salaries|wages?|pay ?(rise|raise|cut)|(got|get|gets|getting) a raise|raise to)\b",
+    "bank": r"\bbank(s|ed|ing)? with\b|\bswitched banks\b|\b(bank|current|checking) accounts?\b|"
+    r"\b(moved|switched|transferred) (my|their|his|her|our) accounts?\b",
+    "music": r"\b(spotify|tidal|deezer|apple music|youtube music|amazon music|pandora|soundcloud)\b",
+    "workweek": r"\bwork(s|ed|ing)? (\d|one|two|three|four|five|six) days a week\b|\b(full|part)[- ]time\b",
+    "school": r"\b(year|grade) \d+\b|\b(first|second|third|fourth|fifth|sixth) grade\b",
     # how long the assistant's answers should be: "prefers concise answers" / "wants detailed explanations"
     "answers": r"\b(concise|brief|short|shorter|terse|succinct|detailed|thorough|long|longer|lengthy|verbose|in-depth|"
     r"step-by-step)\s+(answers?|repl(y|ies)|responses?|explanations?)\b",

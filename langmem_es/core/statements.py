@@ -188,6 +188,7 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
             or (t.pos_ == "VERB" and (t.lemma_.lower(), particle(t)) in L.CHANGE_PHRASALS)
             or (t.lower_ in L.CHANGE_ADVERBS and t.pos_ == "ADV" and not additive)
             or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod" and not additive)
+            or (t.lemma_.lower() in L.CHANGE_NOUNS and t.dep_ == "dobj" and t.head.lemma_ in ("get", "receive"))
             for t in doc
         )
     )
@@ -195,7 +196,16 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
 
 
 def _judged_false(head: Token) -> bool:
-    """Is this clause the "that …" complement of a verdict of falsehood ("it is incorrect that …")?"""
+    """Is this clause the "that …" complement of a verdict of falsehood ("it is incorrect that …"),
+    or what the speaker says they never said ("I never said I liked jazz")?"""
+    said = head.head
+    if (
+        head.dep_ == "ccomp"
+        and said.lemma_.lower() in ("say", "tell", "claim", "mention")
+        and any(c.dep_ == "neg" or c.lower_ == "never" for c in said.children)
+        and any(c.dep_ == "nsubj" and c.lower_ in L.FIRST_PERSON for c in said.children)
+    ):
+        return True
     if head.dep_ not in ("ccomp", "csubj") or not any(c.dep_ == "mark" and c.lower_ == "that" for c in head.children):
         return False
     verdict = head.head

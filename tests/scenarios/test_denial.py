@@ -187,6 +187,16 @@ def test_denial_waits_at_reduced_confidence(core, alice):
     assert set(contents(found)) == {"Alice lives in Bristol.", "Alice never lived in Bristol."}
 
 
+@pytest.mark.parametrize("said", ["I never said I liked jazz.", "I didn't say that I like jazz."])
+def test_saying_one_never_said_it_is_a_denial_not_a_repeat(core, alice, said):
+    """As a user, "I never said I liked jazz" takes back what was noted; it must not be
+    filed as one more time I said it."""
+    fact = core.remember(alice, "I like jazz.", reason=WHY, sources=["msg:1"])
+    denial = core.remember(alice, said, reason=WHY, sources=["msg:2"])
+    assert denial.action == "pending_denial", (denial.action, denial.note)
+    assert denial.memory.polarity == "deny" and denial.memory.supersedes == [fact.id]
+
+
 def test_repeating_a_denial_from_the_same_source_is_not_confirmation(core, alice):
     """As a user, saying the same thing twice in one message is not two witnesses."""
     fact = core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY)

@@ -165,6 +165,12 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I'm in the Pacific time zone.", "I'm on Eastern time now."),
         ("My budget for the laptop is $800.", "I can spend up to $1,200 on the laptop now."),
         ("My daughter is in kindergarten.", "My daughter started first grade this fall."),
+        ("The user's salary is 50k.", "The user got a raise to 60k."),
+        ("The user uses Spotify.", "The user moved to Apple Music."),
+        ("I bank with Barclays.", "I moved my account to Monzo."),
+        ("The user works 4 days a week.", "The user went back to full time."),
+        ("The user's kid is in year 2.", "The user's kid moved up to year 3."),
+        ("The meeting is on Monday.", "Sorry, I meant Tuesday, not Monday."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -238,6 +244,10 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("Alice owns the billing service.", "Bob took over the on-call rota from Alice."),
         ("The user prefers concise answers.", "The user now wants answers in French."),
         ("The team standup is at 9:30.", "The standup notes are due at 11:00."),
+        ("The user plays guitar in a band.", "The user bought a new guitar."),
+        ("The user's salary is 50k.", "The user's bonus was 5k this year."),
+        ("The user works 4 days a week.", "The user works late on Thursdays."),
+        ("I bank with Barclays.", "I opened a savings account with Monzo too."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
