@@ -5,7 +5,8 @@ A change that names what the held fact names, or speaks of the same life domain
 (:data:`~.statement_lexicon.TOPICS`: "moved my email to Proton" ← "I use Gmail"); a move,
 or a home bought, ending where and how one lived; a birth ending a pregnancy; a pursuit
 ending once what it sought is had; a diet yielding only to a food it rules out; a new
-amount of one unit; a break-up ending a partner; a graduation ending a student role; a
+amount of one unit; a thing's time, date or measured number moved; what one had taken
+over by another; a break-up ending a partner; a graduation ending a student role; a
 household ("we") speaking for the speaker. Pure functions of two parsed statements.
 """
 
@@ -194,7 +195,8 @@ def moved_value(o: Statement, n: Statement) -> bool:
         same = n.thing == o.thing or o.thing.endswith(" " + n.thing) or n.thing.endswith(" " + o.thing)
     else:  # the thing is what a change verb acts on: "we scaled the cluster to …"
         same = o.thing.split()[-1] in n.values | n.item
-    if not same or _names(o.text).isdisjoint(_names(n.text)) and _names(o.text) and _names(n.text):
+    named_o, named_n = _names(o.text), _names(n.text)
+    if not same or (named_o and named_n and named_o.isdisjoint(named_n)):
         return False  # another instance: "the flight to Paris" is not "the flight to Rome"
     a, b = o.values | o.when, n.values | n.when
     times_a, times_b = {v for v in a if is_clock_time(v)}, {v for v in b if is_clock_time(v)}
