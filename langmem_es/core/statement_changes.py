@@ -234,6 +234,22 @@ def handed_over(o: Statement, n: Statement) -> bool:
     return False
 
 
+def described_not_named(o: Statement, n: Statement) -> bool:
+    """``o`` names who or what a thing is ("My manager is Sarah", "My phone is a Pixel") and
+    ``n`` names nothing in its place, only describes it ("My manager moved to a new office",
+    "My manager is great"): the thing is the same one."""
+    if not o.thing or n.negated or n.ending:
+        return False
+    return bool(o.values) and o.values <= _named(o) and bool(n.values) and not _named(n)
+
+
+def _named(st: Statement) -> frozenset[str]:
+    """The values a statement gives as names or codes: capitalised past the first word, or
+    holding a digit or an @ ("Sarah", "Pixel 8", "a@b.com")."""
+    capitalised = {t.lower_ for t in reading(st.text) if t.pos_ == "PROPN" or t.i > 0 and t.text[:1].isupper()}
+    return frozenset(v for v in st.values if v in capitalised or any(c.isdigit() or c == "@" for c in v))
+
+
 def _names(text: str) -> frozenset[str]:
     """The proper names of a sentence (not its first word)."""
     return frozenset(t.lower_ for t in reading(text) if t.pos_ == "PROPN" and t.i > 0)

@@ -382,6 +382,10 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "I have two kids now" ← "I have a son"
     if n.change and o.frame == n.frame and o.head and o.head == n.head and o.item != n.item:
         return "update"  # another one of the same thing, said to be a change: "now takes the 7:40 train" ← 8:15
+    if o.holder == n.holder and n.values and n.values < o.values and n.when - o.when:
+        return "other_key"  # a time for what is held: "I now take my sertraline in the morning"
+    if o.holder == n.holder and o.thing == n.thing and C.described_not_named(o, n):
+        return "other_key"  # what the held one does or is like: "My manager moved to a new office"
     if not same_attribute(o, n):
         if same_kind(o, n) and o.instance != n.instance:
             return "lookalike"

@@ -168,6 +168,8 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user's salary is 50k.", "The user got a raise to 60k."),
         ("The user uses Spotify.", "The user moved to Apple Music."),
         ("I bank with Barclays.", "I moved my account to Monzo."),
+        ("My manager is Sarah.", "My new manager is Tom."),
+        ("I take 20mg of sertraline.", "I now take 40mg of sertraline in the morning."),
         ("The user works 4 days a week.", "The user went back to full time."),
         ("The user's kid is in year 2.", "The user's kid moved up to year 3."),
         ("The meeting is on Monday.", "Sorry, I meant Tuesday, not Monday."),
@@ -248,6 +250,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user's salary is 50k.", "The user's bonus was 5k this year."),
         ("The user works 4 days a week.", "The user works late on Thursdays."),
         ("I bank with Barclays.", "I opened a savings account with Monzo too."),
+        ("I take 20mg of sertraline.", "I now take my sertraline in the morning."),
+        ("My manager is Sarah.", "My manager moved to a new office."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
