@@ -37,6 +37,8 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
     if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
         if _bought_new(n.text) and not (o.frame in _HAVING or o.frame.startswith("own_") or o.thing):
             return False  # "I bought a new guitar" leaves "I play guitar in a band"
+        if sets_what_is_held(o, n):
+            return False  # "I switched my Mac to dark mode" sets the Mac, it does not replace it
         # said to be new only by "now"/"these days", in another frame, it is a new habit beside the
         # fact ("I now walk the dogs twice a day" leaves "I have two dogs")
         return o.frame == n.frame or n.ending or _changed_by_verb(n.text)
@@ -45,6 +47,21 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
 
 _HAVING = frozenset({"have", "use", "drive", "ride", "wear", "own", "get"})
 _ACQUIRING = frozenset({"buy", "get", "order", "purchase", "pick"})
+
+
+def sets_what_is_held(o: Statement, n: Statement) -> bool:
+    """A change verb acts on the thing ``o`` holds and puts it to a setting that names nothing
+    ("switched my Mac to dark mode" ← "I use a Mac"), not to another thing ("switched my phone
+    to an iPhone")."""
+    held = (o.values | o.item) - set(o.thing.split())  # the thing held as a value, not a value of the thing
+    for verb in reading(n.text):
+        if verb.pos_ != "VERB" or verb.lemma_.lower() not in _CHANGING:
+            continue
+        objects = {american(c.lemma_.lower()) for c in verb.children if c.dep_ == "dobj"}
+        targets = [p for c in verb.children if c.dep_ == "prep" and c.lower_ in ("to", "into") for p in c.children]
+        if objects & held and targets and not any(t.pos_ == "PROPN" or t.like_num for p in targets for t in p.subtree):
+            return True
+    return False
 
 
 def _bought_new(text: str) -> bool:

@@ -375,6 +375,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
             if n.change and not n.negated and C.same_domain(o, n):
                 return "update"  # "I've gone back to regular coffee" ← "I drink decaf only"
             return "other_key"  # a new amount of another thing, or of one ``o`` gives no amount of
+        if C.sets_what_is_held(o, n):
+            return "other_key"  # "I switched my Mac to dark mode" leaves "I use a Mac for work"
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
     if (n.negated or n.ending) and o.holder == n.holder and C.named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"

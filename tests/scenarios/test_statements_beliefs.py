@@ -169,6 +169,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user uses Spotify.", "The user moved to Apple Music."),
         ("I bank with Barclays.", "I moved my account to Monzo."),
         ("My manager is Sarah.", "My new manager is Tom."),
+        ("I use an Android phone.", "I switched my phone to an iPhone."),
         ("I take 20mg of sertraline.", "I now take 40mg of sertraline in the morning."),
         ("The user works 4 days a week.", "The user went back to full time."),
         ("The user's kid is in year 2.", "The user's kid moved up to year 3."),
@@ -252,6 +253,7 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I bank with Barclays.", "I opened a savings account with Monzo too."),
         ("I take 20mg of sertraline.", "I now take my sertraline in the morning."),
         ("My manager is Sarah.", "My manager moved to a new office."),
+        ("I use a Mac for work.", "I switched my Mac to dark mode."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
