@@ -111,6 +111,8 @@ PERSON_FRAMES: dict[str, str] = {
     "move_to": "home",
     "move_into": "home",
     "relocate_to": "home",
+    "relocate_from": "home",
+    "relocate": "home",
     "settle_in": "home",
     "stay_in": "home",
     "move": "home",

@@ -87,13 +87,29 @@ _LABEL = re.compile(
 )
 
 
+#: The memory tools' third person: "The user relocated …" (not "The user's …").
+_THE_USER = re.compile(r"\s*the user\s+(?!'s\b)", re.I)
+
+
 @lru_cache(maxsize=8192)
 def parse(text: str) -> Statement:
     """The claim of ``text`` (its most informative clause), with sentence-level change marks.
 
     A leading label is read as what it says, not as the subject: "Update: my phone is now
-    555-9876" is the phone's statement, a change.
+    555-9876" is the phone's statement, a change. A sentence in the tools' third person that
+    the parser reads without its subject ("The user commutes by train": "user commutes" taken
+    for one noun) is read as the user's own words.
     """
+    st = _parse(text)
+    said = _THE_USER.match(text)
+    if said and st.holder[:1] != ("user",):
+        own = _parse("I " + text[said.end() :])
+        if own.holder[:1] == ("user",):
+            return own
+    return st
+
+
+def _parse(text: str) -> Statement:
     label = _LABEL.match(text)
     if label and text[label.end() :].strip():
         st = parse(text[label.end() :])

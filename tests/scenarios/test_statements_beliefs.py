@@ -170,6 +170,8 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I bank with Barclays.", "I moved my account to Monzo."),
         ("My manager is Sarah.", "My new manager is Tom."),
         ("I use an Android phone.", "I switched my phone to an iPhone."),
+        ("The user commutes by train.", "The user now drives to work."),
+        ("The user relocated from Austin to Denver.", "The user moved to Boulder last month."),
         ("I take 20mg of sertraline.", "I now take 40mg of sertraline in the morning."),
         ("The user works 4 days a week.", "The user went back to full time."),
         ("The user's kid is in year 2.", "The user's kid moved up to year 3."),
