@@ -213,7 +213,9 @@ def moved_value(o: Statement, n: Statement) -> bool:
     else:  # the thing is what a change verb acts on: "we scaled the cluster to …"
         same = o.thing.split()[-1] in n.values | n.item
     named_o, named_n = _names(o.text), _names(n.text)
-    if not same or (named_o and named_n and named_o.isdisjoint(named_n)):
+    if not same or (o.instance and n.instance and o.instance != n.instance):
+        return False  # "the meeting with sales" is not "the meeting with design"
+    if named_o and named_n and named_o.isdisjoint(named_n):
         return False  # another instance: "the flight to Paris" is not "the flight to Rome"
     a, b = o.values | o.when, n.values | n.when
     times_a, times_b = {v for v in a if is_clock_time(v)}, {v for v in b if is_clock_time(v)}
@@ -232,7 +234,8 @@ def moved_value(o: Statement, n: Statement) -> bool:
 def handed_over(o: Statement, n: Statement) -> bool:
     """What ``o``'s holder had passes to another: "Bob took over the billing service from Alice"
     or "Alice handed the billing service over to Bob" ← "Alice owns the billing service"."""
-    if not o.item or o.holder == ("*",):
+    had = {v for v in o.item or o.values if not v[:1].isdigit()}
+    if not had or o.holder == ("*",):
         return False
     held = {o.holder[-1], *o.names}
     for verb in reading(n.text):
@@ -240,9 +243,12 @@ def handed_over(o: Statement, n: Statement) -> bool:
             continue
         lemma, part = verb.lemma_.lower(), particle(verb)
         objects = {american(t.lemma_.lower()) for c in verb.children if c.dep_ == "dobj" for t in c.subtree}
-        if not objects & o.item:
+        if not objects & had:
             continue
-        preps = {c.lower_: {t.lower_ for p in c.children for t in p.subtree} for c in verb.children if c.dep_ == "prep"}
+        preps: dict[str, set[str]] = {}  # "from Maria", on the verb or on its object
+        for c in verb.subtree:
+            if c.dep_ == "prep" and c.head in (verb, *verb.children):
+                preps.setdefault(c.lower_, set()).update(t.lower_ for p in c.children for t in p.subtree)
         subjects = {t.lower_ for c in verb.children if c.dep_ == "nsubj" for t in c.subtree}
         if lemma == "take" and part == "over" and preps.get("from", set()) & held:
             return True
@@ -352,7 +358,7 @@ def moves_out(o: Statement, n: Statement) -> bool:
 #: Verbs that say something changed, was switched, ended or given up.
 _CHANGING = L.CHANGE_VERBS | L.SWITCH_VERBS | L.ENDING_VERBS | L.GIVE_UP_VERBS
 _RATE = re.compile(r"\b(a|an|per|each) (day|night|week|month|year)\b", re.I)  # "a pack a day"
-_PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|like|love|wants?)\b", re.I)
+_PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|likes?|loves?|wants?)\b", re.I)
 _EXPECTING = re.compile(r"\b(pregnant|expecting a baby|expecting)\b", re.I)
 _BIRTH = re.compile(
     r"\b(gave birth|(was|were) born|(baby|son|daughter|twins|little one) (arrived|came|is here|are here)|"

@@ -145,8 +145,8 @@ def _kept_schedule(verb: Token, subj: Token | None) -> tuple[str, str] | None:
             for m in ([*m.lefts, m] if m.lower_ == "time" else [m])  # "the Pacific time zone"
             if m.dep_ in ("compound", "amod") and m.lemma_.lower() not in ("new", "time")
         ]
-        if thing and len(mods) == 1 and (thing != "timezone" or o.dep_ == "pobj"):
-            return thing, mods[0]
+        if thing and mods and (thing != "timezone" or o.dep_ == "pobj"):
+            return thing, " ".join(mods)  # "Central European time"
     return None
 
 

@@ -60,7 +60,7 @@ leave quit stop retire transfer convert migrate update swap shift scale bump low
 """.split()
 )
 # What one gets that is itself a change: "got a raise", "got a promotion".
-CHANGE_NOUNS = frozenset({"raise", "promotion", "transfer"})
+CHANGE_NOUNS = frozenset({"raise", "rise", "promotion", "transfer"})
 # Verbs that put one thing in another's place: "switched to almond milk", "upgraded to an iPhone 15".
 SWITCH_VERBS = frozenset({"switch", "change", "replace", "trade", "swap", "convert", "upgrade", "downgrade"})
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
@@ -234,7 +234,8 @@ ml litre liter hour minute second step calorie kcal percent
 TOPIC_PHRASES: dict[str, str] = {
     "commute": r"\b(to|from) (work|the office)\b|\bcommut",
     "workplace": r"\bwork(s|ed|ing)? from home\b|\bwfh\b",
-    "pay": r"\b(salary|salaries|wages?|pay ?(rise|raise|cut)|(got|get|gets|getting) a raise|raise to)\b",
+    "pay": r"\b(salary|salaries|wages?|pay ?(rise|raise|cut)|(got|get|gets|getting) a raise|raise to)\b"
+    r"|\b(my|the user's|their|his|her) pay\b",
     "bank": r"\bbank(s|ed|ing)? with\b|\bswitched banks\b|\b(bank|current|checking) accounts?\b|"
     r"\b(moved|switched|transferred) (my|their|his|her|our) accounts?\b",
     "music": r"\b(spotify|tidal|deezer|apple music|youtube music|amazon music|pandora|soundcloud)\b",

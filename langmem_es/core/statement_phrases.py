@@ -143,12 +143,13 @@ def noun_phrase(tok: Token) -> NounPhrase:
     if words and head in L.GENERIC_HEADS:  # "email address" → "email"
         head = words.pop()
     thing = " ".join([*of_thing.split(), *_purpose(tok), *words, head])
-    met = {  # "the meeting with Dana" is another meeting than "the meeting with Omar"
-        t.lower_
+    met = {  # "the meeting with Dana" is another meeting than "the meeting with Omar" or "with sales"
+        w.lower_
         for c in kids
         if c.dep_ == "prep" and c.lower_ == "with"
         for t in c.children
-        if t.dep_ == "pobj" and (is_name(t) or t.lemma_.lower() in L.PEOPLE)
+        if t.dep_ == "pobj" and t.pos_ in ("NOUN", "PROPN")
+        for w in (*(m for m in t.children if m.dep_ in ("compound", "amod")), t)
     }
     return owner, frozenset(names), thing, inst | met
 

@@ -374,7 +374,14 @@ def _relate(o: Statement, n: Statement) -> Relation:
     diet = C.diet_clash(o, n)
     if diet is not None:
         return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"
-    if n.change and o.holder == n.holder and C.new_amount(o, n) and (o.frame == n.frame or C.measures_one(o, n)):
+    other_instance = bool(o.instance and n.instance and o.instance != n.instance)
+    if (
+        n.change
+        and o.holder == n.holder
+        and not other_instance
+        and C.new_amount(o, n)
+        and (o.frame == n.frame or C.measures_one(o, n))
+    ):
         return "update"  # "I've been sleeping eight hours lately" ← "I sleep about six hours a night"
     if C.handed_over(o, n):
         return "update"  # "Bob took over the billing service from Alice" ← "Alice owns the billing service"

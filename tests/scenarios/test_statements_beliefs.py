@@ -172,6 +172,9 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I use an Android phone.", "I switched my phone to an iPhone."),
         ("The user commutes by train.", "The user now drives to work."),
         ("The user relocated from Austin to Denver.", "The user moved to Boulder last month."),
+        ("Maria maintains the mobile app.", "Luis took over the mobile app from Maria."),
+        ("I'm on Central European Time.", "I'm on British time now."),
+        ("The user likes short replies.", "The user now prefers step-by-step explanations."),
         ("I take 20mg of sertraline.", "I now take 40mg of sertraline in the morning."),
         ("The user works 4 days a week.", "The user went back to full time."),
         ("The user's kid is in year 2.", "The user's kid moved up to year 3."),
@@ -256,6 +259,7 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I take 20mg of sertraline.", "I now take my sertraline in the morning."),
         ("My manager is Sarah.", "My manager moved to a new office."),
         ("I use a Mac for work.", "I switched my Mac to dark mode."),
+        ("The meeting with the design team is at 10am.", "The meeting with the sales team moved to 11am."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
