@@ -139,10 +139,10 @@ def _kept_schedule(verb: Token, subj: Token | None) -> tuple[str, str] | None:
     objs += [o for c in verb.children if c.dep_ == "prep" and c.lower_ in ("on", "to", "in") for o in c.children]
     for o in objs:
         thing = L.SCHEDULE_NOUNS.get(o.lemma_.lower())
-        mods = [
+        lefts = [w for left in o.lefts for w in ([*left.lefts, left] if left.lower_ == "time" else [left])]
+        mods = [  # "Eastern time", "the Pacific time zone" (Pacific hangs on "time")
             m.lemma_.lower()
-            for m in o.lefts
-            for m in ([*m.lefts, m] if m.lower_ == "time" else [m])  # "the Pacific time zone"
+            for m in lefts
             if m.dep_ in ("compound", "amod") and m.lemma_.lower() not in ("new", "time")
         ]
         if thing and mods and (thing != "timezone" or o.dep_ == "pobj"):
