@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -80,48 +80,35 @@ def namespace_fields(namespace: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _norm(v: Any) -> Any:
-    if isinstance(v, bool) or v is None or isinstance(v, str):
-        return v
-    if isinstance(v, (int, float)):
-        f = float(v)
-        return int(f) if f.is_integer() and abs(f) < 2**53 else f
-    if isinstance(v, Mapping):
-        return {str(k): _norm(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_norm(x) for x in v]
-    return str(v)
-
-
-_CANONICAL = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
 def canonical(value: Any) -> str:
-    """A JSON text that is equal for values Python's ``==`` calls equal (1 == 1.0).
+    """A JSON text that is equal for values Python's ``==`` calls equal (1 == 1.0): numbers
+    that are whole (below 2**53) written as integers, keys as strings and sorted, other
+    objects as their ``str``, no spaces, non-ASCII unescaped — in one pass, without the
+    ``json`` encoder's per-call set-up (stored tokens are compared with it: never change it).
 
     >>> canonical({"b": 1.0, "a": [True, None, "é"]})
     '{"a":[true,null,"é"],"b":1}'
     """
-    v = _norm(value)
-    if isinstance(v, str):
-        return _STRING(v)
-    if v is None or isinstance(v, bool):
-        return _CONSTANTS[v]
-    if type(v) is int:
-        return int.__repr__(v)
-    return _CANONICAL.encode(v)
+    if isinstance(value, str):
+        return _STRING(value)
+    if value is None or isinstance(value, bool):
+        return _CONSTANTS[value]
+    if isinstance(value, (int, float)):
+        f = float(value)
+        if f.is_integer() and abs(f) < 2**53:
+            return int.__repr__(int(f))
+        return float.__repr__(f) if math.isfinite(f) else _NON_FINITE[str(f)]
+    if isinstance(value, Mapping):
+        items = {str(k): x for k, x in value.items()}
+        return "{" + ",".join(_STRING(k) + ":" + canonical(items[k]) for k in sorted(items)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(canonical(x) for x in value) + "]"
+    return _STRING(str(value))
 
 
-# the leaves most values are made of, without the encoder's per-call set-up (same text)
 _STRING = json.encoder.encode_basestring
 _CONSTANTS = {None: "null", True: "true", False: "false"}
-
-
-def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
-    yield path, value
-    if isinstance(value, Mapping):
-        for k, v in value.items():
-            yield from _walk(v, f"{path}.{k}" if path else str(k))
+_NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}  # what json writes for them
 
 
 #: Longest ``flat`` token: a keyword term must stay under 32,766 UTF-8 bytes (Lucene), so
@@ -130,17 +117,33 @@ MAX_FLAT_CHARS = 8_000
 
 
 def value_fields(value: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``flat`` equality tokens and ``nums`` numeric leaves of an item's value."""
+    """The ``flat`` equality tokens and ``nums`` numeric leaves of an item's value.
+
+    Every path of the value — each nested key, down to the leaves — gives a token
+    ``path SEP canonical(its value)``, in document order (a path before the paths under it);
+    each value is written once, a mapping's text from its children's.
+    """
     flat: list[str] = []
     nums: list[dict[str, Any]] = []
-    for path, leaf in _walk(value, ""):
-        if not path:
-            continue
-        token = path + SEP + canonical(leaf)
-        if len(token) <= MAX_FLAT_CHARS:  # a megabyte content is not an equality key
-            flat.append(token)
-        if isinstance(leaf, (int, float)) and not isinstance(leaf, bool) and math.isfinite(leaf):
-            nums.append({"p": path, "v": float(leaf)})
+
+    def walk(path: str, v: Any) -> str:
+        at = len(flat)
+        if isinstance(v, Mapping):
+            texts: dict[str, str] = {}
+            for k, x in v.items():
+                texts[str(k)] = walk(f"{path}.{k}" if path else str(k), x)
+            text = "{" + ",".join(_STRING(k) + ":" + texts[k] for k in sorted(texts)) + "}"
+        else:
+            text = canonical(v)
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                nums.append({"p": path, "v": float(v)})
+        if path:
+            token = path + SEP + text
+            if len(token) <= MAX_FLAT_CHARS:  # a megabyte content is not an equality key
+                flat.insert(at, token)
+        return text
+
+    walk("", value)
     return {"flat": flat, "nums": nums}
 
 

@@ -77,19 +77,20 @@ def indexed_vectors(
     norms = np.linalg.norm(raw, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     unit = raw / norms
-    out: list[list[float]] = []
-    for i in events:
-        if not neighbours[i]:
-            out.append(list(own[i]))
-            continue
-        context = unit[at[i]] + weight * unit[[at[j] for j in neighbours[i]]].sum(axis=0)
-        n = float(np.linalg.norm(context))
-        if not n:
-            out.append(list(own[i]))
-            continue
-        v = raw[at[i]] + context / n
-        n = float(np.linalg.norm(v))
-        out.append((v / n).tolist() if n else list(own[i]))
+    # each event's context: its own direction, plus ``weight`` × each neighbour's, summed at once
+    targets = [r for r, i in enumerate(events) for _ in range(1 + len(neighbours[i]))]
+    sources = [at[j] for i in events for j in (i, *neighbours[i])]
+    weights = [w for i in events for w in (1.0, *[weight] * len(neighbours[i]))]
+    context = np.zeros((len(events), raw.shape[1]))
+    np.add.at(context, targets, unit[sources] * np.asarray(weights)[:, None])
+    n = np.linalg.norm(context, axis=1, keepdims=True)
+    own_rows = raw[[at[i] for i in events]]
+    v = own_rows + np.divide(context, n, out=np.zeros_like(context), where=n > 0)
+    vn = np.linalg.norm(v, axis=1, keepdims=True)
+    out: list[list[float]] = np.divide(v, vn, out=np.zeros_like(v), where=vn > 0).tolist()
+    for r, i in enumerate(events):  # no neighbours, or nothing to add: the event's own vector
+        if not neighbours[i] or not n[r, 0] or not vn[r, 0]:
+            out[r] = list(own[i])
     return out
 
 

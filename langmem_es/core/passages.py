@@ -85,6 +85,8 @@ def split(text: str, *, max_tokens: int = 200, overlap: int = 40) -> list[Passag
     ``overlap``; ``[]`` when the whole text fits in one passage (embed it as it is)."""
     if max_tokens < 8 or not 0 <= 2 * overlap <= max_tokens:
         raise ValueError("passages need max_tokens >= 8 and 0 <= overlap <= max_tokens / 2")
+    if len(text) <= max_tokens:  # no token is estimated above its length in characters
+        return []
     segments = _segments(text, max_tokens)
     if sum(c for _, _, c in segments) <= max_tokens:
         return []

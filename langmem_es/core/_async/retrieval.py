@@ -88,6 +88,8 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         )
         reads = reads_text(self.reranker, query) or Q.reads_text(query, weights)
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
+        if not weights.neighbours:  # only the neighbours signal reads a candidate's session
+            fields = tuple(f for f in fields if f != "session_id")
         if self.config.second_hop:
             fields = (*fields, "value.content")
         legs = await self.backend.hybrid(
