@@ -197,11 +197,11 @@ def render_elasticsearch_yml(
     ``cluster.initial_master_nodes`` written (Elasticsearch warns if it stays set).
     Ports are ranges Elasticsearch binds from (``node.portsfile`` makes it write what it
     bound); ``seeds`` are the transport addresses known when the node starts: those
-    recorded at the last start and those bound by the nodes started before it (default:
-    the fixed transport ports of every node). Multi-node clusters also read the file
-    seed provider's list (:attr:`NodeSpec.seeds_file`), which the launcher rewrites as
-    each node binds: a node started first learns the ports of the nodes started after
-    it, whichever of them holds the vote that elects the master.
+    recorded at the last start (default: the fixed transport ports of every node).
+    Multi-node clusters also read the file seed provider's list
+    (:attr:`NodeSpec.seeds_file`), which the launcher rewrites as each node binds: the
+    nodes, started side by side, learn one another's ports whichever of them holds the
+    vote that elects the master.
 
     Security is on with TLS off on HTTP and transport. That is accepted because every
     node binds to 127.0.0.1: a loopback-bound node is in *development mode*, where
@@ -226,8 +226,7 @@ def render_elasticsearch_yml(
         lines.append("discovery.seed_hosts: []" if not hosts else "discovery.seed_hosts:")
         lines += [f"  - {h}" for h in hosts]
         lines.append("discovery.seed_providers: file")
-        # nodes start one after another (each learns the transport ports of those before it):
-        # a node must not wait for a master that the next ones will elect with it
+        # a node's start must not wait for a master that the others, still starting, elect with it
         lines.append("discovery.initial_state_timeout: 0s")
         if bootstrap:
             lines.append("cluster.initial_master_nodes:")

@@ -5,11 +5,12 @@ node. If that node is started second, it elects itself at once and, being master
 stops searching for peers; the node started first, seeded with nothing, never finds
 it and the cluster stays at one node (a ``HealthTimeoutError`` on restart). So each
 node is seeded with the transport addresses recorded at the last start, and every
-node's seeds file is rewritten as each node binds.
+node's seeds file is rewritten as each node binds. The nodes start side by side.
 
 The launcher runs here against a fake ``bin/elasticsearch`` that binds nothing but
 writes the ports files the real one writes, and keeps a copy of the seeds it was
-started with.
+started with. It starts only once every node's launcher has been run (it waits for
+the others' marks), so a launcher that started the nodes one after another fails.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ logs=$(sed -n 's/^path.logs: //p' "$yml")
 http=$(sed -n 's/^http.port: \([0-9]*\).*/\1/p' "$yml")
 transport=$(sed -n 's/^transport.port: \([0-9]*\).*/\1/p' "$yml")
 cp "$ES_PATH_CONF/unicast_hosts.txt" "$logs/seeds-at-start.txt"
+touch "$logs/../../launched-$transport"
+n=0
+while [ "$(ls "$logs/../.." | grep -c '^launched-')" -lt "$FAKE_NODES" ]; do
+  n=$((n + 1)); [ "$n" -gt 100 ] && exit 1; sleep 0.1
+done
 echo "127.0.0.1:$http" > "$logs/http.ports"
 echo "127.0.0.1:$transport" > "$logs/transport.ports"
 echo $$ > "$3"
@@ -75,7 +81,7 @@ def test_multi_node_yml_reads_the_seeds_file_and_bootstraps_only_once(tmp_path: 
     assert "seed_providers" not in render_elasticsearch_yml(single, single.nodes[0], bootstrap=False)
 
 
-def test_restart_seeds_the_first_node_with_the_addresses_recorded_last_time(tmp_path: Path) -> None:
+def test_nodes_start_side_by_side_each_seeded_with_the_addresses_recorded_last_time(tmp_path: Path) -> None:
     dist = fake_dist(tmp_path / "dist")
     java = Java(home=tmp_path / "jdk", major=17, version="17")
     # last start: node 0 bound 9312, node 1 bound 9313; node 0 now gets 9312 again, node 1 must move
@@ -86,17 +92,15 @@ def test_restart_seeds_the_first_node_with_the_addresses_recorded_last_time(tmp_
             d.mkdir(parents=True)
     recorded = recorded_seeds({"transport_ports": [9312, 9313]})
 
-    _pids, _http, bound = _launch(spec, dist, java, RunAs(user="me"), {}, None, 30, recorded)
+    # both nodes are launched before either has started (the fake waits for both marks)
+    _pids, _http, bound = _launch(spec, dist, java, RunAs(user="me"), {"FAKE_NODES": "2"}, None, 30, recorded)
 
     assert bound == [9312, 9320]
-    first, second = spec.nodes
-    # the first node started knowing where the second one was last time ...
-    assert "127.0.0.1:9313" in seeds_in(first.logs_dir / "seeds-at-start.txt")
-    first_yml = yaml.safe_load(first.config_dir.joinpath("elasticsearch.yml").read_text())
-    assert "127.0.0.1:9313" in first_yml["discovery.seed_hosts"]
-    # ... the second was seeded with what the first bound now ...
-    second_yml = yaml.safe_load(second.config_dir.joinpath("elasticsearch.yml").read_text())
-    assert second_yml["discovery.seed_hosts"][0] == "127.0.0.1:9312"
-    # ... and, as the second bound another port, the first node's seeds file now names it
+    # each node started knowing where the others were last time ...
+    for node in spec.nodes:
+        assert seeds_in(node.logs_dir / "seeds-at-start.txt") == ["127.0.0.1:9312", "127.0.0.1:9313"]
+        yml = yaml.safe_load(node.config_dir.joinpath("elasticsearch.yml").read_text())
+        assert yml["discovery.seed_hosts"] == ["127.0.0.1:9312", "127.0.0.1:9313"]
+    # ... and, as the second bound another port, every node's seeds file now names it
     for node in spec.nodes:
         assert seeds_in(node.seeds_file)[:2] == ["127.0.0.1:9312", "127.0.0.1:9320"]
