@@ -3,7 +3,11 @@
 * ``core``: a sync :class:`~langmem_es.core.MemoryCore`, once per backend —
   ``sqlite`` (in memory, always available) and ``elasticsearch`` (the Basic-licence
   cluster of ``tests/conftest.py``, a fresh ``scn-<uuid>`` index prefix, dropped on
-  teardown; skipped locally without a cluster, FAILS in CI). Embeddings are the
+  teardown; skipped locally without a cluster, FAILS in CI). A module whose tests each
+  write under their own tenant (the ``tenant`` fixture) and read nothing across tenants
+  may set ``SHARED_ES_BACKEND = True``: its tests then share one prefix, set up once
+  and dropped after the module, as tenants share indices in production (a prefix's
+  set-up is ~0.3-0.6 s of index creation, most of a short test). Embeddings are the
   offline default (all-MiniLM-L6-v2, ONNX), so similarity is real.
 * ``clock``: the core's clock, settable — ``clock.advance(days=40)`` makes decay,
   freeze and ``as_of`` testable without waiting.
@@ -16,6 +20,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import pytest
 
@@ -71,6 +76,17 @@ def rules() -> Policy:
     return Policy(shared_writers={"*"})
 
 
+_shared_es: dict[str, Any] = {}  # module name -> its shared ElasticsearchBackend
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _drop_shared_es(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    backend = _shared_es.pop(request.module.__name__, None)
+    if backend is not None:
+        backend.drop()
+
+
 def open_backend(name: str, request: pytest.FixtureRequest):
     """A set-up sync backend for ``name`` and its teardown callable."""
     if name == "sqlite":
@@ -83,6 +99,14 @@ def open_backend(name: str, request: pytest.FixtureRequest):
         client = request.getfixturevalue("es_basic")  # skips locally / fails in CI without a cluster
         from langmem_es.backends.elasticsearch import ElasticsearchBackend
 
+        if getattr(request.module, "SHARED_ES_BACKEND", False):
+            shared = _shared_es.get(request.module.__name__)
+            if shared is None:
+                shared = _shared_es[request.module.__name__] = ElasticsearchBackend(
+                    client, prefix=f"scn-{uuid.uuid4().hex[:12]}"
+                )
+                shared.setup()
+            return shared, lambda: None
         backend = ElasticsearchBackend(client, prefix=f"scn-{uuid.uuid4().hex[:12]}")
         backend.setup()
 

@@ -11,6 +11,7 @@ from langmem_es.core import MemoryConfig
 from langmem_es.integration.scripted import ScriptedChatModel
 
 WHY = "Answers about travel and weather depend on it."
+SHARED_ES_BACKEND = True  # every test writes and reads as its own tenant's alice (see conftest.py)
 
 
 def active(core, who, query):
