@@ -719,7 +719,13 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         f"the sizes); {max(cfg['sizes']):,} memories over {cfg['tenants']:,} tenants, each query for one tenant. "
         f"{cfg['queries']} timed queries per point after {cfg['warmup']} warm-up queries "
         f"({cfg['slow_queries']} for a system slower than 100 ms a query); on Elasticsearch each point first waits "
-        "until the cluster has no segment merge running (a load leaves merges behind on the cores the queries need).",
+        "until the cluster has no segment merge running (a load leaves merges behind on the cores the queries need)"
+        + (
+            f"; before Elasticsearch is first measured, {cfg['cluster_warmup']} untimed recalls and writes on a "
+            "throwaway index warm the cluster's JIT (a just-started node measured up to 2x slower)."
+            if cfg.get("cluster_warmup")
+            else "."
+        ),
         "- **Vectors at scale**: embedding 100k texts takes tens of minutes here, so the at-scale loads take the "
         "corpus vectors from an on-disk cache (`~/.cache/langmem-es/bench/`, keyed by corpus hash and model; "
         f"{'hit' if cache.get('cached') else 'computed in this run'}) through a caching `Embeddings` wrapper. "
