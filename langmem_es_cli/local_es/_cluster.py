@@ -426,7 +426,9 @@ def bind_failure(spec: ClusterSpec, node: NodeSpec) -> str | None:
     return None
 
 
-def _spawn_node(spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_as: RunAs, environ: Mapping[str, str]):
+def _spawn_node(
+    spec: ClusterSpec, node: NodeSpec, dist: Path, java: Java, run_as: RunAs, environ: Mapping[str, str]
+) -> subprocess.Popen[bytes]:
     """Run ``node``'s launcher as a daemon starter: it exits once the node has started."""
     node.pid_file.unlink(missing_ok=True)
     for kind in ("http", "transport"):
