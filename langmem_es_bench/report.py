@@ -114,11 +114,58 @@ def breakdown_rows(results: dict[str, Any]) -> list[list[str]]:
                     _f(p.get("search_p50")),
                     _f(p.get("fuse_p50"), 2),
                     _f(p.get("rerank_p50"), 2),
+                    _f(p.get("fetch_p50")),
                     _f(p.get("total_p50")),
                     _f(p["p50"] - p["total_p50"]),
                 ]
             )
     return rows
+
+
+def tail_rows(results: dict[str, Any]) -> list[list[str]]:
+    """Each point's slowest pre-recall: where it went, and the garbage collections around it."""
+    rows = []
+    for key, res in _systems(results):
+        points = list((res.get("scale") or {}).get("pre_recall") or [])
+        if _ok(res.get("tenants")):
+            points.append(res["tenants"])
+        for p in points:
+            if "gc" not in p:
+                continue
+            slow = p.get("slowest_stages") or {}
+            stages = ", ".join(f"{k} {v:.1f}" for k, v in slow.items() if k in ("embed", "search", "fetch"))
+            server = p.get("server_gc")
+            rows.append(
+                [
+                    _label(key, res),
+                    f"{p['size']:,}",
+                    f"{p['tenants']:,}",
+                    _f(p["p50"]),
+                    _f(p["max"]),
+                    _x(p.get("max_over_median")),
+                    stages or "—",
+                    _f(p["gc"]["in_slowest_ms"]),
+                    f"{p['gc']['full']}",
+                    f"{server['young']} ({server['young_ms']} ms)" if server else "—",
+                    f"{server['heap_mb']:,.0f}" if server else "—",
+                ]
+            )
+    return rows
+
+
+TAIL_HEAD = [
+    "system",
+    "memories",
+    "tenants",
+    "p50 ms",
+    "max ms",
+    "max / p50",
+    "slowest: embed, search, fetch ms",
+    "Python GC in the slowest ms",
+    "full Python GCs in the point",
+    "Elasticsearch young GC pauses in the point (total)",
+    "heap MB",
+]
 
 
 BREAKDOWN_HEAD = [
@@ -130,6 +177,7 @@ BREAKDOWN_HEAD = [
     "search p50",
     "fuse p50",
     "rerank p50",
+    "fetch p50",
     "recall total p50",
     "node − recall (render, graph)",
 ]
@@ -362,8 +410,11 @@ def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         if points:
             worst = max(points, key=lambda p: p.get("max_over_median") or 0)
             if worst.get("max") is not None:
+                gc_ms = (worst.get("gc") or {}).get("in_slowest_ms")
                 add(
-                    f"{key} slowest recall ÷ median (worst point: {worst['size']:,} / {worst['tenants']} tenants)",
+                    f"{key} slowest recall ÷ median (worst point: {worst['size']:,} / {worst['tenants']} tenants"
+                    + (f"; Python GC inside it: {gc_ms:.1f} ms" if gc_ms is not None else "")
+                    + ")",
                     worst["max"],
                     worst["p50"],
                     RATIO_BOUND["max_over_median"],
@@ -752,6 +803,16 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
             "medians need not add up to the total's):",
             "",
             _table(BREAKDOWN_HEAD, breakdown_rows(results)),
+        ]
+    if tail_rows(results):
+        lines += [
+            "",
+            "The slowest pre-recall of each point, and the garbage collections around it: the Python "
+            "collector's pauses inside that call (`gc.callbacks`) and the Elasticsearch node's young-generation "
+            "pauses during the whole point (`_nodes/stats/jvm`, shared with whatever else the cluster served). "
+            "A stall that slows every stage at once is the machine's, not a stage's:",
+            "",
+            _table(TAIL_HEAD, tail_rows(results)),
         ]
     lines += [
         "## Write and write → visible",

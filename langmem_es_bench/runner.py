@@ -170,16 +170,22 @@ class Bench:
         qs = self.fresh_queries(n)
         if hasattr(target, "timings"):
             target.timings.clear()
-        times = []
-        for i, q in enumerate(qs):
-            t0 = time.perf_counter()
-            target.query(q, tenant_of(i * 7919, tenants))  # spread over tenants
-            times.append(_ms(t0))
+        times, pauses = [], GcPauses()
+        server_before = target.server_gc()
+        with pauses:
+            for i, q in enumerate(qs):
+                t0 = time.perf_counter()
+                target.query(q, tenant_of(i * 7919, tenants))  # spread over tenants
+                times.append(_ms(t0))
+                pauses.mark()
+        server_after = target.server_gc()
         s = stats(times)
         point: dict[str, Any] = {
             "size": size,
             "tenants": tenants,
             **s,
+            "gc": pauses.summary(times),
+            **({"server_gc": server_gc_delta(server_before, server_after)} if server_before and server_after else {}),
             "embed_query": baseline,
             "p95_over_embed_p95": _ratio(s["p95"], baseline["p95"]),
             "settled_s": round(settled, 1),
@@ -187,12 +193,23 @@ class Bench:
         }
         timings = getattr(target, "timings", None)
         if timings:
-            for stage in ("embed", "search", "fuse", "rerank", "total"):
+            for stage in ("embed", "search", "fuse", "rerank", "fetch", "total"):
                 point[f"{stage}_p50"] = stats([t.get(stage, 0.0) for t in timings])["p50"]
+            if len(timings) == len(times):  # one recall a query: where the slowest one went
+                slowest = max(range(len(times)), key=times.__getitem__)
+                point["slowest_stages"] = {"query": slowest, **{k: round(v, 2) for k, v in timings[slowest].items()}}
         self.say(
             f"    {target.name}: {size:>7,} memories / {tenants:>4} tenant(s): pre-recall p50 {s['p50']:.1f} ms, "
             f"p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms  (embedder alone p95 {baseline['p95']:.1f} ms, "
-            f"n={s['n']}, load {point['loadavg']})"
+            f"n={s['n']}, load {point['loadavg']}; GC {point['gc']['collections']} collections, "
+            f"{point['gc']['full']} full, {point['gc']['in_slowest_ms']:.1f} ms in the slowest)"
+            + (f"; the slowest: {point['slowest_stages']}" if "slowest_stages" in point else "")
+            + (
+                f"; Elasticsearch GC meanwhile: {point['server_gc']['young']} young pauses, "
+                f"{point['server_gc']['young_ms']} ms (heap {point['server_gc']['heap_mb']:.0f} MB)"
+                if "server_gc" in point
+                else ""
+            )
         )
         return point
 
@@ -323,6 +340,58 @@ def tenant_of(index: int, tenants: int) -> str:
     from langmem_es_bench.targets import tenant_of as f
 
     return f(index, tenants)
+
+
+def server_gc_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The cluster's collections between two :meth:`Target.server_gc` readings."""
+    return {
+        "young": int(after["young"] - before["young"]),
+        "young_ms": int(after["young_ms"] - before["young_ms"]),
+        "old": int(after["old"] - before["old"]),
+        "old_ms": int(after["old_ms"] - before["old_ms"]),
+        "heap_mb": after["heap_mb"],
+    }
+
+
+class GcPauses:
+    """The Python garbage collector's pauses during timed calls (``gc.callbacks``).
+
+    A full collection walks every object the process holds (the benchmark's own corpus
+    included), so a slow outlier is worth telling apart from the system measured:
+    :meth:`mark` closes one call's account, :meth:`summary` reports the collections and
+    the GC time inside the slowest call.
+    """
+
+    def __init__(self) -> None:
+        self._started = 0.0
+        self.calls: list[list[tuple[int, float]]] = [[]]  # per call: (generation, ms)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.calls[-1].append((int(info["generation"]), (time.perf_counter() - self._started) * 1000))
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def mark(self) -> None:
+        self.calls.append([])
+
+    def summary(self, times: Sequence[float]) -> dict[str, Any]:
+        every = [p for call in self.calls for p in call]
+        slowest = max(range(len(times)), key=times.__getitem__) if times else 0
+        return {
+            "collections": len(every),
+            "full": sum(1 for g, _ in every if g == 2),
+            "max_ms": round(max((ms for _, ms in every), default=0.0), 2),
+            "total_ms": round(sum(ms for _, ms in every), 2),
+            "in_slowest_ms": round(sum(ms for _, ms in self.calls[slowest]), 2) if self.calls[slowest:] else 0.0,
+        }
 
 
 # --------------------------------------------------------------------------- phases

@@ -63,6 +63,20 @@ def _es_settle(client: Any, timeout_s: float = 180.0) -> float:
     return time.perf_counter() - started
 
 
+def _es_gc(client: Any) -> dict[str, float]:
+    """The cluster's garbage collections so far, summed over nodes (young and old: count, ms),
+    and the smallest heap of a node (MB)."""
+    nodes = client.nodes.stats(metric="jvm")["nodes"].values()
+    out = {"young": 0.0, "young_ms": 0.0, "old": 0.0, "old_ms": 0.0}
+    for node in nodes:
+        for gen in ("young", "old"):
+            c = node["jvm"]["gc"]["collectors"][gen]
+            out[gen] += c["collection_count"]
+            out[f"{gen}_ms"] += c["collection_time_in_millis"]
+    out["heap_mb"] = min(n["jvm"]["mem"]["heap_max_in_bytes"] for n in nodes) / 2**20
+    return out
+
+
 class Target:
     name = "target"
     label = "target"
@@ -91,6 +105,10 @@ class Target:
     def settle(self) -> float:
         """Wait for background work a load left behind (merges); the seconds waited."""
         return 0.0
+
+    def server_gc(self) -> dict[str, float] | None:
+        """The Elasticsearch cluster's garbage collections so far (:func:`_es_gc`); ``None`` without one."""
+        return None
 
     def close(self) -> None:
         pass
@@ -199,6 +217,9 @@ class OursTarget(Target):
 
     def settle(self) -> float:
         return _es_settle(self.backend.client) if self.backend_name == "elasticsearch" else 0.0
+
+    def server_gc(self) -> dict[str, float] | None:
+        return _es_gc(self.backend.client) if self.backend_name == "elasticsearch" else None
 
     def size_bytes(self) -> int | None:
         self.core.flush_access()
@@ -336,6 +357,9 @@ class LangChainESTarget(Target):
 
     def settle(self) -> float:
         return _es_settle(self.client)
+
+    def server_gc(self) -> dict[str, float] | None:
+        return _es_gc(self.client)
 
     def size_bytes(self) -> int | None:
         return _es_store_bytes(self.client, self.index)

@@ -40,6 +40,9 @@ def test_smoke_elasticsearch(
     assert {"ingest", "scale", "tenants", "same_turn_tools"} <= set(ours)
     assert ours["scale"]["footprint"]["index_bytes"] > 0
     assert [p["size"] for p in ours["scale"]["pre_recall"]] == [100, 300]
+    for point in [*ours["scale"]["pre_recall"], *results["systems"]["langchain_es"]["scale"]["pre_recall"]]:
+        server = point["server_gc"]  # the cluster's collections during the point, and its heap
+        assert server["young"] >= 0 and server["young_ms"] >= 0 and server["heap_mb"] > 0
     lc = results["systems"]["langchain_es"]
     assert {"ingest", "scale", "tenants"} <= set(lc)
     assert all("error" not in lc[k] for k in ("ingest", "scale", "tenants"))

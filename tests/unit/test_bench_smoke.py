@@ -60,6 +60,9 @@ def test_smoke_sqlite_prints_figures_and_writes_results(smoke_run) -> None:
     for p in [*ours["scale"]["pre_recall"], ours["tenants"]]:
         assert POINT <= set(p)
         assert p["n"] > 0 and p["p95"] >= p["p50"] > 0
+        # the slowest query's stages and the Python GC account; no cluster, no server GC
+        assert p["slowest_stages"]["total"] <= p["max"] and 0 <= p["slowest_stages"]["query"] < p["n"]
+        assert p["gc"]["collections"] >= p["gc"]["full"] >= 0 and "server_gc" not in p
     assert ours["tenants"]["tenants"] == 10
     assert {"no_sessions", "with_sessions", "n"} <= set(ours["ingest"])
     assert {"per_s", "embedder_per_s", "ratio"} <= set(ours["ingest"]["with_sessions"])
@@ -83,8 +86,28 @@ def test_smoke_report_and_report_only(smoke_run, tmp_path: Path, capsys: pytest.
         "langmem-es bench",
     ):
         assert part in text
+    assert "The slowest pre-recall of each point" in text and "fetch p50" in text
     assert (docs.parent / "img" / "bench-latency.png").is_file()
     again = tmp_path / "again.md"
     assert cli.main(["--report-only", str(out / "results.json"), "--docs", str(again)]) == 0
     assert "## Pre-recall latency" in again.read_text()
     assert "pre-recall latency" in capsys.readouterr().out
+
+
+def test_gc_pauses_are_counted_per_call() -> None:
+    import gc
+
+    from langmem_es_bench.runner import GcPauses, server_gc_delta
+
+    pauses = GcPauses()
+    with pauses:
+        pauses.mark()  # call 0: nothing collected
+        gc.collect()  # call 1: one full collection
+        pauses.mark()
+    assert gc.callbacks.count(pauses._callback) == 0  # removed on exit
+    one = pauses.summary([1.0, 5.0])  # call 1 is the slowest
+    assert one["full"] == 1 and one["collections"] >= 1 and one["in_slowest_ms"] > 0
+    assert pauses.summary([5.0, 1.0])["in_slowest_ms"] == 0.0
+    before = {"young": 3, "young_ms": 40, "old": 0, "old_ms": 0, "heap_mb": 512.0}
+    after = {"young": 5, "young_ms": 75, "old": 0, "old_ms": 0, "heap_mb": 512.0}
+    assert server_gc_delta(before, after) == {"young": 2, "young_ms": 35, "old": 0, "old_ms": 0, "heap_mb": 512.0}
