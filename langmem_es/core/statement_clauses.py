@@ -296,6 +296,18 @@ def _timed_thing(text: str, kids: list[Token], obj: Token, negated: bool, tense:
     return _thing_statement(text, np, when, prep, negated, tense)
 
 
+def _moved_thing(
+    text: str, lemma: str, obj: Token, prep: str, objs: list[Token], negated: bool, tense: Tense
+) -> Statement | None:
+    """A thing moved onto a new value: "we migrated the primary database to Postgres 16" says what
+    "the primary database is MySQL 5.7" said, with a new value; ``None`` unless the verb moves
+    things (:data:`~.statement_lexicon.MOVE_VERBS`) and its object is a thing, not a person."""
+    np = noun_phrase(obj)
+    if lemma not in L.MOVE_VERBS or prep != "to" or not objs or not np[2] or np[1]:
+        return None
+    return replace(_thing_statement(text, np, objs, "", negated, tense), change=True)
+
+
 def _where_clause(text: str, verb: Token, place: Token, negated: bool) -> Statement:
     """ "Bristol is where I live", "Leeds is where I was born": the clause's place attribute."""
     inner = clause(text, verb)
@@ -329,8 +341,8 @@ def _thing_statement(
 ) -> Statement:
     holder, names, thing, inst = subj_np
     vtype = value_type(value_heads, prep)
-    if thing in L.THING_FRAMES and not inst and holder[-1] != "*":  # "my home is in Bristol" = "I live in Bristol"
-        thing, vtype = "", L.THING_FRAMES[thing]
+    if thing in L.THING_FRAMES and not inst - {L.THING_FRAMES[thing]} and holder[-1] != "*":
+        thing, inst, vtype = "", frozenset(), L.THING_FRAMES[thing]  # "my (home) address is …" = "I live at …"
     return Statement(
         text=text,
         holder=holder,
@@ -620,6 +632,9 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         timed = _timed_thing(text, kids, dobj, negated, tense)  # "we moved standup to 10am"
         if timed is not None:
             return replace(timed, change=True)
+        moved = _moved_thing(text, lemma, dobj, prep, objs, negated, tense)  # "we migrated the database to Postgres"
+        if moved is not None:
+            return moved
     if lemma in L.SWITCH_VERBS and not frame:
         heads = objs if prep in ("to", "with", "for") else ([dobj] if dobj is not None else [])
         return Statement(

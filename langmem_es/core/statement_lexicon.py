@@ -64,10 +64,12 @@ CHANGE_NOUNS = frozenset({"raise", "rise", "promotion", "transfer"})
 # Verbs that put one thing in another's place: "switched to almond milk", "upgraded to an iPhone 15".
 SWITCH_VERBS = frozenset({"switch", "change", "replace", "trade", "swap", "convert", "upgrade", "downgrade"})
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
+# Verbs that move a thing onto a new value: "migrated the database to Postgres", "moved staging to GCP".
+MOVE_VERBS = frozenset({"migrate", "move", "port", "transfer", "shift"})
 # Verbs whose object is no longer the case once done: "sold the Honda" ends "drives a Honda".
 GIVE_UP_VERBS = frozenset({"sell", "quit", "cancel", "ditch", "abandon"})
 # Verbs that, with "down/up to", give a new amount: "cut down to one coffee a day".
-AMOUNT_VERBS = frozenset({"cut", "go", "come", "scale", "work", "build", "drop", "get"})
+AMOUNT_VERBS = frozenset({"cut", "go", "come", "scale", "work", "build", "drop", "get", "step", "ramp"})
 
 # Verbs of choosing one thing over another: "now prefers Go over Python" puts Go in Python's place.
 PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})
@@ -80,6 +82,8 @@ CHANGE_PHRASALS = frozenset(
         ("go", "down"),
         ("go", "back"),
         ("step", "down"),
+        ("step", "up"),
+        ("ramp", "up"),
         ("give", "up"),
         ("come", "off"),
         ("move", "out"),

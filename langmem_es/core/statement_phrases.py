@@ -151,7 +151,17 @@ def noun_phrase(tok: Token) -> NounPhrase:
         if t.dep_ == "pobj" and t.pos_ in ("NOUN", "PROPN")
         for w in (*(m for m in t.children if m.dep_ in ("compound", "amod")), t)
     }
-    return owner, frozenset(names), thing, inst | met
+    bound = {  # "the flight to Lisbon" is another flight than "the flight to Porto"
+        w.lower_
+        for c in kids
+        if c.dep_ == "prep" and c.lower_ in ("to", "from")
+        for t in c.children
+        if t.dep_ == "pobj" and is_name(t)
+        for w in phrase_tokens(t)
+        if is_name(w)
+    }
+    bound |= {c.lower_ for c in comps if c.pos_ == "PROPN"}  # "the Lisbon flight"
+    return owner, frozenset(names), thing, inst | met | bound
 
 
 def _purpose(tok: Token) -> list[str]:

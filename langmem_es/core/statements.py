@@ -327,9 +327,26 @@ def same_holder(a: Statement, b: Statement) -> bool:
     return a.holder == ("*",) or b.holder == ("*",)
 
 
+def _said_by_its_form(o: Statement, n: Statement) -> bool:
+    """``n`` names ``o``'s thing by the form its value takes ("number"), and the values look
+    alike: "My new number is 07700 900456" ← "My phone number is 07700 900123" (not an
+    account number of another length)."""
+    if n.thing not in L.GENERIC_HEADS or n.thing == o.thing or n.thing not in word_lemmas(o.text):
+        return False
+    digits = [v for v in (*o.values, *n.values) if v.isdigit()]
+    return len(digits) == 2 and abs(len(digits[0]) - len(digits[1])) <= 1 and len(o.values) == len(n.values) == 1
+
+
 def same_kind(a: Statement, b: Statement) -> bool:
-    """The same kind of attribute, whoever holds it: both a home, both a flight's time."""
-    return a.thing == b.thing and a.frame == b.frame and bool(a.frame)
+    """The same kind of attribute, whoever holds it: both a home, both a flight's time
+    (an office address is an address as a home is)."""
+    return _kind(a) == _kind(b) and bool(a.frame)
+
+
+def _kind(s: Statement) -> tuple[str, str]:
+    if s.thing in L.THING_FRAMES and s.frame in ("be", "when", "where"):
+        return "", L.THING_FRAMES[s.thing]
+    return s.thing, s.frame
 
 
 def same_attribute(a: Statement, b: Statement) -> bool:
@@ -371,6 +388,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         o = replace(o, holder=n.holder)
     if n.change and o.frame == n.frame and o.holder == n.holder and o.thing.endswith(" " + n.thing) and n.thing:
         o = replace(o, thing=n.thing)  # "the deadline got pushed" is "the project deadline" said shorter
+    if n.change and o.frame == n.frame and o.holder == n.holder and _said_by_its_form(o, n):
+        o = replace(o, thing=n.thing)  # "my new number is …" is "my phone number" said shorter
     diet = C.diet_clash(o, n)
     if diet is not None:
         return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"

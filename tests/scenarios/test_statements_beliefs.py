@@ -180,6 +180,11 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user works 4 days a week.", "The user went back to full time."),
         ("The user's kid is in year 2.", "The user's kid moved up to year 3."),
         ("The meeting is on Monday.", "Sorry, I meant Tuesday, not Monday."),
+        ("The primary database is MySQL 5.7.", "We migrated the primary database to Postgres 16."),
+        ("My home address is 12 Elm Road, Oxford.", "Our new address is 4 Mill Lane, Abingdon."),
+        ("My phone number is 07700 900123.", "My new number is 07700 900456."),
+        ("The user runs 10 km a week.", "The user has stepped up to 25 km a week."),
+        ("The user's flight to Lisbon is on 14 June.", "The Lisbon flight was rebooked for 16 June."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -261,6 +266,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("My manager is Sarah.", "My manager moved to a new office."),
         ("I use a Mac for work.", "I switched my Mac to dark mode."),
         ("The meeting with the design team is at 10am.", "The meeting with the sales team moved to 11am."),
+        ("The user's flight to Lisbon is on 14 June.", "The user's flight to Porto is on 20 June."),
+        ("My account number is 12345678.", "My new number is 07700 900456."),
+        ("I live in Bristol.", "I'm thinking about moving to Leeds next year."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
