@@ -58,10 +58,7 @@ def latency_rows(results: dict[str, Any]) -> list[list[str]]:
         for p in points:
             rows.append(
                 [
-                    _label(key, res),
-                    f"{p['size']:,}",
-                    f"{p['tenants']:,}",
-                    _f(p["p50"]),
+                    *_point_cells(key, res, p),
                     _f(p["p95"]),
                     _f(p.get("max")),
                     _f(p["embed_query"]["p95"]),
@@ -94,62 +91,63 @@ LATENCY_HEAD = [
 ]
 
 
-def breakdown_rows(results: dict[str, Any]) -> list[list[str]]:
-    """Where a pre-recall goes, from the core's own ``timings_ms`` (p50 of each stage)."""
-    rows = []
+def _point_cells(key: str, res: dict[str, Any], p: dict[str, Any]) -> list[str]:
+    """The cells that open a point's row: system, memories, tenants, p50."""
+    return [_label(key, res), f"{p['size']:,}", f"{p['tenants']:,}", _f(p["p50"])]
+
+
+def _latency_points(results: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(system key, its results, one pre-recall point) for every point of every system."""
     for key, res in _systems(results):
         points = list((res.get("scale") or {}).get("pre_recall") or [])
         if _ok(res.get("tenants")):
             points.append(res["tenants"])
         for p in points:
-            if p.get("total_p50") is None:
-                continue
-            rows.append(
-                [
-                    _label(key, res),
-                    f"{p['size']:,}",
-                    f"{p['tenants']:,}",
-                    _f(p["p50"]),
-                    _f(p.get("embed_p50")),
-                    _f(p.get("search_p50")),
-                    _f(p.get("fuse_p50"), 2),
-                    _f(p.get("rerank_p50"), 2),
-                    _f(p.get("fetch_p50")),
-                    _f(p.get("total_p50")),
-                    _f(p["p50"] - p["total_p50"]),
-                ]
-            )
+            yield key, res, p
+
+
+def breakdown_rows(results: dict[str, Any]) -> list[list[str]]:
+    """Where a pre-recall goes, from the core's own ``timings_ms`` (p50 of each stage)."""
+    rows = []
+    for key, res, p in _latency_points(results):
+        if p.get("total_p50") is None:
+            continue
+        rows.append(
+            [
+                *_point_cells(key, res, p),
+                _f(p.get("embed_p50")),
+                _f(p.get("search_p50")),
+                _f(p.get("fuse_p50"), 2),
+                _f(p.get("rerank_p50"), 2),
+                _f(p.get("fetch_p50")),
+                _f(p.get("total_p50")),
+                _f(p["p50"] - p["total_p50"]),
+            ]
+        )
     return rows
 
 
 def tail_rows(results: dict[str, Any]) -> list[list[str]]:
     """Each point's slowest pre-recall: where it went, and the garbage collections around it."""
     rows = []
-    for key, res in _systems(results):
-        points = list((res.get("scale") or {}).get("pre_recall") or [])
-        if _ok(res.get("tenants")):
-            points.append(res["tenants"])
-        for p in points:
-            if "gc" not in p:
-                continue
-            slow = p.get("slowest_stages") or {}
-            stages = ", ".join(f"{k} {v:.1f}" for k, v in slow.items() if k in ("embed", "search", "fetch"))
-            server = p.get("server_gc")
-            rows.append(
-                [
-                    _label(key, res),
-                    f"{p['size']:,}",
-                    f"{p['tenants']:,}",
-                    _f(p["p50"]),
-                    _f(p["max"]),
-                    _x(p.get("max_over_median")),
-                    stages or "—",
-                    _f(p["gc"]["in_slowest_ms"]),
-                    f"{p['gc']['full']}",
-                    f"{server['young']} ({server['young_ms']} ms)" if server else "—",
-                    f"{server['heap_mb']:,.0f}" if server else "—",
-                ]
-            )
+    for key, res, p in _latency_points(results):
+        if "gc" not in p:
+            continue
+        slow = p.get("slowest_stages") or {}
+        stages = ", ".join(f"{k} {v:.1f}" for k, v in slow.items() if k in ("embed", "search", "fetch"))
+        server = p.get("server_gc")
+        rows.append(
+            [
+                *_point_cells(key, res, p),
+                _f(p["max"]),
+                _x(p.get("max_over_median")),
+                stages or "—",
+                _f(p["gc"]["in_slowest_ms"]),
+                f"{p['gc']['full']}",
+                f"{server['young']} ({server['young_ms']} ms)" if server else "—",
+                f"{server['heap_mb']:,.0f}" if server else "—",
+            ]
+        )
     return rows
 
 
