@@ -179,12 +179,13 @@ class Bench:
                 times.append(_ms(t0))
                 pauses.mark()
         server_after = target.server_gc()
+        slowest = max(range(len(times)), key=times.__getitem__) if times else None
         s = stats(times)
         point: dict[str, Any] = {
             "size": size,
             "tenants": tenants,
             **s,
-            "gc": pauses.summary(times),
+            "gc": pauses.summary(slowest),
             **({"server_gc": server_gc_delta(server_before, server_after)} if server_before and server_after else {}),
             "embed_query": baseline,
             "p95_over_embed_p95": _ratio(s["p95"], baseline["p95"]),
@@ -195,8 +196,7 @@ class Bench:
         if timings:
             for stage in ("embed", "search", "fuse", "rerank", "fetch", "total"):
                 point[f"{stage}_p50"] = stats([t.get(stage, 0.0) for t in timings])["p50"]
-            if len(timings) == len(times):  # one recall a query: where the slowest one went
-                slowest = max(range(len(times)), key=times.__getitem__)
+            if slowest is not None and len(timings) == len(times):  # one recall a query: where the slowest went
                 point["slowest_stages"] = {"query": slowest, **{k: round(v, 2) for k, v in timings[slowest].items()}}
         self.say(
             f"    {target.name}: {size:>7,} memories / {tenants:>4} tenant(s): pre-recall p50 {s['p50']:.1f} ms, "
@@ -382,15 +382,15 @@ class GcPauses:
     def mark(self) -> None:
         self.calls.append([])
 
-    def summary(self, times: Sequence[float]) -> dict[str, Any]:
+    def summary(self, slowest: int | None) -> dict[str, Any]:
+        """The collections over every call, and the GC time inside call number ``slowest``."""
         every = [p for call in self.calls for p in call]
-        slowest = max(range(len(times)), key=times.__getitem__) if times else 0
         return {
             "collections": len(every),
             "full": sum(1 for g, _ in every if g == 2),
             "max_ms": round(max((ms for _, ms in every), default=0.0), 2),
             "total_ms": round(sum(ms for _, ms in every), 2),
-            "in_slowest_ms": round(sum(ms for _, ms in self.calls[slowest]), 2) if self.calls[slowest:] else 0.0,
+            "in_slowest_ms": round(sum(ms for _, ms in self.calls[slowest]), 2) if slowest is not None else 0.0,
         }
 
 

@@ -302,8 +302,10 @@ def _moved_thing(
     """A thing moved onto a new value: "we migrated the primary database to Postgres 16" says what
     "the primary database is MySQL 5.7" said, with a new value; ``None`` unless the verb moves
     things (:data:`~.statement_lexicon.MOVE_VERBS`) and its object is a thing, not a person."""
+    if lemma not in L.MOVE_VERBS or prep != "to" or not objs:
+        return None
     np = noun_phrase(obj)
-    if lemma not in L.MOVE_VERBS or prep != "to" or not objs or not np[2] or np[1]:
+    if not np[2] or np[1]:
         return None
     return replace(_thing_statement(text, np, objs, "", negated, tense), change=True)
 

@@ -333,8 +333,10 @@ def _said_by_its_form(o: Statement, n: Statement) -> bool:
     account number of another length)."""
     if n.thing not in L.GENERIC_HEADS or n.thing == o.thing or n.thing not in word_lemmas(o.text):
         return False
-    digits = [v for v in (*o.values, *n.values) if v.isdigit()]
-    return len(digits) == 2 and abs(len(digits[0]) - len(digits[1])) <= 1 and len(o.values) == len(n.values) == 1
+    if len(o.values) != 1 or len(n.values) != 1:
+        return False
+    [a], [b] = o.values, n.values
+    return a.isdigit() and b.isdigit() and abs(len(a) - len(b)) <= 1
 
 
 def same_kind(a: Statement, b: Statement) -> bool:
@@ -386,10 +388,14 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "I bought the car last week" ends "I'm saving for a car"
     if C.household(o, n):
         o = replace(o, holder=n.holder)
-    if n.change and o.frame == n.frame and o.holder == n.holder and o.thing.endswith(" " + n.thing) and n.thing:
-        o = replace(o, thing=n.thing)  # "the deadline got pushed" is "the project deadline" said shorter
-    if n.change and o.frame == n.frame and o.holder == n.holder and _said_by_its_form(o, n):
-        o = replace(o, thing=n.thing)  # "my new number is …" is "my phone number" said shorter
+    if (
+        n.change
+        and o.frame == n.frame
+        and o.holder == n.holder
+        and n.thing
+        and (o.thing.endswith(" " + n.thing) or _said_by_its_form(o, n))
+    ):  # said shorter: "the deadline got pushed" ← "the project deadline", "my new number" ← "my phone number"
+        o = replace(o, thing=n.thing)
     diet = C.diet_clash(o, n)
     if diet is not None:
         return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"
