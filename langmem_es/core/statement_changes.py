@@ -190,6 +190,8 @@ def new_amount(o: Statement, n: Statement) -> bool:
 def other_measure(o: Statement, n: Statement) -> bool:
     """``o`` counts something ("the cluster has 3 nodes") and ``n`` gives no count of it but
     names something else ("the cluster runs Elasticsearch 8.19"): another attribute."""
+    if o.frame == n.frame == "when":
+        return False  # "every two weeks" says how often, not how many
     if any(unit.istitle() for _, unit in _AMOUNT.findall(o.text)):
         return False  # "12 Park Road" is an address, not a count
     counted = {unit for _, unit in _amounts(o.text)}
@@ -257,12 +259,28 @@ def handed_over(o: Statement, n: Statement) -> bool:
     return False
 
 
+#: A person's attributes that hold one value: there "also" is the speaker's ("… and I also moved
+#: to Leeds"), not one more home.
+ONE_VALUED = frozenset(L.PERSON_FRAMES.values()) - L.MULTI_VALUED
+
+
+def adds(n: Statement) -> bool:
+    """``n`` says it is one more ("I also swim on Fridays", "… on Fridays too", "… as well"):
+    the held value stays. "Too" only on the verb ("the rent is too high" changes it)."""
+    for t in reading(n.text):
+        if t.lower_ == "also" or (t.lower_ == "too" and t.head.pos_ in ("VERB", "AUX")):
+            return True
+        if t.lower_ == "well" and t.i > 0 and t.nbor(-1).lower_ == "as" and t.head.pos_ in ("VERB", "AUX"):
+            return True
+    return False
+
+
 def described_not_named(o: Statement, n: Statement) -> bool:
     """``o`` names who or what a thing is ("My manager is Sarah", "My phone is a Pixel") and
     ``n`` names nothing in its place, only describes it ("My manager moved to a new office",
     "My manager is great"): the thing is the same one."""
-    if not o.thing or n.negated or n.ending:
-        return False
+    if not o.thing or n.negated or n.ending or o.frame == n.frame == "when":
+        return False  # a time said in words ("monthly") is still a time, not a description
     return bool(o.values) and o.values <= _named(o) and bool(n.values) and not _named(n)
 
 
@@ -395,13 +413,14 @@ def breaks_up_with(o: Statement, n: Statement) -> bool:
 
 
 def household(o: Statement, n: Statement) -> bool:
-    """A home (or the children) said of "we" and of the speaker (or the speaker's family) is
-    one: "We just moved to Bath" moves "I live in Bristol" and "My family lives in Ohio";
-    "we have three kids now" counts "I have two kids"."""
+    """A home, the children or a thing said of "we" and of the speaker (or the speaker's family)
+    is one: "We just moved to Bath" moves "I live in Bristol" and "My family lives in Ohio";
+    "we have three kids now" counts "I have two kids"; "our cat" is "my cat"."""
     holders = {o.holder, n.holder}
     children = o.frame == n.frame == "have" and bool(o.item) and o.item | n.item <= L.CHILD_NOUNS
+    thing = bool(o.thing) and o.thing == n.thing and o.instance == n.instance
     return (
-        (o.frame == n.frame == "home" or children)
+        (o.frame == n.frame == "home" or children or thing)
         and ("we",) in holders
         and all(h == ("we",) or (h[0] == "user" and h[1:] in ((), ("family",))) for h in holders)
     )

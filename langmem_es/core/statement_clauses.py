@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from . import statement_lexicon as L
 from .statement_phrases import (
     DATE_WORDS,
+    PERIODIC,
     NounPhrase,
     american,
     dated,
@@ -73,6 +74,17 @@ def clause(text: str, verb: Token) -> Statement:
     when = _when(verb)
     if when:
         st = replace(st, when=when)
+        if st.thing and st.frame == "be" and not st.values:  # "the retro is monthly now": its time is its value
+            st = replace(st, frame="when", values=when)
+        elif (
+            not st.thing
+            and not st.item
+            and st.frame.split("_")[0] == lemma
+            and st.values <= when
+            and st.holder[0] in ("user", "we")
+            and len(st.holder) == 1
+        ):  # "we release every Thursday" is when the release is, as "releases go out on Tuesdays" says
+            st = replace(st, thing=L.ACTIVITY_NOUNS.get(lemma, lemma), frame="when", values=when)
     if subj is not None and _bare_thing(subj, st, lemma):
         st = replace(
             st,
@@ -200,6 +212,17 @@ def _when(verb: Token) -> frozenset[str]:
                 out |= values_of(objs)
                 continue
         todo += [c for c in p.children if c.pos_ not in ("VERB", "AUX")]
+    for c in verb.children:  # how often: "weekly", "every Thursday", "each morning"
+        toks = list(c.subtree)
+        if c.dep_ in ("npadvmod", "advmod") and c.lower_ in PERIODIC:
+            out.add(c.lower_)
+        elif (
+            c.dep_ == "npadvmod"
+            and any(t.lower_ in ("every", "each") for t in toks)
+            and dated(toks)
+            and c.lemma_.lower() != "day"  # "every day": always, no time of its own
+        ):
+            out |= values_of([c]) or {" ".join(t.lower_ for t in toks)}
     return frozenset(out)
 
 
@@ -231,6 +254,14 @@ def _clause_body(
         holder = noun_phrase(subj) if subj is not None else None
         if holder and not holder[2]:  # a person (not a thing) stopped or started it
             inner = replace(inner, holder=holder[0], names=holder[1])
+        return inner
+    # "The user asked to be called Robert", "I'd like to be known as Rob": the name itself.
+    named = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in L.NAMING_VERBS), None)
+    if named is not None and lemma in L.WISH_VERBS and any(c.dep_ == "auxpass" for c in named.children):
+        inner = clause(text, named)
+        holder = noun_phrase(subj) if subj is not None else None
+        if holder and not holder[2]:
+            inner = replace(inner, holder=holder[0], names=holder[1], negated=negated or inner.negated, tense=tense)
         return inner
     if lemma == "be" and verb.pos_ in ("AUX", "VERB"):
         return _copula(text, verb, subj, negated, tense)
@@ -522,6 +553,30 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
                 agent = next((o for a in kids if a.dep_ == "agent" for o in a.children if o.dep_ == "pobj"), None)
                 who = agent if agent is not None else subj
                 return _thing_statement(text, noun_phrase(pobj), [who] if who is not None else [], "", negated, tense)
+    # "We renamed our cat Mochi", "I renamed the project Phoenix": the new name is the thing's value.
+    if lemma in L.RENAME_VERBS and dobj is not None:
+        holder, names, thing, inst = noun_phrase(dobj)  # "our cat Mochi", "the dog Biscuit": named in the phrase
+        name = next((c for c in kids if c.dep_ in ("npadvmod", "oprd") and c.pos_ == "PROPN"), None)
+        new_name = frozenset(values_of([name])) if name is not None else names
+        kind = next((c for c in dobj.children if c.dep_ == "compound" and c.pos_ == "NOUN"), None)
+        if not thing and dobj.pos_ == "PROPN" and kind is not None:  # "the dog Biscuit", parsed as a name
+            poss = next((c for c in dobj.children if c.dep_ == "poss"), None)
+            holder = noun_phrase(poss)[0] if poss is not None else ("*",)
+            thing, new_name = american(kind.lemma_.lower()), frozenset({dobj.text.lower()})
+        if holder == ("*",) and subj is not None:  # "the dog", "her cat": the one who renamed it holds it
+            holder = np[0]
+        if new_name and thing:
+            return Statement(
+                text=text,
+                holder=holder,
+                thing=thing,
+                instance=inst,
+                frame="be",
+                values=new_name,
+                negated=negated,
+                tense=tense,
+                change=True,
+            )
     # "I changed my email to …", "I paid £1200 in rent": the object names the attribute.
     if (
         dobj is not None

@@ -71,6 +71,16 @@ GIVE_UP_VERBS = frozenset({"sell", "quit", "cancel", "ditch", "abandon"})
 # Verbs that, with "down/up to", give a new amount: "cut down to one coffee a day".
 AMOUNT_VERBS = frozenset({"cut", "go", "come", "scale", "work", "build", "drop", "get", "step", "ramp"})
 
+# Verbs that give a thing a new name: "we renamed our cat Mochi".
+RENAME_VERBS = frozenset({"rename", "rebrand", "retitle"})
+# Wishing to be called something states the name one goes by: "asked to be called Robert".
+WISH_VERBS = frozenset({"ask", "want", "like", "prefer", "wish", "request", "insist", "love"})
+NAMING_VERBS = frozenset({"call", "know", "address", "name"})
+
+# What a habit of doing something on a day is called as a thing ("we meet on Mondays" → the meeting);
+# other verbs name it by themselves ("we release every Thursday" → the release).
+ACTIVITY_NOUNS = {"meet": "meeting", "train": "training", "ship": "shipping"}
+
 # Verbs of choosing one thing over another: "now prefers Go over Python" puts Go in Python's place.
 PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})
 CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually", "lately"})

@@ -18,6 +18,10 @@ DATE_WORDS = frozenset(
 january february march april may june july august september october november december noon midnight
 weekend morning evening""".split()
 )
+#: How often a thing happens, said in one word: "the retro is monthly now", "we deploy weekly".
+PERIODIC = frozenset(
+    "hourly nightly daily weekly biweekly fortnightly monthly bimonthly quarterly yearly annually".split()
+)
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -330,6 +334,8 @@ def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[s
                 if t.pos_ == "PROPN" or "@" in t.text or (t.i > 0 and t.text[:1].isupper())
                 else american(t.lemma_.lower())
             )
+            if word not in DATE_WORDS and word.endswith("s") and word[:-1] in DATE_WORDS:
+                word = word[:-1]  # "on Tuesdays" is "every Tuesday"
             if word in L.UNITS or not word.strip("-'"):
                 continue
             out.add(word)

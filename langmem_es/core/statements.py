@@ -370,6 +370,8 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
     rel = _relate(o, n)
     if rel in ("other_key", "lookalike", "unrelated") and any(_relate(o, c) == "update" for c in n.others):
         return "update"
+    if rel == "update" and not n.ending and n.frame not in C.ONE_VALUED and C.adds(n):
+        return "other_key"  # one more: "I also swim on Fridays" leaves "I swim on Mondays"
     return rel
 
 

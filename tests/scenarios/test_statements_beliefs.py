@@ -185,6 +185,10 @@ def test_true_updates_without_the_key_words(core, alice):
         ("My phone number is 07700 900123.", "My new number is 07700 900456."),
         ("The user runs 10 km a week.", "The user has stepped up to 25 km a week."),
         ("The user's flight to Lisbon is on 14 June.", "The Lisbon flight was rebooked for 16 June."),
+        ("My cat is called Luna.", "We renamed our cat Mochi."),
+        ("The retro is every two weeks.", "The retro is monthly now."),
+        ("We release every Thursday.", "Releases now go out on Tuesdays."),
+        ("The user goes by Bob.", "The user asked to be called Robert from now on."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -269,6 +273,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("The user's flight to Lisbon is on 14 June.", "The user's flight to Porto is on 20 June."),
         ("My account number is 12345678.", "My new number is 07700 900456."),
         ("I live in Bristol.", "I'm thinking about moving to Leeds next year."),
+        ("My cat is called Luna.", "My sister renamed her cat Mochi."),
+        ("I swim on Mondays.", "I also swim on Fridays."),
+        ("We release every Thursday.", "This Thursday's release was delayed."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
