@@ -412,6 +412,37 @@ def breaks_up_with(o: Statement, n: Statement) -> bool:
     return partner and n.holder == ("user",) and (not named or bool(named & (o.values | o.names)))
 
 
+def plan_called_off(o: Statement, n: Statement) -> bool:
+    """A plan to go somewhere ended by its trip being cancelled: "The user's trip to Japan got
+    cancelled" ← "The user is going to Japan in April" (not another's trip: the holder must match)."""
+    if o.frame not in L.PLAN_FRAMES or not o.values or n.negated or not _one_holder(o, n) or n.holder == ("*",):
+        return False
+    doc = reading(n.text)
+    cancelled = any(
+        t.lemma_.lower() in L.CANCEL_VERBS or (t.lemma_.lower(), particle(t)) == ("call", "off") for t in doc
+    )
+    trip = any(t.lemma_.lower() in L.TRIP_NOUNS for t in doc)
+    return cancelled and trip and bool(o.values & (content_lemmas(n.text) | _names(n.text) | n.instance))
+
+
+def _one_holder(o: Statement, n: Statement) -> bool:
+    return o.holder == n.holder or bool(o.names & n.names)
+
+
+def left_post(o: Statement, n: Statement) -> bool:
+    """Leaving one's employer ends the role one held there: "Dana left the company" ← "Dana is
+    the tech lead" (not a role in one's family: "Dana is my sister")."""
+    return (
+        n.ending
+        and n.frame == "employer"
+        and o.frame == "role"
+        and o.holder == n.holder
+        and not n.negated
+        and not o.values & L.PEOPLE
+        and bool(n.values & L.EMPLOYER_NOUNS or _names(n.text) & n.values)  # not "left early for lunch"
+    )
+
+
 def household(o: Statement, n: Statement) -> bool:
     """A home, the children or a thing said of "we" and of the speaker (or the speaker's family)
     is one: "We just moved to Bath" moves "I live in Bristol" and "My family lives in Ohio";

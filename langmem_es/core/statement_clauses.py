@@ -97,6 +97,22 @@ def clause(text: str, verb: Token) -> Statement:
             event=False,
             change=st.change or lemma in L.AMOUNT_VERBS or lemma in L.CHANGE_VERBS,
         )
+    if (
+        any(w in L.WEEKDAYS or w in PERIODIC or w.startswith(("every ", "each ")) for w in st.when)
+        and st.frame in L.PRESENCE_FRAMES
+        and st.values - st.when
+        and not st.thing
+        and st.holder[0] in ("user", "we")
+        and not any(v in L.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
+    ):  # "I go into the office on Mondays", "I'm in the office on Tuesdays now": where one is on which days
+        place = st.values - st.when
+        st = replace(st, frame="present_at", item=place, values=place, head="")
+    elif (
+        st.frame in ("where", "start", "go_to", "attend", "start_at", "begin")
+        and not st.thing
+        and any(v in L.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
+    ):  # "my son is in high school", "started university": where one is in one's schooling
+        st = replace(st, frame="school", item=frozenset(), head="")
     if habit and st.negated:
         st = replace(st, habitual=True)
     if _event(verb, kids, tense, lemma):
@@ -206,7 +222,7 @@ def _when(verb: Token) -> frozenset[str]:
         p = todo.pop()
         objs = [o for o in p.children if o.dep_ == "pobj"]
         if p.dep_ == "prep" and p.lower_ not in L.TEMPORAL_PREPS and objs:
-            toks = [t for o in objs for t in o.subtree]
+            toks = [t for o in objs for t in _own_tokens(o)]  # "in the office on Tuesdays": the office is no time
             clock = p.lower_ == "at" and all(t.like_num and t.text.isdigit() and 0 < int(t.text) <= 24 for t in toks)
             if dated(toks) or clock or any(t.ent_type_ == "DATE" for t in toks):  # "at 10" is a time
                 out |= values_of(objs)
@@ -224,6 +240,16 @@ def _when(verb: Token) -> frozenset[str]:
         ):
             out |= values_of([c]) or {" ".join(t.lower_ for t in toks)}
     return frozenset(out)
+
+
+def _own_tokens(head: Token) -> list[Token]:
+    """The tokens of ``head``'s phrase, not those of a prepositional phrase under it."""
+    out, todo = [], [head]
+    while todo:
+        t = todo.pop()
+        out.append(t)
+        todo += [c for c in t.children if c.dep_ != "prep"]
+    return out
 
 
 def _event(verb: Token, kids: list[Token], tense: Tense, lemma: str) -> bool:
@@ -605,6 +631,21 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         heads = objs or ([dobj] if dobj is not None else [])
         return _thing_statement(text, np, heads, prep, negated, tense)
     holder, names = np[0], np[1]
+    if lemma in L.TEAM_VERBS and dobj is not None and is_name(dobj) and not np[2]:
+        return Statement(  # "I support Arsenal": the favourite team is Arsenal
+            text=text,
+            holder=holder,
+            names=names,
+            thing="favorite team",
+            frame="be",
+            values=frozenset(values_of([dobj])),
+            negated=negated,
+            tense=tense,
+        )
+    if lemma == "see" and dobj is not None and dobj.lower_ in ("someone", "somebody") and verb.tag_ == "VBG":
+        return Statement(  # "I'm seeing someone": dating
+            text=text, holder=holder, names=names, frame="marital", values=frozenset({"dating"}), tense=tense
+        )
     if lemma in L.AMOUNT_VERBS:
         amount = _new_amount(text, kids, holder, names, negated, tense)
         if amount is not None:
@@ -680,6 +721,8 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
     frame = next((L.PERSON_FRAMES[c] for c in candidates if c in L.PERSON_FRAMES), "")
     if frame == "name" and lemma == "call" and oprd is None:
         frame = ""  # "call me after 5pm": a call, not a name
+    if frame == "employer" and lemma == "leave" and dobj is None and prep not in ("", "from"):
+        frame = ""  # "left early for lunch", "left for Paris": not the employer
     if frame == "home" and (
         (objs and not any(_place(o) for o in objs))
         or (dobj is not None and dobj.pos_ == "NOUN" and dobj.lemma_.lower() not in L.HOME_NOUNS)

@@ -64,6 +64,24 @@ CHANGE_NOUNS = frozenset({"raise", "rise", "promotion", "transfer"})
 # Verbs that put one thing in another's place: "switched to almond milk", "upgraded to an iPhone 15".
 SWITCH_VERBS = frozenset({"switch", "change", "replace", "trade", "swap", "convert", "upgrade", "downgrade"})
 ENDING_VERBS = frozenset({"quit", "stop", "leave", "retire", "cease"})
+# Phrasal verbs that end a job: "I was laid off from Meta", "they let me go".
+ENDING_PHRASALS = frozenset({("lay", "off"), ("let", "go")})
+# A plan and what calls it off: "the trip to Japan got cancelled" ends "going to Japan in April".
+PLAN_FRAMES = frozenset({"go_to", "fly_to", "travel_to", "visit", "go", "head_to"})
+TRIP_NOUNS = frozenset("trip visit holiday vacation journey flight tour getaway".split())
+CANCEL_VERBS = frozenset({"cancel", "scrap", "abandon", "drop", "shelve"})
+# Going somewhere on set days, and being there: "I go into the office on Mondays" / "I'm in the
+# office on Tuesdays now" say where one is on which days.
+PRESENCE_FRAMES = frozenset({"go_to", "go_into", "come_to", "come_into", "where"})
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday weekend".split())
+# What one follows in sport is one's team: "now supports Chelsea" ← "favourite team is Arsenal".
+TEAM_VERBS = frozenset({"support", "follow", "root_for"})
+# What one leaves when one leaves one's employer: "Dana left the company".
+EMPLOYER_NOUNS = frozenset("company job firm employer business organization startup agency team".split())
+# Where one is in one's schooling: "my son is in high school", "started university".
+SCHOOL_NOUNS = frozenset(
+    "school university college uni kindergarten nursery preschool sixth-form academy polytechnic".split()
+)
 # Verbs that move a thing onto a new value: "migrated the database to Postgres", "moved staging to GCP".
 MOVE_VERBS = frozenset({"migrate", "move", "port", "transfer", "shift"})
 # Verbs whose object is no longer the case once done: "sold the Honda" ends "drives a Honda".
@@ -131,6 +149,8 @@ PERSON_FRAMES: dict[str, str] = {
     "stay_in": "home",
     "move": "home",
     "work_at": "employer",
+    "lay_off_from": "employer",
+    "lay_off": "employer",
     "work_for": "employer",
     "employ_by": "employer",
     "join": "employer",

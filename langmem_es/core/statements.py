@@ -190,9 +190,10 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
     ending = bool(
         re.search(r"\bno longer\b|\bused to\b|\b(not|n't)\b.*\bany ?more\b|\bpass(ed|es)? away\b|\bdied\b", text)
     ) or any(
-        t.lemma_.lower() in L.ENDING_VERBS
+        (t.lemma_.lower() in L.ENDING_VERBS or (t.lemma_.lower(), particle(t)) in L.ENDING_PHRASALS)
         and t.pos_ == "VERB"
-        and not any(p.dep_ == "prep" and dated(list(p.subtree)) for p in t.children)
+        # "left Google in 2019", "laid off from my previous job in 2019": a past ending, not the held one's
+        and not any(p.dep_ == "prep" and p is not t and dated(list(p.subtree)) for p in t.subtree)
         for t in doc
     )
     additive = bool(re.search(r"\b(also|too|as well|another|additionally)\b", text))  # "now also takes the bus"
@@ -380,6 +381,10 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "Mia and I broke up" ends "I have a girlfriend, Mia"
     if n.ending and o.frame.startswith("own_") and n.holder[0] in o.values:
         return "update"  # "Max passed away" ends "I have a dog named Max"
+    if C.plan_called_off(o, n):
+        return "update"  # "the trip to Japan got cancelled" ends "going to Japan in April"
+    if C.left_post(o, n):
+        return "update"  # "Dana left the company" ends "Dana is the tech lead"
     if C.graduated(o, n):
         return "update"  # "I graduated in June" ends "I'm a student"
     if C.born_to(o, n):
@@ -452,6 +457,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         and not (n.names & {o.holder[-1]})
     ):
         return "lookalike"
+    if n.ending and n.when and n.tense == "past" and not overlap(n.values, o.values):
+        return "other_key"  # another one that ended then: "laid off from my previous job in 2019"
     if n.ending:
         return "update"
     if n.negated:

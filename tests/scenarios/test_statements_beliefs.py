@@ -189,6 +189,11 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The retro is every two weeks.", "The retro is monthly now."),
         ("We release every Thursday.", "Releases now go out on Tuesdays."),
         ("The user goes by Bob.", "The user asked to be called Robert from now on."),
+        ("I work at Meta.", "I was laid off from Meta last week."),
+        ("Dana is the tech lead.", "Dana left the company last month."),
+        ("The user is going to Japan in April.", "The user's trip to Japan got cancelled."),
+        ("The user's favourite team is Arsenal.", "The user now supports Chelsea."),
+        ("I go into the office on Mondays.", "I'm in the office on Tuesdays and Thursdays now."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -276,6 +281,9 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("My cat is called Luna.", "My sister renamed her cat Mochi."),
         ("I swim on Mondays.", "I also swim on Fridays."),
         ("We release every Thursday.", "This Thursday's release was delayed."),
+        ("Dana works at Google.", "Dana left early for lunch."),
+        ("The user is going to Japan in April.", "My colleague's trip to Japan got cancelled."),
+        ("I work at Meta.", "I was laid off from my previous job in 2019."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
