@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from . import statement_changes as C
 from . import statement_lexicon as L
+from .statement_casual import tidy
 from .statement_changes import topics
 from .statement_clauses import clause
 from .statement_phrases import (
@@ -100,6 +101,9 @@ def parse(text: str) -> Statement:
     the parser reads without its subject ("The user commutes by train": "user commutes" taken
     for one noun) is read as the user's own words.
     """
+    tidied = tidy(text)  # chat-style text ("btw i moved to leeds") read as a sentence
+    if tidied != text:
+        return parse(tidied)
     st = _parse(text)
     said = _THE_USER.match(text)
     if said and st.holder[:1] != ("user",):
