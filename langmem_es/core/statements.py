@@ -162,7 +162,9 @@ def _parse(text: str) -> Statement:
     others = tuple(
         c
         for h, c in zip(heads, clauses, strict=False)
-        if h is not best_head and h.dep_ in ("ROOT", "conj", "parataxis") and not (c.negated or c.event)
+        if h is not best_head
+        and (h.dep_ in ("ROOT", "conj", "parataxis") or _spliced(h))
+        and not (c.negated or c.event)
     )
     return replace(
         st,
@@ -186,6 +188,22 @@ def _resolve_pronouns(clauses: list[Statement]) -> list[Statement]:
             named = c.holder
         out.append(c)
     return out
+
+
+#: Verbs whose complement clause is what someone says or thinks, not the speaker's claim.
+_REPORTING = frozenset("say tell think believe know hope mean guess feel hear claim reckon suppose wish".split())
+
+
+def _spliced(head: Token) -> bool:
+    """A clause the parser hung under the next one when a comma joins two claims: "I'm seeing
+    someone now, her name is Sam" (not "I think I'm moving", what someone says or thinks)."""
+    return (
+        head.dep_ == "ccomp"
+        and head.i < head.head.i
+        and head.head.lemma_.lower() not in _REPORTING
+        and not any(c.dep_ == "mark" for c in head.children)
+        and any(t.text == "," for t in head.doc[head.i : head.head.i])
+    )
 
 
 def _change_marks(doc: Doc) -> tuple[bool, bool]:
