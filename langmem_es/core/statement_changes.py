@@ -260,8 +260,9 @@ def handed_over(o: Statement, n: Statement) -> bool:
 
 
 #: A person's attributes that hold one value: there "also" is the speaker's ("… and I also moved
-#: to Leeds"), not one more home.
-ONE_VALUED = frozenset(L.PERSON_FRAMES.values()) - L.MULTI_VALUED
+#: to Leeds"), not one more home. A role is not one of them ("Maria is also the product owner
+#: for billing").
+ONE_VALUED = frozenset(L.PERSON_FRAMES.values()) - L.MULTI_VALUED - {"role"}
 
 
 def adds(n: Statement) -> bool:
@@ -427,6 +428,18 @@ def plan_called_off(o: Statement, n: Statement) -> bool:
 
 def _one_holder(o: Statement, n: Statement) -> bool:
     return o.holder == n.holder or bool(o.names & n.names)
+
+
+def took_over_role(o: Statement, n: Statement) -> bool:
+    """Another took over the role ``o``'s holder has: "Tom took over as product owner for search"
+    ← "Maria is the product owner for search" (not "… for billing": what qualifies the role
+    must be said too)."""
+    if o.frame != "role" or not n.frame.startswith("take_over_as") or not n.values or n.negated:
+        return False
+    if o.holder == n.holder or o.holder == ("*",) or n.holder == ("*",):
+        return False
+    role = {v for v in n.values if not v[:1].isdigit()}
+    return bool(role) and role <= o.values and o.values - role <= content_lemmas(n.text)
 
 
 def left_post(o: Statement, n: Statement) -> bool:

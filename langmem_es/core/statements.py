@@ -405,6 +405,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "Max passed away" ends "I have a dog named Max"
     if C.plan_called_off(o, n):
         return "update"  # "the trip to Japan got cancelled" ends "going to Japan in April"
+    if C.took_over_role(o, n):
+        return "update"  # "Tom took over as product owner for search" ← "Maria is the product owner for search"
     if C.left_post(o, n):
         return "update"  # "Dana left the company" ends "Dana is the tech lead"
     if C.graduated(o, n):

@@ -194,6 +194,9 @@ def test_true_updates_without_the_key_words(core, alice):
         ("The user is going to Japan in April.", "The user's trip to Japan got cancelled."),
         ("The user's favourite team is Arsenal.", "The user now supports Chelsea."),
         ("I go into the office on Mondays.", "I'm in the office on Tuesdays and Thursdays now."),
+        ("I live in Bristol.", "btw i moved to leeds last month"),
+        ("I use Gmail.", "switched to protonmail fyi"),
+        ("Maria is the product owner for search.", "Tom took over as product owner for search."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -284,6 +287,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("Dana works at Google.", "Dana left early for lunch."),
         ("The user is going to Japan in April.", "My colleague's trip to Japan got cancelled."),
         ("I work at Meta.", "I was laid off from my previous job in 2019."),
+        ("Maria is the product owner for search.", "Maria is also the product owner for billing."),
+        ("I use Gmail.", "might try protonmail at some point"),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
