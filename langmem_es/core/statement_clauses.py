@@ -73,18 +73,7 @@ def clause(text: str, verb: Token) -> Statement:
     st = _clause_body(text, verb, kids, subj, negated, tense, lemma)
     when = _when(verb)
     if when:
-        st = replace(st, when=when)
-        if st.thing and st.frame == "be" and not st.values:  # "the retro is monthly now": its time is its value
-            st = replace(st, frame="when", values=when)
-        elif (
-            not st.thing
-            and not st.item
-            and st.frame.split("_")[0] == lemma
-            and st.values <= when
-            and st.holder[0] in ("user", "we")
-            and len(st.holder) == 1
-        ):  # "we release every Thursday" is when the release is, as "releases go out on Tuesdays" says
-            st = replace(st, thing=L.ACTIVITY_NOUNS.get(lemma, lemma), frame="when", values=when)
+        st = _timed(replace(st, when=when), lemma)
     if subj is not None and _bare_thing(subj, st, lemma):
         st = replace(
             st,
@@ -97,26 +86,43 @@ def clause(text: str, verb: Token) -> Statement:
             event=False,
             change=st.change or lemma in L.AMOUNT_VERBS or lemma in L.CHANGE_VERBS,
         )
-    if (
-        any(w in L.WEEKDAYS or w in PERIODIC or w.startswith(("every ", "each ")) for w in st.when)
-        and st.frame in L.PRESENCE_FRAMES
-        and st.values - st.when
-        and not st.thing
-        and st.holder[0] in ("user", "we")
-        and not any(v in L.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
-    ):  # "I go into the office on Mondays", "I'm in the office on Tuesdays now": where one is on which days
-        place = st.values - st.when
-        st = replace(st, frame="present_at", item=place, values=place, head="")
-    elif (
-        st.frame in ("where", "start", "go_to", "attend", "start_at", "begin")
-        and not st.thing
-        and any(v in L.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
-    ):  # "my son is in high school", "started university": where one is in one's schooling
-        st = replace(st, frame="school", item=frozenset(), head="")
+    st = _placed(st)
     if habit and st.negated:
         st = replace(st, habitual=True)
     if _event(verb, kids, tense, lemma):
         st = replace(st, event=True)
+    return st
+
+
+def _timed(st: Statement, lemma: str) -> Statement:
+    """A statement whose time is what it says: "the retro is monthly now" (a thing's time), "we
+    release every Thursday" (when the release is, as "releases go out on Tuesdays" says it)."""
+    if st.thing and st.frame == "be" and not st.values:
+        return replace(st, frame="when", values=st.when)
+    if (
+        not st.thing
+        and not st.item
+        and st.frame.split("_")[0] == lemma
+        and st.values <= st.when
+        and st.holder[0] in ("user", "we")
+        and len(st.holder) == 1
+    ):
+        return replace(st, thing=L.ACTIVITY_NOUNS.get(lemma, lemma), frame="when", values=st.when)
+    return st
+
+
+def _placed(st: Statement) -> Statement:
+    """Where one is: on set days ("I go into the office on Mondays", "I'm in the office on
+    Tuesdays now"), or in one's schooling ("my son is in high school", "started university")."""
+    if st.thing:
+        return st
+    schooling = any(v in L.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
+    recurring = any(w in L.WEEKDAYS or w in PERIODIC or w.startswith(("every ", "each ")) for w in st.when)
+    place = st.values - st.when
+    if recurring and place and not schooling and st.frame in L.PRESENCE_FRAMES and st.holder[0] in ("user", "we"):
+        return replace(st, frame="present_at", item=place, values=place, head="")
+    if schooling and st.frame in ("where", "start", "go_to", "attend", "start_at", "begin"):
+        return replace(st, frame="school", item=frozenset(), head="")
     return st
 
 
@@ -367,6 +373,36 @@ def _moved_thing(
     return replace(_thing_statement(text, np, objs, "", negated, tense), change=True)
 
 
+def _renamed(
+    text: str, kids: list[Token], dobj: Token, renamer: tuple[str, ...] | None, negated: bool, tense: Tense
+) -> Statement | None:
+    """A thing given a new name, the name its value: "We renamed our cat Mochi", "I renamed the
+    project Phoenix", "We renamed the dog Biscuit" (parsed with the name as the head)."""
+    holder, names, thing, inst = noun_phrase(dobj)  # "our cat Mochi": the name inside the phrase
+    name = next((c for c in kids if c.dep_ in ("npadvmod", "oprd") and c.pos_ == "PROPN"), None)
+    new_name = frozenset(values_of([name])) if name is not None else names
+    kind = next((c for c in dobj.children if c.dep_ == "compound" and c.pos_ == "NOUN"), None)
+    if not thing and dobj.pos_ == "PROPN" and kind is not None:  # "the dog Biscuit"
+        poss = next((c for c in dobj.children if c.dep_ == "poss"), None)
+        holder = noun_phrase(poss)[0] if poss is not None else ("*",)
+        thing, new_name = american(kind.lemma_.lower()), frozenset({dobj.text.lower()})
+    if holder == ("*",) and renamer is not None:  # "the dog", "her cat": the one who renamed it holds it
+        holder = renamer
+    if not (new_name and thing):
+        return None
+    return Statement(
+        text=text,
+        holder=holder,
+        thing=thing,
+        instance=inst,
+        frame="be",
+        values=new_name,
+        negated=negated,
+        tense=tense,
+        change=True,
+    )
+
+
 def _where_clause(text: str, verb: Token, place: Token, negated: bool) -> Statement:
     """ "Bristol is where I live", "Leeds is where I was born": the clause's place attribute."""
     inner = clause(text, verb)
@@ -579,30 +615,10 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
                 agent = next((o for a in kids if a.dep_ == "agent" for o in a.children if o.dep_ == "pobj"), None)
                 who = agent if agent is not None else subj
                 return _thing_statement(text, noun_phrase(pobj), [who] if who is not None else [], "", negated, tense)
-    # "We renamed our cat Mochi", "I renamed the project Phoenix": the new name is the thing's value.
     if lemma in L.RENAME_VERBS and dobj is not None:
-        holder, names, thing, inst = noun_phrase(dobj)  # "our cat Mochi", "the dog Biscuit": named in the phrase
-        name = next((c for c in kids if c.dep_ in ("npadvmod", "oprd") and c.pos_ == "PROPN"), None)
-        new_name = frozenset(values_of([name])) if name is not None else names
-        kind = next((c for c in dobj.children if c.dep_ == "compound" and c.pos_ == "NOUN"), None)
-        if not thing and dobj.pos_ == "PROPN" and kind is not None:  # "the dog Biscuit", parsed as a name
-            poss = next((c for c in dobj.children if c.dep_ == "poss"), None)
-            holder = noun_phrase(poss)[0] if poss is not None else ("*",)
-            thing, new_name = american(kind.lemma_.lower()), frozenset({dobj.text.lower()})
-        if holder == ("*",) and subj is not None:  # "the dog", "her cat": the one who renamed it holds it
-            holder = np[0]
-        if new_name and thing:
-            return Statement(
-                text=text,
-                holder=holder,
-                thing=thing,
-                instance=inst,
-                frame="be",
-                values=new_name,
-                negated=negated,
-                tense=tense,
-                change=True,
-            )
+        new_name = _renamed(text, kids, dobj, np[0] if subj is not None else None, negated, tense)
+        if new_name is not None:
+            return new_name
     # "I changed my email to …", "I paid £1200 in rent": the object names the attribute.
     if (
         dobj is not None
@@ -644,7 +660,13 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         )
     if lemma == "see" and dobj is not None and dobj.lower_ in ("someone", "somebody") and verb.tag_ == "VBG":
         return Statement(  # "I'm seeing someone": dating
-            text=text, holder=holder, names=names, frame="marital", values=frozenset({"dating"}), tense=tense
+            text=text,
+            holder=holder,
+            names=names,
+            frame="marital",
+            values=frozenset({"dating"}),
+            negated=negated,
+            tense=tense,
         )
     if lemma in L.AMOUNT_VERBS:
         amount = _new_amount(text, kids, holder, names, negated, tense)

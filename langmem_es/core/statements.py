@@ -101,9 +101,7 @@ def parse(text: str) -> Statement:
     the parser reads without its subject ("The user commutes by train": "user commutes" taken
     for one noun) is read as the user's own words.
     """
-    tidied = tidy(text)  # chat-style text ("btw i moved to leeds") read as a sentence
-    if tidied != text:
-        return parse(tidied)
+    text = tidy(text)  # chat-style text ("btw i moved to leeds") read as the sentence it stands for
     st = _parse(text)
     said = _THE_USER.match(text)
     if said and st.holder[:1] != ("user",):

@@ -23,6 +23,7 @@ from langmem_es.core.statements import relate
 )
 def test_chat_style_is_tidied(typed: str, read: str) -> None:
     assert tidy(typed) == read
+    assert tidy(read) == read  # once is enough
 
 
 @pytest.mark.parametrize(
