@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from . import statement_lexicon as L
 from .statement_phrases import DATE_WORDS, american, content_lemmas, is_clock_time, noun_lemmas, particle, reading
-from .statement_types import Statement
+from .statement_types import Relation, Statement
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -428,6 +428,39 @@ def plan_called_off(o: Statement, n: Statement) -> bool:
 
 def _one_holder(o: Statement, n: Statement) -> bool:
     return o.holder == n.holder or bool(o.names & n.names)
+
+
+def ownership(o: Statement, n: Statement) -> Relation | None:
+    """Who owns a named thing, said actively or passively: another owner is an update ("The
+    payments team owns checkout now" ← "Checkout is owned by the web team"), the same one a
+    repeat ("The billing service is owned by Alice" ← "Alice owns the billing service"); ``None``
+    when either is not about owning that thing ("a house" is one of many)."""
+    held, said = _ownership(o.text), _ownership(n.text)
+    if held is None or said is None or n.negated or n.ending or held[1] != said[1]:
+        return None
+    return "reinforcement" if held[0] == said[0] else "update"
+
+
+def _ownership(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(owner words, thing words) of "X owns the Y" or "the Y is owned by X", the Y definite or a name."""
+    for verb in reading(text):
+        if verb.pos_ != "VERB" or verb.lemma_.lower() not in L.OWNING_VERBS:
+            continue
+        kids = list(verb.children)
+        subj = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass")), None)
+        obj = next((c for c in kids if c.dep_ == "dobj"), None)
+        agent = next((o for c in kids if c.dep_ == "agent" for o in c.children if o.dep_ == "pobj"), None)
+        owner, thing = (agent, subj) if agent is not None else (subj, obj)
+        if owner is None or thing is None or any(c.lower_ in ("a", "an") for c in thing.children):
+            continue
+        who, what = _nouns(owner), _nouns(thing)
+        if who and what:
+            return who, what
+    return None
+
+
+def _nouns(tok: Token) -> frozenset[str]:
+    return frozenset(american(t.lemma_.lower()) for t in tok.subtree if t.pos_ in ("NOUN", "PROPN"))
 
 
 def took_over_role(o: Statement, n: Statement) -> bool:

@@ -41,6 +41,8 @@ def clause(text: str, verb: Token) -> Statement:
             (s for c in kids if c.dep_ in ("aux", "auxpass") for s in c.children if s.dep_ in ("nsubj", "nsubjpass")),
             None,
         )
+    if subj is None and verb.pos_ == "VERB":  # "The production cluster runs …", read as the noun "cluster runs"
+        subj = next((c for c in kids if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i < verb.i), None)
     negated = any(c.dep_ == "neg" or c.lower_ in ("never", "not") for c in kids) or any(
         t.lower_ == "no" and t.dep_ == "det" for k in kids for t in k.subtree if k.dep_ not in ("advmod",)
     )

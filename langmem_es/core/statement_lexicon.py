@@ -76,6 +76,8 @@ PRESENCE_FRAMES = frozenset({"go_to", "go_into", "come_to", "come_into", "where"
 WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday weekend".split())
 # What one follows in sport is one's team: "now supports Chelsea" ← "favourite team is Arsenal".
 TEAM_VERBS = frozenset({"support", "follow", "root_for"})
+# Verbs that say who answers for a thing (one owner at a time): "the web team owns checkout".
+OWNING_VERBS = frozenset({"own", "maintain"})
 # What one leaves when one leaves one's employer: "Dana left the company".
 EMPLOYER_NOUNS = frozenset("company job firm employer business organization startup agency team".split())
 # Where one is in one's schooling: "my son is in high school", "started university".

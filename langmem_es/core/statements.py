@@ -403,6 +403,9 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "Max passed away" ends "I have a dog named Max"
     if C.plan_called_off(o, n):
         return "update"  # "the trip to Japan got cancelled" ends "going to Japan in April"
+    owned = C.ownership(o, n)
+    if owned is not None:
+        return owned  # "The payments team owns checkout now" ← "Checkout is owned by the web team"
     if C.took_over_role(o, n):
         return "update"  # "Tom took over as product owner for search" ← "Maria is the product owner for search"
     if C.left_post(o, n):

@@ -197,6 +197,11 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I live in Bristol.", "btw i moved to leeds last month"),
         ("I use Gmail.", "switched to protonmail fyi"),
         ("Maria is the product owner for search.", "Tom took over as product owner for search."),
+        ("Checkout is owned by the web team.", "The payments team owns checkout now."),
+        (
+            "The production cluster runs Elasticsearch 8.15.",
+            "The production cluster was upgraded to Elasticsearch 8.19.",
+        ),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -289,6 +294,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I work at Meta.", "I was laid off from my previous job in 2019."),
         ("Maria is the product owner for search.", "Maria is also the product owner for billing."),
         ("I use Gmail.", "might try protonmail at some point"),
+        ("Alice owns a house.", "Bob owns a house."),
+        ("The production cluster runs Elasticsearch 8.15.", "The staging cluster runs Elasticsearch 8.19."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
