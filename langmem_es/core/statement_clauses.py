@@ -101,6 +101,10 @@ def _timed(st: Statement, lemma: str) -> Statement:
     release every Thursday" (when the release is, as "releases go out on Tuesdays" says it)."""
     if st.thing and st.frame == "be" and not st.values:
         return replace(st, frame="when", values=st.when)
+    verb = st.frame.removesuffix("_at").removesuffix("_by")
+    routine = L.ROUTINES.get(verb) or L.ROUTINES.get(" ".join([verb, *sorted(st.values - st.when)]))
+    if routine and not st.thing and len(st.holder) == 1:  # "I get up at 7 now", "goes to bed at 10"
+        return replace(st, thing=routine, frame="when", values=st.when, item=frozenset(), head="")
     if (
         not st.thing
         and not st.item
@@ -289,6 +293,25 @@ def _clause_body(
         if holder and not holder[2]:  # a person (not a thing) stopped or started it
             inner = replace(inner, holder=holder[0], names=holder[1])
         return inner
+    # "The user asked me to stop using emojis": a liking ended, the asker's.
+    stop = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in L.ENDING_VERBS | {"avoid"}), None)
+    if stop is not None and lemma in L.ASK_VERBS and subj is not None and not noun_phrase(subj)[2]:
+        doing = next((c for c in stop.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+        obj = next((c for c in (doing or stop).children if c.dep_ == "dobj"), None)
+        if obj is not None:
+            asker = noun_phrase(subj)
+            liked = frozenset(values_of([obj]))
+            return Statement(
+                text=text,
+                holder=asker[0],
+                names=asker[1],
+                frame="like",
+                item=liked,
+                values=liked,
+                ending=True,
+                tense=tense,
+                head=american(obj.lemma_.lower()),
+            )
     # "The user asked to be called Robert", "I'd like to be known as Rob": the name itself.
     named = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in L.NAMING_VERBS), None)
     if named is not None and lemma in L.WISH_VERBS and any(c.dep_ == "auxpass" for c in named.children):

@@ -96,10 +96,15 @@ RENAME_VERBS = frozenset({"rename", "rebrand", "retitle"})
 # Wishing to be called something states the name one goes by: "asked to be called Robert".
 WISH_VERBS = frozenset({"ask", "want", "like", "prefer", "wish", "request", "insist", "love"})
 NAMING_VERBS = frozenset({"call", "know", "address", "name"})
+# Asking someone to stop doing something ends one's liking of it: "asked me to stop using emojis".
+ASK_VERBS = frozenset({"ask", "tell", "want", "request", "beg"})
 
 # What a habit of doing something on a day is called as a thing ("we meet on Mondays" → the meeting);
 # other verbs name it by themselves ("we release every Thursday" → the release).
 ACTIVITY_NOUNS = {"meet": "meeting", "train": "training", "ship": "shipping"}
+# Daily routines said with a verb and as a time: "I get up at 7" is the wake-up time, "goes to bed
+# at 10" the bedtime (keys: the verb with its particle, and what it goes to).
+ROUTINES = {"wake_up": "wake-up time", "get_up": "wake-up time", "go_to bed": "bedtime", "go bed": "bedtime"}
 
 # Verbs of choosing one thing over another: "now prefers Go over Python" puts Go in Python's place.
 PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})

@@ -198,6 +198,8 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I use Gmail.", "switched to protonmail fyi"),
         ("Maria is the product owner for search.", "Tom took over as product owner for search."),
         ("Checkout is owned by the web team.", "The payments team owns checkout now."),
+        ("The user likes emojis in replies.", "The user asked me to stop using emojis."),
+        ("The user's bedtime is 11pm.", "The user goes to bed at 10 these days."),
         (
             "The production cluster runs Elasticsearch 8.15.",
             "The production cluster was upgraded to Elasticsearch 8.19.",
