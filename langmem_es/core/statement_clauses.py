@@ -428,6 +428,14 @@ def _renamed(
     )
 
 
+def _marital(
+    text: str, holder: tuple[str, ...], names: frozenset[str], status: str, negated: bool, tense: Tense
+) -> Statement:
+    return Statement(
+        text=text, holder=holder, names=names, frame="marital", values=frozenset({status}), negated=negated, tense=tense
+    )
+
+
 def _where_clause(text: str, verb: Token, place: Token, negated: bool) -> Statement:
     """ "Bristol is where I live", "Leeds is where I was born": the clause's place attribute."""
     inner = clause(text, verb)
@@ -515,15 +523,7 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
             return amount
         prep, objs = first_prep(kids, temporal_ok=True)
         if prep == "in" and any(o.lemma_.lower() == "relationship" for o in objs):  # "in a relationship with Chris"
-            return Statement(
-                text=text,
-                holder=holder,
-                names=names,
-                frame="marital",
-                values=frozenset({"relationship"}),
-                negated=negated,
-                tense=tense,
-            )
+            return _marital(text, holder, names, "relationship", negated, tense)
         frame = "when" if value_type(objs, prep) == "when" else "where"
         if prep == "at" and frame == "where" and any(o.ent_type_ == "ORG" for o in objs):
             frame = "employer"  # "I'm (still) at Google"
@@ -684,15 +684,7 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             tense=tense,
         )
     if lemma == "see" and dobj is not None and dobj.lower_ in ("someone", "somebody") and verb.tag_ == "VBG":
-        return Statement(  # "I'm seeing someone": dating
-            text=text,
-            holder=holder,
-            names=names,
-            frame="marital",
-            values=frozenset({"dating"}),
-            negated=negated,
-            tense=tense,
-        )
+        return _marital(text, holder, names, "dating", negated, tense)  # "I'm seeing someone"
     if lemma in L.AMOUNT_VERBS:
         amount = _new_amount(text, kids, holder, names, negated, tense)
         if amount is not None:
