@@ -54,6 +54,10 @@ _BARE_NOUNS = frozenset(
 breakfast class campus church mass sea time night noon midnight midday today tomorrow tonight yesterday""".split()
 )
 _PLACE_PREPS = frozenset({"to", "at", "in", "from", "for", "with", "near", "into"})
+#: "new number: 07700 900999", "address: 4 Mill Lane": a short name of a thing, a colon, its value.
+_FIELD = re.compile(r"^\s*((?:my |our |the user's )?(?:new |current )?[a-z][a-z' -]{1,30}?)\s*:\s+(\S.*)$", re.I)
+#: Words before a colon that label a message, not a thing ("update: …": statements.py reads them).
+_LABELS = frozenset("update updated correction corrected fyi note edit ps new reminder btw todo".split())
 
 
 def tidy(text: str) -> str:
@@ -63,6 +67,8 @@ def tidy(text: str) -> str:
     'I moved to Leeds last month.'
     >>> tidy("yep still at initech")
     "I'm still at Initech."
+    >>> tidy("new number: 07700 900999")
+    'My new number is 07700 900999.'
     >>> tidy("I live in Bristol.")
     'I live in Bristol.'
     """
@@ -78,6 +84,7 @@ def tidy(text: str) -> str:
     out = " ".join(out.split())
     if not out:
         return text
+    out = _field(out)
     if out.lower().startswith("user "):  # "user eats meat again": the tools' third person
         out = "The user " + out[5:]
     if out[-1] not in ".!?":
@@ -88,6 +95,21 @@ def tidy(text: str) -> str:
         out = _capitalised(reading(out))
     out = out[0].upper() + out[1:]
     return out if out != text.strip() else text
+
+
+def _field(text: str) -> str:
+    """A thing and its value written as a form field is a sentence: "new number: 07700 900999" →
+    "my new number is 07700 900999" (not a label such as "update:", nor a value that says something)."""
+    m = _FIELD.match(text)
+    if m is None or m.group(1).strip().lower() in _LABELS or len(m.group(1).split()) > 4:
+        return text
+    value = m.group(2).rstrip(".!")
+    if any(t.pos_ in ("VERB", "AUX") for t in reading(value)):
+        return text
+    name = m.group(1).strip()
+    name = name if name.isupper() else name[0].lower() + name[1:]  # "Standup: 10am" is the standup's
+    owned = name.lower().startswith(("my ", "our ", "the user's "))
+    return f"{name if owned else 'my ' + name} is {value}"
 
 
 def _with_subject(text: str) -> str:

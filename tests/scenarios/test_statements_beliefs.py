@@ -196,6 +196,7 @@ def test_true_updates_without_the_key_words(core, alice):
         ("I go into the office on Mondays.", "I'm in the office on Tuesdays and Thursdays now."),
         ("I live in Bristol.", "btw i moved to leeds last month"),
         ("I use Gmail.", "switched to protonmail fyi"),
+        ("My phone number is 07700 900123.", "new number: 07700 900999"),
         ("Maria is the product owner for search.", "Tom took over as product owner for search."),
         ("Checkout is owned by the web team.", "The payments team owns checkout now."),
         ("The user likes emojis in replies.", "The user asked me to stop using emojis."),

@@ -19,6 +19,11 @@ from langmem_es.core.statements import relate
         ("deploys are on thursdays now", "Deploys are on Thursdays now."),
         ("im not sure", "I'm not sure."),
         ("standup moved to 10 from tomorrow", "Standup moved to 10 from tomorrow."),
+        ("new number: 07700 900999", "My new number is 07700 900999."),
+        ("Standup: 10am daily", "My standup is 10am daily."),
+        ("My email: sam@example.com", "My email is sam@example.com."),
+        ("Update: my phone is now 555-9876.", "Update: my phone is now 555-9876."),  # a label, read elsewhere
+        ("The plan: we ship on Friday", "The plan: we ship on Friday."),  # a value that says something
     ],
 )
 def test_chat_style_is_tidied(typed: str, read: str) -> None:
@@ -45,6 +50,8 @@ def test_well_formed_text_is_left_alone(text: str) -> None:
         ("I work at Initech.", "yep still at initech", "reinforcement"),
         ("I work at Initech.", "my friend just started at globex", "unrelated"),
         ("I use Gmail.", "might try protonmail at some point", "other_key"),
+        ("My phone number is 07700 900123.", "new number: 07700 900999", "update"),
+        ("My favourite colour is green.", "favourite colour: blue", "update"),
     ],
 )
 def test_chat_style_statements_relate_as_sentences(old: str, new: str, relation: str) -> None:
