@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from . import statement_lexicon as L
 from .statement_phrases import reading
 
 if TYPE_CHECKING:
@@ -43,15 +44,12 @@ _SMILEY = re.compile(r"\s*(?::-?[)(DPp]|;-?\)|<3|xd)\s*", re.I)
 _BANGS = re.compile(r"([!?])[!?]+")
 #: Entities that name something in a lowercase sentence ("sarah", "spanish", "leeds").
 _NAMED = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "LANGUAGE", "FAC", "PRODUCT"})
-_CALENDAR = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
-fridays saturdays sundays january february march april june july august september october november
-december""".split()
-)
+#: Days and months to capitalise ("on thursdays", "in march"; not "may").
+_CALENDAR = L.WEEKDAYS | {d + "s" for d in L.WEEKDAYS} | (L.MONTHS - {"may"})
 #: Nouns said bare after a preposition that are not names: "at work", "moved to town".
 _BARE_NOUNS = frozenset(
     """home work school bed church town college university uni hospital office prison court lunch dinner
-breakfast class campus church mass sea time night noon midnight midday today tomorrow tonight yesterday""".split()
+breakfast class campus mass sea time night noon midnight midday today tomorrow tonight yesterday""".split()
 )
 _PLACE_PREPS = frozenset({"to", "at", "in", "from", "for", "with", "near", "into"})
 #: "new number: 07700 900999", "address: 4 Mill Lane": a short name of a thing, a colon, its value.

@@ -123,7 +123,9 @@ def _placed(st: Statement) -> Statement:
     if st.thing:
         return st
     schooling = any(v in L.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
-    recurring = any(w in L.WEEKDAYS or w in PERIODIC or w.startswith(("every ", "each ")) for w in st.when)
+    recurring = any(
+        w in L.WEEKDAYS or w == "weekend" or w in PERIODIC or w.startswith(("every ", "each ")) for w in st.when
+    )
     place = st.values - st.when
     if recurring and place and not schooling and st.frame in L.PRESENCE_FRAMES and st.holder[0] in ("user", "we"):
         return replace(st, frame="present_at", item=place, values=place, head="")
@@ -295,11 +297,11 @@ def _clause_body(
         return inner
     # "The user asked me to stop using emojis": a liking ended, the asker's.
     stop = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in L.ENDING_VERBS | {"avoid"}), None)
-    if stop is not None and lemma in L.ASK_VERBS and subj is not None and not noun_phrase(subj)[2]:
+    if stop is not None and lemma in L.ASK_VERBS and subj is not None:
+        asker = noun_phrase(subj)
         doing = next((c for c in stop.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         obj = next((c for c in (doing or stop).children if c.dep_ == "dobj"), None)
-        if obj is not None:
-            asker = noun_phrase(subj)
+        if obj is not None and not asker[2]:
             liked = frozenset(values_of([obj]))
             return Statement(
                 text=text,

@@ -73,7 +73,8 @@ CANCEL_VERBS = frozenset({"cancel", "scrap", "abandon", "drop", "shelve"})
 # Going somewhere on set days, and being there: "I go into the office on Mondays" / "I'm in the
 # office on Tuesdays now" say where one is on which days.
 PRESENCE_FRAMES = frozenset({"go_to", "go_into", "come_to", "come_into", "where"})
-WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday weekend".split())
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+MONTHS = frozenset("january february march april may june july august september october november december".split())
 # What one follows in sport is one's team: "now supports Chelsea" ← "favourite team is Arsenal".
 TEAM_VERBS = frozenset({"support", "follow", "root_for"})
 # Verbs that say who answers for a thing (one owner at a time): "the web team owns checkout".

