@@ -135,8 +135,19 @@ def is_author(identity: Identity, memory: Memory) -> bool:
 
 
 def owns(identity: Identity, memory: Memory) -> bool:
-    """Is ``memory`` in one of the caller's own (private or conversation) namespaces?"""
-    return memory.tenant == identity.tenant and memory.owner in identity.owners().get(memory.scope, ())
+    """Is ``memory`` in the caller's own (private or conversation) namespace — the one its own
+    writes of that scope go to? A user working through an agent reads the agent's private
+    memories but does not own them: only the agent acting alone changes or forgets them."""
+    try:
+        own = identity.owner_for(memory.scope)
+    except ValueError:
+        return False
+    return memory.tenant == identity.tenant and memory.owner == own
+
+
+def someone_elses(identity: Identity, memory: Memory) -> bool:
+    """Did another principal than the caller write ``memory`` (by its provenance)?"""
+    return bool(author_of(memory)) and not is_author(identity, memory)
 
 
 @dataclass(frozen=True)
@@ -282,4 +293,5 @@ __all__ = [
     "is_author",
     "owns",
     "provenance",
+    "someone_elses",
 ]

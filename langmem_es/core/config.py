@@ -132,6 +132,12 @@ class MemoryConfig:
     """``direct``: a shared write the rules allow applies at once. ``review``: a member's shared
     write is ``pending`` — seen only by its author and owners — until an owner approves it
     (:meth:`~langmem_es.core.MemoryCore.approve`) or rejects it; owners write directly."""
+    forget_similarity: float = 0.35
+    """Forgetting by a description (``forget(query=...)``) takes a recalled memory only when it
+    is about the description: this close to it (cosine), or holding every content word of it
+    (core/copies.py). all-MiniLM-L6-v2 puts "my address" and "My home address is 12 Elm Street"
+    at 0.60, "my sister" and "My sister Anna lives in Leeds" at 0.37, "the office Wi-Fi
+    password" and "My locker combination is 31-07-99" at 0.17."""
     copy_similarity: float = 0.6
     """Forgetting a fact also forgets the episodic events that state it: events linked to it by a
     source, and events this close (cosine) to it that also say it in its words (core/copies.py).

@@ -12,6 +12,10 @@ when the event is forgotten, the facts it states, by the same tests the other wa
   it lacks the subject's name (:func:`states_same_claim`). So "I have a red bike" goes
   with "Alice has a red bike", but "I ride my bike to work" and "Bob has a red bike" do not.
 
+And forgetting by a description reaches only what the description is about
+(:func:`describes`): the memory nearest to "the office Wi-Fi password" is not forgotten when
+it is a locker code.
+
 Documents and broad references (``doc:handbook``) are not utterances: sharing one does
 not make an event a copy (forget by ``source=`` for that).
 """
@@ -79,6 +83,26 @@ def _names(text: str, *, sentence_starts: bool = True) -> set[str]:
 _SELF = frozenset({"i", "my", "me", "mine", "we", "our"})
 
 
+def describes(description: str, content: str, similarity: float, threshold: float) -> bool:
+    """Is ``content`` about ``description`` (what a user asked to forget)? Close in meaning
+    (cosine at least ``threshold``), or holding every content word of the description.
+
+    >>> describes("the door code", "The door code is 4417.", 0.2, 0.35)
+    True
+    >>> describes("the office Wi-Fi password", "My locker combination is 31-07-99.", 0.17, 0.35)
+    False
+    """
+    if similarity >= threshold:
+        return True
+    wanted = words(description)
+    return bool(wanted) and wanted <= words(content)
+
+
+def _literals(text: str) -> set[str]:
+    """Folded content words holding a digit: numbers, codes, house numbers, versions."""
+    return {w for w in words(text) if any(c.isdigit() for c in w)}
+
+
 def states_same_claim(fact: Memory, event: Memory, similarity: float, threshold: float) -> bool:
     """Conservative: close in meaning, at least two content words in common, and the event says
     the fact in the first person — every fact word it lacks is the subject's name ("Alice's
@@ -90,8 +114,13 @@ def states_same_claim(fact: Memory, event: Memory, similarity: float, threshold:
     if len(common) < min(2, len(fact_words)) or not common:
         return False
     missing = fact_words - event_words
-    if missing and not (missing <= _names(fact.content) and _SELF & {t.casefold() for t in _tokens(event.content)}):
-        return False
+    said_again = _SELF & {t.casefold() for t in _tokens(event.content)}
+    if missing and not (missing <= _names(fact.content) and said_again):
+        # or the fact's own value (its numbers and codes) with most of its words, in the first
+        # person: "I told the bot my address is 12 Elm Street" ← "My home address is 12 Elm Street"
+        literals = _literals(fact.content)
+        if not (said_again and literals and literals <= event_words and 5 * len(common) >= 3 * len(fact_words)):
+            return False
     return not (_names(event.content, sentence_starts=False) - fact_words - _names(fact.content))
 
 

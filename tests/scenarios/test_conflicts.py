@@ -58,15 +58,60 @@ def test_naming_the_disputed_fact_does_not_replace_it_either(core, planner, rese
     assert core.get(planner, a.id).status == "active"
 
 
-def test_an_owner_replaces_a_members_shared_fact_and_the_conflict_stays_on_record(core, planner, clock, tenant):
-    """As a workspace owner, my correction of a shared fact takes effect at once, on the record."""
+def test_an_owner_replaces_a_members_shared_fact_and_the_override_is_on_record(core, planner, clock, tenant):
+    """As a workspace owner, my correction of a shared fact takes effect at once, on the record,
+    and nobody's recall flags it as disputed: I decided."""
     a = core.remember(planner, "ACME renews on 1 March.", subject_key=KEY, scope="shared", reason=WHY)
     lead = Identity(tenant=tenant, user_id="dana", roles={"owner"})
     clock.advance(minutes=5)
     w = core.remember(lead, "ACME renews on 2 March.", subject_key=KEY, scope="shared", reason=WHY)
-    assert w.action == "conflict" and w.superseded == [a.id]
+    assert w.action == "superseded" and w.superseded == [a.id] and w.conflict_id
     assert core.get(planner, a.id).status == "superseded"
-    assert [c.id for c in core.conflicts(lead)] == [w.conflict_id]
+    assert core.conflicts(lead) == []
+    [record] = core.conflicts(lead, status="resolved")
+    assert record.id == w.conflict_id and record.winner == w.id and record.resolved_by == "dana"
+    assert record.writers == ["planner", "dana"]
+    found = core.recall(planner, "When does ACME renew?", kinds=["semantic"], scopes=["shared"])
+    assert contents(found) == ["ACME renews on 2 March."] and found.memories[0].conflict is False
+
+
+def test_an_owner_decides_an_open_dispute_by_writing_a_new_value(core, planner, researcher, clock, tenant):
+    """Two members disagree; as the owner I write the right value: both old ones go, the dispute closes."""
+    a, b = _assert_both(core, planner, researcher, clock)
+    lead = Identity(tenant=tenant, user_id="dana", roles={"owner"})
+    clock.advance(minutes=5)
+    w = core.remember(lead, "ACME renews on 3 March.", subject_key=KEY, scope="shared", reason=WHY)
+    assert w.action == "superseded" and sorted(w.superseded) == sorted([a.id, b.id])
+    assert core.conflicts(lead) == []
+    [closed] = core.conflicts(lead, status="resolved")
+    assert closed.id == b.conflict_id and closed.winner == w.id
+    found = core.recall(planner, "When does ACME renew?", kinds=["semantic"], scopes=["shared"])
+    assert contents(found) == ["ACME renews on 3 March."] and found.memories[0].conflict is False
+
+
+def test_two_users_through_one_agent_disagree_as_a_conflict(core, clock, tenant):
+    """Members of a team talk to the same agent: a second member's value for a shared fact
+    opens a conflict (it does not fail, and does not replace the first member's value)."""
+    alice = Identity(tenant=tenant, user_id="alice", agent_id="support")
+    sam = Identity(tenant=tenant, user_id="sam", agent_id="support")
+    a = core.remember(
+        alice, "The office Wi-Fi password is Tulip-42.", subject_key="office.wifi", scope="shared", reason=WHY
+    )
+    clock.advance(minutes=1)
+    b = core.remember(
+        sam, "The office Wi-Fi password is Evil-99.", subject_key="office.wifi", scope="shared", reason=WHY
+    )
+    assert b.action == "conflict" and b.superseded == []
+    assert core.get(alice, a.id).status == "active"
+    lead = Identity(tenant=tenant, user_id="olga", roles={"owner"})
+    [open_] = core.conflicts(lead)
+    assert open_.writers == ["alice", "sam"]
+    # alice corrects her own value: hers to replace, and sam's still stands beside it
+    clock.advance(minutes=1)
+    c = core.remember(
+        alice, "The office Wi-Fi password is Orchid-7.", subject_key="office.wifi", scope="shared", reason=WHY
+    )
+    assert a.id in c.superseded and b.id not in c.superseded
 
 
 def test_resolve_closes_the_conflict_with_an_audit_entry(core, planner, researcher, clock, tenant):

@@ -71,6 +71,35 @@ def test_forget_by_query(core, alice):
     assert core.get(alice, gone) is None and core.get(alice, keep.id) is not None
 
 
+def test_forgetting_by_a_description_of_nothing_held_forgets_nothing(core, alice):
+    """As a user who asks to forget something the assistant never kept, I want nothing else
+    to go in its place — least of all for good (a forgotten memory cannot be saved again)."""
+    tea = core.remember(alice, "I like green tea.", reason="Drinks.")
+    locker = core.remember(alice, "My locker combination is 31-07-99.", kind="episodic")
+    assert core.forget(alice, query="the office Wi-Fi password") == []
+    assert core.forget(alice, query="zzzz qqqq", k=5, dry_run=True) == []
+    assert core.get(alice, tea.id) is not None and core.get(alice, locker.id) is not None
+    assert core.tombstones(alice) == []
+    # a description of what is held still reaches it
+    assert core.forget(alice, query="my locker code") == [locker.id]
+
+
+def test_forgetting_a_fact_reaches_an_event_that_repeats_its_value(core, alice, clock):
+    """As a user who says "forget my address", I want the chat line where I mentioned it in
+    passing gone too, not only the fact the assistant filed."""
+    core.remember(alice, "By the way, my home address is 12 Elm Street.", kind="episodic", session_id="chat-a")
+    clock.advance(days=1)
+    told = core.remember(
+        alice, "I told the bot my address is 12 Elm Street yesterday.", kind="episodic", session_id="b"
+    )
+    unrelated = core.remember(alice, "My locker number is 12.", kind="episodic", session_id="b")
+    fact = core.remember(alice, "My home address is 12 Elm Street.", reason="Deliveries.", subject_key="user.address")
+    report = core.forget(alice, subject_key="user.address")
+    assert fact.id in report.ids and told.id in report.copies and unrelated.id not in report.ids
+    found = core.recall(alice, "what is my home address?", include_superseded=True, include_deleted=True)
+    assert not [m for m in contents(found) if "Elm Street" in m]
+
+
 def test_forgetting_the_message_forgets_the_fact_it_states(core, alice, clock):
     """As a user who says "forget my door code", I want it gone wherever it is kept, even
     when the best match is the message where I said it rather than the fact taken from it;

@@ -63,12 +63,14 @@ def test_a_member_cannot_delete_or_overwrite_what_the_whole_workspace_sees(core,
     assert playbook.id in report.denied and playbook.id not in report.ids
     with pytest.raises(PermissionDeniedError, match="author or an owner"):
         core.forget(bob, ids=[playbook.id])
-    with pytest.raises(PermissionDeniedError, match="author or an owner"):
-        core.remember(bob, "Refunds above 50 EUR need a manager.", scope="shared", reason=WHY, replaces=[fact.id])
-    with pytest.raises(PermissionDeniedError, match="author or an owner"):  # same agent, same key: still not Bob's
-        core.remember(
-            bob, "Refunds above 50 EUR need a manager.", scope="shared", reason=WHY, subject_key="policy.refund_limit"
-        )
+    # replacing it by id, or under its key through the same agent, is still not Bob's to do:
+    # his value only stands beside it, disputed, until an owner decides
+    named = core.remember(bob, "Refunds above 50 EUR need a manager.", scope="shared", reason=WHY, replaces=[fact.id])
+    assert named.action == "conflict" and named.superseded == []
+    rival = core.remember(
+        bob, "Refunds above 60 EUR need a manager.", scope="shared", reason=WHY, subject_key="policy.refund_limit"
+    )
+    assert rival.action == "conflict" and rival.superseded == []
     with pytest.raises(PermissionDeniedError, match="purge_user takes an owner"):
         core.purge_user(bob, "alice")
     with pytest.raises(PermissionDeniedError, match="owners"):
@@ -239,3 +241,32 @@ def test_review_mode_holds_member_shared_writes_for_an_owner(backend, request, c
         assert [e["action"] for e in core.audit_log(olga)] == ["approve", "reject"]
     finally:
         teardown()
+
+
+def test_a_member_reads_but_never_changes_the_agents_own_private_memories(core, alice, olga, tenant):
+    """As the developer of the support agent, its own notes (written when it acts alone) are
+    read by the users it talks to, but no user replaces or forgets them; the agent itself may."""
+    agent = Identity(tenant=tenant, agent_id="support")
+    note = core.remember(agent, "The escalation API key is sk-9931.", reason=WHY, subject_key="bot.escalation_key")
+    assert "The escalation API key is sk-9931." in contents(core.recall(alice, "escalation API key"))
+    with pytest.raises(PermissionDeniedError, match="only the owner"):
+        core.remember(alice, "The escalation API key is sk-EVIL.", reason=WHY, replaces=[note.id])
+    with pytest.raises(PermissionDeniedError, match="only the owner"):
+        core.forget(alice, ids=[note.id])
+    report = core.forget(alice, subject_key="bot.escalation_key")
+    assert report.ids == [] and report.denied == [note.id]
+    assert core.get(agent, note.id).status == "active"
+    assert core.forget(agent, ids=[note.id]) == [note.id]
+
+
+def test_the_audit_log_names_the_person_not_the_agent(core, alice, bob, olga):
+    """As the owner, when members share one agent, I want to know which of them deleted what."""
+    a = core.remember(alice, "Alice likes jazz.", reason="Music.")
+    b = core.remember(bob, "Bob likes opera.", reason="Music.")
+    core.forget(alice, ids=[a.id])
+    core.forget(bob, ids=[b.id])
+    entries = core.audit_log(olga, action="forget")
+    assert [(e["actor"], e["agent"], e["ids"]) for e in entries] == [
+        ("alice", "support", a.id),
+        ("bob", "support", b.id),
+    ]

@@ -169,7 +169,9 @@ class AsyncCoreBase:
 
     async def _audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
         rid = memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
-        actor = identity.agent_id or identity.user_id or ""
+        # the person who acted; the agent that carried it beside (members often share one agent)
+        actor = identity.user_id or identity.agent_id or ""
+        carried = {"agent": identity.agent_id} if identity.user_id and identity.agent_id else {}
         await self.backend.put(
             AUDIT,
             [
@@ -178,7 +180,7 @@ class AsyncCoreBase:
                     rid,
                     identity.tenant,
                     actor,
-                    {"action": action, "actor": actor, "at": D.iso(now), **body},
+                    {"action": action, "actor": actor, **carried, "at": D.iso(now), **body},
                     now=now,
                     extra={"user_id": identity.user_id},
                 )
@@ -208,6 +210,9 @@ class AsyncCoreBase:
         async def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...  # forgetting.py
         async def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]: ...
         async def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...  # conflicts.py
+        async def _decide(
+            self, identity: Identity, by: Memory, held: Sequence[Memory], now: datetime
+        ) -> tuple[list[str], str | None]: ...
         async def conflicts(
             self, identity: Identity, *, status: str = ..., subject_key: str | None = ...
         ) -> list[Conflict]: ...
@@ -226,6 +231,16 @@ class AsyncCoreBase:
         async def _claim_head(
             self, memory: Memory, now: datetime, *, withdraw: bool = ...
         ) -> tuple[bool, str | None]: ...
+        async def _supersede(  # supersession.py
+            self,
+            ids: Iterable[str],
+            identity: Identity,
+            by: Memory,
+            now: datetime,
+            *,
+            spare_frozen: bool = ...,
+            confirmed_by: Identity | None = ...,
+        ) -> list[str]: ...
         async def _supersede_with(
             self,
             decide: Callable[[Memory], Mapping[str, Any] | None],

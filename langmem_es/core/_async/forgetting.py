@@ -16,7 +16,7 @@ from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import KINDS, SCOPES, Identity, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Collection, Find, StoredDoc
-from .. import authz
+from .. import authz, scoring
 from .. import copies as C
 from .. import scope as S
 from .. import validation as V
@@ -72,12 +72,10 @@ class AsyncForgetting(AsyncCoreBase):
                 if S.visible(s.doc, identity, scopes):
                     targets[s.doc["key"]] = s
         if query:
-            for r in (
-                await self.recall(identity, query, k=k, scopes=scopes, include_superseded=True, include_deleted=True)
-            ).memories:
-                stored = await self._get_visible(identity, r.id)
+            for memory in await self._described(identity, query, k, scopes):
+                stored = await self._get_visible(identity, memory.id)
                 if stored:
-                    targets[r.id] = stored
+                    targets[memory.id] = stored
         denied = sorted(key for key, s in targets.items() if not self._may_forget(identity, s))
         targets = {key: s for key, s in targets.items() if key not in denied}
         forgotten = [memory_of(s.doc) for s in targets.values()]
@@ -101,6 +99,24 @@ class AsyncForgetting(AsyncCoreBase):
             await self.backend.delete(stored.collection, [stored.doc["id"]])
         await self._audit(identity, "forget", {"by": by, "ids": ",".join(report.ids)}, now)
         return report
+
+    async def _described(self, identity: Identity, query: str, k: int, scopes: Sequence[Scope]) -> list[Memory]:
+        """The best ``k`` memories that match a description of what to forget: recalled, then
+        kept only when they are about it (:func:`~langmem_es.core.copies.describes`) — the
+        nearest memory to an unrelated description is not forgotten in its place."""
+        found = (
+            await self.recall(identity, query, k=k, scopes=scopes, include_superseded=True, include_deleted=True)
+        ).memories
+        if not found:
+            return []
+        wanted = await self.embeddings.aembed_query(query)
+        vectors = await self.embeddings.aembed_documents([r.memory.content for r in found])
+        threshold = self.config.forget_similarity
+        return [
+            r.memory
+            for r, vector in zip(found, vectors, strict=True)
+            if C.describes(query, r.memory.content, scoring.cosine(wanted, vector), threshold)
+        ]
 
     def _may_forget(self, identity: Identity, stored: StoredDoc) -> bool:
         return self._allowed(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))

@@ -170,7 +170,9 @@ class CoreBase:
 
     def _audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
         rid = memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
-        actor = identity.agent_id or identity.user_id or ""
+        # the person who acted; the agent that carried it beside (members often share one agent)
+        actor = identity.user_id or identity.agent_id or ""
+        carried = {"agent": identity.agent_id} if identity.user_id and identity.agent_id else {}
         self.backend.put(
             AUDIT,
             [
@@ -179,7 +181,7 @@ class CoreBase:
                     rid,
                     identity.tenant,
                     actor,
-                    {"action": action, "actor": actor, "at": D.iso(now), **body},
+                    {"action": action, "actor": actor, **carried, "at": D.iso(now), **body},
                     now=now,
                     extra={"user_id": identity.user_id},
                 )
@@ -209,6 +211,9 @@ class CoreBase:
         def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...  # forgetting.py
         def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]: ...
         def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...  # conflicts.py
+        def _decide(
+            self, identity: Identity, by: Memory, held: Sequence[Memory], now: datetime
+        ) -> tuple[list[str], str | None]: ...
         def conflicts(
             self, identity: Identity, *, status: str = ..., subject_key: str | None = ...
         ) -> list[Conflict]: ...
@@ -227,6 +232,16 @@ class CoreBase:
         def _claim_head(
             self, memory: Memory, now: datetime, *, withdraw: bool = ...
         ) -> tuple[bool, str | None]: ...
+        def _supersede(  # supersession.py
+            self,
+            ids: Iterable[str],
+            identity: Identity,
+            by: Memory,
+            now: datetime,
+            *,
+            spare_frozen: bool = ...,
+            confirmed_by: Identity | None = ...,
+        ) -> list[str]: ...
         def _supersede_with(
             self,
             decide: Callable[[Memory], Mapping[str, Any] | None],

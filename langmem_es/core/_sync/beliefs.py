@@ -239,7 +239,7 @@ class Beliefs(StatementReading):
                 identity,
                 held,
                 conflict=memory.scope == "shared"
-                and any(m.polarity == "assert" and m.written_by not in (None, memory.written_by) for m in held),
+                and any(m.polarity == "assert" and authz.someone_elses(identity, m) for m in held),
             )
             guarded = self._guard_lookalike(memory, actives)
             if guarded.subject_key != memory.subject_key:
@@ -286,21 +286,22 @@ class Beliefs(StatementReading):
             and m.id != memory.id
             and not R.may_supersede(m, memory, explicit=explicit or m.id in named, margin=margin)
         ]
-        rivals = [
+        # another writer's shared value that this caller may not replace outright (core/authz.py)
+        # stands beside the new one until an owner resolves the conflict: no member changes it.
+        # One who may replace it outright (an owner, its author) decides: no conflict is opened.
+        contested = [
             m
             for m in held
             if memory.scope == "shared"
             and m.polarity == "assert"
-            and m.written_by not in (None, memory.written_by)
+            and authz.someone_elses(identity, m)
             and m not in blocked
+            and not self._allowed(identity, authz.Request("supersede", m.scope, target=m))
         ]
-        # another writer's shared value that this caller may not replace outright (core/authz.py)
-        # stands beside the new one until an owner resolves the conflict: no member changes it
-        contested = [m for m in rivals if not self._allowed(identity, authz.Request("supersede", m.scope, target=m))]
         conflict_id = None
-        self._authorize_supersede(identity, held, conflict=bool(rivals))
-        if blocked or rivals:
-            conflict_id = self._open_conflict(memory, [*rivals, *blocked], now)
+        self._authorize_supersede(identity, held, conflict=bool(contested))
+        if blocked or contested:
+            conflict_id = self._open_conflict(memory, [*contested, *blocked], now)
             memory = memory.model_copy(update={"conflict_id": conflict_id})
         kept = blocked + contested
         if memory.subject_key and not kept and not replaces:  # the plain supersession: one batched write
@@ -318,18 +319,25 @@ class Beliefs(StatementReading):
                 superseded += self._supersede_under_key(
                     [t for t in targets if t not in superseded], identity, memory, now
                 )
+            elif memory.subject_key and not blocked:  # disputed: the caller's own values go, the others' stand
+                mine = [m.id for m in held if m not in kept and m.id not in superseded and m.id != memory.id]
+                superseded += self._supersede(mine, identity, memory, now)
+        if memory.scope == "shared" and not conflict_id:  # an owner's value decides the disputes it ends
+            settled, decided = self._decide(identity, memory, held, now)
+            superseded += [i for i in settled if i not in superseded]
+            if decided:
+                note = "another writer's value is replaced; the override is on record as a resolved conflict"
+                return WriteResult(memory.id, "superseded", memory, superseded, decided, note=note)
         if conflict_id:
             if blocked:
                 note = (
                     "a weaker statement than the fact it contradicts (or the fact is frozen): a "
                     "conflict is open and the fact stays until it is resolved"
                 )
-            elif contested:
+            else:
                 note = (
                     "another writer's value for this shared fact stands beside yours, both flagged, "
                     "until an owner resolves the conflict"
                 )
-            else:
-                note = "another writer asserted a different value; yours replaces it and the conflict stays open for an owner"
             return WriteResult(memory.id, "conflict", memory, superseded, conflict_id, note=note)
         return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)

@@ -4,12 +4,13 @@
 Two agents asserting different values under one subject key in the shared scope open a
 conflict record (who said what, when, from which sources); a writer who may not replace
 the other's value (core/authz.py) leaves it standing beside its own, both flagged in recall,
-until an owner resolves the conflict. Resolution is audited.
+until an owner resolves the conflict — or writes a new value for the key, which decides it.
+Resolution is audited.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +18,7 @@ from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Memory
+from ...port import StoredDoc
 from .. import authz
 from .. import scope as S
 from .. import validation as V
@@ -30,33 +32,9 @@ class Conflicts(CoreBase):
 
     def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str:
         """Record who asserted what, when and from which sources, for one subject key."""
-        members = [*rivals, memory]
-        cid = V.memory_id("conflict", memory.tenant, memory.owner, memory.subject_key, *sorted(m.id for m in members))
-        body = Conflict(
-            id=cid,
-            subject_key=memory.subject_key or "",
-            memory_ids=[m.id for m in members],
-            writers=[m.written_by for m in members],
-            contents=[m.content for m in members],
-            sources=[m.sources for m in members],
-            opened_at=D.iso(now),
-            written_at=[D.iso(m.written_at) for m in members],
-        ).__dict__
-        self.backend.put(
-            AUDIT,
-            [
-                audit_document(
-                    "conflict",
-                    cid,
-                    memory.tenant,
-                    memory.owner,
-                    body,
-                    now=now,
-                    extra={"status": "open", "scope": memory.scope, "subject_key": memory.subject_key},
-                )
-            ],
-        )
-        return cid
+        record = _conflict_record(memory, rivals, now)
+        self.backend.put(AUDIT, [record])
+        return str(record["key"])
 
     def conflicts(
         self, identity: Identity, *, status: str = "open", subject_key: str | None = None
@@ -116,8 +94,20 @@ class Conflicts(CoreBase):
         if restored.subject_key:
             self._claim_head(restored, now, withdraw=False)
         self._supersede_any(losers, identity, restored, now)
+        return self._close_conflict(identity, stored, conflict, winner, losers, now)
+
+    def _close_conflict(
+        self,
+        identity: Identity,
+        stored: StoredDoc,
+        conflict: Conflict,
+        winner: str,
+        losers: Iterable[str],
+        now: datetime,
+    ) -> Conflict:
+        """Mark a conflict resolved with ``winner`` (a member, or an owner's new value), audited."""
         conflict.status, conflict.winner = "resolved", winner
-        conflict.resolved_by = identity.agent_id or identity.user_id
+        conflict.resolved_by = identity.user_id or identity.agent_id
         conflict.resolved_at = D.iso(now)
         doc = {
             **stored.doc,
@@ -130,10 +120,52 @@ class Conflicts(CoreBase):
         self._audit(
             identity,
             "resolve",
-            {"conflict_id": conflict_id, "winner": winner, "losers": ",".join(sorted(set(losers) - {winner}))},
+            {"conflict_id": conflict.id, "winner": winner, "losers": ",".join(sorted(set(losers) - {winner}))},
             now,
         )
         return conflict
+
+    def _decide(
+        self, identity: Identity, by: Memory, held: Sequence[Memory], now: datetime
+    ) -> tuple[list[str], str | None]:
+        """A shared value written by one who may resolve conflicts (an owner) decides: the open
+        conflicts of the facts it replaces close with it as the winner (their values still
+        active are superseded by it), and other writers' values it replaced outright go on
+        record as a conflict resolved at once. Returns the ids superseded and that record's id."""
+        if not self._allowed(identity, authz.Request("resolve", "shared")):
+            return [], None
+        superseded: list[str] = []
+        settled: set[str] = set()
+        disputes = sorted({m.conflict_id for m in held if m.conflict_id and m.id != by.id})
+        if disputes:
+            found = self.backend.find(
+                [AUDIT],
+                F.all_of(
+                    F.term("record", "conflict"),
+                    F.term("tenant", identity.tenant),
+                    F.term("owner", identity.tenant),
+                    F.terms("key", disputes),
+                    F.term("status", "open"),
+                ),
+                size=len(disputes),
+            )
+            for stored in found:
+                conflict = _conflict(stored.doc["value"])
+                losers = [m.id for m in held if m.conflict_id == conflict.id or m.id in conflict.memory_ids]
+                superseded += self._supersede([i for i in losers if i != by.id], identity, by, now)
+                self._close_conflict(identity, stored, conflict, by.id, losers, now)
+                settled |= {*losers, *conflict.memory_ids}
+        overridden = [
+            m
+            for m in held
+            if m.polarity == "assert" and m.id not in settled and m.id != by.id and authz.someone_elses(identity, m)
+        ]
+        if not overridden:
+            return superseded, None
+        record = _conflict_record(by, overridden, now)
+        conflict = _conflict(record["value"])
+        self._close_conflict(identity, StoredDoc(AUDIT, record), conflict, by.id, [m.id for m in overridden], now)
+        return superseded, conflict.id
 
     def _supersede_any(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime) -> list[str]:
         """Like :meth:`_supersede` but also re-points already superseded ids at ``by`` (resolution)."""
@@ -163,6 +195,30 @@ class Conflicts(CoreBase):
         )
         found = self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
+
+
+def _conflict_record(memory: Memory, rivals: Sequence[Memory], now: datetime) -> dict[str, Any]:
+    """The audit record of an open conflict: ``memory`` against ``rivals``, under its key."""
+    members = [*rivals, memory]
+    cid = V.memory_id("conflict", memory.tenant, memory.owner, memory.subject_key, *sorted(m.id for m in members))
+    body = Conflict(
+        id=cid,
+        subject_key=memory.subject_key or "",
+        memory_ids=[m.id for m in members],
+        writers=[_writer(m) for m in members],
+        contents=[m.content for m in members],
+        sources=[m.sources for m in members],
+        opened_at=D.iso(now),
+        written_at=[D.iso(m.written_at) for m in members],
+    ).__dict__
+    extra = {"status": "open", "scope": memory.scope, "subject_key": memory.subject_key}
+    return audit_document("conflict", cid, memory.tenant, memory.owner, body, now=now, extra=extra)
+
+
+def _writer(memory: Memory) -> str | None:
+    """Who wrote a disputed value: the user (members often share one agent), else the agent."""
+    author = authz.author_of(memory)
+    return author.get("user_id") or author.get("agent_id") or memory.written_by
 
 
 def _conflict(value: Mapping[str, Any]) -> Conflict:
