@@ -133,7 +133,11 @@ class Identity(BaseModel):
             return self.tenant
         if scope == "conversation":
             if not self.conversation_id:
-                raise ValueError("a conversation-scoped memory needs conversation_id in the identity")
+                raise ValueError(
+                    "a conversation-scoped memory needs a conversation: conversation_id in the identity "
+                    "(LangGraph: the thread_id; the HTTP API and MCP: the X-Conversation-Id header; "
+                    "langmem-es mcp: --conversation)"
+                )
             return f"conversation:{self.conversation_id}"
         owner = self.user_owner or self.agent_owner
         if not owner:

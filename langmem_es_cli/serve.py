@@ -173,7 +173,13 @@ def _mcp(args: argparse.Namespace) -> int:
         )
     try:
         identity = Identity.model_validate(
-            {"tenant": tenant, "user_id": user, "agent_id": agent, "roles": args.role or ["member"]}
+            {
+                "tenant": tenant,
+                "user_id": user,
+                "agent_id": agent,
+                "conversation_id": args.conversation or os.environ.get("LANGMEM_ES_CONVERSATION_ID") or None,
+                "roles": args.role or ["member"],
+            }
         )
     except ValueError as exc:
         raise IdentityError(f"invalid identity: {exc}") from None
@@ -262,5 +268,10 @@ def register(sub: Any) -> None:
     p.add_argument("--user", help="user id (else LANGMEM_ES_USER_ID)")
     p.add_argument("--agent", help="agent id (else LANGMEM_ES_AGENT_ID)")
     p.add_argument("--role", action="append", choices=["member", "owner"], help="role (repeatable; default member)")
+    p.add_argument(
+        "--conversation",
+        help="conversation id: the tools' 'conversation' scope (else LANGMEM_ES_CONVERSATION_ID; without one, "
+        "that scope is refused)",
+    )
     _backend_args(p)
     p.set_defaults(func=_mcp)

@@ -52,7 +52,7 @@ def clean_text(text: Any, what: str = "content", *, limit: int = MAX_CONTENT_CHA
         raise InvalidMemoryError(f"{what} is not valid unicode (lone surrogate at {exc.start})") from None
     cleaned = _CONTROL.sub("", text).strip()  # megabyte events: one regex pass, not a loop
     if not cleaned:
-        raise InvalidMemoryError(f"{what} is empty; say what to remember")
+        raise InvalidMemoryError(f"{what} is empty; say what to remember" if what == "content" else f"{what} is empty")
     if len(cleaned) > limit:
         raise InvalidMemoryError(f"{what} is {len(cleaned)} characters; the limit is {limit} — split it or summarise")
     return cleaned

@@ -84,7 +84,7 @@ def _state(request: Request) -> ServerState:
 
 def caller(request: Request) -> Identity:
     """The request's identity (from its bearer token); rate-limited per token."""
-    return _state(request).authenticate(request.headers.get("authorization"))
+    return _state(request).authenticate(request.headers.get("authorization"), request.headers.get("x-conversation-id"))
 
 
 Caller = Annotated[Identity, Depends(caller)]

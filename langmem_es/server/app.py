@@ -17,13 +17,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..errors import LangmemEsError
 from . import api, console
 from .auth import TokenTable
-from .http_errors import RateLimited, TooLarge, error_body, status_for
+from .http_errors import NotFound, RateLimited, TooLarge, error_body, status_for
 from .mcp_server import build_mcp_server, identity_from_request
 from .state import ServerSettings, ServerState
 
@@ -99,6 +100,23 @@ def create_app(
     async def bad_value(request: Request, exc: ValidationError) -> JSONResponse:
         return JSONResponse({"error": "InvalidRequest", "message": _validation_text(exc.errors())}, status_code=422)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Unknown routes, wrong methods and bodies that do not parse answer in the API's shape."""
+        names = {400: "BadRequest", 404: "NotFound", 405: "MethodNotAllowed"}
+        message = str(exc.detail)
+        if exc.status_code == 400 and "parsing the body" in message:
+            message = "the request body does not parse: send UTF-8 JSON"
+        elif exc.status_code == 404:
+            message = f"no route {request.method} {request.url.path} (the API is under /v1, see /docs)"
+            if request.url.path.startswith("/console"):
+                return console.error_page(request, NotFound(f"no page {request.url.path}"))
+        return JSONResponse(
+            {"error": names.get(exc.status_code, "HTTPError"), "message": message},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
@@ -115,6 +133,11 @@ def create_app(
 def _validation_text(errors: Any) -> str:
     parts = []
     for e in errors[:5]:
+        if e.get("type") == "json_invalid":
+            where = [p for p in e.get("loc", ()) if p != "body"]
+            at = f" at character {where[0]}" if where else ""
+            parts.append(f"body: not valid JSON{at} ({(e.get('ctx') or {}).get('error', 'invalid')})")
+            continue
         loc = ".".join(str(p) for p in e.get("loc", ()) if p != "body") or "body"
         parts.append(f"{loc}: {e.get('msg', 'invalid')}")
     return "; ".join(parts)
@@ -177,7 +200,7 @@ class _McpAuth:
         if scope["type"] == "http":
             headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or ()}
             try:
-                identity = self.state.authenticate(headers.get("authorization"))
+                identity = self.state.authenticate(headers.get("authorization"), headers.get("x-conversation-id"))
             except LangmemEsError as exc:
                 extra = {"WWW-Authenticate": "Bearer"} if status_for(exc) == 401 else {}
                 if isinstance(exc, RateLimited):

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import InvalidMemoryError
 from ..model import Identity
 from .auth import RateLimiter, TokenTable
 from .http_errors import RateLimited
 
-__all__ = ["ServerSettings", "ServerState", "forget_json", "to_json"]
+__all__ = ["ServerSettings", "ServerState", "forget_json", "in_conversation", "to_json"]
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,12 @@ class ServerState:
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(self.settings.rate_per_second, self.settings.burst)
 
-    def authenticate(self, authorization: str | None) -> Identity:
-        """The identity behind an ``Authorization`` header, counted against its token's rate limit."""
+    def authenticate(self, authorization: str | None, conversation: str | None = None) -> Identity:
+        """The identity behind an ``Authorization`` header, counted against its token's rate limit.
+
+        ``conversation`` (the ``X-Conversation-Id`` header) names the caller's conversation:
+        its conversation-scoped memories are the caller's own in that conversation (the id is
+        qualified by the token's user, else agent, so one member never reaches another's)."""
         key, identity = self.tokens.identify(authorization)
         wait = self.limiter.allow(key)
         if wait:
@@ -55,7 +61,27 @@ class ServerState:
                 f"(burst {self.settings.burst}); retry in {wait:.2f}s",
                 wait,
             )
-        return identity
+        if conversation is None:
+            return identity
+        return in_conversation(identity, conversation)
+
+
+#: Characters of an ``X-Conversation-Id`` (a client's thread or chat id).
+CONVERSATION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
+
+
+def in_conversation(identity: Identity, conversation: str) -> Identity:
+    """``identity`` in its own conversation ``conversation`` (qualified by its user, else agent)."""
+    conversation = conversation.strip()
+    if not CONVERSATION_ID.fullmatch(conversation):
+        raise InvalidMemoryError(
+            "X-Conversation-Id: 1-128 characters, letters, digits and . _ : @ - (starting with a letter or digit)"
+        )
+    principal = f"user:{identity.user_id}" if identity.user_id else f"agent:{identity.agent_id}"
+    try:
+        return Identity.model_validate({**identity.model_dump(), "conversation_id": f"{principal}/{conversation}"})
+    except ValueError:
+        raise InvalidMemoryError("X-Conversation-Id: too long with the caller's id (at most 256 characters)") from None
 
 
 def to_json(value: Any) -> Any:
@@ -80,4 +106,5 @@ def forget_json(report: Any) -> dict[str, Any]:
         "counts": to_json(report.counts),
         "dry_run": bool(report.dry_run),
         "denied": list(getattr(report, "denied", [])),
+        "copies": list(getattr(report, "copies", [])),
     }

@@ -189,3 +189,38 @@ def test_rate_limit_per_token_answers_429_with_retry_after(tmp_path) -> None:
             assert other.get("/v1/whoami").status_code == 200  # per token, not global
     finally:
         stop_server(srv)
+
+
+def test_answers_that_are_not_routes_or_json_keep_the_error_shape(server: Server) -> None:
+    """A client parses one error shape: unknown routes, bodies that do not parse, broken JSON."""
+    with server.client("member") as c:
+        r = c.get("/v1/nope")
+        assert r.status_code == 404 and r.json()["error"] == "NotFound" and "/v1/nope" in r.json()["message"]
+        r = c.post("/v1/recall", content=b'{"query": "caf\xe9 \xff"}', headers={"content-type": "application/json"})
+        assert r.status_code in (400, 422) and set(r.json()) == {"error", "message"}
+        r = c.post("/v1/recall", content=b"{not json", headers={"content-type": "application/json"})
+        assert r.status_code == 422 and "not valid JSON" in r.json()["message"]
+        r = c.post("/v1/recall", json={"query": "   "})
+        assert r.status_code == 422 and r.json()["message"] == "query is empty"
+
+
+def test_conversation_memories_over_http_are_the_callers_own(server: Server) -> None:
+    """A client keeps notes for one chat with X-Conversation-Id; another member naming the same
+    conversation id reaches only their own notes."""
+    note = "zqconv The parcel code for this chat is 4471."
+    thread = {"X-Conversation-Id": "chat-42"}
+    with server.client("member") as sam, server.client("member2") as ravi:
+        r = sam.post("/v1/memories", json={"content": note, "scope": "conversation", "reason": "r"}, headers=thread)
+        assert r.status_code == 201, r.text
+        found = sam.post("/v1/recall", json={"query": "parcel code for this chat"}, headers=thread).json()
+        assert note in [m["memory"]["content"] for m in found["memories"]]
+        elsewhere = sam.post("/v1/recall", json={"query": "parcel code for this chat"}).json()
+        assert note not in [m["memory"]["content"] for m in elsewhere["memories"]]
+        theirs = ravi.post("/v1/recall", json={"query": "parcel code for this chat"}, headers=thread).json()
+        assert note not in [m["memory"]["content"] for m in theirs["memories"]]
+        r = sam.post("/v1/memories", json={"content": "x", "scope": "conversation", "reason": "r"})
+        assert r.status_code == 422 and "X-Conversation-Id" in r.json()["message"]
+        r = sam.post("/v1/recall", json={"query": "x"}, headers={"X-Conversation-Id": "bad id/with spaces"})
+        assert r.status_code == 422 and "X-Conversation-Id" in r.json()["message"]
+        gone = sam.post("/v1/forget", json={"query": "the parcel code for this chat"}, headers=thread).json()
+        assert gone["ids"] and gone["copies"] == []
