@@ -98,6 +98,16 @@ def describes(description: str, content: str, similarity: float, threshold: floa
     return bool(wanted) and wanted <= words(content)
 
 
+def informative(text: str) -> bool:
+    """Does ``text`` say something beyond a pleasantry: a number or code, or three content words?
+
+    >>> informative("My locker combination is 31-07-99."), informative("See you tomorrow!")
+    (True, False)
+    """
+    found = words(text)
+    return len(found) >= 3 or any(any(c.isdigit() for c in w) for w in found)
+
+
 def _literals(text: str) -> set[str]:
     """Folded content words holding a digit: numbers, codes, house numbers, versions."""
     return {w for w in words(text) if any(c.isdigit() for c in w)}

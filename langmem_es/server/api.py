@@ -28,7 +28,7 @@ class _Body(BaseModel):
 
 
 class RememberBody(_Body):
-    content: str = Field(min_length=1, max_length=20_000)
+    content: str = Field(min_length=1)  # the core's limits apply (facts 32,000 characters; events more)
     kind: Kind = "semantic"
     scope: Scope = "private"
     reason: str | None = Field(None, max_length=2000)
@@ -70,7 +70,8 @@ class OutcomeBody(_Body):
 
 class ImportBody(_Body):
     records: list[dict[str, Any]] = Field(max_length=10_000)
-    scope: Scope = "private"
+    scope: Scope | None = "private"
+    adopt: bool = False
 
 
 class PurgeBody(_Body):
@@ -217,8 +218,19 @@ async def export(
 
 @router.post("/import", tags=["transfer"])
 async def import_(identity: Caller, body: ImportBody, request: Request) -> Any:
-    """Import exported records as the caller's own (tombstones respected)."""
-    return {"ids": await _core(request).import_(identity, body.records, scope=body.scope)}
+    """Import exported records as the caller's own (tombstones respected).
+
+    ``scope`` moves every record into one scope (default private; ``null``: each keeps its own); ``adopt``
+    makes another user's private records the caller's own (else they are refused)."""
+    ids = await _core(request).import_(identity, body.records, scope=body.scope, adopt=body.adopt)
+    memories = sum(1 for r in body.records if r.get("record") != "tombstone")
+    out: dict[str, Any] = {"ids": ids, "skipped": memories - len(ids)}
+    if out["skipped"]:
+        out["note"] = (
+            "records not imported: shared records of this workspace (already here), records a "
+            "tombstone covers (forgotten), or repeats of one memory"
+        )
+    return out
 
 
 @router.post("/purge", tags=["transfer"])

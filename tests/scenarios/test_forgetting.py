@@ -147,6 +147,19 @@ def test_a_forgotten_event_does_not_block_the_same_words_another_day(core, alice
     assert other_day.action == "created"
 
 
+def test_forgotten_words_that_say_something_stay_forgotten_in_another_chat(core, alice, clock):
+    """As a user who said "forget my locker code", I do not want it kept when I paste the same
+    line into another chat; swept-along chit-chat is not censored that way."""
+    code = "My locker combination is 31-07-99."
+    e = core.remember(alice, code, kind="episodic", session_id="s1")
+    assert core.forget(alice, query="my locker code") == [e.id]
+    clock.advance(days=3)
+    for session in ("s2", None):
+        assert core.remember(alice, code, kind="episodic", session_id=session, event_time=clock.now).action == (
+            "suppressed"
+        )
+
+
 def test_forget_needs_a_target_and_stays_in_scope(core, alice, tenant):
     with pytest.raises(InvalidMemoryError):
         core.forget(alice)

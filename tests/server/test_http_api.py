@@ -224,3 +224,21 @@ def test_conversation_memories_over_http_are_the_callers_own(server: Server) -> 
         assert r.status_code == 422 and "X-Conversation-Id" in r.json()["message"]
         gone = sam.post("/v1/forget", json={"query": "the parcel code for this chat"}, headers=thread).json()
         assert gone["ids"] and gone["copies"] == []
+
+
+def test_import_says_what_it_skipped_and_adopts_on_request(server: Server) -> None:
+    """A handover over HTTP: another member's private records need adopt; what is not imported is counted."""
+    with server.client("member") as sam, server.client("member2") as ravi:
+        remember(sam, "zqhand Sam's supplier contact is Dana at Initech.", subject_key="handover.supplier")
+        records = [
+            r for r in sam.get("/v1/export").json() if r.get("record") != "tombstone" and "zqhand" in r["content"]
+        ]
+        refused = ravi.post("/v1/import", json={"records": records})
+        assert refused.status_code == 403 and "adopt" in refused.json()["message"]
+        took = ravi.post("/v1/import", json={"records": records, "adopt": True}).json()
+        assert len(took["ids"]) == 1 and took["skipped"] == 0
+        assert "zqhand Sam's supplier contact is Dana at Initech." in recall_texts(ravi, "supplier contact")
+        shared = remember(sam, "zqhand The team standup is at 9:30.", scope="shared")
+        again = [r for r in sam.get("/v1/export", params={"scopes": "shared"}).json() if r.get("id") == shared["id"]]
+        out = ravi.post("/v1/import", json={"records": again, "scope": None}).json()
+        assert out["ids"] == [] and out["skipped"] == 1 and "already here" in out["note"]

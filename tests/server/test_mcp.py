@@ -33,9 +33,9 @@ async def stdio_session(db: Path, *identity: str) -> AsyncIterator[ClientSession
 
 
 @asynccontextmanager
-async def http_session(server: Server, who: str) -> AsyncIterator[ClientSession]:
+async def http_session(server: Server, who: str, **headers: str) -> AsyncIterator[ClientSession]:
     async with (
-        create_mcp_http_client(headers={"Authorization": f"Bearer {server.tokens[who]}"}) as http,
+        create_mcp_http_client(headers={"Authorization": f"Bearer {server.tokens[who]}", **headers}) as http,
         streamable_http_client(server.url + "/mcp/", http_client=http) as (read, write),
         ClientSession(read, write) as session,
     ):
@@ -150,6 +150,27 @@ async def test_stdio_identity_from_the_environment(tmp_path: Path, monkeypatch) 
     async with stdio_session(tmp_path / "m.db") as sam:
         err, text = await call(sam, "remember", content="Sam's badge number is 88.", reason="Front desk asks.")
         assert not err and "(created, private)" in text
+
+
+async def test_the_conversation_scope_over_stdio_and_http(tmp_path: Path, server: Server) -> None:
+    """An MCP client names its chat: notes of that chat stay in it (stdio: --conversation; HTTP: a header)."""
+    async with stdio_session(tmp_path / "c.db", "--tenant", "acme", "--user", "sam", "--conversation", "chat-1") as sam:
+        err, text = await call(sam, "remember", content="The draft is in room 4.", reason="r", scope="conversation")
+        assert not err and "conversation" in text, text
+    async with stdio_session(tmp_path / "c.db", "--tenant", "acme", "--user", "sam") as sam:
+        err, text = await call(sam, "remember", content="The draft is in room 5.", reason="r", scope="conversation")
+        assert err and "--conversation" in text
+    header = {"X-Conversation-Id": "chat-7"}
+    async with http_session(server, "member", **header) as sam:
+        err, text = await call(
+            sam, "remember", content="zqmcpconv The draft is in room 9.", reason="r", scope="conversation"
+        )
+        assert not err, text
+        err, text = await call(sam, "recall", query="Where is the draft?")
+        assert "room 9" in text
+    async with http_session(server, "member2", **header) as ravi:  # the same chat id: not ravi's conversation
+        err, text = await call(ravi, "recall", query="Where is the draft?")
+        assert "room 9" not in text
 
 
 async def test_streamable_http_lists_and_calls_every_tool_per_token(server: Server) -> None:

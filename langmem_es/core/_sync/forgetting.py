@@ -179,8 +179,10 @@ class Forgetting(CoreBase):
 
         Semantic and procedural: the same content (fingerprint), anything from a source
         that was forgotten as a whole, or the same subject key from the same source (the
-        same fact re-extracted in other words). Episodic: the same event (id) or a
-        forgotten source — a common phrase said again another day is a new event.
+        same fact re-extracted in other words). Episodic: the same event (id), a forgotten
+        source, or the same words said again in another session when they were forgotten
+        themselves and say something (:func:`~langmem_es.core.copies.informative`: "My locker
+        code is 31-07-99" stays forgotten; "See you tomorrow!" said another day is a new event).
         """
         if not memories:
             return set()
@@ -324,8 +326,11 @@ def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:
     shared_source = bool(set(tomb.get("sources") or ()) & set(m.sources))
     if tomb.get("by") == "source" and tomb.get("source", "") in m.sources:
         return True
-    if m.kind == "episodic":
-        return tomb.get("memory_id") == m.id
+    if m.kind == "episodic":  # the same event; or the same informative words, when they were what was forgotten
+        if tomb.get("memory_id") == m.id:
+            return True
+        pointed = tomb.get("by") in ("id", "query", "key")  # not swept along as a copy or with a source
+        return pointed and tomb.get("content_hash") == m.content_hash and C.informative(m.content)
     if tomb.get("content_hash") == m.content_hash:
         return True
     return shared_source and bool(m.subject_key) and tomb.get("subject_key") == m.subject_key
