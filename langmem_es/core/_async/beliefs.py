@@ -29,6 +29,9 @@ from ..results import WriteResult
 from .forgetting import buried_ids, tombstone_find
 from .statement_reading import AsyncStatementReading
 
+#: Why a write was not stored: a tombstone covers its content, its source or its key.
+SUPPRESSED = "this was forgotten (the same content, or the message or source it came from); it stays forgotten"
+
 
 class AsyncBeliefs(AsyncStatementReading):
     """Writing memories and maintaining the beliefs they state."""
@@ -122,7 +125,7 @@ class AsyncBeliefs(AsyncStatementReading):
                     read_confidence=confidence is None,
                 )
         if await self._tombstoned(identity, memory):
-            return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
+            return WriteResult(memory.id, "suppressed", None, note=SUPPRESSED)
         if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
             return await self._write_pending(memory, replaces, vector)
         if replaces:
@@ -190,7 +193,7 @@ class AsyncBeliefs(AsyncStatementReading):
             seen = {h.doc.get("id") for h in near}
             near += [Hit("semantic", s.doc, 0.0) for s in find_result(found[-1]) if s.doc.get("id") not in seen]
         if buried_ids([memory], tombs):
-            return WriteResult(memory.id, "suppressed", None, note="this fact was forgotten; it stays forgotten")
+            return WriteResult(memory.id, "suppressed", None, note=SUPPRESSED)
         # 1. the same claim, still active in the same scope: reinforce it (an independent
         #    confirmation raises its confidence; a confirmed denial then applies).
         if same:
