@@ -192,7 +192,7 @@ def pre_recall(
         mid = B.message_id(msg)
         if B.seen_id(state, messages, mode, memories_for_key) == mid:
             return None
-        query = B.message_text(msg).strip()
+        query = V.query_of(B.message_text(msg))  # a pasted log or file: its opening and its end
         if not query:
             return None
         call = CoreCall(

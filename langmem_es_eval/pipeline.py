@@ -135,9 +135,9 @@ class MemoryPipelineSystem:
         return dedupe([turn_of[key] for key in keys if key in turn_of])[:k]
 
     def candidates(self, conversation_id: str, question: str, n: int) -> list[str]:
-        """The fused candidate list (both legs ``n`` deep, RRF as the core fuses them) as
+        """The fused candidate list (both legs ``n`` deep, fused as the core fuses them) as
         turn ids, before any reranking: what a better reranker could still reorder."""
-        from langmem_es.fusion import rrf
+        from langmem_es.fusion import rrf_scored
 
         identity = self._identity(conversation_id)
         legs = self.backend.hybrid(
@@ -147,10 +147,11 @@ class MemoryPipelineSystem:
             vector=self.core.embeddings.embed_query(question),
             size=n,
         )
-        fused = rrf(
-            [[h.doc["key"] for h in legs.text_hits], [h.doc["key"] for h in legs.vector_hits]],
+        fused = rrf_scored(
+            [[(h.doc["key"], h.score) for h in legs.text_hits], [(h.doc["key"], h.score) for h in legs.vector_hits]],
             k=self.core.config.rrf_k,
             weights=self.core.config.leg_weights,
+            score_weights=self.core.config.leg_score_weights,
         )
         turn_of = self._turn_of[conversation_id]
         return dedupe(turn_of[key] for key, _ in fused if key in turn_of)[:n]

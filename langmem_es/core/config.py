@@ -18,6 +18,11 @@ class MemoryConfig:
     and +0.004 on Elasticsearch; 20 gained more on SQLite but cost multi-hop 0.014 on Elasticsearch)."""
     leg_weights: tuple[float, float] = (1.0, 1.0)
     """RRF weights of the (BM25, dense) legs."""
+    leg_score_weights: tuple[float, float] = (0.0, 0.0)
+    """The (BM25, dense) legs' own scores as a second vote in fusion (:func:`~langmem_es.fusion.rrf_scored`):
+    each leg's score, min-max normalised within its list, times this share of a first rank's vote.
+    (0, 0) is plain RRF. Client-side fusion: with a vote of scores, ``fusion="auto"`` does not use the
+    server's RRF (ranks only)."""
     fusion: Literal["auto", "client", "server"] = "auto"
     """``auto``: server-side RRF when the cluster's licence and modules allow it."""
     rerank_window: int = 80
@@ -39,10 +44,10 @@ class MemoryConfig:
     passage_overlap: int = 40
     """Tokens two neighbouring passages share, so a fact on a boundary is whole in one."""
     max_content_chars: int = 32_000
-    """Longest content a caller may write by hand (``remember``)."""
+    """Longest fact or playbook a caller may write (``remember``)."""
     max_event_chars: int = 4_000_000
-    """Longest content of an ingested event (``remember_many``: conversation turns, pasted
-    documents, logs); passages keep it searchable."""
+    """Longest content of an event (``remember(kind="episodic")``, ``remember_many``, the
+    ``episodic_write`` node: conversation turns, pasted documents, logs); passages keep it searchable."""
     second_hop: bool = False
     """Search again (BM25) with the words the first hop's best hits add, fused as a third
     ranking (client-side fusion only; one more BM25 query per recall). Off: on the LoCoMo

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
 
 MAX_CONTENT_CHARS = 32_000
+#: Longest recall query; a longer user message is recalled for by :func:`query_of` it.
+MAX_QUERY_CHARS = 4000
 
 # Unicode category Cc (C0 controls, DEL, C1 controls) except newline and tab.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -195,3 +197,19 @@ def memory_id(*parts: Any) -> str:
     """Deterministic memory id, so a retried write never duplicates."""
     raw = "\x1f".join("" if p is None else str(p) for p in parts)
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
+
+
+def query_of(text: str, limit: int = MAX_QUERY_CHARS) -> str:
+    """A recall query for a message of any length: the message itself, or — past ``limit``
+    characters (a pasted log, file or document) — its opening and its end, where people
+    put what they ask about it.
+
+    >>> q = query_of("why does this fail? " + "x" * 9000 + " any idea?")
+    >>> len(q) <= MAX_QUERY_CHARS and q.startswith("why does this fail?") and q.endswith("any idea?")
+    True
+    """
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    half = (limit - 5) // 2
+    return f"{text[:half].rstrip()} … {text[-half:].lstrip()}"

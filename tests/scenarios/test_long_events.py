@@ -63,9 +63,15 @@ def test_the_vector_leg_sees_the_middle_of_a_long_event(core, alice):
     assert legs.vector_hits[0].score > head_only + 0.2
 
 
-def test_hand_written_content_keeps_its_limit(core, alice):
+def test_a_fact_keeps_its_limit_and_an_event_takes_a_paste(core, alice):
+    """A fact is a sentence or a paragraph; an event is whatever the user sent (a pasted log)."""
     with pytest.raises(InvalidMemoryError, match="limit is 32000"):
-        core.remember(alice, filler(40_000), kind="episodic")
+        core.remember(alice, filler(40_000), reason="r")
+    doc = paste(40_000)
+    w = core.remember(alice, doc, kind="episodic")
+    assert w.action == "created"
+    found = core.recall(alice, "greenhouse irrigation pilot budget in euros", kinds=["episodic"], k=3)
+    assert found.memories[0].memory.id == w.id
 
 
 def test_forgetting_and_tombstones_cover_the_whole_long_event(core, alice):

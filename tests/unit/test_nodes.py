@@ -124,6 +124,23 @@ def test_episodic_write_before_the_agent_and_idempotent(store: SQLiteMemoryStore
     assert node.invoke({"messages": [msg, AIMessage("ok")]}, c) == {}  # latest is not the user's
 
 
+@pytest.mark.parametrize("chars", [5_000, 40_000])
+def test_a_long_pasted_message_is_stored_and_recalled_for_not_refused(store: SQLiteMemoryStore, chars: int) -> None:
+    """A user pastes a traceback or a file: the turn goes on, the paste is kept, memories are recalled."""
+    c = cfg()
+    seed(store, c, ("The user's service runs on Python 3.11.", "user.python_version"))
+    log = "\n".join(f"2026-11-30 10:{i % 60:02d} INFO worker-{i % 7} heartbeat ok seq={i}" for i in range(chars // 50))
+    text = f"my service keeps crashing, here's the log:\n{log}\nwhich python version am I on again?"
+    b = StateGraph(MemoryState)
+    b.add_node("agent", echo_agent)
+    b.add_edge(START, "agent")
+    add_memory(b, "agent")
+    out = b.compile(store=store).invoke({"messages": [HumanMessage(text)]}, c)
+    assert "Python 3.11" in out["memories"] and out["messages"][-1].content == "ok"
+    r = memory_for(store).recall(identity_from_config(c), "heartbeat seq worker log", kinds=["episodic"])
+    assert any(len(m.memory.content) > chars * 0.8 for m in r.memories)
+
+
 def test_pre_recall_leaves_out_the_turns_own_episode(store: SQLiteMemoryStore) -> None:
     c = cfg()
     g = graph(store)

@@ -85,6 +85,7 @@ class AsyncBeliefs(AsyncStatementReading):
             memory = self._new_memory(
                 identity,
                 content,
+                limit=self.config.max_event_chars if kind == "episodic" else None,  # a raw turn: any paste
                 kind=kind,
                 scope=scope,
                 reason=reason,

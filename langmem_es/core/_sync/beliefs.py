@@ -86,6 +86,7 @@ class Beliefs(StatementReading):
             memory = self._new_memory(
                 identity,
                 content,
+                limit=self.config.max_event_chars if kind == "episodic" else None,  # a raw turn: any paste
                 kind=kind,
                 scope=scope,
                 reason=reason,

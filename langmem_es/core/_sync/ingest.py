@@ -53,7 +53,9 @@ class Ingest(LongEvents):
         """
         memories: list[Memory] = []
         explicit: list[str | None] = []
-        for item in items:
+        for n, item in enumerate(items):
+            if not isinstance(item, Mapping) or "content" not in item:
+                raise InvalidMemoryError(f"item {n}: each item is a mapping with 'content' (and remember's arguments)")
             args = dict(item)
             explicit.append(args.pop("context", None))
             memories.append(

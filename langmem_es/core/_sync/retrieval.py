@@ -15,7 +15,7 @@ from functools import partial
 
 from ... import filters as F
 from ...errors import InvalidMemoryError, ShardsUnavailableError, UnavailableShard
-from ...fusion import rrf
+from ...fusion import rrf_scored
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker
@@ -61,7 +61,7 @@ class Retrieval(LongEvents, Hops, Decompose):
         (``RecallResult.partial``, ``RecallResult.unavailable_shards``).
         """
         started = time.perf_counter()
-        query = V.clean_text(query, "query", limit=4000)
+        query = V.clean_text(query, "query", limit=V.MAX_QUERY_CHARS)
         V.check_recall_args(k=k, candidates=candidates, filters=filters, as_of=as_of)
         kinds = V.check_kinds(kinds)
         scopes = V.check_scopes(scopes)
@@ -80,7 +80,9 @@ class Retrieval(LongEvents, Hops, Decompose):
         t = time.perf_counter()
         vector = self._embed_while_refreshing(query, kinds)
         timings["embed"] = _ms(t)
-        server = self.config.fusion == "server" or (self.config.fusion == "auto" and self.capabilities.server_rrf)
+        server = self.config.fusion == "server" or (  # the server's RRF reads ranks only: not when scores vote
+            self.config.fusion == "auto" and self.capabilities.server_rrf and not any(self.config.leg_score_weights)
+        )
         t = time.perf_counter()
         # the legs carry what fusion, reranking and the candidate check read (the texts only when
         # this query's ranking reads them; the second hop: the contents); the k kept are fetched whole
@@ -117,24 +119,26 @@ class Retrieval(LongEvents, Hops, Decompose):
                 for rank, h in enumerate(hits, 1):
                     stages.setdefault(h.doc["id"], {})[name] = h.score
                     stages[h.doc["id"]][f"{name}_rank"] = rank
-            fused = rrf(
-                [[h.doc["id"] for h in legs.text_hits], [h.doc["id"] for h in legs.vector_hits]],
+            scored = [
+                [(h.doc["id"], h.score) for h in legs.text_hits],
+                [(h.doc["id"], h.score) for h in legs.vector_hits],
+            ]
+            fused = rrf_scored(
+                scored,
                 k=self.config.rrf_k,
                 weights=self.config.leg_weights,
+                score_weights=self.config.leg_score_weights,
             )
             if self.config.second_hop:  # opt-in: see core/_async/hops.py
                 hop = self._second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
                 for h in hop:
                     by_id.setdefault(h.doc["id"], h)
                 if hop:
-                    fused = rrf(
-                        [
-                            [h.doc["id"] for h in legs.text_hits],
-                            [h.doc["id"] for h in legs.vector_hits],
-                            [h.doc["id"] for h in hop],
-                        ],
+                    fused = rrf_scored(
+                        [*scored, [(h.doc["id"], h.score) for h in hop]],
                         k=self.config.rrf_k,
                         weights=(*self.config.leg_weights, self.config.second_hop_weight),
+                        score_weights=(*self.config.leg_score_weights, 0.0),
                     )
             if self.config.query_model is not None:  # opt-in: see core/_async/decompose.py
                 fused = self._decomposed(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
