@@ -520,3 +520,34 @@ def quantifies(o: Statement, head: str) -> bool:
 def named_one_of(o: Statement, n: Statement) -> bool:
     """``o`` owns a named X ("a dog named Rex", frame ``own_dog``) and ``n`` speaks of having Xs."""
     return n.frame == "have" and len(n.item) == 1 and o.frame == "own_" + next(iter(n.item))
+
+
+def prefers_another(o: Statement, n: Statement) -> bool:
+    """Both say which one of a kind their holder prefers, and ``n`` another one: "I prefer light
+    mode in my editor" ← "I prefer dark mode in my editor", "imperial units" ← "metric units"
+    (one is preferred; "I like tea" and "I like coffee" are both held)."""
+    return (
+        o.frame == n.frame == "like"
+        and o.holder == n.holder
+        and not (o.negated or n.negated or o.ending or n.ending)
+        and bool(o.head)
+        and o.head == n.head
+        and not (o.item <= n.item or n.item <= o.item)
+        and "prefer" in content_lemmas(o.text)
+        and "prefer" in content_lemmas(n.text)
+    )
+
+
+def names_more(o: Statement, n: Statement) -> bool:
+    """Does ``n`` name a thing ``o`` does not mention ("… in my terminal too" ← "… in my editor")?"""
+
+    def folded(word: str) -> str:
+        word = american(word.lower())
+        return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+    said = {folded(t.text) for t in reading(o.text)} | {folded(t.lemma_) for t in reading(o.text)}
+    return any(
+        t.pos_ in ("NOUN", "PROPN") and t.lower_ not in L.SPEAKER_NOUNS and folded(t.text) not in said
+        for t in reading(n.text)
+    )
+

@@ -788,7 +788,9 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             tense=tense,
             change=True,
         )
-    value_heads = objs if prep and objs and (dobj is None or frame) else ([dobj] if dobj is not None else objs)
+    # what is liked is the object, wherever it is liked: "I prefer light mode in my editor"
+    by_prep = prep and objs and (dobj is None or (frame and frame != "like"))
+    value_heads = objs if by_prep else ([dobj] if dobj is not None else objs)
     if lemma == "become" or (lemma == "work" and prep == "as"):
         value_heads = [c for c in kids if c.dep_ in ("attr", "oprd", "dobj")] or objs
     if not value_heads and xcomp is not None:

@@ -393,6 +393,8 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
         return "update"
     if rel == "update" and not n.ending and n.frame not in C.ONE_VALUED and C.adds(n):
         return "other_key"  # one more: "I also swim on Fridays" leaves "I swim on Mondays"
+    if rel == "reinforcement" and C.adds(n) and C.names_more(o, n):
+        return "other_key"  # the same, somewhere more: "… dark mode in my terminal too" ← "… in my editor"
     return rel
 
 
@@ -464,6 +466,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update"  # "I have two kids now" ← "I have a son"
     if n.change and o.frame == n.frame and o.head and o.head == n.head and o.item != n.item:
         return "update"  # another one of the same thing, said to be a change: "now takes the 7:40 train" ← 8:15
+    if C.prefers_another(o, n):
+        return "update"  # one preferred of a kind: "I prefer light mode" ← "I prefer dark mode"
     if o.holder == n.holder and n.values and n.values < o.values and n.when - o.when:
         return "other_key"  # a time for what is held: "I now take my sertraline in the morning"
     if o.holder == n.holder and o.thing == n.thing and C.described_not_named(o, n):

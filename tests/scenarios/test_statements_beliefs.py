@@ -205,6 +205,8 @@ def test_true_updates_without_the_key_words(core, alice):
             "The production cluster runs Elasticsearch 8.15.",
             "The production cluster was upgraded to Elasticsearch 8.19.",
         ),
+        ("I prefer dark mode in my editor.", "I prefer light mode in my editor."),
+        ("I prefer metric units.", "I prefer imperial units."),
     ],
 )
 def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
@@ -299,6 +301,8 @@ def test_keyless_updates_replace_keyless_facts(core, alice, old, new):
         ("I use Gmail.", "might try protonmail at some point"),
         ("Alice owns a house.", "Bob owns a house."),
         ("The production cluster runs Elasticsearch 8.15.", "The staging cluster runs Elasticsearch 8.19."),
+        ("I prefer dark mode in my editor.", "I prefer dark mode in my terminal too."),
+        ("I like tea.", "I like coffee."),
     ],
 )
 def test_keyless_facts_that_both_hold_stay(core, alice, first, second):
