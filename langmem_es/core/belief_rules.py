@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Literal
 
 from ..model import Memory
+from . import statement_changes as C
 from . import statement_lexicon as L
 from . import statements as St
 
@@ -83,6 +84,35 @@ _NAMED_ATTRIBUTES = frozenset(
 )
 
 
+#: Last words of a subject key that name a kind of facts, not one fact ("user.health",
+#: "user.pets"): several facts of the kind hold under it at once.
+CATEGORY_KEYS = frozenset(
+    "health medical pets pet animals family relatives preferences preference prefs likes dislikes hobbies "
+    "interests food work job career schedule contact contacts info notes profile personal facts details misc "
+    "general background habits routine travel devices tech".split()
+)
+
+
+def category_key(key: str | None) -> bool:
+    """Does ``key`` name a kind of facts rather than one fact (``user.health``, ``team.misc``)?"""
+    return bool(key) and key.replace("-", "_").split(".")[-1].split("_")[-1].lower() in CATEGORY_KEYS
+
+
+def another_fact_under_key(held: list[Memory], new: Memory) -> bool:
+    """Is ``new`` another fact than every held one under its key, so that it must not replace
+    them: about another holder (a lookalike), said to be one more ("also has a cat"), or of
+    another kind under a key naming a kind of facts ("allergic to peanuts" and "takes
+    sertraline" under ``user.health``)? A key naming one fact is trusted otherwise."""
+    asserted = [m for m in held if m.polarity == "assert"]
+    if not asserted:
+        return False
+    relations = [relation(m, new) for m in asserted]
+    if all(r == "lookalike" for r in relations):
+        return True
+    apart = all(r in ("other_key", "unrelated", "lookalike") for r in relations)
+    return apart and (C.adds(statement(new)) or category_key(new.subject_key))
+
+
 def attribute(memory: Memory) -> str | None:
     """The named, single-valued attribute of one holder the statement sets (``user.home``,
     ``user.contact``, ``user.timezone``), or ``None`` (a multi-valued frame, an event …)."""
@@ -131,6 +161,11 @@ def keys_close(a: str, b: str, cosine: float, threshold: float) -> bool:
         return False
     shared = len(wa & wb) / len(wa | wb)
     return shared >= 0.5 or (shared > 0 and cosine >= threshold) or cosine >= max(threshold, 0.9)
+
+
+def same_key_ids(a: str | None, b: str | None) -> bool:
+    """Do two keys carry the same identifiers (segments with digits: ``device.0`` is not ``device.1``)?"""
+    return _key_ids(a or "") == _key_ids(b or "")
 
 
 def may_supersede(old: Memory, new: Memory, *, explicit: bool, margin: float) -> bool:

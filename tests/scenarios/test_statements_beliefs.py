@@ -47,6 +47,35 @@ def test_key_variants_map_to_one_fact(core, alice):
     assert c.memory.subject_key == "user.home_city" and c.superseded == [b.id]
 
 
+def test_a_new_value_under_another_key_for_the_same_attribute_replaces_it(core, alice):
+    """A model picks a different key each time; the fact it updates is still found."""
+    a = core.remember(alice, "I live in Bristol.", subject_key="user.home_city", reason=WHY)
+    b = core.remember(alice, "I moved to Leeds.", subject_key="user.location", reason=WHY)
+    assert b.memory.subject_key == "user.home_city" and b.superseded == [a.id]
+    c = core.remember(alice, "I work at Initech.", subject_key="user.employer", reason=WHY)
+    d = core.remember(alice, "I now work at Globex.", subject_key="user.job.company", reason=WHY)
+    assert d.memory.subject_key == "user.employer" and d.superseded == [c.id]
+
+
+@pytest.mark.parametrize(
+    ("key", "first", "second"),
+    [
+        ("user.health", "Alice is allergic to peanuts.", "Alice takes 20mg of sertraline daily."),
+        ("user.pets", "Alice has a dog named Rex.", "Alice also has a cat named Luna."),
+    ],
+)
+def test_a_key_naming_a_kind_of_facts_holds_several(core, alice, key, first, second):
+    """A model files two facts under one broad key (``user.health``): the second is another fact, not
+    a new value of the first, and both are recalled."""
+    a = core.remember(alice, first, subject_key=key, reason=WHY)
+    b = core.remember(alice, second, subject_key=key, reason=WHY)
+    assert b.superseded == [] and core.get(alice, a.id).status == "active", (b.action, b.memory.subject_key)
+    again = core.remember(
+        alice, first.replace("peanuts", "shellfish").replace("Rex", "Max"), subject_key=key, reason=WHY
+    )
+    assert b.id not in again.superseded and core.get(alice, b.id).status == "active"  # never the other kind
+
+
 def test_keys_naming_other_things_stay_apart(core, alice):
     """Keys that differ in an identifier (``device.3`` and ``device.4``) are two subjects."""
     three = core.remember(alice, "My device 3 is in room 1.", subject_key="device.3", reason=WHY)

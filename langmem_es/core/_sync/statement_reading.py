@@ -78,9 +78,9 @@ class StatementReading(Denials):
         """Map the caller's key to a held key for the same subject (``user.location.city`` → ``user.home_city``).
 
         Only when no fact is held under the caller's key (``held``: from the write's batched
-        read), the statements agree that the two
-        are about one attribute of one holder, and the keys are close (shared words or
-        close in meaning).
+        read), the statements agree that the two are about one attribute of one holder, and
+        the keys are close (shared words or close in meaning) — or the new statement gives a
+        new value of the one named attribute the held fact sets.
         """
         key = memory.subject_key or ""
         if held:
@@ -97,16 +97,20 @@ class StatementReading(Denials):
         )
         from ..scoring import cosine
 
-        for (old, _), vec in zip(others, vectors[1:], strict=False):
-            if R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self.config.key_similarity):
+        for (old, rel), vec in zip(others, vectors[1:], strict=False):
+            close = R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self.config.key_similarity)
+            # or, whatever the keys' words, a new value of the one named attribute the held fact sets
+            # ("I moved to Leeds" as user.location ← "I live in Bristol" as user.home_city)
+            if close or (rel == "update" and R.one_attribute(old, memory) and R.same_key_ids(key, old.subject_key)):
                 return memory.model_copy(update={"subject_key": old.subject_key})
         return memory
 
     def _guard_lookalike(self, memory: Memory, actives: Sequence[StoredDoc]) -> Memory:
-        """A statement about another holder under a held key ("my sister lives in York" as
-        ``user.home_city``) gets its own key instead of replacing the user's fact."""
+        """Another fact under a held key gets its own key instead of replacing the held ones:
+        about another holder ("my sister lives in York" as ``user.home_city``), one more ("also
+        has a cat" as ``user.pets``), another of a kind (``user.health``): :func:`R.another_fact_under_key`."""
         held = [memory_of(s.doc) for s in actives]
-        if held and all(R.relation(m, memory) == "lookalike" for m in held if m.polarity == "assert"):
+        if R.another_fact_under_key(held, memory):
             from ..statements import parse
 
             own = f"{memory.subject_key}.{parse(memory.content).key}"
