@@ -95,7 +95,7 @@ CATEGORY_KEYS = frozenset(
 
 def category_key(key: str | None) -> bool:
     """Does ``key`` name a kind of facts rather than one fact (``user.health``, ``team.misc``)?"""
-    return bool(key) and key.replace("-", "_").split(".")[-1].split("_")[-1].lower() in CATEGORY_KEYS
+    return key is not None and key.replace("-", "_").split(".")[-1].split("_")[-1].lower() in CATEGORY_KEYS
 
 
 def another_fact_under_key(held: list[Memory], new: Memory) -> bool:
