@@ -550,4 +550,3 @@ def names_more(o: Statement, n: Statement) -> bool:
         t.pos_ in ("NOUN", "PROPN") and t.lower_ not in L.SPEAKER_NOUNS and folded(t.text) not in said
         for t in reading(n.text)
     )
-
