@@ -56,7 +56,14 @@ class MemoryPipelineSystem:
         defaults = MemoryConfig()
         signals: dict[str, Any] = {  # query-time signals (core/signals.py): our full pipeline only
             name: float(opts.get(name, getattr(defaults, name))) if full else 0.0
-            for name in ("signal_when", "signal_window", "signal_names", "signal_neighbours")
+            for name in (
+                "signal_when",
+                "signal_window",
+                "signal_names",
+                "signal_neighbours",
+                "signal_questions",
+                "signal_now",
+            )
         }
         config = MemoryConfig(
             candidates=int(opts.get("candidates", defaults.candidates)),
@@ -67,7 +74,14 @@ class MemoryPipelineSystem:
             **signals,
         )
         handled = {"candidates", "rrf_k", "context_window_text", "context_window_vector", "time_in_text"}
-        handled |= {"signal_when", "signal_window", "signal_names", "signal_neighbours"}
+        handled |= {
+            "signal_when",
+            "signal_window",
+            "signal_names",
+            "signal_neighbours",
+            "signal_questions",
+            "signal_now",
+        }
         extra = {
             k: _coerce(v, getattr(defaults, k))
             for k, v in opts.items()

@@ -1,7 +1,7 @@
 """Query-time signals added to the reranked order (pure): time and names the question shares.
 
 After fusion and reranking, the best candidates are already in the window; what is often
-wrong is their order among near-equals. Three cheap, general signals reorder them, each a
+wrong is their order among near-equals. Cheap, general signals reorder them, each a
 feature in ``[0, 1]`` added at a small weight to the reranked score (no round trip, a few
 regular expressions over the window's texts):
 
@@ -17,6 +17,9 @@ regular expressions over the window's texts):
 * ``neighbours`` — session-neighbour support: a conversation spreads one topic over
   neighbouring turns, so a candidate whose session neighbour (an event its indexed
   context holds, :mod:`langmem_es.core.context`) scored high is lifted by that score.
+* ``now`` — the question asks for the present ("now", "these days", "currently",
+  "still"): among the window's candidates, later events rank higher (an update is told
+  after what it replaces).
 
 Each is 0 for a question that gives it nothing to go on, so such questions keep their order.
 
@@ -36,7 +39,15 @@ from typing import Any
 
 from .temporal import time_match, time_windows
 
-__all__ = ["SignalWeights", "adjust", "asks_when", "question_names", "reads_text", "states_time"]
+__all__ = [
+    "SignalWeights",
+    "adjust",
+    "asks_now",
+    "asks_when",
+    "question_names",
+    "reads_text",
+    "states_time",
+]
 
 #: a question asking for a time; "When should I…", "When can we…" ask for advice instead
 _WHEN = re.compile(
@@ -83,15 +94,32 @@ class SignalWeights:
     """Share of the best session neighbour's reranked score added to a candidate."""
     window_slack_days: float = 10.0
     """How long after a named window an event still counts (what happened is told later)."""
+    now: float = 0.0
+    """A question about the present: times the candidate's place in the window's event times (newest 1)."""
 
     def __bool__(self) -> bool:
-        return bool(self.when or self.window or self.names or self.neighbours)
+        return bool(self.when or self.window or self.names or self.neighbours or self.now)
 
 
 def reads_text(query: str, weights: SignalWeights) -> bool:
     """Will :func:`adjust` read the candidates' texts for ``query``? (Recall then has its legs
-    bring them back; the time window reads ``event_time`` only.)"""
+    bring them back; the time window and the present read ``event_time`` only.)"""
     return bool(weights.neighbours or (weights.when and asks_when(query)) or (weights.names and question_names(query)))
+
+
+_NOW = re.compile(
+    r"\b(?:now|currently|current|these days|nowadays|at the moment|still|any ?more|lately|latest|most recent)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_now(query: str) -> bool:
+    """Does the question ask about the present ("What do I drive these days?")?
+
+    >>> asks_now("What do I drive these days?"), asks_now("What did I drive in 2019?")
+    (True, False)
+    """
+    return _NOW.search(query) is not None
 
 
 def asks_when(query: str) -> bool:
@@ -169,6 +197,11 @@ def adjust(
             for j, (i, _) in enumerate(head):
                 when = _time(docs[i].get("event_time"))
                 extra[j] += weights.window * time_match(hint, when, slack_days=weights.window_slack_days)
+    if weights.now and asks_now(query):
+        times = sorted({str(docs[i].get("event_time") or docs[i].get("written_at") or "") for i, _ in head})
+        place = {t: k / max(len(times) - 1, 1) for k, t in enumerate(times)}
+        for j, (i, _) in enumerate(head):
+            extra[j] += weights.now * place[str(docs[i].get("event_time") or docs[i].get("written_at") or "")]
     names = question_names(query) if weights.names else []
     if names:
         texts = [_own(docs[i], chars).lower() for i, _ in head]

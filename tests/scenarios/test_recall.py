@@ -143,3 +143,22 @@ def test_rendered_block_fits_the_token_budget(core: MemoryCore) -> None:
     block = core.recall(ALICE, "hub error", k=10).render(budget_tokens=60)
     assert block.startswith("Relevant memories:")
     assert 0 < count_tokens(block) <= 60
+
+
+def test_a_question_about_the_present_finds_the_update_before_what_it_replaced(core: MemoryCore) -> None:
+    """As a user who changed cars, asking what I drive these days should bring the change first,
+    not the older statement that shares more of my words."""
+    from datetime import datetime, timezone
+
+    me = Identity(tenant="acme", user_id="sam")
+    turns = [
+        ("I drive a blue Honda Civic to work every day", 1),
+        ("the Civic needs new tyres soon", 3),
+        ("I sold the Honda and I drive a Tesla to work now", 20),
+    ]
+    for text, day in turns:
+        core.remember(me, text, kind="episodic", event_time=datetime(2026, 3, day, 12, tzinfo=timezone.utc))
+    found = core.recall(me, "what car do I drive to work these days?", kinds=["episodic"], k=3).memories
+    assert found[0].memory.content == "I sold the Honda and I drive a Tesla to work now", [
+        m.memory.content for m in found
+    ]

@@ -87,7 +87,11 @@ class Retrieval(LongEvents, Hops, Decompose):
         # the legs carry what fusion, reranking and the candidate check read (the texts only when
         # this query's ranking reads them; the second hop: the contents); the k kept are fetched whole
         weights = Q.SignalWeights(
-            self.config.signal_when, self.config.signal_window, self.config.signal_names, self.config.signal_neighbours
+            self.config.signal_when,
+            self.config.signal_window,
+            self.config.signal_names,
+            self.config.signal_neighbours,
+            now=self.config.signal_now,
         )
         reads = reads_text(self.reranker, query) or Q.reads_text(query, weights)
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
