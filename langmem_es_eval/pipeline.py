@@ -61,7 +61,6 @@ class MemoryPipelineSystem:
                 "signal_window",
                 "signal_names",
                 "signal_neighbours",
-                "signal_questions",
                 "signal_now",
             )
         }
@@ -79,7 +78,6 @@ class MemoryPipelineSystem:
             "signal_window",
             "signal_names",
             "signal_neighbours",
-            "signal_questions",
             "signal_now",
         }
         extra = {
