@@ -88,7 +88,9 @@ def still_works(core: MemoryCore) -> None:
 CORE_CASES: dict[str, tuple[Callable[[MemoryCore], Any], type[Exception], str]] = {
     "empty content": (lambda c: c.remember(ME, "", kind="episodic"), E.InvalidMemoryError, "empty"),
     "whitespace content": (lambda c: c.remember(ME, " \n\t ", kind="episodic"), E.InvalidMemoryError, "empty"),
-    "multi-MB content": (lambda c: c.remember(ME, "x" * 3_000_000, kind="episodic"), E.InvalidMemoryError, "limit"),
+    # an event takes a paste up to max_event_chars (4,000,000); a fact up to 32,000
+    "multi-MB event": (lambda c: c.remember(ME, "x" * 4_100_000, kind="episodic"), E.InvalidMemoryError, "limit"),
+    "oversized fact": (lambda c: c.remember(ME, "x " * 20_000, reason="r"), E.InvalidMemoryError, "limit"),
     "lone surrogate": (lambda c: c.remember(ME, "a\ud800b", kind="episodic"), E.InvalidMemoryError, "surrogate"),
     "control characters only": (
         lambda c: c.remember(ME, "\x00\x07\x1b", kind="episodic"),
