@@ -105,12 +105,12 @@ def informative(text: str) -> bool:
     (True, False)
     """
     found = words(text)
-    return len(found) >= 3 or any(any(c.isdigit() for c in w) for w in found)
+    return len(found) >= 3 or bool(_literals(found))
 
 
-def _literals(text: str) -> set[str]:
-    """Folded content words holding a digit: numbers, codes, house numbers, versions."""
-    return {w for w in words(text) if any(c.isdigit() for c in w)}
+def _literals(found: set[str]) -> set[str]:
+    """The folded content words (of :func:`words`) holding a digit: numbers, codes, house numbers, versions."""
+    return {w for w in found if any(c.isdigit() for c in w)}
 
 
 def states_same_claim(fact: Memory, event: Memory, similarity: float, threshold: float) -> bool:
@@ -128,7 +128,7 @@ def states_same_claim(fact: Memory, event: Memory, similarity: float, threshold:
     if missing and not (missing <= _names(fact.content) and said_again):
         # or the fact's own value (its numbers and codes) with most of its words, in the first
         # person: "I told the bot my address is 12 Elm Street" ← "My home address is 12 Elm Street"
-        literals = _literals(fact.content)
+        literals = _literals(fact_words)
         if not (said_again and literals and literals <= event_words and 5 * len(common) >= 3 * len(fact_words)):
             return False
     return not (_names(event.content, sentence_starts=False) - fact_words - _names(fact.content))

@@ -77,7 +77,7 @@ def in_conversation(identity: Identity, conversation: str) -> Identity:
         raise InvalidMemoryError(
             "X-Conversation-Id: 1-128 characters, letters, digits and . _ : @ - (starting with a letter or digit)"
         )
-    principal = f"user:{identity.user_id}" if identity.user_id else f"agent:{identity.agent_id}"
+    principal = identity.user_owner or identity.agent_owner
     try:
         return Identity.model_validate({**identity.model_dump(), "conversation_id": f"{principal}/{conversation}"})
     except ValueError:

@@ -52,13 +52,7 @@ class AsyncConflicts(AsyncCoreBase):
     async def resolve(self, identity: Identity, conflict_id: str, winner: str) -> Conflict:
         """Close a conflict: ``winner`` becomes the active fact, the others superseded; audited (owners only)."""
         self._authorize(identity, authz.Request("resolve", "shared"))
-        flt = F.all_of(
-            F.term("record", "conflict"),
-            F.term("tenant", identity.tenant),
-            F.term("owner", identity.tenant),
-            F.term("key", conflict_id),
-        )
-        found = await self.backend.find([AUDIT], flt, size=1)
+        found = await self.backend.find([AUDIT], _conflicts_of(identity, [conflict_id]), size=1)
         if not found:
             raise InvalidMemoryError(f"no conflict {conflict_id!r} in your workspace")
         stored = found[0]
@@ -137,17 +131,7 @@ class AsyncConflicts(AsyncCoreBase):
         settled: set[str] = set()
         disputes = sorted({m.conflict_id for m in held if m.conflict_id and m.id != by.id})
         if disputes:
-            found = await self.backend.find(
-                [AUDIT],
-                F.all_of(
-                    F.term("record", "conflict"),
-                    F.term("tenant", identity.tenant),
-                    F.term("owner", identity.tenant),
-                    F.terms("key", disputes),
-                    F.term("status", "open"),
-                ),
-                size=len(disputes),
-            )
+            found = await self.backend.find([AUDIT], _conflicts_of(identity, disputes, "open"), size=len(disputes))
             for stored in found:
                 conflict = _conflict(stored.doc["value"])
                 losers = [m.id for m in held if m.conflict_id == conflict.id or m.id in conflict.memory_ids]
@@ -194,6 +178,17 @@ class AsyncConflicts(AsyncCoreBase):
         )
         found = await self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
+
+
+def _conflicts_of(identity: Identity, ids: Sequence[str], status: str | None = None) -> F.Filter:
+    """The shared conflict records ``ids`` of the caller's workspace (of ``status``, if given)."""
+    return F.all_of(
+        F.term("record", "conflict"),
+        F.term("tenant", identity.tenant),
+        F.term("owner", identity.tenant),
+        F.terms("key", list(ids)),
+        F.term("status", status) if status else None,
+    )
 
 
 def _conflict_record(memory: Memory, rivals: Sequence[Memory], now: datetime) -> dict[str, Any]:
