@@ -21,6 +21,8 @@ on JDK 17 (9.x needs JDK 21+)."""
 MAVEN_GROUP = "org.elasticsearch.distribution.integ-test-zip"
 MAVEN_ARTIFACT = "elasticsearch"
 MIN_JAVA = 17
+#: The newest JDK Elasticsearch 8.19.8 supports: the one its own distribution bundles.
+MAX_JAVA = 25
 DEFAULT_HTTP_PORT = 9200
 DEFAULT_TRANSPORT_PORT = 9300
 DEFAULT_HEAP = "512m"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from langmem_es.errors import DownloadError, JavaNotFoundError, MavenNotFoundError, NotEnoughDiskError
-from langmem_es_cli.local_es._config import ES_VERSION, MIN_JAVA, maven_coordinates, zip_name
+from langmem_es_cli.local_es._config import ES_VERSION, MAX_JAVA, MIN_JAVA, maven_coordinates, zip_name
 
 Progress = Callable[[str], None]
 
@@ -62,19 +62,22 @@ def _probe_java(java_bin: Path) -> Java | None:
     return Java(home=java_bin.resolve().parent.parent, major=major, version=m.group(1))
 
 
-def _java_candidates(environ: Mapping[str, str], jvm_dirs: Iterable[str]) -> list[Path]:
-    cands: list[Path] = []
-    for var in ("LANGMEM_ES_JAVA_HOME", "ES_JAVA_HOME", "JAVA_HOME"):
-        if environ.get(var):
-            cands.append(Path(environ[var]) / "bin" / "java")
+def _java_candidates(environ: Mapping[str, str], jvm_dirs: Iterable[str]) -> tuple[list[Path], list[Path]]:
+    """The JDKs named by the environment (in order), and the others found (``java`` on ``PATH``, ``jvm_dirs``)."""
+    named = [
+        Path(environ[v]) / "bin" / "java"
+        for v in ("LANGMEM_ES_JAVA_HOME", "ES_JAVA_HOME", "JAVA_HOME")
+        if environ.get(v)
+    ]
+    found: list[Path] = []
     on_path = shutil.which("java", path=environ.get("PATH", ""))
     if on_path:
-        cands.append(Path(on_path))
+        found.append(Path(on_path))
     for d in jvm_dirs:
         root = Path(d)
         if root.is_dir():
-            cands += sorted(p / "bin" / "java" for p in root.iterdir() if not p.is_symlink())
-    return cands
+            found += sorted(p / "bin" / "java" for p in root.iterdir() if not p.is_symlink())
+    return named, found
 
 
 def find_java(
@@ -82,25 +85,35 @@ def find_java(
     *,
     jvm_dirs: Iterable[str] | None = None,
     min_major: int = MIN_JAVA,
-    max_major: int = 24,
+    max_major: int = MAX_JAVA,
 ) -> Java:
-    """The first JDK with ``min_major <= major <= max_major``.
+    """The JDK to run Elasticsearch on: ``min_major <= major <= max_major``.
 
-    Order: ``$LANGMEM_ES_JAVA_HOME``, ``$ES_JAVA_HOME``, ``$JAVA_HOME``, ``java`` on
-    ``PATH``, then ``/usr/lib/jvm/*``. Raises :class:`JavaNotFoundError`.
-    (Elasticsearch 8.19 supports JDK 17 to 24.)
+    A JDK the environment names wins, in this order: ``$LANGMEM_ES_JAVA_HOME``,
+    ``$ES_JAVA_HOME``, ``$JAVA_HOME``. Else the newest of ``java`` on ``PATH`` and
+    ``/usr/lib/jvm/*``: Elasticsearch's own distribution bundles the newest it supports
+    (JDK 25 for 8.19.8), and only from JDK 21 on does it search vectors with SIMD (Lucene's
+    Panama vectorization and its native vector library; on 17 both are off, and a kNN search
+    is slower). Raises :class:`JavaNotFoundError`.
     """
     env = os.environ if environ is None else environ
     seen: list[str] = []
-    for cand in _java_candidates(env, JVM_DIRS if jvm_dirs is None else jvm_dirs):
+    named, found = _java_candidates(env, JVM_DIRS if jvm_dirs is None else jvm_dirs)
+    usable: list[Java] = []
+    for cand in named + found:
         if not cand.is_file():
             continue
         java = _probe_java(cand)
         if java is None:
             continue
-        if min_major <= java.major <= max_major:
+        if not min_major <= java.major <= max_major:
+            seen.append(f"{java.home} ({java.version})")
+        elif cand in named:
             return java
-        seen.append(f"{java.home} ({java.version})")
+        else:
+            usable.append(java)
+    if usable:
+        return max(usable, key=lambda j: j.major)  # the first found of the newest major
     if seen:
         raise JavaNotFoundError(
             f"no suitable JDK: Elasticsearch {ES_VERSION} needs Java {min_major}-{max_major}, "

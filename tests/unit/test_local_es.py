@@ -174,6 +174,30 @@ def test_java_from_env_home(tmp_path):
     assert java.major == 17 and java.home == jdk.resolve()
 
 
+def _jdk(root, name, version):
+    fake_tool(root / name / "bin", "java", f"echo 'openjdk version \"{version}\" 2026-01-20' >&2")
+    return root / name
+
+
+def test_newest_supported_java_is_chosen(tmp_path):
+    """Elasticsearch bundles the newest JDK it supports; only from 21 on does it search vectors with SIMD."""
+    jvm = tmp_path / "jvm"
+    _jdk(tmp_path, "path-jdk", "17.0.15")
+    for name, version in [("a-17", "17.0.15"), ("b-25", "25.0.3"), ("c-21", "21.0.8"), ("d-26", "26")]:
+        _jdk(jvm, name, version)
+    env = {"PATH": str(tmp_path / "path-jdk" / "bin")}
+    java = find_java(env, jvm_dirs=[str(jvm)])
+    assert java.major == 25 and java.home == (jvm / "b-25").resolve()  # 26 is past what 8.19.8 supports
+
+
+def test_a_named_java_wins_over_a_newer_one(tmp_path):
+    jvm = tmp_path / "jvm"
+    _jdk(jvm, "b-25", "25.0.3")
+    named = _jdk(tmp_path, "mine", "17.0.9")
+    java = find_java({"PATH": "", "ES_JAVA_HOME": str(named)}, jvm_dirs=[str(jvm)])
+    assert java.major == 17 and java.home == named.resolve()
+
+
 # --------------------------------------------------------------------------- fetch
 
 
