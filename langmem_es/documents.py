@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -232,3 +232,39 @@ FIELD_TYPES: dict[str, str] = {
 }
 #: Fields that hold a list of values (any element matches a ``term``).
 ARRAY_FIELDS = frozenset({"ns", "ns_prefixes", "flat", "source_refs"})
+
+
+class LazyJSON(Mapping[str, Any]):
+    """A JSON object read from its text on first use: a search hit can carry a document's
+    value at the cost of a string, and only the few hits kept pay for decoding it.
+
+    >>> v = LazyJSON('{"content": "hi", "n": 2}')
+    >>> v["content"], len(v), dict(v)
+    ('hi', 2, {'content': 'hi', 'n': 2})
+    """
+
+    __slots__ = ("_text", "_value")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._value: dict[str, Any] | None = None
+
+    def _data(self) -> dict[str, Any]:
+        if self._value is None:
+            value = json.loads(self._text)
+            if not isinstance(value, dict):
+                raise ValueError("the JSON text is not an object")
+            self._value = value
+        return self._value
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data())
+
+    def __len__(self) -> int:
+        return len(self._data())
+
+    def __repr__(self) -> str:
+        return f"LazyJSON({self._text[:60]!r}{'…' if len(self._text) > 60 else ''})"

@@ -166,6 +166,24 @@ def matches(doc: Mapping[str, Any], flt: Filter) -> bool:
     raise ValueError(f"unsupported filter clause {kind!r}")
 
 
+def fields(flt: Filter) -> set[str]:
+    """Every field ``flt`` reads (a nested clause's by their full paths).
+
+    >>> sorted(fields(all_of(term("tenant", "t"), any_of(exists("valid_to"), num_range("n", gt=1)))))
+    ['nums', 'nums.p', 'nums.v', 'tenant', 'valid_to']
+    """
+    ((kind, body),) = flt.items()
+    if kind in ("term", "terms", "range"):
+        return set(body)
+    if kind == "exists":
+        return {body["field"]}
+    if kind == "bool":
+        return {f for part in ("filter", "must_not", "should") for c in body.get(part, ()) for f in fields(c)}
+    if kind == "nested":
+        return {body["path"], *fields(body["query"])}
+    return set()
+
+
 def _unflatten(flat: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for dotted, value in flat.items():

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from .. import documents as D
-from ..model import Memory, memory_fields
+from ..model import Memory, memory_fields, memory_namespace
 from ..port import Collection, Doc
 
 
@@ -72,6 +72,37 @@ def memory_of(doc: Mapping[str, Any]) -> Memory:
     return Memory.model_validate(doc["value"])
 
 
+#: What :func:`memory_document` writes that its value does not determine: a filter on one of
+#: these is checked on the document as stored, never on :func:`as_searched`.
+WRITE_FIELDS = frozenset({"text", "vectors", "attribute", "created_at", "updated_at"})
+
+
+def as_searched(doc: Mapping[str, Any]) -> Doc:
+    """A recall hit that carries its memory's value, with every field :func:`memory_document`
+    derives from that value (namespace, status, times as written, ``flat``/``nums``), and the
+    scope fields the hit read from the index (record, tenant, scope, owner, kind: so the choke
+    point still compares the index with the value), for the whole choke point and filter to run on.
+
+    >>> hit = {"id": "d", "record": "memory", "kind": "episodic", "tenant": "t", "scope": "private",
+    ...        "owner": "user:u", "value": {"tenant": "t", "scope": "private", "owner": "user:x",
+    ...        "status": "superseded", "content": "hi"}}
+    >>> doc = as_searched(hit)
+    >>> doc["status"], doc["owner"], doc["value"]["owner"]
+    ('superseded', 'user:u', 'user:x')
+    """
+    value = doc["value"]
+    ns = memory_namespace(doc["kind"], doc["tenant"], doc["scope"], doc["owner"])
+    out: Doc = {
+        "key": value.get("id"),
+        **D.namespace_fields(ns),
+        **D.value_fields(value),
+        **{k: v for k, v in memory_fields(ns, value).items() if v is not None},
+    }
+    out.update({k: doc[k] for k in ("id", "record", "tenant", "scope", "owner", "kind") if k in doc})
+    out["value"] = value
+    return out
+
+
 def restamp(doc: Mapping[str, Any], memory: Memory, *, now: datetime) -> Doc:
     """The same document with an updated memory value (vectors and text kept; the attribute
     kept too while the content is unchanged, so a status change reads no sentence again)."""
@@ -121,11 +152,11 @@ def audit_document(
 AUDIT: Collection = "audit"
 
 #: What recall's retrieval legs bring back of each candidate: its id, what the reranker and
-#: the query-time signals read, and the indexed scope fields the candidate check (and the
-#: access record's id) read — not the value, nor fields nothing reads before the fetch (the
-#: memories kept are fetched whole by id, and checked whole). All of them are single indexed
-#: fields, which Elasticsearch reads from doc values without loading documents; each costs
-#: about 2 µs a hit there (~0.3 ms a recall of 160 hits), so none is carried for nothing.
+#: the query-time signals read, the indexed scope fields the candidate check reads, and the
+#: memory's value, so the memories kept need no further read (:func:`as_searched`). All are
+#: read without loading documents: on Elasticsearch from doc values (the value from its
+#: copy ``value_dv``, decoded only for the hits kept: :class:`~langmem_es.documents.LazyJSON`),
+#: each field ~2 µs a hit there (~0.3 ms a recall of 160 hits), so none is carried for nothing.
 LEG_FIELDS: tuple[str, ...] = (
     "id",
     "record",
@@ -139,6 +170,7 @@ LEG_FIELDS: tuple[str, ...] = (
     "written_at",
     "confidence",
     "access_count",
+    "value",
 )
 #: :data:`LEG_FIELDS` for a query whose ranking reads no text (texts are the costly part
 #: of a hit: a long one costs as much from doc values as from ``_source``).

@@ -8,7 +8,9 @@ Choices, on purpose:
   stemming; its copy ``text.dv`` (doc values only, not searchable) lets a recall leg read
   the text of its hits without decompressing their ``_source``;
 - ``value`` is stored but not indexed (``enabled: false``): arbitrary user values
-  never cause mapping conflicts; filters use the derived ``flat``/``nums`` fields;
+  never cause mapping conflicts; filters use the derived ``flat``/``nums`` fields; a
+  memory's value also goes, as JSON text, into ``value_dv`` (doc values only, left out of
+  ``_source``), which recall's legs read instead of the documents;
 - vectors are a ``nested`` list (one per indexed path), HNSW with int8 quantisation
   (``int8_hnsw``), cosine similarity; kNN over nested vectors scores a document by its
   best-matching path;
@@ -22,12 +24,18 @@ from typing import Any
 from ...documents import FIELD_TYPES
 
 #: Bump when a mapping changes; ``setup()`` migrates indices whose ``_meta`` is older.
-#: 2: ``text.dv``. 3: ``attribute``.
-MAPPING_VERSION = 3
+#: 2: ``text.dv``. 3: ``attribute``. 4: ``value_dv``.
+MAPPING_VERSION = 4
 
 #: Texts up to this many characters get a ``text.dv`` copy (Lucene caps a doc-value term at
 #: 32,766 bytes: 8,191 characters of up to four UTF-8 bytes); a longer one is read from ``_source``.
 TEXT_DOC_VALUE_CHARS = 8191
+
+#: A memory's value as JSON text in doc values only (not searchable, not in ``_source``), so a
+#: recall leg returns the memories it finds whole, without loading their documents (a value
+#: longer than :data:`VALUE_DOC_VALUE_CHARS`, as text.dv's limit, gets none: recall reads it by id).
+VALUE_DOC_VALUE = "value_dv"
+VALUE_DOC_VALUE_CHARS = TEXT_DOC_VALUE_CHARS
 
 _FIELD_MAPPING = {
     "keyword": {"type": "keyword"},
@@ -45,6 +53,12 @@ def mappings(dims: int) -> dict[str, Any]:
         "dv": {"type": "keyword", "index": False, "doc_values": True, "ignore_above": TEXT_DOC_VALUE_CHARS}
     }
     properties["value"] = {"type": "object", "enabled": False}
+    properties[VALUE_DOC_VALUE] = {
+        "type": "keyword",
+        "index": False,
+        "doc_values": True,
+        "ignore_above": VALUE_DOC_VALUE_CHARS,
+    }
     properties["nums"] = {"type": "nested", "properties": {"p": {"type": "keyword"}, "v": {"type": "double"}}}
     properties["vectors"] = {
         "type": "nested",
@@ -61,6 +75,7 @@ def mappings(dims: int) -> dict[str, Any]:
     }
     return {
         "dynamic": False,
+        "_source": {"excludes": [VALUE_DOC_VALUE]},  # a copy: the value is in _source already
         "_meta": {"langmem_es_mapping_version": MAPPING_VERSION, "dims": dims},
         "properties": properties,
     }

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from functools import partial
 
 from ... import filters as F
-from ...errors import InvalidMemoryError, ShardsUnavailableError, UnavailableShard
+from ...errors import InvalidMemoryError
 from ...fusion import rrf_scored
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
@@ -24,9 +24,9 @@ from .. import scoring
 from .. import signals as Q
 from .. import validation as V
 from ..background import AsyncAhead
-from ..records import AUDIT, LEG_FIELDS, LEG_FIELDS_NO_TEXT, memory_of
+from ..records import LEG_FIELDS, LEG_FIELDS_NO_TEXT, WRITE_FIELDS, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
-from .access import record_id, with_access
+from .access import UNREAD, with_access
 from .decompose import AsyncDecompose
 from .hops import AsyncHops
 from .long_events import AsyncLongEvents
@@ -159,21 +159,19 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
         unavailable = list(legs.unavailable)
-        top = await self._fetch_top(reranked, by_id, identity, scopes, flt, k, unavailable if allow_partial else None)
+        top = await self._fetch_top(reranked, by_id, identity, scopes, flt, k)
         timings["fetch"] = _ms(t)
         fused_score = dict(fused)
         out = []
         # a contested value carries its conflict's id; every member of an open conflict is flagged,
         # the value it contests included
-        flagged = any(stored.doc.get("conflict_id") for _, _, stored, _ in top)
+        flagged = any(stored.doc.get("conflict_id") for _, _, stored in top)
         disputed = {m for c in (await self.conflicts(identity) if flagged else []) for m in c.memory_ids}
-        memories = {
-            i: with_access(memory_of(stored.doc), record.doc if record else None) for i, _, stored, record in top
-        }
+        memories = {i: memory_of(stored.doc) for i, _, stored in top}
         matched = await self._matched_passages(
-            query, vector, [(stored.collection, i, memories[i].content) for i, _, stored, _ in top]
+            query, vector, [(stored.collection, i, memories[i].content) for i, _, stored in top]
         )
-        for i, score, _, _ in top:
+        for i, score, _ in top:
             memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(
@@ -185,7 +183,8 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
                     passage=matched.get(i),
                 )
             )
-        self._access.note((stored.collection, stored.doc, record) for _, _, stored, record in top)  # after this turn
+        # after this turn; the flush reads the access records (recall reads none: one round trip less)
+        self._access.note((stored.collection, stored.doc, UNREAD) for _, _, stored in top)
         timings["total"] = _ms(started)
         return RecallResult(
             query,
@@ -207,35 +206,39 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         scopes: Sequence[Scope],
         flt: F.Filter,
         k: int,
-        unavailable: list[UnavailableShard] | None = None,
-    ) -> list[tuple[str, float, StoredDoc, StoredDoc | None]]:
-        """The best ``k`` candidates fetched whole, with their access records, in one real-time ``mget``.
+    ) -> list[tuple[str, float, StoredDoc]]:
+        """The best ``k`` candidates whole, each through the whole choke point and filter.
 
-        The choke point runs again on every fetched document, and the whole filter
-        (status, ``as_of``, the caller's filters) is re-evaluated on it rather than trusted
-        from the engine; a candidate that fails (changed since the search) makes room for the next.
-        Given ``unavailable`` (a partial recall is allowed), access records that cannot be
-        read are left out and their shards added there; the memories themselves must read.
+        A hit that carries its memory's value (the legs read it, from doc values on
+        Elasticsearch) is checked as the search saw it, with the fields the value determines
+        (:func:`~langmem_es.core.records.as_searched`): no further round trip. The others — a
+        value too long for the index's copy, one written before it, or a filter on a field the
+        value does not determine — are read in one real-time ``get_many`` and checked as stored.
+        The choke point runs on every document either way, and the whole filter (status,
+        ``as_of``, the caller's filters) is re-evaluated on it rather than trusted from the
+        engine; a candidate that fails makes room for the next.
         """
-        out: list[tuple[str, float, StoredDoc, StoredDoc | None]] = []
+        out: list[tuple[str, float, StoredDoc]] = []
         visible = S.Visibility(identity, scopes)
+        from_hits = not (F.fields(flt) & WRITE_FIELDS)
         pos = 0
         while len(out) < k and pos < len(reranked):
             window = list(reranked[pos : pos + k - len(out)])
             pos += len(window)
-            hits = [by_id[i] for i, _ in window]
-            refs = [(h.collection, h.doc["id"]) for h in hits]
-            refs += [(AUDIT, record_id(h.collection, h.doc)) for h in hits]
-            try:
-                found = await self.backend.get_many(refs, vectors=False)
-            except ShardsUnavailableError as exc:
-                if unavailable is None:
-                    raise
-                found = [*await self.backend.get_many(refs[: len(window)], vectors=False), *[None] * len(window)]
-                unavailable += [s for s in exc.shards if s not in unavailable]
-            for (i, score), stored, record in zip(window, found[: len(window)], found[len(window) :], strict=False):
+            hits = {i: by_id[i] for i, _ in window}
+            docs = {
+                i: StoredDoc(h.collection, as_searched(h.doc))
+                for i, h in hits.items()
+                if from_hits and "value" in h.doc
+            }
+            unread = [(h.collection, h.doc["id"]) for i, h in hits.items() if i not in docs]
+            if unread:
+                found = await self.backend.get_many(unread, vectors=False)
+                docs.update({i: s for (_, i), s in zip(unread, found, strict=True) if s is not None})
+            for i, score in window:
+                stored = docs.get(i)
                 if stored is not None and visible(stored.doc) and F.matches(stored.doc, flt):
-                    out.append((i, score, stored, record))
+                    out.append((i, score, stored))
         return out
 
     async def _rerank(

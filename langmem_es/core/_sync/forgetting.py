@@ -98,6 +98,9 @@ class Forgetting(CoreBase):
         self.backend.put(AUDIT, tombs)  # the tombstones first: a crash in between never resurrects
         for stored in everything.values():
             self.backend.delete(stored.collection, [stored.doc["id"]])
+        # searchable at once from every process, not only this one: a recall returns the memories
+        # its search finds, as found (no read by id after it), so none may still find these
+        self.backend.refresh(sorted({s.collection for s in everything.values()}))
         self._audit(identity, "forget", {"by": by, "ids": ",".join(report.ids)}, now)
         return report
 

@@ -227,7 +227,10 @@ class ElasticsearchBase:
         version = None
         if "_seq_no" in hit:
             version = Version(hit["_seq_no"], hit["_primary_term"], hit["_index"])
-        return StoredDoc(self._collection_of(hit["_index"]), hit["_source"], version)
+        source = hit["_source"]
+        if mappings.VALUE_DOC_VALUE in source:  # an index made before the copy was left out of _source
+            source = {k: v for k, v in source.items() if k != mappings.VALUE_DOC_VALUE}
+        return StoredDoc(self._collection_of(hit["_index"]), source, version)
 
     def _search(self, index: str, body: dict[str, Any]) -> Any:
         """One search that refuses partial results (every shard answers in full, or an error)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ....documents import LazyJSON
 from ....filters import MATCH_ALL
 from ....port import Collection, Filter, Hit, HybridResult
 from .. import schema as S
@@ -257,18 +258,19 @@ class AsyncSQLiteSearch(AsyncSQLiteBase):
         self, conn: sqlite3.Connection, c: Collection, chosen: dict[int, float], columns: tuple[str, ...] | None = None
     ) -> list[Hit]:
         """Hits for ``{rid: score}`` (in that order): their documents read by rid, or only
-        ``columns`` (plain columns, no document decoded; a field the document lacks is absent)."""
+        ``columns`` (plain columns and the value, no document decoded; a field the document lacks is absent)."""
         if columns is None:
             docs = dict(self._rows(conn, c, "doc", list(chosen)))
             return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
-        rows = {
-            r[0]: r[1:]
-            for r in _select_in(
-                conn, self.names.table(c), ", ".join(["rid", *(S.q(f) for f in columns)]), "rid", list(chosen)
-            )
-        }
+        # the value as JSON text, decoded only for the hits kept
+        selected = ["rid", *("json_extract(doc, '$.value')" if f == "value" else S.q(f) for f in columns)]
+        rows = {r[0]: r[1:] for r in _select_in(conn, self.names.table(c), ", ".join(selected), "rid", list(chosen))}
         return [
-            Hit(c, {f: v for f, v in zip(columns, rows[r], strict=True) if v is not None}, s)
+            Hit(
+                c,
+                {f: LazyJSON(v) if f == "value" else v for f, v in zip(columns, rows[r], strict=True) if v is not None},
+                s,
+            )
             for r, s in chosen.items()
             if r in rows
         ]
@@ -390,4 +392,4 @@ def _columns(fields: Sequence[str] | None) -> tuple[str, ...] | None:
     if fields is None:
         return None
     wanted = tuple(dict.fromkeys(["id", *fields]))
-    return wanted if all(f == "id" or f in S.SCALAR_FIELDS for f in wanted) else None
+    return wanted if all(f in ("id", "value") or f in S.SCALAR_FIELDS for f in wanted) else None

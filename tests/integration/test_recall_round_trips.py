@@ -1,0 +1,155 @@
+"""A recall on Elasticsearch is one round trip: the legs bring the memories they find whole.
+
+Each memory's value has a JSON copy in doc values (``value_dv``, mapping version 4), which
+the legs read instead of the documents; the memories kept are checked whole on it. A value
+too long for the copy, or written before it existed, is read by id — the same memory
+comes back either way — and another process's forget is never found again once it returned.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from langmem_es.backends.elasticsearch import ElasticsearchBackend, mappings
+from langmem_es.core import MemoryConfig, MemoryCore
+from langmem_es.core.records import document_id
+from langmem_es.model import Identity
+from tests.fixtures.embed import bag_of_words
+
+pytestmark = pytest.mark.integration
+
+DIMS = 32
+ALICE = Identity(tenant="acme", user_id="alice")
+CONFIG = MemoryConfig(access_flush_every=10**9)  # no background flush among the requests counted
+
+
+def embed(texts: list[str]) -> list[list[float]]:
+    return bag_of_words(texts, DIMS)
+
+
+class Requests:
+    """Every request the client sends, as ``METHOD /path`` (wraps its transport)."""
+
+    def __init__(self, client: Any) -> None:
+        self.sent: list[str] = []
+        self._transport = client.transport
+        self._original = self._transport.perform_request
+
+        def counting(method: str, target: str, *args: Any, **kwargs: Any) -> Any:
+            self.sent.append(f"{method} {target.split('?')[0]}")
+            return self._original(method, target, *args, **kwargs)
+
+        self._transport.perform_request = counting
+
+    def close(self) -> None:
+        self._transport.perform_request = self._original
+
+
+@pytest.fixture
+def prefix(es_basic: Any) -> Iterator[str]:
+    name = f"rt-{uuid.uuid4().hex[:10]}"
+    yield name
+    ElasticsearchBackend(es_basic, prefix=name, dims=DIMS).drop()
+
+
+def _core(es_basic: Any, prefix: str) -> MemoryCore:
+    core = MemoryCore(ElasticsearchBackend(es_basic, prefix=prefix, dims=DIMS), embeddings=embed, config=CONFIG)
+    core.setup()
+    return core
+
+
+def _recall_requests(core: MemoryCore, es_basic: Any, query: str, **kwargs: Any) -> tuple[Any, list[str]]:
+    core.recall(ALICE, query, **kwargs)  # the lazy refresh of the writes before, not counted
+    requests = Requests(es_basic)
+    try:
+        result = core.recall(ALICE, query, **kwargs)
+    finally:
+        requests.close()
+    return result, requests.sent
+
+
+def test_a_recall_is_one_msearch_and_returns_memories_whole(es_basic: Any, prefix: str) -> None:
+    core = _core(es_basic, prefix)
+    fact = core.remember(
+        ALICE, "Alice's locker code is 4521.", reason="She asked me to keep it.", metadata={"room": "B2"}
+    ).memory
+    event = core.remember(ALICE, "The staging deploy fails with E-4012 since Tuesday.", kind="episodic").memory
+    assert fact is not None and event is not None
+    result, sent = _recall_requests(core, es_basic, "what is the locker code and why does the deploy fail?", k=5)
+    assert sent == ["POST /_msearch"]
+    got = {r.memory.id: r.memory for r in result.memories}
+    assert set(got) == {fact.id, event.id}
+    for memory in (fact, event):  # as `get` reads it by id
+        assert got[memory.id].model_dump() == core.get(ALICE, memory.id).model_dump()  # type: ignore[union-attr]
+    [stored] = core.backend.get_many([("semantic", document_id(fact))])
+    assert stored is not None and mappings.VALUE_DOC_VALUE not in stored.doc  # a copy, never read back
+
+
+def test_a_filter_on_what_the_value_holds_runs_on_the_hits(es_basic: Any, prefix: str) -> None:
+    core = _core(es_basic, prefix)
+    core.remember(ALICE, "The hub shows E-4012 after the update.", kind="episodic", metadata={"room": "B2"})
+    core.remember(ALICE, "The hub shows E-4013 after the update.", kind="episodic", metadata={"room": "C1"})
+    from langmem_es import filters as F
+
+    result, sent = _recall_requests(
+        core, es_basic, "what does the hub show?", k=5, filters=F.term("flat", 'metadata.room\x1f"C1"')
+    )
+    assert sent == ["POST /_msearch"]
+    assert [r.memory.metadata["room"] for r in result.memories] == ["C1"]
+
+
+def test_a_value_too_long_for_its_copy_is_read_by_id(es_basic: Any, prefix: str) -> None:
+    core = _core(es_basic, prefix)
+    long_text = "The incident log says the hub failed with E-4012. " + "Lorem ipsum dolor sit amet. " * 400
+    event = core.remember(ALICE, long_text, kind="episodic").memory
+    assert event is not None and len(long_text) > mappings.VALUE_DOC_VALUE_CHARS
+    result, sent = _recall_requests(core, es_basic, "why did the hub fail with E-4012?", k=3)
+    assert [r.memory.id for r in result.memories] == [event.id]
+    assert result.memories[0].memory.content == long_text.strip()
+    assert "POST /_mget" in sent  # (its text for the legs and its passages are read by id too)
+
+
+def test_memories_written_before_the_copy_recall_the_same(es_basic: Any, prefix: str, monkeypatch: Any) -> None:
+    def version_3(dims: int) -> dict[str, Any]:
+        body = copy.deepcopy(current(dims))
+        body["properties"].pop(mappings.VALUE_DOC_VALUE)
+        body.pop("_source")
+        body["_meta"]["langmem_es_mapping_version"] = 3
+        return body
+
+    current = mappings.mappings
+    with monkeypatch.context() as m:  # the previous release: no copy, and writes without it
+        m.setattr(mappings, "mappings", version_3)
+        m.setattr(mappings, "MAPPING_VERSION", 3)
+        m.setattr(mappings, "VALUE_DOC_VALUE_CHARS", -1)
+        from langmem_es.backends.elasticsearch import queries
+
+        m.setattr(queries, "VALUE_DOC_VALUE_CHARS", -1)
+        before = _core(es_basic, prefix).remember(ALICE, "The deploy fails with E-4012.", kind="episodic").memory
+    core = _core(es_basic, prefix)  # the upgrade: additive, in place
+    (body,) = es_basic.indices.get_mapping(index=core.backend.alias("episodic")).body.values()
+    assert body["mappings"]["_meta"]["langmem_es_mapping_version"] == mappings.MAPPING_VERSION
+    after = core.remember(ALICE, "The deploy fails with E-4012 in production too.", kind="episodic").memory
+    assert before is not None and after is not None
+    result, sent = _recall_requests(core, es_basic, "why does the deploy fail with E-4012?", k=5)
+    assert {r.memory.id: r.memory.content for r in result.memories} == {
+        before.id: before.content,
+        after.id: after.content,
+    }
+    assert sent == ["POST /_msearch", "POST /_mget"]  # only the memory written before the copy is read by id
+    [stored] = core.backend.get_many([("episodic", document_id(after))])
+    assert stored is not None and mappings.VALUE_DOC_VALUE not in stored.doc  # in this old _source, never read back
+
+
+def test_what_another_process_forgot_is_never_found_after_forget_returns(es_basic: Any, prefix: str) -> None:
+    reader, forgetter = _core(es_basic, prefix), _core(es_basic, prefix)  # two processes on one store
+    code = reader.remember(ALICE, "Alice's locker code is 4521.", reason="She asked me to keep it.").memory
+    assert code is not None
+    assert [r.memory.id for r in reader.recall(ALICE, "locker code", k=3).memories] == [code.id]
+    forgetter.forget(ALICE, ids=[code.id])
+    assert reader.recall(ALICE, "locker code", k=3).memories == []
