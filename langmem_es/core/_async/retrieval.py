@@ -26,7 +26,7 @@ from .. import validation as V
 from ..background import AsyncAhead
 from ..records import LEG_FIELDS, LEG_FIELDS_NO_TEXT, WRITE_FIELDS, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
-from .access import UNREAD, with_access
+from .access import with_access
 from .decompose import AsyncDecompose
 from .hops import AsyncHops
 from .long_events import AsyncLongEvents
@@ -183,8 +183,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
                     passage=matched.get(i),
                 )
             )
-        # after this turn; the flush reads the access records (recall reads none: one round trip less)
-        self._access.note((stored.collection, stored.doc, UNREAD) for _, _, stored in top)
+        self._access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn
         timings["total"] = _ms(started)
         return RecallResult(
             query,

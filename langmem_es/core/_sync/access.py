@@ -1,19 +1,18 @@
 # generated from the _async twin by scripts/unasync.py — do not edit
 """Access statistics, kept out of the caller's turn (async source; ``_sync/access.py`` is generated).
 
-A recall only notes which memories it returned, with their access records as it read
-them (in memory, under a lock). Every ``flush_every`` recalls a background flush writes
-the counts — one ``_bulk`` of conditional writes per round of up to ``chunk`` memories,
-a short pause between rounds, so a recall never waits behind one long write — into a
-small, vector-free *access record* per memory in the audit collection. A record the
-recall read is written against the version it read; only a record it did not read, or
-one that changed since (the write conflicts), is read again (one real-time ``mget``).
+A recall only notes which memories it returned (in memory, under a lock). Every
+``flush_every`` recalls a background flush writes the counts — per round of up to
+``chunk`` memories one real-time ``mget`` of their records and one ``_bulk`` of writes
+conditional on the versions read, a short pause between rounds, so a recall never waits
+behind one long write — into a small, vector-free *access record* per memory in the
+audit collection. A recall reads no record: that is one round trip less in the turn.
 The memory document itself (text, vector) is never re-indexed for a recall.
 
 Counts are never lost: the buffer is swapped out only by a flush, a flush that fails
 or is cancelled puts back what it did not write, writes race under optimistic
 concurrency (a conflicting record is re-read and retried), and :meth:`close` writes the
-rest. Readers (decay, ``get``, recall results) add the record to the memory:
+rest. Readers (decay, ``get``) add the record to the memory:
 ``access_count`` is the document's own count plus the record's, ``last_accessed_at``
 the later of the two.
 """
@@ -21,13 +20,12 @@ the later of the two.
 from __future__ import annotations
 
 import time
-import enum
 import itertools
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
 from ... import documents as D
 from ...model import Memory
@@ -38,14 +36,6 @@ from ..validation import memory_id
 
 Ref = tuple[Collection, str]
 """(collection, document id) of a memory."""
-
-
-class _Unread(enum.Enum):
-    UNREAD = "unread"
-
-
-UNREAD: Final = _Unread.UNREAD
-"""A memory noted without its access record: the flush reads the record."""
 
 
 def record_id(collection: Collection, doc: Mapping[str, Any]) -> str:
@@ -94,20 +84,19 @@ class AccessLog:
         self._notes = 0
         self._background = Background()
 
-    def note(self, hits: Iterable[tuple[Collection, Mapping[str, Any], StoredDoc | None | _Unread]]) -> None:
-        """Count one access of each (collection, document, its access record as read or
-        :data:`UNREAD`); every ``flush_every`` notes a flush starts in the background."""
+    def note(self, hits: Iterable[tuple[Collection, Mapping[str, Any]]]) -> None:
+        """Count one access of each (collection, document); every ``flush_every`` notes a
+        flush starts in the background."""
         now = self.clock()
         with self._lock:
-            for collection, doc, record in hits:
+            for collection, doc in hits:
                 ref = (collection, doc["id"])
                 entry = self._pending.get(ref)
                 if entry is None:
-                    self._pending[ref] = _Entry(doc["tenant"], doc["owner"], doc.get("key", ""), 1, now, record)
+                    self._pending[ref] = _Entry(doc["tenant"], doc["owner"], doc.get("key", ""), 1, now)
                 else:
                     entry.count += 1
                     entry.last = max(entry.last, now)
-                    entry.read = _fresher(entry.read, record)
             self._notes += 1
             due = self._notes >= self.flush_every
             if due:
@@ -133,13 +122,7 @@ class AccessLog:
                     record_id(c, {"id": did, "tenant": todo[(c, did)].tenant, "owner": todo[(c, did)].owner})
                     for c, did in refs
                 ]
-                unread = [n for n, ref in enumerate(refs) if todo[ref].read is UNREAD]
-                fetched = (
-                    dict(zip(unread, self.backend.get_many([(AUDIT, ids[n]) for n in unread]), strict=True))
-                    if unread
-                    else {}
-                )
-                stored = [fetched[n] if (r := todo[ref].read) is UNREAD else r for n, ref in enumerate(refs)]
+                stored = self.backend.get_many([(AUDIT, i) for i in ids])
                 now = self.clock()
                 writes = [
                     Write(
@@ -155,9 +138,7 @@ class AccessLog:
                 for ref, ok in zip(refs, applied, strict=False):
                     if ok:
                         del todo[ref]
-                    else:  # changed since it was read: read it again
-                        todo[ref].read = UNREAD
-                if not all(applied):  # a record changed meanwhile: re-read it after a pause
+                if not all(applied):  # a record changed since it was read: read it again after a pause
                     time.sleep(random.uniform(0.5, 1.5) * self.backoff_ms * 2 ** min(attempt, 6) / 1000)
                     attempt += 1
                 elif todo and self.pause_ms:
@@ -191,7 +172,6 @@ class AccessLog:
                 else:
                     mine.count += e.count
                     mine.last = max(mine.last, e.last)
-                    mine.read = _fresher(mine.read, e.read)
 
     def _record(self, ref: Ref, e: _Entry, stored: StoredDoc | None, now: datetime) -> dict[str, Any]:
         collection, did = ref
@@ -214,26 +194,10 @@ class AccessLog:
 
 
 class _Entry:
-    __slots__ = ("count", "key", "last", "owner", "read", "tenant")
+    __slots__ = ("count", "key", "last", "owner", "tenant")
 
-    def __init__(
-        self, tenant: str, owner: str, key: str, count: int, last: datetime, read: StoredDoc | None | _Unread
-    ) -> None:
+    def __init__(self, tenant: str, owner: str, key: str, count: int, last: datetime) -> None:
         self.tenant, self.owner, self.key, self.count, self.last = tenant, owner, key, count, last
-        self.read = read
-        """The access record as last read (``None``: there was none), or :data:`UNREAD`."""
-
-
-def _fresher(a: StoredDoc | None | _Unread, b: StoredDoc | None | _Unread) -> StoredDoc | None | _Unread:
-    """The later of two reads of one record; :data:`UNREAD` when either cannot be ordered."""
-    if a is UNREAD or b is UNREAD:
-        return UNREAD
-    if a is None or b is None:
-        return a or b
-    va, vb = a.version, b.version
-    if va is None or vb is None or va.location != vb.location:
-        return UNREAD
-    return b if (vb.primary_term, vb.seq_no) >= (va.primary_term, va.seq_no) else a
 
 
 __all__ = ["AccessLog", "record_id", "with_access"]
