@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -235,7 +235,7 @@ ARRAY_FIELDS = frozenset({"ns", "ns_prefixes", "flat", "source_refs"})
 
 
 class LazyJSON(Mapping[str, Any]):
-    """A JSON object read from its text on first use: a search hit can carry a document's
+    """A JSON object read from its text (by ``loads``) on first use: a search hit can carry a document's
     value at the cost of a string, and only the few hits kept pay for decoding it.
 
     >>> v = LazyJSON('{"content": "hi", "n": 2}')
@@ -243,15 +243,16 @@ class LazyJSON(Mapping[str, Any]):
     ('hi', 2, {'content': 'hi', 'n': 2})
     """
 
-    __slots__ = ("_text", "_value")
+    __slots__ = ("_loads", "_text", "_value")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, loads: Callable[[str], Any] = json.loads) -> None:
         self._text = text
+        self._loads = loads
         self._value: dict[str, Any] | None = None
 
     def _data(self) -> dict[str, Any]:
         if self._value is None:
-            value = json.loads(self._text)
+            value = self._loads(self._text)
             if not isinstance(value, dict):
                 raise ValueError("the JSON text is not an object")
             self._value = value

@@ -1,6 +1,6 @@
 """A recall on Elasticsearch is one round trip: the legs bring the memories they find whole.
 
-Each memory's value has a JSON copy in doc values (``value_dv``, mapping version 4), which
+Each memory's value has a JSON copy in binary doc values (``value_dv``, mapping version 4), which
 the legs read instead of the documents; the memories kept are checked whole on it. A value
 too long for the copy, or written before it existed, is read by id — the same memory
 comes back either way — and another process's forget is never found again once it returned.
@@ -118,7 +118,6 @@ def test_memories_written_before_the_copy_recall_the_same(es_basic: Any, prefix:
     def version_3(dims: int) -> dict[str, Any]:
         body = copy.deepcopy(current(dims))
         body["properties"].pop(mappings.VALUE_DOC_VALUE)
-        body.pop("_source")
         body["_meta"]["langmem_es_mapping_version"] = 3
         return body
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
@@ -25,10 +26,15 @@ DOC_VALUES: Mapping[str, str] = {
 FROM_DOC_VALUES: Mapping[str, str] = {dv: name for name, dv in DOC_VALUES.items()}
 
 
+#: What a read of ``_source`` leaves out unless it needs the whole document: the vectors and
+#: the value's copy for doc values.
+SOURCE_EXCLUDES = ("vectors", VALUE_DOC_VALUE)
+
+
 def source(fields: Sequence[str] | None) -> dict[str, Any] | bool:
     """The ``_source`` of a leg: the named fields only, or everything but the vectors."""
     if fields is None:
-        return {"excludes": ["vectors"]}
+        return {"excludes": list(SOURCE_EXCLUDES)}
     return {"includes": list(fields)} if fields else False
 
 
@@ -56,10 +62,10 @@ def hit_doc(hit: Mapping[str, Any]) -> dict[str, Any]:
     """A hit as a document: its ``_source`` and doc values (single values unwrapped; a field
     holding several is left a list, which no scope check accepts); ``id`` is always there."""
     doc = dict(hit.get("_source") or {})
-    doc.pop(VALUE_DOC_VALUE, None)  # in _source only in an index made before it was left out
+    doc.pop(VALUE_DOC_VALUE, None)
     for name, values in (hit.get("fields") or {}).items():
         if name == VALUE_DOC_VALUE:
-            doc["value"] = LazyJSON(values[0])  # decoded only if the hit is kept
+            doc["value"] = LazyJSON(values[0], loads=_from_base64)  # decoded only if the hit is kept
             continue
         doc[FROM_DOC_VALUES.get(name, name)] = values[0] if len(values) == 1 else list(values)
     if "id" not in doc and "_id" in hit:
@@ -69,22 +75,26 @@ def hit_doc(hit: Mapping[str, Any]) -> dict[str, Any]:
 
 def stored_source(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     """What a document is written as: a memory's value copied as JSON text into ``value_dv``
-    (doc values only) when short enough, its vectors at float32 precision (9 decimals: ~40%
+    (binary doc values, so base64) when short enough, its vectors at float32 precision (9 decimals: ~40%
     less JSON to send, store and move than full doubles, for the same cosines).
 
     >>> stored_source({"record": "memory", "value": {"content": "hi"}})["value_dv"]
-    '{"content":"hi"}'
+    'eyJjb250ZW50IjoiaGkifQ=='
     """
     out = dict(doc)
     value = doc.get("value")
     if doc.get("record") == "memory" and isinstance(value, Mapping):
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         if len(text) <= VALUE_DOC_VALUE_CHARS:
-            out[VALUE_DOC_VALUE] = text
+            out[VALUE_DOC_VALUE] = base64.b64encode(text.encode("utf-8")).decode("ascii")
     vectors = doc.get("vectors")
     if vectors:
         out["vectors"] = [{**v, "vector": _f32(v["vector"])} if "vector" in v else v for v in vectors]
     return out
+
+
+def _from_base64(text: str) -> Any:
+    return json.loads(base64.b64decode(text))
 
 
 def _f32(vector: Sequence[float]) -> list[float]:
@@ -171,7 +181,7 @@ def find_body(flt: Filter, size: int, offset: int, sort: Sequence[tuple[str, str
         "query": {"bool": {"filter": [flt]}},
         "sort": [{field: {"order": order, "unmapped_type": "keyword"}} for field, order in sort] + [{"id": "asc"}],
         "seq_no_primary_term": True,
-        "_source": {"excludes": ["vectors"]},
+        "_source": {"excludes": list(SOURCE_EXCLUDES)},
     }
 
 

@@ -227,7 +227,7 @@ class AsyncElasticsearchBase:
         if "_seq_no" in hit:
             version = Version(hit["_seq_no"], hit["_primary_term"], hit["_index"])
         source = hit["_source"]
-        if mappings.VALUE_DOC_VALUE in source:  # an index made before the copy was left out of _source
+        if mappings.VALUE_DOC_VALUE in source:  # a copy for doc values (a read with the vectors has it)
             source = {k: v for k, v in source.items() if k != mappings.VALUE_DOC_VALUE}
         return StoredDoc(self._collection_of(hit["_index"]), source, version)
 
