@@ -61,8 +61,7 @@ def returned(fields: Sequence[str] | None) -> dict[str, Any]:
 def hit_doc(hit: Mapping[str, Any]) -> dict[str, Any]:
     """A hit as a document: its ``_source`` and doc values (single values unwrapped; a field
     holding several is left a list, which no scope check accepts); ``id`` is always there."""
-    doc = dict(hit.get("_source") or {})
-    doc.pop(VALUE_DOC_VALUE, None)
+    doc = without_copy(hit.get("_source") or {})
     for name, values in (hit.get("fields") or {}).items():
         if name == VALUE_DOC_VALUE:
             doc["value"] = LazyJSON(values[0], loads=_from_base64)  # decoded only if the hit is kept
@@ -73,6 +72,12 @@ def hit_doc(hit: Mapping[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def without_copy(source: Mapping[str, Any]) -> dict[str, Any]:
+    """A document as read from ``_source``, without the value's copy for doc values (a read
+    that leaves out nothing, as one with the vectors, has it)."""
+    return {k: v for k, v in source.items() if k != VALUE_DOC_VALUE}
+
+
 def stored_source(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     """What a document is written as: a memory's value copied as JSON text into ``value_dv``
     (binary doc values, so base64) when short enough, its vectors at float32 precision (9 decimals: ~40%
@@ -81,13 +86,15 @@ def stored_source(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     >>> stored_source({"record": "memory", "value": {"content": "hi"}})["value_dv"]
     'eyJjb250ZW50IjoiaGkifQ=='
     """
+    value, vectors = doc.get("value"), doc.get("vectors")
+    memory = doc.get("record") == "memory" and isinstance(value, Mapping)
+    if not (memory or vectors):
+        return doc
     out = dict(doc)
-    value = doc.get("value")
-    if doc.get("record") == "memory" and isinstance(value, Mapping):
+    if memory:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         if len(text) <= VALUE_DOC_VALUE_CHARS:
             out[VALUE_DOC_VALUE] = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    vectors = doc.get("vectors")
     if vectors:
         out["vectors"] = [{**v, "vector": _f32(v["vector"])} if "vector" in v else v for v in vectors]
     return out

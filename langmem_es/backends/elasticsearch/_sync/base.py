@@ -26,7 +26,7 @@ from ....port import (
     StoredDoc,
     Version,
 )
-from .. import mappings, shards
+from .. import mappings, queries, shards
 from ..errors import translate_errors
 from ..licence import capabilities_from, default_replicas
 
@@ -227,10 +227,7 @@ class ElasticsearchBase:
         version = None
         if "_seq_no" in hit:
             version = Version(hit["_seq_no"], hit["_primary_term"], hit["_index"])
-        source = hit["_source"]
-        if mappings.VALUE_DOC_VALUE in source:  # a copy for doc values (a read with the vectors has it)
-            source = {k: v for k, v in source.items() if k != mappings.VALUE_DOC_VALUE}
-        return StoredDoc(self._collection_of(hit["_index"]), source, version)
+        return StoredDoc(self._collection_of(hit["_index"]), queries.without_copy(hit["_source"]), version)
 
     def _search(self, index: str, body: dict[str, Any]) -> Any:
         """One search that refuses partial results (every shard answers in full, or an error)."""
