@@ -44,6 +44,8 @@ class Hit:
     collection: Collection
     doc: Doc
     score: float
+    version: Version | None = None
+    """The document's version, when the read brought it whole (``Nearest(vectors=True)``)."""
 
 
 @dataclass
@@ -90,6 +92,9 @@ class Nearest:
     vector: tuple[float, ...]
     size: int = 10
     exact: bool = True
+    vectors: bool = False
+    """Bring the documents whole, vectors and versions (:attr:`Hit.version`): what a write
+    replaces can then be rewritten under the version read, with no further read."""
 
 
 @dataclass(frozen=True)

@@ -141,14 +141,71 @@ def test_a_superseding_write_is_one_batched_read_and_one_batched_write(counting,
     assert _actives(core, alice, "user.city") == ["I moved to Berlin"]
 
 
-def test_a_keyless_update_reads_what_it_replaces_by_id_and_writes_once(counting, alice: Identity) -> None:
-    """Issue 13: a statement without a key that updates a held fact (found by meaning) reads it
-    by id in real time — no search after the batched read — and writes itself and the replaced
-    fact in one batch."""
+def test_a_keyless_update_rewrites_what_it_replaces_as_read_and_writes_once(counting, alice: Identity) -> None:
+    """Issue 13: a statement without a key that updates a held fact (found by meaning) takes it
+    whole, with its version, from the batched read — no read after it — and writes itself and
+    the replaced fact in one batch."""
     core, port = counting
     paris = core.remember(alice, "I live in Paris.", reason=WHY)
     port.calls.clear()
     berlin = core.remember(alice, "I moved to Berlin last month.", reason=WHY)
     assert berlin.action == "superseded" and berlin.superseded == [paris.id]
-    assert port.calls == ["read_many", "get", "write"]
+    assert port.calls == ["read_many", "write"]
     assert core.get(alice, paris.id).superseded_by == berlin.id and core.get(alice, berlin.id).supersedes == [paris.id]
+
+
+class MovedAfterRead:
+    """A storage port where another process rewrites a fact right after the batched read saw it
+    (its version moves), so the version the write read is stale."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.target: str | None = None
+        self.moved = 0
+        self.refused = 0
+
+    def read_many(self, ops: list[Any]) -> list[Any]:
+        found = self._inner.read_many(ops)
+        if self.target is not None:
+            [stored] = self._inner.get("semantic", [self.target])
+            self._inner.put("semantic", [stored.doc])  # the same document again: a new version
+            self.target, self.moved = None, self.moved + 1
+        return found
+
+    def write(self, writes: list[Any]) -> list[bool]:
+        applied = self._inner.write(writes)
+        self.refused += applied.count(False)
+        return applied
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+@pytest.fixture(params=BACKENDS)
+def moving(request: pytest.FixtureRequest, clock, config):
+    backend, teardown = open_backend(request.param, request)
+    port = MovedAfterRead(backend)
+    try:
+        yield MemoryCore(port, config=config, clock=clock), port  # type: ignore[arg-type]
+    finally:
+        teardown()
+
+
+def test_a_keyless_update_whose_read_went_stale_reads_again_and_still_supersedes(moving, alice: Identity) -> None:
+    """The replaced fact changed after the batched read: the conditional write of its mark is
+    refused (no lost update), and the write reads it again and supersedes it."""
+    core, port = moving
+    paris = core.remember(alice, "I live in Paris.", reason=WHY)
+    [stored] = core.backend.get(
+        "semantic", [core.backend.find(["semantic"], F.term("key", paris.id), size=1)[0].doc["id"]]
+    )
+    port.target = stored.doc["id"]
+    berlin = core.remember(alice, "I moved to Berlin last month.", reason=WHY)
+    assert port.moved == 1, "the fact was not moved"
+    assert port.refused == 1, "the write under the stale version was not refused"
+    assert berlin.action == "superseded" and berlin.superseded == [paris.id]
+    assert core.get(alice, paris.id).superseded_by == berlin.id and core.get(alice, berlin.id).supersedes == [paris.id]
+    flt = F.all_of(F.term("tenant", alice.tenant), F.term("status", "active"))
+    assert [memory_of(s.doc).content for s in core.backend.find(["semantic"], flt, size=10)] == [
+        "I moved to Berlin last month."
+    ]

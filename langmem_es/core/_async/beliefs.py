@@ -177,10 +177,18 @@ class AsyncBeliefs(AsyncStatementReading):
             tombstone_find(identity, [memory]),
             Find(("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1),
             Find(("semantic",), F.term("id", document_id(memory)), size=1),
-            Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10),
+            # whole, with versions: a held fact this write replaces or repeats is rewritten as read
+            Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10, vectors=True),
             *(self._key_reads(scope_filter, memory) if key else ()),
             *(
-                [Find(("semantic",), F.all_of(scope_filter, F.term("attribute", attribute), active), size=10)]
+                [
+                    Find(
+                        ("semantic",),
+                        F.all_of(scope_filter, F.term("attribute", attribute), active),
+                        size=10,
+                        vectors=True,
+                    )
+                ]
                 if attribute
                 else []
             ),
@@ -192,7 +200,9 @@ class AsyncBeliefs(AsyncStatementReading):
         head = next(iter(find_result(found[5])), None) if key else None
         if attribute:
             seen = {h.doc.get("id") for h in near}
-            near += [Hit("semantic", s.doc, 0.0) for s in find_result(found[-1]) if s.doc.get("id") not in seen]
+            near += [
+                Hit("semantic", s.doc, 0.0, s.version) for s in find_result(found[-1]) if s.doc.get("id") not in seen
+            ]
         if buried_ids([memory], tombs):
             return WriteResult(memory.id, "suppressed", None, note=SUPPRESSED)
         # 1. the same claim, still active in the same scope: reinforce it (an independent
@@ -249,8 +259,9 @@ class AsyncBeliefs(AsyncStatementReading):
                 memory = guarded
                 actives, head = await self._key_state(scope_filter, memory)
                 actives = [s for s in actives if S.visible(s.doc, identity)]
-        # the held facts found by meaning, by id: what a keyless update replaces is read by id, not searched
-        known = {h.doc["key"]: h.doc["id"] for h in near if h.doc.get("key") and h.doc.get("id")}
+        # the held facts found by meaning, whole and with their versions: what a keyless update
+        # replaces is rewritten under the version read (a stale one is refused, then read again)
+        known = {h.doc["key"]: StoredDoc(h.collection, h.doc, h.version) for h in near if h.doc.get("key")}
         return await self._write_assertion(
             identity, memory, vector, replaces, actives, head, explicit, named, now, known=known
         )
@@ -267,12 +278,13 @@ class AsyncBeliefs(AsyncStatementReading):
         named: set[str],
         now: datetime,
         *,
-        known: Mapping[str, str] | None = None,
+        known: Mapping[str, StoredDoc] | None = None,
     ) -> WriteResult:
         """Store an assertion; supersede what it replaces, unless that is stronger or frozen (then a conflict).
 
-        ``known``: memory id → document id of held facts the write's batched read found; those
-        of ``replaces`` are read by id in real time (one round trip), the others searched."""
+        ``known``: memory id → the held facts the write's batched read found, whole and with
+        their versions; those of ``replaces`` are rewritten under that version (no further
+        read), the others read by id."""
         held = [memory_of(s.doc) for s in actives]
         by_id = await self._read_known([t for t in replaces if known and t in known], known or {}, identity)
         held += [

@@ -353,18 +353,20 @@ class AsyncSupersession(AsyncIngest):
         return done
 
     async def _read_known(
-        self, ids: Sequence[str], known: Mapping[str, str], identity: Identity
+        self, ids: Sequence[str], known: Mapping[str, StoredDoc], identity: Identity
     ) -> dict[str, StoredDoc]:
-        """Semantic facts by memory id whose document ids are ``known``, in one real-time read;
-        only those the caller may see."""
-        if not ids:
-            return {}
-        found = await self.backend.get("semantic", [known[i] for i in ids])
-        return {
-            i: s
-            for i, s in zip(ids, found, strict=True)
-            if s is not None and s.doc.get("key") == i and S.visible(s.doc, identity)
-        }
+        """Semantic facts by memory id, as the write's batched read found them (``known``):
+        whole and with their versions, only those the caller may see. One found without its
+        version or vectors is read again by id, in real time (one round trip for all).
+
+        A version read by a search may be stale (another process changed the fact since the
+        last refresh): the conditional write is then refused and retried on a fresh read."""
+        whole = {i: known[i] for i in ids if known[i].version is not None and "vectors" in known[i].doc}
+        again = [i for i in ids if i not in whole]
+        if again:
+            found = await self.backend.get("semantic", [known[i].doc["id"] for i in again])
+            whole.update({i: s for i, s in zip(again, found, strict=True) if s is not None})
+        return {i: s for i, s in whole.items() if s.doc.get("key") == i and S.visible(s.doc, identity)}
 
     def _may_supersede(self, identity: Identity, by: Memory, old: Memory, confirmed_by: Identity | None = None) -> bool:
         """Whether the actor may supersede ``old`` (core/authz.py): the caller, or — for the core's

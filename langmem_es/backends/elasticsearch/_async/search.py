@@ -20,7 +20,7 @@ from ....port import (
     Nearest,
     StoredDoc,
 )
-from .. import queries, shards
+from .. import mappings, queries, shards
 from ..errors import translate_errors
 from .base import AsyncElasticsearchBase
 
@@ -198,7 +198,10 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
         for op in ops:
             searches.append({"index": self._aliases(op.collections), "allow_partial_search_results": False})
             if isinstance(op, Nearest):
-                searches.append(queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact))
+                leg = queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact)
+                if op.vectors:  # whole, with versions: what the caller rewrites needs no further read
+                    leg.update(_source={"excludes": [mappings.VALUE_DOC_VALUE]}, seq_no_primary_term=True)
+                searches.append(leg)
             else:
                 body = queries.find_body(op.filter, op.size, 0, op.sort)
                 if op.vectors:
@@ -227,6 +230,7 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
                             self._collection_of(h["_index"]),
                             queries.hit_doc(h),
                             queries.cosine_from_score(float(h["_score"])),
+                            self._version(h),
                         )
                         for h in hits
                     ]

@@ -9,7 +9,7 @@ documents). Searches are in :mod:`.search`, writes and reads by id in :mod:`.bac
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from elasticsearch import (
@@ -224,10 +224,14 @@ class ElasticsearchBase:
         return shards.numbered(found, health.body)
 
     def _stored(self, hit: dict[str, Any]) -> StoredDoc:
-        version = None
-        if "_seq_no" in hit:
-            version = Version(hit["_seq_no"], hit["_primary_term"], hit["_index"])
-        return StoredDoc(self._collection_of(hit["_index"]), queries.without_copy(hit["_source"]), version)
+        return StoredDoc(self._collection_of(hit["_index"]), queries.without_copy(hit["_source"]), self._version(hit))
+
+    @staticmethod
+    def _version(hit: Mapping[str, Any]) -> Version | None:
+        """A hit's version, when the search asked for it (``seq_no_primary_term``)."""
+        if "_seq_no" not in hit:
+            return None
+        return Version(hit["_seq_no"], hit["_primary_term"], hit["_index"])
 
     def _search(self, index: str, body: dict[str, Any]) -> Any:
         """One search that refuses partial results (every shard answers in full, or an error)."""

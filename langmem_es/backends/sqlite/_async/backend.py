@@ -237,11 +237,13 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         out: list[list[StoredDoc] | list[Hit]] = []
         for op in ops:
             if isinstance(op, Nearest):
-                out.append(
-                    (
-                        await self.hybrid(op.collections, op.filter, text=None, vector=op.vector, size=op.size)
-                    ).vector_hits
-                )
+                hits = (
+                    await self.hybrid(op.collections, op.filter, text=None, vector=op.vector, size=op.size)
+                ).vector_hits
+                if op.vectors and hits:
+                    whole = await self.get_many([(h.collection, h.doc["id"]) for h in hits])
+                    hits = [Hit(s.collection, s.doc, h.score, s.version) for h, s in zip(hits, whole, strict=True) if s]
+                out.append(hits)
             else:
                 found = await self.find(op.collections, op.filter, size=op.size, sort=op.sort)
                 if op.vectors and found:

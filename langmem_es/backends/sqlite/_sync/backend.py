@@ -238,11 +238,13 @@ class SQLiteBackend(SQLiteSearch):
         out: list[list[StoredDoc] | list[Hit]] = []
         for op in ops:
             if isinstance(op, Nearest):
-                out.append(
-                    (
-                        self.hybrid(op.collections, op.filter, text=None, vector=op.vector, size=op.size)
-                    ).vector_hits
-                )
+                hits = (
+                    self.hybrid(op.collections, op.filter, text=None, vector=op.vector, size=op.size)
+                ).vector_hits
+                if op.vectors and hits:
+                    whole = self.get_many([(h.collection, h.doc["id"]) for h in hits])
+                    hits = [Hit(s.collection, s.doc, h.score, s.version) for h, s in zip(hits, whole, strict=True) if s]
+                out.append(hits)
             else:
                 found = self.find(op.collections, op.filter, size=op.size, sort=op.sort)
                 if op.vectors and found:
