@@ -245,7 +245,7 @@ class LazyJSON(Mapping[str, Any]):
 
     __slots__ = ("_loads", "_text", "_value")
 
-    def __init__(self, text: str, loads: Callable[[str], Any] = json.loads) -> None:
+    def __init__(self, text: str | bytes, loads: Callable[[Any], Any] = json.loads) -> None:
         self._text = text
         self._loads = loads
         self._value: dict[str, Any] | None = None

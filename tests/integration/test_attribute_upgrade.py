@@ -51,7 +51,7 @@ def _exercise(old: MemoryCore, upgrade: Any) -> None:
 
 
 def _before_attribute(dims: int) -> dict[str, Any]:
-    body = copy.deepcopy(CURRENT(dims))
+    body = copy.deepcopy(CURRENT(dims, packed=False))  # made before the pack
     body["properties"].pop("attribute")
     body["_meta"]["langmem_es_mapping_version"] = 2
     return body

@@ -32,7 +32,7 @@ CURRENT = mappings.mappings
 
 
 def _version_1(dims: int) -> dict[str, Any]:
-    body = copy.deepcopy(CURRENT(dims))
+    body = copy.deepcopy(CURRENT(dims, packed=False))  # made before the pack
     body["properties"]["text"].pop("fields")
     body["_meta"]["langmem_es_mapping_version"] = 1
     return body

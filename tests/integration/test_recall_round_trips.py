@@ -1,7 +1,9 @@
 """A recall on Elasticsearch is one round trip: the legs bring the memories they find whole.
 
-Each memory's value has a JSON copy in binary doc values (``value_dv``, mapping version 4), which
-the legs read instead of the documents; the memories kept are checked whole on it. A value
+Each memory is packed for recall — the fields its ranking reads, its text and its value —
+in one binary doc value (``recall_dv``, indices made at mapping version 5 or later; an
+older index keeps the value's copy ``value_dv`` and the field-by-field reads), which the
+legs read instead of the documents; the memories kept are checked whole on it. A value
 too long for the copy, or written before it existed, is read by id — the same memory
 comes back either way — and another process's forget is never found again once it returned.
 """
@@ -87,7 +89,75 @@ def test_a_recall_is_one_msearch_and_returns_memories_whole(es_basic: Any, prefi
     for memory in (fact, event):  # as `get` reads it by id
         assert got[memory.id].model_dump() == core.get(ALICE, memory.id).model_dump()  # type: ignore[union-attr]
     [stored] = core.backend.get_many([("semantic", document_id(fact))])
-    assert stored is not None and mappings.VALUE_DOC_VALUE not in stored.doc  # a copy, never read back
+    assert stored is not None and mappings.RECALL_DOC_VALUE not in stored.doc  # a copy, never read back
+
+
+def test_the_legs_read_one_pack_a_hit(es_basic: Any, prefix: str) -> None:
+    """A new store packs each memory once: the legs ask for the pack, not field by field."""
+    core = _core(es_basic, prefix)
+    core.remember(ALICE, "The staging deploy fails with E-4012 since Tuesday.", kind="episodic")
+    bodies: list[Any] = []
+    msearch = es_basic.msearch
+
+    def keeping(**kwargs: Any) -> Any:
+        bodies.extend(kwargs["searches"][1::2])
+        return msearch(**kwargs)
+
+    es_basic.msearch = keeping
+    try:
+        core.recall(ALICE, "why does the deploy fail?", k=3)
+    finally:
+        del es_basic.msearch
+    assert [b["docvalue_fields"] for b in bodies] == [["id", mappings.RECALL_DOC_VALUE]] * 2
+    (body,) = es_basic.indices.get_mapping(index=core.backend.alias("episodic")).body.values()
+    assert body["mappings"]["_meta"][mappings.PACKED_META] is True
+
+
+def test_a_memory_written_without_its_pack_is_read_by_id(es_basic: Any, prefix: str) -> None:
+    """A writer that did not pack (a client that never ran setup, an older release) still
+    leaves a memory recall finds whole: the hits without a pack are read by id, once."""
+    core = _core(es_basic, prefix)
+    packed = core.remember(ALICE, "The deploy fails with E-4012.", kind="episodic").memory
+    plain = MemoryCore(ElasticsearchBackend(es_basic, prefix=prefix, dims=DIMS), embeddings=embed, config=CONFIG)
+    unpacked = plain.remember(ALICE, "The deploy fails with E-4012 in production too.", kind="episodic").memory
+    assert packed is not None and unpacked is not None
+    [stored] = core.backend.get_many([("episodic", document_id(unpacked))])
+    assert stored is not None
+    result, sent = _recall_requests(core, es_basic, "why does the deploy fail with E-4012?", k=5)
+    assert {r.memory.id: r.memory.content for r in result.memories} == {
+        packed.id: packed.content,
+        unpacked.id: unpacked.content,
+    }
+    assert sent == ["POST /_msearch", "POST /_mget"]
+    for r in result.memories:  # as `get` reads it by id
+        assert r.memory.model_dump() == core.get(ALICE, r.memory.id).model_dump()  # type: ignore[union-attr]
+
+
+def test_an_index_made_before_the_pack_stays_unpacked(es_basic: Any, prefix: str, monkeypatch: Any) -> None:
+    """The upgrade to mapping 5 does not claim that old memories have a pack: the index keeps
+    the value's copy and the field-by-field reads, for the memories written before and after."""
+
+    def version_4(dims: int) -> dict[str, Any]:
+        body = copy.deepcopy(current(dims, packed=False))  # made before the pack
+        body["_meta"]["langmem_es_mapping_version"] = 4
+        return body
+
+    current = mappings.mappings
+    with monkeypatch.context() as m:
+        m.setattr(mappings, "mappings", version_4)
+        m.setattr(mappings, "MAPPING_VERSION", 4)
+        before = _core(es_basic, prefix).remember(ALICE, "The deploy fails with E-4012.", kind="episodic").memory
+    core = _core(es_basic, prefix)
+    (body,) = es_basic.indices.get_mapping(index=core.backend.alias("episodic")).body.values()
+    assert body["mappings"]["_meta"]["langmem_es_mapping_version"] == mappings.MAPPING_VERSION
+    assert body["mappings"]["_meta"][mappings.PACKED_META] is False
+    after = core.remember(ALICE, "The deploy fails with E-4012 in production too.", kind="episodic").memory
+    assert before is not None and after is not None
+    result, sent = _recall_requests(core, es_basic, "why does the deploy fail with E-4012?", k=5, kinds=["episodic"])
+    assert {r.memory.id for r in result.memories} == {before.id, after.id}
+    assert sent == ["POST /_msearch"]  # both have the value's copy: nothing is read by id
+    source = es_basic.get(index=core.backend.alias("episodic"), id=document_id(after))["_source"]
+    assert mappings.VALUE_DOC_VALUE in source and mappings.RECALL_DOC_VALUE not in source
 
 
 def test_a_filter_on_what_the_value_holds_runs_on_the_hits(es_basic: Any, prefix: str) -> None:
@@ -116,7 +186,7 @@ def test_a_value_too_long_for_its_copy_is_read_by_id(es_basic: Any, prefix: str)
 
 def test_memories_written_before_the_copy_recall_the_same(es_basic: Any, prefix: str, monkeypatch: Any) -> None:
     def version_3(dims: int) -> dict[str, Any]:
-        body = copy.deepcopy(current(dims))
+        body = copy.deepcopy(current(dims, packed=False))  # made before the pack
         body["properties"].pop(mappings.VALUE_DOC_VALUE)
         body["_meta"]["langmem_es_mapping_version"] = 3
         return body

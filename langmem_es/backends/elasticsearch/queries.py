@@ -7,9 +7,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
+import orjson
+
 from ...documents import ARRAY_FIELDS, FIELD_TYPES, LazyJSON
 from ...filters import Filter
-from .mappings import VALUE_DOC_VALUE, VALUE_DOC_VALUE_CHARS
+from .mappings import RECALL_DOC_VALUE, TEXT_DOC_VALUE_CHARS, VALUE_DOC_VALUE, VALUE_DOC_VALUE_CHARS
 
 #: Fields a leg can read from doc values rather than ``_source``: every single-valued field
 #: of the schema (a list's doc values come back sorted and deduplicated), ``text`` through
@@ -27,8 +29,27 @@ FROM_DOC_VALUES: Mapping[str, str] = {dv: name for name, dv in DOC_VALUES.items(
 
 
 #: What a read of ``_source`` leaves out unless it needs the whole document: the vectors and
-#: the value's copy for doc values.
-SOURCE_EXCLUDES = ("vectors", VALUE_DOC_VALUE)
+#: the copies for doc values.
+SOURCE_EXCLUDES = ("vectors", VALUE_DOC_VALUE, RECALL_DOC_VALUE)
+#: The copies for doc values, which no document as read carries.
+COPIES = (VALUE_DOC_VALUE, RECALL_DOC_VALUE)
+
+#: The fields a memory's pack (:data:`~.mappings.RECALL_DOC_VALUE`) holds: what recall's legs read.
+PACKED_FIELDS: tuple[str, ...] = (
+    "id",
+    "record",
+    "tenant",
+    "scope",
+    "owner",
+    "kind",
+    "event_time",
+    "session_id",
+    "written_at",
+    "confidence",
+    "access_count",
+    "text",
+    "value",
+)
 
 
 def source(fields: Sequence[str] | None) -> dict[str, Any] | bool:
@@ -43,15 +64,26 @@ def from_doc_values(fields: Sequence[str] | None) -> TypeGuard[Sequence[str]]:
     return fields is not None and all(f in DOC_VALUES for f in fields)
 
 
-def returned(fields: Sequence[str] | None) -> dict[str, Any]:
-    """What a leg returns of each hit: doc values only when they hold every field asked
-    for (``id`` always), else the named fields of ``_source``.
+def from_pack(fields: Sequence[str] | None, packed: bool) -> TypeGuard[Sequence[str]]:
+    """Does a leg read ``fields`` from the pack (a packed index, and the pack holds them all)?"""
+    return packed and fields is not None and set(fields) <= set(PACKED_FIELDS)
+
+
+def returned(fields: Sequence[str] | None, *, packed: bool = False) -> dict[str, Any]:
+    """What a leg returns of each hit: in a packed index the pack when it holds every field
+    asked for (and ``id``, which names a hit that has none: read by id); else doc values
+    only when they hold every field asked for (``id`` always), else the named fields of
+    ``_source``.
 
     >>> returned(["tenant", "text"])["docvalue_fields"]
     ['id', 'tenant', 'text.dv']
+    >>> returned(["tenant", "text"], packed=True)["docvalue_fields"]
+    ['id', 'recall_dv']
     >>> returned(["value.content"])
     {'_source': {'includes': ['value.content']}}
     """
+    if from_pack(fields, packed):
+        return {"_source": False, "stored_fields": "_none_", "docvalue_fields": ["id", RECALL_DOC_VALUE]}
     if from_doc_values(fields):
         wanted = sorted({DOC_VALUES[f] for f in ("id", *fields)})
         return {"_source": False, "stored_fields": "_none_", "docvalue_fields": wanted}
@@ -60,31 +92,43 @@ def returned(fields: Sequence[str] | None) -> dict[str, Any]:
 
 def hit_doc(hit: Mapping[str, Any]) -> dict[str, Any]:
     """A hit as a document: its ``_source`` and doc values (single values unwrapped; a field
-    holding several is left a list, which no scope check accepts); ``id`` is always there."""
+    holding several is left a list, which no scope check accepts) or its pack; ``id`` is
+    always there. A value is decoded only if the hit is kept (:class:`LazyJSON`)."""
     doc = without_copy(hit.get("_source") or {})
     for name, values in (hit.get("fields") or {}).items():
-        if name == VALUE_DOC_VALUE:
-            doc["value"] = LazyJSON(values[0], loads=_from_base64)  # decoded only if the hit is kept
-            continue
-        doc[FROM_DOC_VALUES.get(name, name)] = values[0] if len(values) == 1 else list(values)
+        if name == RECALL_DOC_VALUE:
+            doc.update(unpack(values[0]))
+        elif name == VALUE_DOC_VALUE:
+            doc["value"] = LazyJSON(values[0], loads=_from_base64)
+        else:
+            doc[FROM_DOC_VALUES.get(name, name)] = values[0] if len(values) == 1 else list(values)
     if "id" not in doc and "_id" in hit:
         doc["id"] = hit["_id"]
     return doc
 
 
+def packed(hit: Mapping[str, Any]) -> bool:
+    """Did the hit come with its pack? (A memory written into a packed index by a client
+    that did not pack it has none: the backend reads it by id.)"""
+    return RECALL_DOC_VALUE in (hit.get("fields") or {})
+
+
 def without_copy(source: Mapping[str, Any]) -> dict[str, Any]:
-    """A document as read from ``_source``, without the value's copy for doc values (a read
-    that leaves out nothing, as one with the vectors, has it)."""
-    return {k: v for k, v in source.items() if k != VALUE_DOC_VALUE}
+    """A document as read from ``_source``, without the copies for doc values (a read that
+    leaves out nothing, as one with the vectors, has them)."""
+    return {k: v for k, v in source.items() if k not in COPIES}
 
 
-def stored_source(doc: Mapping[str, Any]) -> Mapping[str, Any]:
-    """What a document is written as: a memory's value copied as JSON text into ``value_dv``
-    (binary doc values, so base64) when short enough, its vectors at float32 precision (9 decimals: ~40%
-    less JSON to send, store and move than full doubles, for the same cosines).
+def stored_source(doc: Mapping[str, Any], *, packed: bool = False) -> Mapping[str, Any]:
+    """What a document is written as: a memory packed for recall (``recall_dv``) in a packed
+    index, else its value copied as JSON text (``value_dv``) when short enough — both binary
+    doc values, so base64; its vectors at float32 precision (9 decimals: ~40% less JSON to
+    send, store and move than full doubles, for the same cosines).
 
     >>> stored_source({"record": "memory", "value": {"content": "hi"}})["value_dv"]
     'eyJjb250ZW50IjoiaGkifQ=='
+    >>> unpack(stored_source({"record": "memory", "id": "m", "value": {"content": "hi"}}, packed=True)["recall_dv"])
+    {'id': 'm', 'record': 'memory', 'value': LazyJSON(b'{"content":"hi"}')}
     """
     value, vectors = doc.get("value"), doc.get("vectors")
     memory = doc.get("record") == "memory" and isinstance(value, Mapping)
@@ -93,11 +137,36 @@ def stored_source(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     out = dict(doc)
     if memory:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        if len(text) <= VALUE_DOC_VALUE_CHARS:
+        if packed:
+            out[RECALL_DOC_VALUE] = _pack(doc, text)
+        elif len(text) <= VALUE_DOC_VALUE_CHARS:
             out[VALUE_DOC_VALUE] = base64.b64encode(text.encode("utf-8")).decode("ascii")
     if vectors:
         out["vectors"] = [{**v, "vector": _f32(v["vector"])} if "vector" in v else v for v in vectors]
     return out
+
+
+def _pack(doc: Mapping[str, Any], value: str) -> str:
+    """A memory's pack: a JSON object of the fields recall reads that it has and its text,
+    then a newline and the value's JSON (each text left out when too long). JSON text holds
+    no raw newline, so the value is neither escaped nor decoded with the fields."""
+    fields = {f: doc[f] for f in PACKED_FIELDS if f not in ("text", "value") and doc.get(f) is not None}
+    text = doc.get("text")
+    if isinstance(text, str) and len(text) <= TEXT_DOC_VALUE_CHARS:
+        fields["text"] = text
+    packed = orjson.dumps(fields)
+    if len(value) <= VALUE_DOC_VALUE_CHARS:
+        packed += b"\n" + value.encode("utf-8")
+    return base64.b64encode(packed).decode("ascii")
+
+
+def unpack(packed: str) -> dict[str, Any]:
+    """A pack's fields; the value stays JSON text until it is read (:class:`LazyJSON`)."""
+    head, _, value = base64.b64decode(packed).partition(b"\n")
+    fields: dict[str, Any] = orjson.loads(head)
+    if value:
+        fields["value"] = LazyJSON(value, loads=orjson.loads)
+    return fields
 
 
 def _from_base64(text: str) -> Any:
@@ -111,12 +180,14 @@ def _f32(vector: Sequence[float]) -> list[float]:
     return out
 
 
-def text_leg(text: str, flt: Filter, size: int, fields: Sequence[str] | None = None) -> dict[str, Any]:
+def text_leg(
+    text: str, flt: Filter, size: int, fields: Sequence[str] | None = None, *, packed: bool = False
+) -> dict[str, Any]:
     """BM25 over ``text``; the filter does not score."""
     return {
         "size": size,
         "query": {"bool": {"must": [{"match": {"text": {"query": text}}}], "filter": [flt]}},
-        **returned(fields),
+        **returned(fields, packed=packed),
         "track_total_hits": False,  # no count of every match: lets BM25 skip blocks that cannot enter the top
     }
 
@@ -143,12 +214,18 @@ def knn_clause(vector: Sequence[float], flt: Filter, k: int, *, exact: bool = Tr
 
 
 def vector_leg(
-    vector: Sequence[float], flt: Filter, size: int, fields: Sequence[str] | None = None, *, exact: bool = True
+    vector: Sequence[float],
+    flt: Filter,
+    size: int,
+    fields: Sequence[str] | None = None,
+    *,
+    exact: bool = True,
+    packed: bool = False,
 ) -> dict[str, Any]:
     return {
         "size": size,
         "knn": knn_clause(vector, flt, size, exact=exact),
-        **returned(fields),
+        **returned(fields, packed=packed),
         "track_total_hits": False,
     }
 
@@ -162,6 +239,7 @@ def rrf_search(
     fields: Sequence[str] | None = None,
     *,
     exact: bool = True,
+    packed: bool = False,
 ) -> dict[str, Any]:
     """Server-side fusion with the ``rrf`` retriever (needs the rank-rrf module and a licence)."""
     return {
@@ -176,7 +254,7 @@ def rrf_search(
                 "rank_constant": rank_constant,
             }
         },
-        **returned(fields),
+        **returned(fields, packed=packed),
         "track_total_hits": False,
     }
 

@@ -51,7 +51,7 @@ class ElasticsearchBackend(ElasticsearchSearch):
             operations: list[Mapping[str, Any]] = []
             for doc in chunk:
                 operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
-                operations.append(queries.stored_source(doc))
+                operations.append(self._source_of(collection, doc))
             with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
                 response = self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
             if response.get("errors"):
@@ -72,14 +72,14 @@ class ElasticsearchBackend(ElasticsearchSearch):
                     self.client.create(
                         index=self.alias(collection),
                         id=doc["id"],
-                        document=queries.stored_source(doc),
+                        document=self._source_of(collection, doc),
                         refresh=self._write_refresh(refresh),
                     )
                 else:
                     self.client.index(
                         index=version.location or self.alias(collection),
                         id=doc["id"],
-                        document=queries.stored_source(doc),
+                        document=self._source_of(collection, doc),
                         if_seq_no=version.seq_no,
                         if_primary_term=version.primary_term,
                         refresh=self._write_refresh(refresh),
@@ -111,7 +111,7 @@ class ElasticsearchBackend(ElasticsearchSearch):
                 )
             else:
                 operations.append({"index": {"_index": self.alias(w.collection), "_id": w.doc["id"]}})
-            operations.append(queries.stored_source(w.doc))
+            operations.append(self._source_of(w.collection, w.doc))
         refresh = self.read_your_writes != "lazy" and any(w.refresh for w in writes)
         with translate_errors("a batched write", read=False):
             response = self.client.bulk(operations=operations, refresh=refresh)

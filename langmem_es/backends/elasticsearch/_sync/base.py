@@ -68,6 +68,9 @@ class ElasticsearchBase:
         self._refreshed: dict[Collection, int] = {}  # writes covered by a finished refresh
         self._index_cache: dict[Collection, tuple[float, list[str]]] = {}  # alias → concrete indices
         self._collections: dict[str, Collection] = {}  # concrete index → collection (hits name their index)
+        # collections whose every index packs memories for recall (mappings.RECALL_DOC_VALUE);
+        # known from setup(): until then none, and reads go field by field
+        self._packed: dict[Collection, bool] = {}
         self.capabilities = Capabilities(engine="elasticsearch")
 
     def alias(self, collection: Collection) -> str:
@@ -108,11 +111,14 @@ class ElasticsearchBase:
         self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
-    def _ensure_index(self, collection: Collection) -> None:
+    def _ensure_index(self, collection: Collection, *, raced: bool = False) -> None:
         alias = self.alias(collection)
         wanted = mappings.mappings(self.dims)
         if self.client.indices.exists_alias(name=alias):
             current = self.client.indices.get_mapping(index=alias)
+            self._packed[collection] = all(
+                body["mappings"].get("_meta", {}).get(mappings.PACKED_META) for body in current.values()
+            )
             for index, body in current.items():
                 meta = body["mappings"].get("_meta", {})
                 have_dims = meta.get("dims")
@@ -124,9 +130,11 @@ class ElasticsearchBase:
                         "use the same embedder, or a new prefix and re-import"
                     )
                 if meta.get("langmem_es_mapping_version", 0) < mappings.MAPPING_VERSION:
-                    # mapping changes are additive: put the new fields and version.
+                    # mapping changes are additive: put the new fields and version (an index
+                    # made before the pack stays unpacked: its memories have none)
+                    upgrade = mappings.mappings(self.dims, packed=bool(meta.get(mappings.PACKED_META)))
                     self.client.indices.put_mapping(
-                        index=index, properties=wanted["properties"], meta=wanted["_meta"], dynamic="false"
+                        index=index, properties=upgrade["properties"], meta=upgrade["_meta"], dynamic="false"
                     )
             return
         try:
@@ -136,9 +144,20 @@ class ElasticsearchBase:
                 mappings=wanted,
                 aliases={alias: {"is_write_index": True}},
             )
-        except Exception as exc:  # another process created it first: fine
-            if "resource_already_exists_exception" not in str(exc):
+        except Exception as exc:  # another process created it first: take it as it is
+            if "resource_already_exists_exception" not in str(exc) or raced:
                 raise
+            self._ensure_index(collection, raced=True)
+            return
+        self._packed[collection] = bool(wanted["_meta"].get(mappings.PACKED_META))
+
+    def _packs(self, collections: Sequence[Collection]) -> bool:
+        """Do the indices of ``collections`` all pack memories for recall?"""
+        return all(self._packed.get(c, False) for c in (collections or COLLECTIONS))
+
+    def _source_of(self, collection: Collection, doc: Mapping[str, Any]) -> Mapping[str, Any]:
+        """What ``doc`` is written as into ``collection`` (:func:`~.queries.stored_source`)."""
+        return queries.stored_source(doc, packed=self._packed.get(collection, False))
 
     def drop(self) -> None:
         """Delete every index of this prefix (tests, purge of a whole deployment)."""
@@ -148,6 +167,7 @@ class ElasticsearchBase:
             if found:  # destructive_requires_name: delete by concrete names
                 self.client.indices.delete(index=",".join(sorted(found)))
         self._index_cache.clear()
+        self._packed.clear()
 
     def close(self) -> None:
         """Nothing to release: the client belongs to whoever passed it in, who closes it."""

@@ -101,6 +101,7 @@ class ElasticsearchSearch(ElasticsearchBase):
         allow_partial: bool = False,
     ) -> HybridResult:
         index = self._aliases(collections)
+        packed = self._packs(collections)
         started = time.perf_counter()
         with translate_errors():
             self._fresh(collections)
@@ -109,22 +110,22 @@ class ElasticsearchSearch(ElasticsearchBase):
                 raise ValueError("server-side RRF is not available on this cluster (licence or rank-rrf module)")
             if not text or vector is None:
                 raise ValueError("server-side RRF needs both a text and a vector")
-            body = queries.rrf_search(text, vector, filter, size, rrf_k, fields, exact=exact)
+            body = queries.rrf_search(text, vector, filter, size, rrf_k, fields, exact=exact, packed=packed)
             with translate_errors(f"a recall search of {index}"):
                 response = self.client.search(index=index, body=body, allow_partial_search_results=allow_partial)
             missing = self._partial(response, f"a recall search of {index}", allow_partial)
             raw = response["hits"]["hits"]
             fused = [Hit(self._collection_of(h["_index"]), queries.hit_doc(h), float(h["_score"] or 0.0)) for h in raw]
-            self._read_long_texts(list(zip(raw, fused, strict=True)), fields)
+            self._read_missing(list(zip(raw, fused, strict=True)), fields, packed)
             return HybridResult(fused=fused, took_ms=(time.perf_counter() - started) * 1000, unavailable=missing)
         searches: list[dict[str, Any]] = []
         legs: list[str] = []
         header = {"index": index, "allow_partial_search_results": allow_partial}
         if text and text.strip():
-            searches += [header, queries.text_leg(text, filter, size, fields)]
+            searches += [header, queries.text_leg(text, filter, size, fields, packed=packed)]
             legs.append("text")
         if vector is not None:
-            searches += [header, queries.vector_leg(vector, filter, size, fields, exact=exact)]
+            searches += [header, queries.vector_leg(vector, filter, size, fields, exact=exact, packed=packed)]
             legs.append("vector")
         result = HybridResult()
         read: list[tuple[Mapping[str, Any], Hit]] = []  # what each hit came as, what it became
@@ -159,33 +160,41 @@ class ElasticsearchSearch(ElasticsearchBase):
                         for h in hits
                     ]
                     read += zip(hits, result.vector_hits, strict=True)
-        self._read_long_texts(read, fields)
+        self._read_missing(read, fields, packed)
         result.took_ms = (time.perf_counter() - started) * 1000
         return result
 
-    def _read_long_texts(
-        self, read: Sequence[tuple[Mapping[str, Any], Hit]], fields: Sequence[str] | None
+    def _read_missing(
+        self, read: Sequence[tuple[Mapping[str, Any], Hit]], fields: Sequence[str] | None, packed: bool
     ) -> None:
-        """The ``text`` of hits whose leg read doc values but found no ``text.dv`` (a text
-        longer than it holds, or written before it existed), from ``_source`` in one ``mget``
-        for both legs."""
-        if not queries.from_doc_values(fields) or "text" not in fields:
+        """What hits that read doc values lack, from ``_source`` in one ``mget`` for both legs:
+        the ``text`` of a text longer than its copy holds (or written before it existed), and,
+        in a packed index, every field of a memory written without its pack."""
+        packed = queries.from_pack(fields, packed)
+        if not packed and not queries.from_doc_values(fields):
             return
+        wanted = list(fields or ())
         missing: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        unpacked = False
         for raw, hit in read:
-            if "text" not in hit.doc:
+            lacks_pack = packed and not queries.packed(raw)
+            if lacks_pack or ("text" in wanted and "text" not in hit.doc):
                 missing.setdefault((raw["_index"], hit.doc["id"]), []).append(hit.doc)
+                unpacked = unpacked or lacks_pack
         if not missing:
             return
-        with translate_errors("reading long texts of recall hits"):
+        with translate_errors("reading what recall hits lack"):
             response = self.client.mget(
-                docs=[{"_index": index, "_id": id_} for index, id_ in missing], source_includes=["text"], realtime=False
+                docs=[{"_index": index, "_id": id_} for index, id_ in missing],
+                source_includes=wanted if unpacked else ["text"],
+                realtime=False,
             )
         for item in response["docs"]:
-            text = (item.get("_source") or {}).get("text")
-            if text is not None:
-                for doc in missing[(item["_index"], item["_id"])]:
-                    doc["text"] = text
+            source = item.get("_source") or {}
+            for doc in missing[(item["_index"], item["_id"])]:
+                for name in wanted:
+                    if name not in doc and name in source:
+                        doc[name] = source[name]
 
     def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
         """Every read in one ``msearch`` (after one lazy refresh of the collections written).
