@@ -81,8 +81,9 @@ def indexed_vectors(
     targets = [r for r, i in enumerate(events) for _ in range(1 + len(neighbours[i]))]
     sources = [at[j] for i in events for j in (i, *neighbours[i])]
     weights = [w for i in events for w in (1.0, *[weight] * len(neighbours[i]))]
-    context = np.zeros((len(events), raw.shape[1]))
-    np.add.at(context, targets, unit[sources] * np.asarray(weights)[:, None])
+    mix = np.zeros((len(events), len(rows)))  # each (event, source) pair once: a plain assignment
+    mix[targets, sources] = weights
+    context = mix @ unit
     n = np.linalg.norm(context, axis=1, keepdims=True)
     own_rows = raw[[at[i] for i in events]]
     v = own_rows + np.divide(context, n, out=np.zeros_like(context), where=n > 0)

@@ -74,38 +74,33 @@ class AsyncIngest(AsyncLongEvents):
         writing: AsyncAhead[int] | None = None  # the previous batch's write, while this one is embedded
         try:
             for batch in _batches([len(m.content) for m in memories], batch_size):
+                # one tombstone query a batch, while the batch is embedded
+                burying = AsyncAhead(partial(self._tombstoned_ids, identity, [memories[i] for i in batch]))
                 wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
-                own.update(
-                    zip(
-                        wanted,
-                        await self.embeddings.aembed_documents([memories[j].content for j in wanted]),
-                        strict=False,
-                    )
-                )
+                try:
+                    embedded = await self.embeddings.aembed_documents([memories[j].content for j in wanted])
+                except BaseException:
+                    await burying.drain()
+                    raise
+                buried = await burying.result()
+                own.update(zip(wanted, embedded, strict=False))
                 vectors = ctx.indexed_vectors(own, batch, vec_nb, self.config.context_neighbour_weight)
                 for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
                     del own[j]
-                buried = await self._tombstoned_ids(identity, [memories[i] for i in batch])  # one query a batch
                 passages = await self._passage_vectors(
                     [memories[i].content if memories[i].id not in buried else "" for i in batch]
                 )
-                now = self.clock()
-                by_kind: dict[Kind, list[dict[str, Any]]] = {}
-                for j, i in enumerate(batch):
-                    m = memories[i]
-                    if m.id in buried:
-                        continue
-                    context = explicit[i] or ctx.text_context(
-                        text_nb[i], m.event_time if self.config.time_in_text else None
-                    )
-                    by_kind.setdefault(m.kind, []).append(
-                        memory_document(m, [("content", vectors[j]), *passages[j]], now=now, context=context)
-                    )
+                kept = [
+                    (memories[i], [("content", vectors[j]), *passages[j]], explicit[i], text_nb[i])
+                    for j, i in enumerate(batch)
+                    if memories[i].id not in buried
+                ]
                 if writing is not None:
                     done = await writing.result()
                     if progress:
                         progress(done, len(memories))
-                writing = AsyncAhead(partial(self._write_batch, by_kind, batch.stop))
+                # the documents are made and written while the next batch is embedded
+                writing = AsyncAhead(partial(self._write_batch, kept, batch.stop))
                 ids.extend(memories[i].id for i in batch)
             if writing is not None:
                 done = await writing.result()
@@ -121,8 +116,16 @@ class AsyncIngest(AsyncLongEvents):
         await self.backend.refresh(list(MEMORY_COLLECTIONS))
         return ids
 
-    async def _write_batch(self, by_kind: Mapping[Kind, list[dict[str, Any]]], stop: int) -> int:
-        """Write one ingest batch without a refresh; ``stop`` (the events done) when written."""
+    async def _write_batch(
+        self, kept: Sequence[tuple[Memory, list[tuple[str, list[float]]], str | None, Sequence[str]]], stop: int
+    ) -> int:
+        """Make and write one ingest batch's documents (each memory, its vectors, its own context
+        and its session neighbours) without a refresh; ``stop`` (the events done) when written."""
+        now = self.clock()
+        by_kind: dict[Kind, list[dict[str, Any]]] = {}
+        for m, vectors, explicit, neighbours in kept:
+            context = explicit or ctx.text_context(neighbours, m.event_time if self.config.time_in_text else None)
+            by_kind.setdefault(m.kind, []).append(memory_document(m, vectors, now=now, context=context))
         for k, docs in by_kind.items():
             await self.backend.put(k, docs, refresh=False)
         return stop
