@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Literal
 
 from ..model import Memory
@@ -51,30 +52,44 @@ def initial_confidence(origin: str, polarity_: str, table: Mapping[str, float], 
 def statement(memory: Memory) -> St.Statement:
     """The memory's statement; in a user's own memories their user id names the speaker
     ("Alice lives in Bristol" in ``user:alice``'s memories is "I live in Bristol")."""
-    st = St.parse(memory.content)
-    me = memory.owner.split(":", 1)[1].casefold() if memory.owner.startswith("user:") else ""
+    return _statement(memory.content, memory.owner)
+
+
+def _statement(content: str, owner: str) -> St.Statement:
+    st = St.parse(content)
+    me = owner.split(":", 1)[1].casefold() if owner.startswith("user:") else ""
     if me and st.holder[0] != "user" and st.holder[0].split(" ")[0] == me:
         st = replace(st, holder=("user", *st.holder[1:]))
     return st
 
 
 def relation(old: Memory, new: Memory) -> St.Relation:
-    """What ``new`` does to the held fact ``old`` (statements' relation, polarity-aware)."""
-    rel = St.relate(statement(old), statement(new))
+    """What ``new`` does to the held fact ``old`` (statements' relation, polarity-aware).
+
+    It reads only the two contents, owners and polarities, so it is computed once for them:
+    a write reads its statement against the same held facts for several rules."""
+    return _relation(old.content, old.owner, old.polarity, new.content, new.owner, new.polarity)
+
+
+@lru_cache(maxsize=8192)
+def _relation(
+    old_content: str, old_owner: str, old_polarity: str, new_content: str, new_owner: str, new_polarity: str
+) -> St.Relation:
+    rel = St.relate(_statement(old_content, old_owner), _statement(new_content, new_owner))
     if (
         rel in ("unrelated", "other_key")
-        and old.polarity == new.polarity
-        and St.content_lemmas(old.content) == St.content_lemmas(new.content)
+        and old_polarity == new_polarity
+        and St.content_lemmas(old_content) == St.content_lemmas(new_content)
     ):
         rel = "reinforcement"  # the same words in another order: "Peanuts: Alice is allergic to those."
     if (
         rel == "reinforcement"
-        and _digits(old.content)
-        and _digits(new.content)
-        and _digits(old.content) != _digits(new.content)
+        and _digits(old_content)
+        and _digits(new_content)
+        and _digits(old_content) != _digits(new_content)
     ):
         rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
-    if old.polarity == "deny" and rel == "reinforcement" and new.polarity == "assert":
+    if old_polarity == "deny" and rel == "reinforcement" and new_polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected
     return rel
 
