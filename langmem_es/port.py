@@ -17,6 +17,7 @@ from ._sync.port import StoragePort
 from .port_base import (
     ABSENT,
     COLLECTIONS,
+    LEG_FIELDS,
     MEMORY_COLLECTIONS,
     Capabilities,
     Collection,
@@ -37,6 +38,7 @@ from .port_base import (
 __all__ = [
     "ABSENT",
     "COLLECTIONS",
+    "LEG_FIELDS",
     "MEMORY_COLLECTIONS",
     "AsyncStoragePort",
     "Capabilities",

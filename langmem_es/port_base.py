@@ -16,6 +16,30 @@ Doc = dict[str, Any]
 Filter = Mapping[str, Any]
 
 
+#: What recall's retrieval legs bring back of each candidate: its id, what the reranker and
+#: the query-time signals read, the indexed scope fields the candidate check reads, and the
+#: memory's value, so the memories kept need no further read
+#: (:func:`~langmem_es.core.records.as_searched`). All are read without loading documents: on
+#: Elasticsearch from one pack of doc values per memory (``recall_dv``), the value decoded
+#: only for the hits kept (:class:`~langmem_es.documents.LazyJSON`); on SQLite from their
+#: columns. A backend may keep them together for that reason.
+LEG_FIELDS: tuple[str, ...] = (
+    "id",
+    "record",
+    "tenant",
+    "scope",
+    "owner",
+    "kind",
+    "text",
+    "event_time",
+    "session_id",
+    "written_at",
+    "confidence",
+    "access_count",
+    "value",
+)
+
+
 @dataclass(frozen=True)
 class Version:
     """An opaque optimistic-concurrency token (Elasticsearch: seq_no + primary_term)."""

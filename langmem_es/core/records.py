@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from .. import documents as D
 from ..model import Memory, memory_fields, memory_namespace
-from ..port import Collection, Doc
+from ..port import LEG_FIELDS, Collection, Doc
 
 
 def indexed_text(memory: Memory, context: str | None = None) -> str:
@@ -151,27 +151,6 @@ def audit_document(
 
 AUDIT: Collection = "audit"
 
-#: What recall's retrieval legs bring back of each candidate: its id, what the reranker and
-#: the query-time signals read, the indexed scope fields the candidate check reads, and the
-#: memory's value, so the memories kept need no further read (:func:`as_searched`). All are
-#: read without loading documents: on Elasticsearch from doc values (the value from its
-#: copy ``value_dv``, decoded only for the hits kept: :class:`~langmem_es.documents.LazyJSON`),
-#: each field ~2 µs a hit there (~0.3 ms a recall of 160 hits), so none is carried for nothing.
-LEG_FIELDS: tuple[str, ...] = (
-    "id",
-    "record",
-    "tenant",
-    "scope",
-    "owner",
-    "kind",
-    "text",
-    "event_time",
-    "session_id",
-    "written_at",
-    "confidence",
-    "access_count",
-    "value",
-)
-#: :data:`LEG_FIELDS` for a query whose ranking reads no text (texts are the costly part
-#: of a hit: a long one costs as much from doc values as from ``_source``).
+#: :data:`~langmem_es.port.LEG_FIELDS` for a query whose ranking reads no text (texts are the
+#: costly part of a hit: a long one costs as much from doc values as from ``_source``).
 LEG_FIELDS_NO_TEXT: tuple[str, ...] = tuple(f for f in LEG_FIELDS if f != "text")

@@ -10,6 +10,7 @@ still supersede the fact its claim replaced: one active fact per subject key.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -57,15 +58,19 @@ class RetriedHeadWrites:
         return getattr(self._inner, name)
 
 
-@pytest.fixture(params=BACKENDS)
-def faulty(request: pytest.FixtureRequest, clock, config):
+def _over(wrapper: Any, request: pytest.FixtureRequest, clock: Any, config: Any) -> Iterator[tuple[MemoryCore, Any]]:
+    """A core over a storage port ``wrapper`` wraps (on each real backend), and the wrapper."""
     backend, teardown = open_backend(request.param, request)
-    port = RetriedHeadWrites(backend)
-    core = MemoryCore(port, config=config, clock=clock)  # type: ignore[arg-type]
+    port = wrapper(backend)
     try:
-        yield core, port
+        yield MemoryCore(port, config=config, clock=clock), port
     finally:
         teardown()
+
+
+@pytest.fixture(params=BACKENDS)
+def faulty(request: pytest.FixtureRequest, clock, config):
+    yield from _over(RetriedHeadWrites, request, clock, config)
 
 
 def _actives(core: MemoryCore, me: Identity, key: str) -> list[str]:
@@ -121,12 +126,7 @@ class CountingPort:
 
 @pytest.fixture(params=BACKENDS)
 def counting(request: pytest.FixtureRequest, clock, config):
-    backend, teardown = open_backend(request.param, request)
-    port = CountingPort(backend)
-    try:
-        yield MemoryCore(port, config=config, clock=clock), port  # type: ignore[arg-type]
-    finally:
-        teardown()
+    yield from _over(CountingPort, request, clock, config)
 
 
 def test_a_superseding_write_is_one_batched_read_and_one_batched_write(counting, alice: Identity) -> None:
@@ -183,12 +183,7 @@ class MovedAfterRead:
 
 @pytest.fixture(params=BACKENDS)
 def moving(request: pytest.FixtureRequest, clock, config):
-    backend, teardown = open_backend(request.param, request)
-    port = MovedAfterRead(backend)
-    try:
-        yield MemoryCore(port, config=config, clock=clock), port  # type: ignore[arg-type]
-    finally:
-        teardown()
+    yield from _over(MovedAfterRead, request, clock, config)
 
 
 def test_a_keyless_update_whose_read_went_stale_reads_again_and_still_supersedes(moving, alice: Identity) -> None:

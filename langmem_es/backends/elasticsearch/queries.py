@@ -11,6 +11,7 @@ import orjson
 
 from ...documents import ARRAY_FIELDS, FIELD_TYPES, LazyJSON
 from ...filters import Filter
+from ...port import LEG_FIELDS
 from .mappings import RECALL_DOC_VALUE, TEXT_DOC_VALUE_CHARS, VALUE_DOC_VALUE, VALUE_DOC_VALUE_CHARS
 
 #: Fields a leg can read from doc values rather than ``_source``: every single-valued field
@@ -35,21 +36,7 @@ SOURCE_EXCLUDES = ("vectors", VALUE_DOC_VALUE, RECALL_DOC_VALUE)
 COPIES = (VALUE_DOC_VALUE, RECALL_DOC_VALUE)
 
 #: The fields a memory's pack (:data:`~.mappings.RECALL_DOC_VALUE`) holds: what recall's legs read.
-PACKED_FIELDS: tuple[str, ...] = (
-    "id",
-    "record",
-    "tenant",
-    "scope",
-    "owner",
-    "kind",
-    "event_time",
-    "session_id",
-    "written_at",
-    "confidence",
-    "access_count",
-    "text",
-    "value",
-)
+PACKED_FIELDS: tuple[str, ...] = LEG_FIELDS
 
 
 def source(fields: Sequence[str] | None) -> dict[str, Any] | bool:

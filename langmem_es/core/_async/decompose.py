@@ -12,9 +12,8 @@ from collections.abc import Iterable, MutableMapping, Sequence
 from ... import filters as F
 from ...fusion import rrf
 from ...model import Kind
-from ...port import Hit
+from ...port import LEG_FIELDS, Hit
 from .. import decompose as D
-from ..records import LEG_FIELDS
 from .base import AsyncCoreBase
 
 

@@ -11,9 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ... import filters as F
 from ...model import Kind
-from ...port import Hit
+from ...port import LEG_FIELDS, Hit
 from .. import hops as H
-from ..records import LEG_FIELDS
 from .base import AsyncCoreBase
 
 

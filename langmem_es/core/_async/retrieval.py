@@ -16,7 +16,7 @@ from ... import filters as F
 from ...errors import InvalidMemoryError
 from ...fusion import rrf_scored
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
+from ...port import LEG_FIELDS, MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
 from ...rerank import Candidate, NoReranker
 from ...rerank.base import reads_text
 from .. import scope as S
@@ -24,7 +24,7 @@ from .. import scoring
 from .. import signals as Q
 from .. import validation as V
 from ..background import AsyncAhead
-from ..records import LEG_FIELDS, LEG_FIELDS_NO_TEXT, WRITE_FIELDS, as_searched, memory_of
+from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import with_access
 from .decompose import AsyncDecompose
