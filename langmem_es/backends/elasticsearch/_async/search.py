@@ -20,7 +20,7 @@ from ....port import (
     Nearest,
     StoredDoc,
 )
-from .. import mappings, queries, shards
+from .. import queries, shards
 from ..errors import translate_errors
 from .base import AsyncElasticsearchBase
 
@@ -209,7 +209,7 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
             if isinstance(op, Nearest):
                 leg = queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact)
                 if op.vectors:  # whole, with versions: what the caller rewrites needs no further read
-                    leg.update(_source={"excludes": [mappings.VALUE_DOC_VALUE]}, seq_no_primary_term=True)
+                    leg.update(_source={"excludes": list(queries.COPIES)}, seq_no_primary_term=True)
                 searches.append(leg)
             else:
                 body = queries.find_body(op.filter, op.size, 0, op.sort)
