@@ -35,14 +35,22 @@ SOURCE_EXCLUDES = ("vectors", VALUE_DOC_VALUE, RECALL_DOC_VALUE)
 #: The copies for doc values, which no document as read carries.
 COPIES = (VALUE_DOC_VALUE, RECALL_DOC_VALUE)
 
+
+def source_excludes(vectors: bool) -> list[str]:
+    """What a read of ``_source`` leaves out: the copies for doc values always (no document
+    as read carries them), the vectors unless the read brings documents whole."""
+    return list(COPIES if vectors else SOURCE_EXCLUDES)
+
+
 #: The fields a memory's pack (:data:`~.mappings.RECALL_DOC_VALUE`) holds: what recall's legs read.
 PACKED_FIELDS: tuple[str, ...] = LEG_FIELDS
+_PACKED = frozenset(PACKED_FIELDS)
 
 
 def source(fields: Sequence[str] | None) -> dict[str, Any] | bool:
     """The ``_source`` of a leg: the named fields only, or everything but the vectors."""
     if fields is None:
-        return {"excludes": list(SOURCE_EXCLUDES)}
+        return {"excludes": source_excludes(False)}
     return {"includes": list(fields)} if fields else False
 
 
@@ -53,7 +61,7 @@ def from_doc_values(fields: Sequence[str] | None) -> TypeGuard[Sequence[str]]:
 
 def from_pack(fields: Sequence[str] | None, packed: bool) -> TypeGuard[Sequence[str]]:
     """Does a leg read ``fields`` from the pack (a packed index, and the pack holds them all)?"""
-    return packed and fields is not None and set(fields) <= set(PACKED_FIELDS)
+    return packed and fields is not None and _PACKED.issuperset(fields)
 
 
 def returned(fields: Sequence[str] | None, *, packed: bool = False) -> dict[str, Any]:
@@ -94,7 +102,7 @@ def hit_doc(hit: Mapping[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def packed(hit: Mapping[str, Any]) -> bool:
+def has_pack(hit: Mapping[str, Any]) -> bool:
     """Did the hit come with its pack? (A memory written into a packed index by a client
     that did not pack it has none: the backend reads it by id.)"""
     return RECALL_DOC_VALUE in (hit.get("fields") or {})
@@ -253,7 +261,7 @@ def find_body(flt: Filter, size: int, offset: int, sort: Sequence[tuple[str, str
         "query": {"bool": {"filter": [flt]}},
         "sort": [{field: {"order": order, "unmapped_type": "keyword"}} for field, order in sort] + [{"id": "asc"}],
         "seq_no_primary_term": True,
-        "_source": {"excludes": list(SOURCE_EXCLUDES)},
+        "_source": {"excludes": source_excludes(False)},
     }
 
 

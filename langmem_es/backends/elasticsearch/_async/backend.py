@@ -196,11 +196,7 @@ class AsyncElasticsearchBackend(AsyncElasticsearchSearch):
         with translate_errors():
             indices = {c: await self._indices(c) for c in dict.fromkeys(c for c, _ in refs)}
             docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for c, i in refs for index in indices[c]]
-            response = await (
-                self.client.mget(docs=docs)
-                if vectors
-                else self.client.mget(docs=docs, source_excludes=list(queries.SOURCE_EXCLUDES))
-            )
+            response = await self.client.mget(docs=docs, source_excludes=queries.source_excludes(vectors))
         failed = shards.failed_gets(response.body)
         if failed:
             failed = await self._numbered(failed)

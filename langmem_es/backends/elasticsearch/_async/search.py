@@ -169,14 +169,14 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
         """What hits that read doc values lack, from ``_source`` in one ``mget`` for both legs:
         the ``text`` of a text longer than its copy holds (or written before it existed), and,
         in a packed index, every field of a memory written without its pack."""
-        packed = queries.from_pack(fields, packed)
-        if not packed and not queries.from_doc_values(fields):
+        from_pack = queries.from_pack(fields, packed)
+        if not from_pack and not queries.from_doc_values(fields):
             return
         wanted = list(fields or ())
         missing: dict[tuple[str, str], list[dict[str, Any]]] = {}
         unpacked = False
         for raw, hit in read:
-            lacks_pack = packed and not queries.packed(raw)
+            lacks_pack = from_pack and not queries.has_pack(raw)
             if lacks_pack or ("text" in wanted and "text" not in hit.doc):
                 missing.setdefault((raw["_index"], hit.doc["id"]), []).append(hit.doc)
                 unpacked = unpacked or lacks_pack
@@ -209,12 +209,12 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
             if isinstance(op, Nearest):
                 leg = queries.vector_leg(op.vector, op.filter, op.size, exact=op.exact)
                 if op.vectors:  # whole, with versions: what the caller rewrites needs no further read
-                    leg.update(_source={"excludes": list(queries.COPIES)}, seq_no_primary_term=True)
+                    leg.update(_source={"excludes": queries.source_excludes(True)}, seq_no_primary_term=True)
                 searches.append(leg)
             else:
                 body = queries.find_body(op.filter, op.size, 0, op.sort)
                 if op.vectors:
-                    body.pop("_source")
+                    body["_source"] = {"excludes": queries.source_excludes(True)}
                 searches.append(body)
         with translate_errors():
             await self._fresh([c for op in ops for c in op.collections])

@@ -197,11 +197,7 @@ class ElasticsearchBackend(ElasticsearchSearch):
         with translate_errors():
             indices = {c: self._indices(c) for c in dict.fromkeys(c for c, _ in refs)}
             docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for c, i in refs for index in indices[c]]
-            response = (
-                self.client.mget(docs=docs)
-                if vectors
-                else self.client.mget(docs=docs, source_excludes=list(queries.SOURCE_EXCLUDES))
-            )
+            response = self.client.mget(docs=docs, source_excludes=queries.source_excludes(vectors))
         failed = shards.failed_gets(response.body)
         if failed:
             failed = self._numbered(failed)
