@@ -18,6 +18,7 @@ document a backend returns (fail closed), and the contract tests use it as the o
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -150,9 +151,9 @@ def matches(doc: Mapping[str, Any], flt: Filter) -> bool:
             return False
         if any(matches(doc, f) for f in must_not):
             return False
-        if should:
+        if should:  # stops at the clause that makes enough (a later one may read what is costly)
             need = body.get("minimum_should_match", 1)
-            return sum(matches(doc, f) for f in should) >= need
+            return need <= 0 or any(n >= need for n in itertools.accumulate(matches(doc, f) for f in should))
         return True
     if kind == "nested":
         path = body["path"]

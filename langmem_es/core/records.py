@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -79,28 +79,65 @@ WRITE_FIELDS = frozenset({"text", "vectors", "attribute", "created_at", "updated
 
 def as_searched(doc: Mapping[str, Any]) -> Doc:
     """A recall hit that carries its memory's value, with every field :func:`memory_document`
-    derives from that value (namespace, status, times as written, ``flat``/``nums``), and the
-    scope fields the hit read from the index (record, tenant, scope, owner, kind: so the choke
-    point still compares the index with the value), for the whole choke point and filter to run on.
+    derives from that value (namespace, status, times as written; ``flat``/``nums`` when
+    read, see :class:`Searched`), and the scope fields the hit read from the index (record,
+    tenant, scope, owner, kind: so the choke point still compares the index with the value),
+    for the whole choke point and filter to run on.
 
     >>> hit = {"id": "d", "record": "memory", "kind": "episodic", "tenant": "t", "scope": "private",
     ...        "owner": "user:u", "value": {"tenant": "t", "scope": "private", "owner": "user:x",
     ...        "status": "superseded", "content": "hi"}}
     >>> doc = as_searched(hit)
-    >>> doc["status"], doc["owner"], doc["value"]["owner"]
-    ('superseded', 'user:u', 'user:x')
+    >>> doc["status"], doc["owner"], doc["value"]["owner"], "flat" in doc
+    ('superseded', 'user:u', 'user:x', False)
+    >>> Searched(doc)["flat"][-1]
+    'content\\x1f"hi"'
     """
     value = doc["value"]
     ns = memory_namespace(doc["kind"], doc["tenant"], doc["scope"], doc["owner"])
     out: Doc = {
         "key": value.get("id"),
         **D.namespace_fields(ns),
-        **D.value_fields(value),
         **{k: v for k, v in memory_fields(ns, value).items() if v is not None},
     }
     out.update({k: doc[k] for k in ("id", "record", "tenant", "scope", "owner", "kind") if k in doc})
     out["value"] = value
     return out
+
+
+class Searched(Mapping[str, Any]):
+    """:func:`as_searched`'s document as a filter reads it: the ``flat``/``nums`` of its value
+    are worked out only if a clause reads them (most recalls' filters reach them only for a
+    pending proposal: that walk of the value was a tenth of a recall's own work)."""
+
+    __slots__ = ("_derived", "_doc")
+
+    def __init__(self, doc: Mapping[str, Any]) -> None:
+        self._doc = doc
+        self._derived: dict[str, Any] | None = None
+
+    def _value_fields(self) -> dict[str, Any]:
+        if self._derived is None:
+            self._derived = D.value_fields(self._doc["value"])
+        return self._derived
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _VALUE_FIELDS:
+            return self._value_fields()[key]
+        return self._doc[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in _VALUE_FIELDS or key in self._doc
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._doc
+        yield from _VALUE_FIELDS
+
+    def __len__(self) -> int:
+        return len(self._doc) + len(_VALUE_FIELDS)
+
+
+_VALUE_FIELDS = ("flat", "nums")
 
 
 def restamp(doc: Mapping[str, Any], memory: Memory, *, now: datetime) -> Doc:

@@ -133,6 +133,34 @@ def test_a_memory_written_without_its_pack_is_read_by_id(es_basic: Any, prefix: 
         assert r.memory.model_dump() == core.get(ALICE, r.memory.id).model_dump()  # type: ignore[union-attr]
 
 
+def test_a_pack_keeps_its_value_deflated_and_reads_the_plain_packs_written_before(
+    es_basic: Any, prefix: str, monkeypatch: Any
+) -> None:
+    """A pack's value is deflated (half the bytes a recall moves); a pack written before
+    that, with its value as plain JSON, is read the same: whole, in the one request."""
+    import base64
+
+    from langmem_es.backends.elasticsearch import queries
+
+    core = _core(es_basic, prefix)
+    new = core.remember(ALICE, "The deploy fails with E-4012.", kind="episodic").memory
+    monkeypatch.setattr(queries, "_deflate", lambda value: value)  # the release before
+    old = core.remember(ALICE, "The deploy fails with E-4012 in production too.", kind="episodic").memory
+    monkeypatch.undo()
+    assert new is not None and old is not None
+    values = {}
+    for memory in (new, old):
+        raw = es_basic.get(index=core.backend.alias("episodic"), id=document_id(memory))["_source"]
+        values[memory.id] = base64.b64decode(raw[mappings.RECALL_DOC_VALUE]).partition(b"\n")[2]
+    assert values[new.id][:1] == b"\x01" and values[old.id][:1] == b"{"
+    assert len(values[new.id]) < len(values[old.id]) / 2
+    result, sent = _recall_requests(core, es_basic, "why does the deploy fail with E-4012?", k=5)
+    assert sent == ["POST /_msearch"]
+    assert {r.memory.id for r in result.memories} == {new.id, old.id}
+    for r in result.memories:
+        assert r.memory.model_dump() == core.get(ALICE, r.memory.id).model_dump()  # type: ignore[union-attr]
+
+
 def test_an_index_made_before_the_pack_stays_unpacked(es_basic: Any, prefix: str, monkeypatch: Any) -> None:
     """The upgrade to mapping 5 does not claim that old memories have a pack: the index keeps
     the value's copy and the field-by-field reads, for the memories written before and after."""

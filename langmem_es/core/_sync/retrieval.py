@@ -25,7 +25,7 @@ from .. import scoring
 from .. import signals as Q
 from .. import validation as V
 from ..background import Ahead
-from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, as_searched, memory_of
+from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, Searched, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import with_access
 from .decompose import Decompose
@@ -231,13 +231,14 @@ class Retrieval(LongEvents, Hops, Decompose):
                 for i, h in hits.items()
                 if from_hits and "value" in h.doc
             }
+            seen_as = {i: Searched(stored.doc) for i, stored in docs.items()}
             unread = [(h.collection, h.doc["id"]) for i, h in hits.items() if i not in docs]
             if unread:
                 found = self.backend.get_many(unread, vectors=False)
                 docs.update({i: s for (_, i), s in zip(unread, found, strict=True) if s is not None})
             for i, score in window:
                 stored = docs.get(i)
-                if stored is not None and visible(stored.doc) and F.matches(stored.doc, flt):
+                if stored is not None and visible(stored.doc) and F.matches(seen_as.get(i, stored.doc), flt):
                     out.append((i, score, stored))
         return out
 
