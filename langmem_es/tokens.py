@@ -59,9 +59,23 @@ def get_encoding() -> Any:
 
 
 def count_tokens(text: str) -> int:
-    """Number of cl100k_base tokens in ``text`` (special-token text counted as plain text)."""
+    """Number of cl100k_base tokens in ``text`` (special-token text counted as plain text).
+
+    Texts up to :data:`CACHED_CHARS` characters are counted once (a memory's line is
+    counted again at every recall that renders it)."""
     if not text:
         return 0
+    if len(text) <= CACHED_CHARS:
+        return _cached_count(text)
+    return len(get_encoding().encode_ordinary(text))
+
+
+#: Texts this long or shorter have their token count cached (:func:`count_tokens`).
+CACHED_CHARS = 2_000
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_count(text: str) -> int:
     return len(get_encoding().encode_ordinary(text))
 
 
