@@ -179,6 +179,7 @@ class Bench:
                 times.append(_ms(t0))
                 pauses.mark()
         server_after = target.server_gc()
+        target.between_points()
         slowest = max(range(len(times)), key=times.__getitem__) if times else None
         s = stats(times)
         point: dict[str, Any] = {
@@ -240,6 +241,7 @@ class Bench:
                     raise RuntimeError(f"{target.name}: a write was not visible after 10 s")
             visible_ms.append(_ms(t0))
             first_try += tries == 1
+        target.between_points()
         w, v = stats(write_ms), stats(visible_ms)
         self.say(
             f"    {target.name}: write p50 {w['p50']:.1f} / p95 {w['p95']:.1f} ms; write→visible p50 "
@@ -279,6 +281,7 @@ class Bench:
             keyless = profile_calls(counter, keyless_updates(core, identity, max(4, n // 2)), settle)
         finally:
             counter.close()
+        target.between_points()
         self.say(
             f"    {target.name}: one recall = {recall['requests']['p50']} request(s) (max "
             f"{recall['requests']['max']}), p50 {recall['latency_ms']['p50']:.1f} / p95 "

@@ -106,6 +106,10 @@ class Target:
         """Wait for background work a load left behind (merges); the seconds waited."""
         return 0.0
 
+    def between_points(self) -> None:
+        """Write what a point left for later (the access statistics a due flush holds until
+        recalls pause), untimed: it must not run beside the next system's point."""
+
     def server_gc(self) -> dict[str, float] | None:
         """The Elasticsearch cluster's garbage collections so far (:func:`_es_gc`); ``None`` without one."""
         return None
@@ -217,6 +221,9 @@ class OursTarget(Target):
 
     def settle(self) -> float:
         return _es_settle(self.backend.client) if self.backend_name == "elasticsearch" else 0.0
+
+    def between_points(self) -> None:
+        self.core.flush_access()
 
     def server_gc(self) -> dict[str, float] | None:
         return _es_gc(self.backend.client) if self.backend_name == "elasticsearch" else None

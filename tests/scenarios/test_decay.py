@@ -185,6 +185,45 @@ def test_access_flushes_every_n_recalls(request, clock, alice):
         teardown()
 
 
+def test_a_due_flush_waits_for_recalls_to_pause_and_never_keeps_a_waiting_caller(request, clock, alice):
+    """As an operator on a small machine, I want the access bookkeeping written between
+    turns, not beside a recall: a due flush starts once recalls pause, its rounds wait again
+    while recalls run, and whoever needs the counts now (close, flush_access, decay, a test
+    waiting for the background) does not wait for that pause."""
+    import time
+
+    from langmem_es.core import MemoryConfig
+
+    from .conftest import make_core
+
+    config = MemoryConfig(access_flush_every=2, access_flush_quiet_ms=400.0, access_flush_chunk=1)
+    core, teardown = make_core("sqlite", request, clock, config)
+    try:
+        first = core.remember(alice, "Alice's gate code is 4521.", kind="episodic", session_id="s1")
+        second = core.remember(alice, "Alice's garage code is 9911.", kind="episodic", session_id="s1")
+        core.recall(alice, "gate code", k=2)
+        core.recall(alice, "gate code", k=2)  # a flush is due: it waits for a pause
+        ids = (first.id, second.id)
+        for _ in range(6):  # recalls keep coming: the flush keeps waiting
+            time.sleep(0.1)
+            core.recall(alice, "garage code", k=2)
+            assert [core.get(alice, i).access_count for i in ids] == [0, 0]
+        deadline = time.monotonic() + 5.0
+        while core.get(alice, first.id).access_count == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)  # no recall for 400 ms: the flush runs
+        assert [core.get(alice, i).access_count for i in ids] == [8, 8]  # every count pending when it ran
+
+        # a due flush waiting, and a caller that needs the counts now
+        core.recall(alice, "gate code", k=2)
+        core.recall(alice, "gate code", k=2)
+        started = time.monotonic()
+        core.wait_background()
+        assert time.monotonic() - started < 0.3
+        assert [core.get(alice, i).access_count for i in ids] == [10, 10]
+    finally:
+        teardown()
+
+
 def test_contradictions_speed_up_decay():
     m = Memory(
         id="x",

@@ -71,6 +71,8 @@ class CoreBase:
             flush_every=self.config.access_flush_every,
             chunk=self.config.access_flush_chunk,
             pause_ms=self.config.access_flush_pause_ms,
+            quiet_ms=self.config.access_flush_quiet_ms,
+            max_wait_s=self.config.access_flush_max_wait_s,
             clock=clock,
             retries=self.config.occ_retries,
             backoff_ms=self.config.occ_backoff_ms,

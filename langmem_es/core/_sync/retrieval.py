@@ -61,6 +61,7 @@ class Retrieval(LongEvents, Hops, Decompose):
         (``RecallResult.partial``, ``RecallResult.unavailable_shards``).
         """
         started = time.perf_counter()
+        self._access.busy()  # a due access flush waits for recalls to pause
         query = V.clean_text(query, "query", limit=V.MAX_QUERY_CHARS)
         V.check_recall_args(k=k, candidates=candidates, filters=filters, as_of=as_of)
         kinds = V.check_kinds(kinds)
