@@ -828,7 +828,7 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
     if request_rows(results):
         lines += [
             "Requests one recall and one superseding `remember` send on Elasticsearch (every HTTP request "
-            "counted through the client's transport, background flushes included; the superseding write "
+            "counted through the client's transport, any background flush included (a due access flush waits for recalls to pause, so the recalls ran without one); the superseding write "
             "replaces the active fact under its subject key), with their latency distribution:",
             "",
             _table(REQUEST_HEAD, request_rows(results)),
