@@ -789,7 +789,7 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         "(brute-force cosine in one namespace per tenant) and `ElasticsearchStore.similarity_search` (dense kNN, "
         "tenant as a term filter; the local distribution has no RRF module, so no hybrid). The queries come back "
         "to back, so langmem-es's access statistics (a flush due every 32 recalls waits until recalls pause for "
-        "`access_flush_quiet_ms`) are written after each point, untimed, before the next system's point starts.",
+        "`access_flush_quiet_ms`) are written untimed after the warm-up and after the point, before the next system's point starts.",
         "Baselines: *embedder p95* is `embed_query` alone on as many distinct texts, measured just before each "
         "point; *smallest p95* is the first size of the same system in the same run.",
         "",

@@ -167,6 +167,7 @@ class Bench:
         clear = getattr(emb, "cache_clear", None)
         if clear:
             clear()
+        target.between_points()  # what the warm-up left, written before the timed queries
         qs = self.fresh_queries(n)
         if hasattr(target, "timings"):
             target.timings.clear()

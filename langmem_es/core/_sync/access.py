@@ -139,6 +139,7 @@ class AccessLog:
                     self._scheduled = False
         with self._lock:
             todo, self._pending = self._pending, {}
+            self._notes = 0  # the next flush is due ``flush_every`` recalls after this one
         written, attempt = 0, 0
         try:
             while todo and attempt < self.retries:
