@@ -115,8 +115,7 @@ class AsyncAccessLog:
             self._notes += 1
             due = self._notes >= self.flush_every and not self._scheduled
             if due:
-                self._notes = 0
-                self._scheduled = True
+                self._scheduled = True  # the count restarts when that flush takes the buffer
         self._active = monotonic()
         if due:
             self._background.start(partial(self.flush, patient=True))
@@ -142,7 +141,7 @@ class AsyncAccessLog:
         written, attempt = 0, 0
         try:
             while todo and attempt < self.retries:
-                if patient and written:
+                if patient:  # every round, not only the first, waits while recalls run
                     await self._quiet()
                 refs = list(itertools.islice(todo, self.chunk))  # bounded rounds: a recall never waits on a long write
                 ids = [

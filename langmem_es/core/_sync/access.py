@@ -116,8 +116,7 @@ class AccessLog:
             self._notes += 1
             due = self._notes >= self.flush_every and not self._scheduled
             if due:
-                self._notes = 0
-                self._scheduled = True
+                self._scheduled = True  # the count restarts when that flush takes the buffer
         self._active = monotonic()
         if due:
             self._background.start(partial(self.flush, patient=True))
@@ -143,7 +142,7 @@ class AccessLog:
         written, attempt = 0, 0
         try:
             while todo and attempt < self.retries:
-                if patient and written:
+                if patient:  # every round, not only the first, waits while recalls run
                     self._quiet()
                 refs = list(itertools.islice(todo, self.chunk))  # bounded rounds: a recall never waits on a long write
                 ids = [
