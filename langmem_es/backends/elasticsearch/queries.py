@@ -118,8 +118,9 @@ def without_copy(source: Mapping[str, Any]) -> dict[str, Any]:
 def stored_source(doc: Mapping[str, Any], *, packed: bool = False) -> Mapping[str, Any]:
     """What a document is written as: a memory packed for recall (``recall_dv``) in a packed
     index, else its value copied as JSON text (``value_dv``) when short enough — both binary
-    doc values, so base64; its vectors at float32 precision (9 decimals: ~40% less JSON to
-    send, store and move than full doubles, for the same cosines).
+    doc values, so base64; its vectors as float32 arrays (the client's serializer writes each
+    number's shortest float32 text: ~40% less JSON to send, store and move than full doubles,
+    for the same cosines).
 
     >>> stored_source({"record": "memory", "value": {"content": "hi"}})["value_dv"]
     'eyJjb250ZW50IjoiaGkifQ=='
@@ -133,17 +134,35 @@ def stored_source(doc: Mapping[str, Any], *, packed: bool = False) -> Mapping[st
         return doc
     out = dict(doc)
     if memory:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        text = _json_bytes(value)
         if packed:
             out[RECALL_DOC_VALUE] = _pack(doc, text)
-        elif len(text) <= VALUE_DOC_VALUE_CHARS:
-            out[VALUE_DOC_VALUE] = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        elif _chars_at_most(text, VALUE_DOC_VALUE_CHARS):
+            out[VALUE_DOC_VALUE] = base64.b64encode(text).decode("ascii")
     if vectors:
         out["vectors"] = [{**v, "vector": _f32(v["vector"])} if "vector" in v else v for v in vectors]
     return out
 
 
-def _pack(doc: Mapping[str, Any], value: str) -> str:
+def _json_bytes(value: Any) -> bytes:
+    """A value's compact JSON (UTF-8, non-ASCII unescaped): orjson, or the standard library
+    for what orjson refuses (an integer beyond 64 bits).
+
+    >>> _json_bytes({"a": "é", "b": [1, 2.5]}), _json_bytes({"n": 2**70})
+    (b'{"a":"\xc3\xa9","b":[1,2.5]}', b'{"n":1180591620717411303424}')
+    """
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _chars_at_most(utf8: bytes, n: int) -> bool:
+    """Whether UTF-8 text holds at most ``n`` characters (decoded only when its bytes are more)."""
+    return len(utf8) <= n or len(utf8.decode("utf-8")) <= n
+
+
+def _pack(doc: Mapping[str, Any], value: bytes) -> str:
     """A memory's pack: a JSON object of the fields recall reads that it has and its text,
     then a newline and the value's JSON, deflated (:func:`_deflate`; each text left out when
     too long). JSON text holds no raw newline, so the value is neither escaped nor decoded
@@ -153,8 +172,8 @@ def _pack(doc: Mapping[str, Any], value: str) -> str:
     if isinstance(text, str) and len(text) <= TEXT_DOC_VALUE_CHARS:
         fields["text"] = text
     packed = orjson.dumps(fields)
-    if len(value) <= VALUE_DOC_VALUE_CHARS:
-        packed += b"\n" + _deflate(value.encode("utf-8"))
+    if _chars_at_most(value, VALUE_DOC_VALUE_CHARS):
+        packed += b"\n" + _deflate(value)
     return base64.b64encode(packed).decode("ascii")
 
 
@@ -216,11 +235,12 @@ def _from_base64(text: str) -> Any:
     return json.loads(base64.b64decode(text))
 
 
-def _f32(vector: Sequence[float]) -> list[float]:
+def _f32(vector: Sequence[float]) -> Any:
+    """A vector as a float32 array: the client writes it (orjson: each number's shortest
+    float32 text; the stock serializer: as doubles), and Elasticsearch stores float32."""
     import numpy as np
 
-    out: list[float] = np.round(np.asarray(vector, dtype=np.float32).astype(np.float64), 9).tolist()
-    return out
+    return np.asarray(vector, dtype=np.float32)
 
 
 def text_leg(

@@ -28,6 +28,12 @@ from .. import queries, shards
 from ..errors import translate_errors
 from .search import AsyncElasticsearchSearch
 
+#: What a ``_bulk`` reply is cut to (``filter_path``): only its failed items, or each item's
+#: outcome when the caller needs one per write — not the index, id, version and shard counts
+#: of every document.
+_FAILED_ITEMS = "errors,items.*.error"
+_ITEM_OUTCOMES = "items.*.status,items.*.error"
+
 
 class AsyncElasticsearchBackend(AsyncElasticsearchSearch):
     """Stores each collection in its own index behind an alias ``{prefix}-{collection}``.
@@ -52,9 +58,12 @@ class AsyncElasticsearchBackend(AsyncElasticsearchSearch):
                 operations.append({"index": {"_index": self.alias(collection), "_id": doc["id"]}})
                 operations.append(self._source_of(collection, doc))
             with translate_errors(f"a bulk write to {self.alias(collection)}", read=False):
-                response = await self.client.bulk(operations=operations, refresh=self._write_refresh(refresh))
+                # only the failed items come back: parsing a reply line per document cost more than the write's JSON
+                response = await self.client.bulk(
+                    operations=operations, refresh=self._write_refresh(refresh), filter_path=_FAILED_ITEMS
+                )
             if response.get("errors"):
-                failed += [item["index"] for item in response["items"] if item["index"].get("error")]
+                failed += [item["index"] for item in response.get("items", ()) if item["index"].get("error")]
         self._written(collection, refresh)
         if failed:
             from ....errors import WriteError
@@ -113,7 +122,7 @@ class AsyncElasticsearchBackend(AsyncElasticsearchSearch):
             operations.append(self._source_of(w.collection, w.doc))
         refresh = self.read_your_writes != "lazy" and any(w.refresh for w in writes)
         with translate_errors("a batched write", read=False):
-            response = await self.client.bulk(operations=operations, refresh=refresh)
+            response = await self.client.bulk(operations=operations, refresh=refresh, filter_path=_ITEM_OUTCOMES)
         applied: list[bool] = []
         failed: list[Any] = []
         for item in response["items"]:

@@ -1,0 +1,66 @@
+"""Vector arithmetic leaves no thread spinning after it.
+
+A multi-threaded BLAS product (OpenBLAS, as numpy's wheels ship it) keeps its worker
+threads spinning for a while after it returns: on a small machine that is a core taken
+from the next query's embedding, or from Elasticsearch. The context vectors of bulk
+ingest, the reranker's cosines and SQLite's vector leg are computed without one. Each
+case runs in its own process, whose CPU time is read across a pause right after it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+CASES = {
+    "ingest's context vectors": """
+        from langmem_es.core.context import indexed_vectors
+        own = {i: rng.standard_normal(384).tolist() for i in range(258)}
+        neighbours = [[j for j in (i - 1, i + 1) if 0 <= j < 258] for i in range(258)]
+        call = lambda: indexed_vectors(own, range(1, 257), neighbours)
+    """,
+    "the reranker's cosines": """
+        from langmem_es.core.scoring import cosines
+        rows = rng.standard_normal((20_000, 384)).tolist()
+        query = rng.standard_normal(384).tolist()
+        call = lambda: cosines(query, rows)
+    """,
+    "SQLite's vector leg": """
+        from langmem_es.backends.sqlite.matrix import best_per_doc
+        matrix = rng.standard_normal((20_000, 384)).astype(np.float32)
+        rids = np.arange(20_000)
+        query = rng.standard_normal(384).astype(np.float32)
+        call = lambda: best_per_doc(rids, matrix, query)
+    """,
+}
+
+PROBE = """
+import os, time
+import numpy as np
+rng = np.random.default_rng(0)
+{setup}
+def cpu():
+    t = os.times()
+    return t.user + t.system
+call()
+time.sleep(0.3)
+spent = 0.0
+for _ in range(3):
+    call()
+    start = cpu()
+    time.sleep(0.3)
+    spent += cpu() - start
+print(spent)
+"""
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_cores_are_idle_once_the_arithmetic_returns(case: str) -> None:
+    code = PROBE.format(setup=textwrap.dedent(CASES[case]))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    spent = float(out.stdout.strip().splitlines()[-1])
+    # three pauses of 0.3 s: a spinning BLAS thread spends ~0.1 s of CPU in each; an idle process ~0
+    assert spent < 0.1, f"{case}: {spent:.2f} s of CPU in 0.9 s of pauses after it returned"
