@@ -58,8 +58,7 @@ def cosines(vector: Sequence[float], rows: Sequence[Sequence[float]]) -> list[fl
     m = np.asarray(rows, dtype=np.float64)
     v = np.asarray(vector, dtype=np.float64)
     norms = np.linalg.norm(m, axis=1) * float(np.linalg.norm(v))
-    # einsum, not ``m @ v``: a BLAS product over many rows leaves threads spinning after it
-    sims = np.divide(np.einsum("ij,j->i", m, v), norms, out=np.zeros(len(m)), where=norms > 0)
+    sims = np.divide(m @ v, norms, out=np.zeros(len(m)), where=norms > 0)
     return [float(x) for x in sims]
 
 

@@ -3,7 +3,7 @@
 A multi-threaded BLAS product (OpenBLAS, as numpy's wheels ship it) keeps its worker
 threads spinning for a while after it returns: on a small machine that is a core taken
 from the next query's embedding, or from Elasticsearch. The context vectors of bulk
-ingest, the reranker's cosines and SQLite's vector leg are computed without one. Each
+ingest and SQLite's vector leg are computed without one. Each
 case runs in its own process, whose CPU time is read across a pause right after it.
 """
 
@@ -21,12 +21,6 @@ CASES = {
         own = {i: rng.standard_normal(384).tolist() for i in range(258)}
         neighbours = [[j for j in (i - 1, i + 1) if 0 <= j < 258] for i in range(258)]
         call = lambda: indexed_vectors(own, range(1, 257), neighbours)
-    """,
-    "the reranker's cosines": """
-        from langmem_es.core.scoring import cosines
-        rows = rng.standard_normal((20_000, 384)).tolist()
-        query = rng.standard_normal(384).tolist()
-        call = lambda: cosines(query, rows)
     """,
     "SQLite's vector leg": """
         from langmem_es.backends.sqlite.matrix import best_per_doc
