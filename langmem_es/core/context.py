@@ -85,7 +85,7 @@ def indexed_vectors(
     weights = np.zeros((len(events), width))
     for r, i in enumerate(events):
         sources[r, : 1 + len(neighbours[i])] = [at[j] for j in (i, *neighbours[i])]
-        weights[r, : 1 + len(neighbours[i])] = (1.0, *[weight] * len(neighbours[i]))
+        weights[r, 0], weights[r, 1 : 1 + len(neighbours[i])] = 1.0, weight
     context = (unit[sources] * weights[:, :, None]).sum(axis=1)
     n = np.linalg.norm(context, axis=1, keepdims=True)
     own_rows = raw[[at[i] for i in events]]
