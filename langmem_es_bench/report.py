@@ -856,7 +856,9 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         "## Bulk ingest",
         "",
         f"`remember_many` of {cfg['ingest']:,} events with real embedding into fresh storage; the baseline is "
-        "`embed_documents` alone on the same texts, measured right before and after (mean used). With `session_id`, "
+        "`embed_documents` alone on the same texts, measured right before and after each ingest (their mean), in "
+        f"{cfg.get('ingest_rounds', 1)} round(s) on fresh storage; a ratio is the median of the rounds' ratios (one "
+        "sample of the embedder alone moves by ±10% here). With `session_id`, "
         "each event is still embedded once: its in-context vector is derived from its session neighbours' vectors "
         "(and its indexed text carries their words), so the ceiling of both variants is 1×. Competitors: one "
         "`InMemoryStore.batch` of puts, one `ElasticsearchStore.add_texts`.",
