@@ -113,7 +113,8 @@ class AsyncIngest(AsyncLongEvents):
             with contextlib.suppress(Exception):
                 await self.backend.refresh(list(MEMORY_COLLECTIONS))
             raise
-        await self.backend.refresh(sorted({m.kind for m in memories}))  # only the indices written
+        if memories:
+            await self.backend.refresh(sorted({m.kind for m in memories}))  # only the indices written
         return ids
 
     async def _write_batch(

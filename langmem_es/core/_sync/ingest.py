@@ -114,7 +114,8 @@ class Ingest(LongEvents):
             with contextlib.suppress(Exception):
                 self.backend.refresh(list(MEMORY_COLLECTIONS))
             raise
-        self.backend.refresh(sorted({m.kind for m in memories}))  # only the indices written
+        if memories:
+            self.backend.refresh(sorted({m.kind for m in memories}))  # only the indices written
         return ids
 
     def _write_batch(
