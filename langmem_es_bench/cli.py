@@ -35,6 +35,13 @@ def _sizes(value: str) -> list[int]:
     return sizes
 
 
+def _size(value: str) -> int:
+    """One corpus size (``10k`` reads as 10,000)."""
+    if "," in value:
+        raise argparse.ArgumentTypeError(f"--paired wants one size, got {value!r}")
+    return _sizes(value)[0]
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
@@ -69,6 +76,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         help="also write this markdown report (e.g. docs/benchmarks.md) with plots in its img/",
+    )
+    p.add_argument(
+        "--paired",
+        type=_size,
+        default=None,
+        metavar="SIZE",
+        help="only the interleaved pre-recall of langmem-es (Elasticsearch) and langchain-elasticsearch on one "
+        "SIZE-memory corpus, queries alternating (--queries each, default 200); writes paired.json in --out",
     )
     p.add_argument(
         "--report-only",
@@ -120,6 +135,15 @@ def run_command(args: argparse.Namespace) -> int:
     from langmem_es_bench.report import plot, summary, write_markdown
 
     argv = getattr(args, "_argv", None) or sys.argv[2:]
+    if args.paired:
+        from langmem_es_bench.paired import run_paired
+
+        paired = run_paired(args.paired, args.queries or 200, say=lambda m: print(m, file=sys.stderr, flush=True))
+        paired["command"] = _command_line(argv)
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "paired.json").write_text(json.dumps(paired, indent=2))
+        print(f"results: {args.out / 'paired.json'}")
+        return 0
     if args.report_only:
         results = _saved_results(args.report_only)
         command = results.get("command") or _command_line(argv)

@@ -49,3 +49,37 @@ def test_smoke_elasticsearch(
     assert lc["scale"]["footprint"]["index_bytes"] > 0
     left = es_basic.indices.get(index="langmem-es-bench-*", ignore_unavailable=True, allow_no_indices=True)
     assert not left, f"indices left behind: {sorted(left)}"
+
+
+def test_paired_alternates_the_two_systems_on_one_corpus(
+    es_basic, es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANGMEM_ES_BENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("LANGMEM_ES_URL", es_basic_conn.url)
+    for key, value in (
+        ("USER", es_basic_conn.user),
+        ("PASSWORD", es_basic_conn.password),
+        ("API_KEY", es_basic_conn.api_key),
+    ):
+        if value:
+            monkeypatch.setenv(f"LANGMEM_ES_{key}", value)
+        else:
+            monkeypatch.delenv(f"LANGMEM_ES_{key}", raising=False)
+    out = tmp_path / "out"
+    code = cli.main(["--paired", "50", "--queries", "6", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err[-3000:]
+    assert "paired at 50: langmem-es pre-recall" in captured.err
+    paired = json.loads((out / "paired.json").read_text())
+    assert paired["size"] == 50 and paired["command"] == "langmem-es bench --paired 50 --queries 6 --out " + str(out)
+    ours, lc = paired["langmem_es"], paired["langchain_es"]
+    assert ours["n"] == lc["n"] == 6
+    assert paired["p95_ratio"] == round(ours["p95"] / lc["p95"], 3)
+    left = es_basic.indices.get(index="langmem-es-bench-*", ignore_unavailable=True, allow_no_indices=True)
+    assert not left, f"indices left behind: {sorted(left)}"
+
+
+def test_paired_wants_one_size(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--paired", "100,200"])
+    assert "--paired wants one size" in capsys.readouterr().err
