@@ -13,9 +13,9 @@ import pytest
 from langmem_es_bench import cli
 
 
-def test_smoke_elasticsearch(
-    es_basic, es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def bench_env(es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's vector cache in ``tmp_path`` and the test cluster's connection in the environment."""
     monkeypatch.setenv("LANGMEM_ES_BENCH_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("LANGMEM_ES_URL", es_basic_conn.url)
     for key, value in (
@@ -27,6 +27,9 @@ def test_smoke_elasticsearch(
             monkeypatch.setenv(f"LANGMEM_ES_{key}", value)
         else:
             monkeypatch.delenv(f"LANGMEM_ES_{key}", raising=False)
+
+
+def test_smoke_elasticsearch(es_basic, bench_env: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
     code = cli.main(["--backend", "elasticsearch", "--smoke", "--out", str(out)])
     captured = capsys.readouterr()
@@ -52,19 +55,8 @@ def test_smoke_elasticsearch(
 
 
 def test_paired_alternates_the_two_systems_on_one_corpus(
-    es_basic, es_basic_conn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    es_basic, bench_env: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("LANGMEM_ES_BENCH_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("LANGMEM_ES_URL", es_basic_conn.url)
-    for key, value in (
-        ("USER", es_basic_conn.user),
-        ("PASSWORD", es_basic_conn.password),
-        ("API_KEY", es_basic_conn.api_key),
-    ):
-        if value:
-            monkeypatch.setenv(f"LANGMEM_ES_{key}", value)
-        else:
-            monkeypatch.delenv(f"LANGMEM_ES_{key}", raising=False)
     out = tmp_path / "out"
     code = cli.main(["--paired", "50", "--queries", "6", "--out", str(out)])
     captured = capsys.readouterr()
