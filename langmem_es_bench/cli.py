@@ -37,9 +37,11 @@ def _sizes(value: str) -> list[int]:
 
 def _size(value: str) -> int:
     """One corpus size (``10k`` reads as 10,000)."""
-    if "," in value:
-        raise argparse.ArgumentTypeError(f"--paired wants one size, got {value!r}")
-    return _sizes(value)[0]
+    try:
+        [size] = _sizes(value)
+    except (argparse.ArgumentTypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"--paired wants one size >= 10 (e.g. 10k), got {value!r}") from None
+    return size
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -313,6 +313,7 @@ class Bench:
         before = embed_throughput(emb, texts)
         for _ in range(self.config.ingest_rounds):
             target = make()  # fresh storage a round, one tenant per variant (ids differ with the session)
+            name = target.name
             try:
                 for with_sessions in sessions:
                     t0 = time.perf_counter()
@@ -322,7 +323,6 @@ class Bench:
                     runs[with_sessions].append((rate, before, after))
                     before = after
             finally:
-                name = target.name
                 target.close()
         for with_sessions, samples in runs.items():
             out["with_sessions" if with_sessions else "no_sessions"] = self._ingest_record(name, with_sessions, samples)

@@ -17,7 +17,6 @@ from typing import Any
 from ... import documents as D
 from ...errors import InvalidMemoryError
 from ...model import Identity, Kind, Memory, Scope, content_hash
-from ...port import MEMORY_COLLECTIONS
 from .. import authz
 from .. import belief_rules as R
 from .. import context as ctx
@@ -67,6 +66,9 @@ class AsyncIngest(AsyncLongEvents):
                     **args,
                 )
             )
+        if not memories:
+            return []
+        written = sorted({m.kind for m in memories})  # the indices refreshed at the end, and only they
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
         vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
         ids: list[str] = []
@@ -111,10 +113,9 @@ class AsyncIngest(AsyncLongEvents):
             if writing is not None:
                 await writing.drain()
             with contextlib.suppress(Exception):
-                await self.backend.refresh(list(MEMORY_COLLECTIONS))
+                await self.backend.refresh(written)
             raise
-        if memories:
-            await self.backend.refresh(sorted({m.kind for m in memories}))  # only the indices written
+        await self.backend.refresh(written)
         return ids
 
     async def _write_batch(
@@ -229,7 +230,7 @@ class AsyncIngest(AsyncLongEvents):
 BATCH_CHARS = 2_000_000
 
 #: The smallest batch a last batch is halved into: smaller embedding calls lose the
-#: embedder's own efficiency (measured: 30 texts a call cost 1.5x a text of 256).
+#: embedder's own efficiency (measured: a text in a call of 30 cost 1.5x one in a call of 256).
 MIN_TAIL = 64
 
 

@@ -18,7 +18,6 @@ from typing import Any
 from ... import documents as D
 from ...errors import InvalidMemoryError
 from ...model import Identity, Kind, Memory, Scope, content_hash
-from ...port import MEMORY_COLLECTIONS
 from .. import authz
 from .. import belief_rules as R
 from .. import context as ctx
@@ -68,6 +67,9 @@ class Ingest(LongEvents):
                     **args,
                 )
             )
+        if not memories:
+            return []
+        written = sorted({m.kind for m in memories})  # the indices refreshed at the end, and only they
         text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
         vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
         ids: list[str] = []
@@ -112,10 +114,9 @@ class Ingest(LongEvents):
             if writing is not None:
                 writing.drain()
             with contextlib.suppress(Exception):
-                self.backend.refresh(list(MEMORY_COLLECTIONS))
+                self.backend.refresh(written)
             raise
-        if memories:
-            self.backend.refresh(sorted({m.kind for m in memories}))  # only the indices written
+        self.backend.refresh(written)
         return ids
 
     def _write_batch(
@@ -230,7 +231,7 @@ class Ingest(LongEvents):
 BATCH_CHARS = 2_000_000
 
 #: The smallest batch a last batch is halved into: smaller embedding calls lose the
-#: embedder's own efficiency (measured: 30 texts a call cost 1.5x a text of 256).
+#: embedder's own efficiency (measured: a text in a call of 30 cost 1.5x one in a call of 256).
 MIN_TAIL = 64
 
 
