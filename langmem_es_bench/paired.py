@@ -1,34 +1,137 @@
 """Interleaved pre-recall: langmem-es and langchain-elasticsearch on one corpus, queries alternating.
 
-The main run (:func:`~langmem_es_bench.runner.run_bench`) measures each system's points in
-turn, minutes apart. On a shared machine whose speed moves within minutes, the ratio of
-two such points moves with it: the same code read 1.31× to 2.24× at 10k in one day. Here
-both corpora are loaded side by side, and every query of one system is followed by one of
-the other (which goes first alternates), so both are measured on the same machine state.
-``langmem-es bench --paired SIZE`` runs it alone.
+Measuring each system's points in turn, minutes apart, lets the ratio of two points move
+with a shared machine whose speed moves within minutes: the same code read 1.31× to 2.24×
+at 10k in one day. Here both corpora are loaded side by side, and every query of one system
+is followed by one of the other (which goes first alternates), so both are measured on the
+same machine state. The main run (:func:`~langmem_es_bench.runner.run_bench`) takes its
+pre-recall targets from these points; ``langmem-es bench --paired SIZE`` runs one alone.
 """
 
 from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from langmem_es_bench.runner import QueryStream, _loadavg, _ms, _ratio, stats
+from langmem_es_bench.corpus import CorpusItem, QueryStream
+from langmem_es_bench.runner import _loadavg, _ms, _ratio, stats
 from langmem_es_bench.targets import tenant_of
 
 WARMUP = 20
-"""Untimed queries per system before the timed ones (JIT, caches, the model)."""
+"""Untimed queries per system before a point's timed ones (JIT, caches, the model)."""
+
+Say = Callable[[str], None]
 
 
-def run_paired(size: int, queries: int, *, seed: int = 0, say: Callable[[str], None] = print) -> dict[str, Any]:
+def alternate(
+    ours: Any, lc: Any, stream: QueryStream, queries: int, tenants: int, *, size: int, say: Say
+) -> dict[str, Any]:
+    """One point: ``queries`` pre-recalls of langmem-es (``ours``) and as many
+    ``similarity_search`` calls of langchain-es (``lc``), alternating, each query for one of
+    ``tenants`` tenants; both systems' figures, the p50 and p95 ratios and the load."""
+    started_load = _loadavg()
+    for i, text in enumerate(stream.take(WARMUP)):
+        for target in (ours, lc):
+            target.query(text, tenant_of(i, tenants))
+    ours.between_points()  # the warm-up's access statistics, written untimed
+    times: dict[str, list[float]] = {"ours": [], "lc": []}
+    texts = {name: stream.take(queries) for name in times}  # distinct: no query cache answers
+    for i in range(queries):
+        tenant = tenant_of(i * 7919, tenants)  # spread over the tenants
+        pair = (("ours", ours), ("lc", lc))
+        for name, target in pair if i % 2 == 0 else pair[::-1]:
+            t0 = time.perf_counter()
+            target.query(texts[name][i], tenant)
+            times[name].append(_ms(t0))
+    ours.between_points()
+    a, b = stats(times["ours"]), stats(times["lc"])
+    point = {
+        "size": size,
+        "tenants": tenants,
+        "queries": queries,
+        "langmem_es": a,
+        "langchain_es": b,
+        "p50_ratio": _ratio(a["p50"], b["p50"]),
+        "p95_ratio": _ratio(a["p95"], b["p95"]),
+        "load_average_start": started_load,
+        "load_average_end": _loadavg(),
+    }
+    say(
+        f"    paired at {size:,}" + (f" over {tenants:,} tenants" if tenants > 1 else "") + ": langmem-es pre-recall "
+        f"p50 {a['p50']:.1f} / p95 {a['p95']:.1f} ms, langchain-es similarity_search p50 {b['p50']:.1f} / "
+        f"p95 {b['p95']:.1f} ms → p95 ratio {point['p95_ratio']:.2f}× (p50 {point['p50_ratio']:.2f}×), "
+        f"{queries} queries each, alternating; load {started_load} → {point['load_average_end']}"
+    )
+    return point
+
+
+def paired_phase(
+    cached: Any,
+    client: Any,
+    items: Sequence[CorpusItem],
+    sizes: Sequence[int],
+    queries: int,
+    *,
+    tenants: int = 0,
+    stream: QueryStream,
+    say: Say = print,
+) -> dict[str, Any]:
+    """Both systems grown side by side through ``sizes`` on Elasticsearch, one alternating
+    point at each; with ``tenants`` > 1, one more at the largest size over that many tenants
+    (langmem-es loaded again with them; langchain-es filters its same index on a second tag)."""
+    from langmem_es_bench.targets import LangChainESTarget, OursTarget, _es_settle
+
+    out: dict[str, Any] = {"pre_recall": []}
+    targets: list[Any] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="langmem-es-paired-") as workdir:
+            ours = OursTarget("elasticsearch", cached, workdir=Path(workdir), client=client)
+            targets.append(ours)
+            lc = LangChainESTarget(cached, client)
+            lc.tenants_tag = tenants if tenants > 1 else 0
+            targets.append(lc)
+            loaded = 0
+            for size in sizes:
+                for target in (ours, lc):
+                    target.load(items[loaded:size], 1, progress=_loading(say, target.name, loaded, size))
+                loaded = size
+                _es_settle(client)
+                out["pre_recall"].append(alternate(ours, lc, stream, queries, 1, size=size, say=say))
+            if tenants > 1:
+                many = OursTarget("elasticsearch", cached, workdir=Path(workdir), client=client)
+                targets.append(many)
+                many.load(
+                    items[:loaded], tenants, progress=_loading(say, f"{many.name} ({tenants} tenants)", 0, loaded)
+                )
+                _es_settle(client)
+                lc.filter_field = "tenants_k"
+                out["tenants"] = alternate(many, lc, stream, queries, tenants, size=loaded, say=say)
+                out["tenants"]["note"] = (
+                    f"langchain-es: its single-tenant index filtered on a second tag ({tenants} values)"
+                )
+    finally:
+        for target in targets:
+            target.close()  # each drops its indices
+    return out
+
+
+def _loading(say: Say, name: str, start: int, stop: int) -> Callable[[int, int], None]:
+    def report(done: int, total: int) -> None:
+        if done == total or done % 20_000 < 5000:
+            say(f"    {name} load: {start + done:,}/{stop:,}")
+
+    return report
+
+
+def run_paired(size: int, queries: int, *, seed: int = 0, say: Say = print) -> dict[str, Any]:
     """Load ``size`` memories into langmem-es (Elasticsearch) and langchain-es, then time
     ``queries`` pre-recalls of each, alternating; returns both systems' figures and the ratios."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.corpus import corpus
-    from langmem_es_bench.targets import LangChainESTarget, OursTarget, _es_settle, es_client
+    from langmem_es_bench.targets import es_client
     from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
 
     if size < 1 or queries < 1:
@@ -40,50 +143,8 @@ def run_paired(size: int, queries: int, *, seed: int = 0, say: Callable[[str], N
     vectors, _ = corpus_vectors(emb, texts, progress=lambda d, n, r: say(f"    embedded {d:,}/{n:,} ({r:,.0f}/s)"))
     cached = CachedDocumentEmbeddings(emb, texts, vectors)
     client = es_client()
-    started_load = _loadavg()
-    targets: list[Any] = []
     try:
-        with tempfile.TemporaryDirectory(prefix="langmem-es-paired-") as workdir:
-            targets = [OursTarget("elasticsearch", cached, workdir=Path(workdir), client=client)]
-            targets.append(LangChainESTarget(cached, client))
-            for target in targets:
-                target.load(items, 1, progress=lambda d, n, name=target.name: say(f"    {name} load: {d:,}/{n:,}"))
-            settled = _es_settle(client)
-            stream = QueryStream(seed)
-            tenant = tenant_of(0, 1)
-            for text in stream.take(WARMUP):
-                for target in targets:
-                    target.query(text, tenant)
-            targets[0].between_points()  # the warm-up's access statistics, written untimed
-            times: dict[str, list[float]] = {t.name: [] for t in targets}
-            texts_of = {t.name: stream.take(queries) for t in targets}  # distinct: no query cache answers
-            for i in range(queries):
-                for target in targets if i % 2 == 0 else targets[::-1]:
-                    t0 = time.perf_counter()
-                    target.query(texts_of[target.name][i], tenant)
-                    times[target.name].append(_ms(t0))
-            targets[0].between_points()
+        [point] = paired_phase(cached, client, items, [size], queries, stream=QueryStream(seed), say=say)["pre_recall"]
     finally:
-        for target in targets:
-            target.close()  # each drops its indices
         client.close()
-    ours, lc = (stats(times[t.name]) for t in targets)
-    result = {
-        "size": size,
-        "queries": queries,
-        "seed": seed,
-        "settled_s": round(settled, 1),
-        "langmem_es": ours,
-        "langchain_es": lc,
-        "p50_ratio": _ratio(ours["p50"], lc["p50"]),
-        "p95_ratio": _ratio(ours["p95"], lc["p95"]),
-        "load_average_start": started_load,
-        "load_average_end": _loadavg(),
-    }
-    say(
-        f"paired at {size:,}: langmem-es pre-recall p50 {ours['p50']:.1f} / p95 {ours['p95']:.1f} ms, "
-        f"langchain-es similarity_search p50 {lc['p50']:.1f} / p95 {lc['p95']:.1f} ms → p95 ratio "
-        f"{result['p95_ratio']:.2f}× (p50 {result['p50_ratio']:.2f}×), {queries} queries each, alternating; "
-        f"load {started_load} → {result['load_average_end']}"
-    )
-    return result
+    return {"seed": seed, **point}

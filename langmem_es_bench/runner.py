@@ -155,11 +155,12 @@ class Bench:
     def __init__(self, config: BenchConfig, say: Say) -> None:
         self.config = config
         self.say = say
-        self._queries = QueryStream(config.seed)
+        self.stream = QueryStream(config.seed)
+        """The run's query texts: none handed out twice (so no cache ever answers one)."""
 
     def fresh_queries(self, n: int) -> list[str]:
         """Query texts never used before in this run (so no cache ever answers them)."""
-        return self._queries.take(n)
+        return self.stream.take(n)
 
     def latency_point(
         self, target: Any, emb: Any, tenants: int, size: int, n: int, warmup: int | None = None
@@ -673,6 +674,25 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                     res["tenants"] = res["scale"].pop("tenants")
                 elif config.tenants > 1:
                     _guard(res, "tenants", say, partial(_tenants_phase, bench, factory, emb, cached, items[:largest]))
+        if client is not None and config.competitors and "elasticsearch" in config.backends:
+            from langmem_es_bench.paired import paired_phase
+
+            say("== langmem-es and langchain_es side by side on Elasticsearch, queries alternating")
+            _guard(
+                results,
+                "paired",
+                say,
+                lambda: paired_phase(
+                    cached,
+                    client,
+                    items[:largest],
+                    config.sizes,
+                    config.queries,
+                    tenants=config.tenants,
+                    stream=bench.stream,
+                    say=say,
+                ),
+            )
     finally:
         _checkpoint = None
         if client is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from langmem_es_bench import cli
+from langmem_es_bench import cli, report
 
 
 @pytest.fixture
@@ -50,6 +50,16 @@ def test_smoke_elasticsearch(es_basic, bench_env: None, tmp_path: Path, capsys: 
     assert {"ingest", "scale", "tenants"} <= set(lc)
     assert all("error" not in lc[k] for k in ("ingest", "scale", "tenants"))
     assert lc["scale"]["footprint"]["index_bytes"] > 0
+
+    # both systems side by side, queries alternating: the pre-recall targets come from these points
+    paired = results["paired"]
+    points = [*paired["pre_recall"], paired["tenants"]]
+    assert [(p["size"], p["tenants"]) for p in points] == [(100, 1), (300, 1), (300, 10)]
+    assert all(p["langmem_es"]["n"] == p["langchain_es"]["n"] == 8 for p in points)
+    assert "pre-recall side by side on Elasticsearch" in captured.out
+    rows = [t for t in report.ratio_targets(results) if "pre-recall p95" in t["target"]]
+    assert [t["ratio"] for t in rows] == [round(p["langmem_es"]["p95"] / p["langchain_es"]["p95"], 2) for p in points]
+    assert all("side by side" in t["target"] for t in rows)
     left = es_basic.indices.get(index="langmem-es-bench-*", ignore_unavailable=True, allow_no_indices=True)
     assert not left, f"indices left behind: {sorted(left)}"
 
