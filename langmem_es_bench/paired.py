@@ -3,16 +3,19 @@
 Measuring each system's points in turn, minutes apart, lets the ratio of two points move
 with a shared machine whose speed moves within minutes: the same code read 1.31× to 2.24×
 at 10k in one day. Here both corpora are loaded side by side, and every query of one system
-is followed by one of the other (which goes first alternates), so both are measured on the
-same machine state. The main run (:func:`~langmem_es_bench.runner.run_bench`) takes its
-pre-recall targets from these points; ``langmem-es bench --paired SIZE`` runs one alone.
+is followed by one of the other (which goes first rotates), so both are measured on the
+same machine state. A third system runs in the same turns: the plainest request that does a
+hybrid recall's job (:class:`~langmem_es_bench.targets.PlainHybridTarget`, on langchain-es's
+index), so the ratio to it shows what langmem-es's recall adds over its engine's requests.
+The main run (:func:`~langmem_es_bench.runner.run_bench`) takes its pre-recall targets from
+these points; ``langmem-es bench --paired SIZE`` runs one alone.
 """
 
 from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,43 +30,47 @@ Say = Callable[[str], None]
 
 
 def alternate(
-    ours: Any, lc: Any, stream: QueryStream, queries: int, tenants: int, *, size: int, say: Say
+    systems: Mapping[str, Any], stream: QueryStream, queries: int, tenants: int, *, size: int, say: Say
 ) -> dict[str, Any]:
-    """One point: ``queries`` pre-recalls of langmem-es (``ours``) and as many
-    ``similarity_search`` calls of langchain-es (``lc``), alternating, each query for one of
-    ``tenants`` tenants; both systems' figures, the p50 and p95 ratios and the load."""
+    """One point: ``queries`` queries of each of ``systems`` (``langmem_es``'s pre-recall node,
+    ``langchain_es``'s ``similarity_search``, ``plain_hybrid``'s request), in turn (which goes
+    first rotates), each query for one of ``tenants`` tenants; every system's figures, the
+    ratios of langmem-es to each baseline, and the load."""
     started_load = _loadavg()
+    names = list(systems)
     for i, text in enumerate(stream.take(WARMUP)):
-        for target in (ours, lc):
-            target.query(text, tenant_of(i, tenants))
-    ours.between_points()  # the warm-up's access statistics, written untimed
-    times: dict[str, list[float]] = {"ours": [], "lc": []}
-    texts = {name: stream.take(queries) for name in times}  # distinct: no query cache answers
+        for name in names:
+            systems[name].query(text, tenant_of(i, tenants))
+    systems["langmem_es"].between_points()  # the warm-up's access statistics, written untimed
+    times: dict[str, list[float]] = {name: [] for name in names}
+    texts = {name: stream.take(queries) for name in names}  # distinct: no query cache answers
     for i in range(queries):
         tenant = tenant_of(i * 7919, tenants)  # spread over the tenants
-        pair = (("ours", ours), ("lc", lc))
-        for name, target in pair if i % 2 == 0 else pair[::-1]:
+        for name in names[i % len(names) :] + names[: i % len(names)]:
             t0 = time.perf_counter()
-            target.query(texts[name][i], tenant)
+            systems[name].query(texts[name][i], tenant)
             times[name].append(_ms(t0))
-    ours.between_points()
-    a, b = stats(times["ours"]), stats(times["lc"])
-    point = {
-        "size": size,
-        "tenants": tenants,
-        "queries": queries,
-        "langmem_es": a,
-        "langchain_es": b,
-        "p50_ratio": _ratio(a["p50"], b["p50"]),
-        "p95_ratio": _ratio(a["p95"], b["p95"]),
-        "load_average_start": started_load,
-        "load_average_end": _loadavg(),
-    }
+    systems["langmem_es"].between_points()
+    figures = {name: stats(times[name]) for name in names}
+    ours, lc = figures["langmem_es"], figures["langchain_es"]
+    point: dict[str, Any] = {"size": size, "tenants": tenants, "queries": queries, **figures}
+    point["p50_ratio"], point["p95_ratio"] = _ratio(ours["p50"], lc["p50"]), _ratio(ours["p95"], lc["p95"])
+    if "plain_hybrid" in figures:
+        plain = figures["plain_hybrid"]
+        point["p50_ratio_plain_hybrid"] = _ratio(ours["p50"], plain["p50"])
+        point["p95_ratio_plain_hybrid"] = _ratio(ours["p95"], plain["p95"])
+    point["load_average_start"], point["load_average_end"] = started_load, _loadavg()
     say(
         f"    paired at {size:,}" + (f" over {tenants:,} tenants" if tenants > 1 else "") + ": langmem-es pre-recall "
-        f"p50 {a['p50']:.1f} / p95 {a['p95']:.1f} ms, langchain-es similarity_search p50 {b['p50']:.1f} / "
-        f"p95 {b['p95']:.1f} ms → p95 ratio {point['p95_ratio']:.2f}× (p50 {point['p50_ratio']:.2f}×), "
-        f"{queries} queries each, alternating; load {started_load} → {point['load_average_end']}"
+        f"p50 {ours['p50']:.1f} / p95 {ours['p95']:.1f} ms, langchain-es similarity_search p50 {lc['p50']:.1f} / "
+        f"p95 {lc['p95']:.1f} ms → p95 ratio {point['p95_ratio']:.2f}× (p50 {point['p50_ratio']:.2f}×)"
+        + (
+            f"; plain hybrid msearch p50 {plain['p50']:.1f} / p95 {plain['p95']:.1f} ms → p95 ratio "
+            f"{point['p95_ratio_plain_hybrid']:.2f}×"
+            if "plain_hybrid" in figures
+            else ""
+        )
+        + f"; {queries} queries each, in turn; load {started_load} → {point['load_average_end']}"
     )
     return point
 
@@ -79,10 +86,10 @@ def paired_phase(
     stream: QueryStream,
     say: Say = print,
 ) -> dict[str, Any]:
-    """Both systems grown side by side through ``sizes`` on Elasticsearch, one alternating
-    point at each; with ``tenants`` > 1, one more at the largest size over that many tenants
+    """Both systems grown side by side through ``sizes`` on Elasticsearch, one point at each
+    (with the plain hybrid request on langchain-es's index in the same turns); with ``tenants`` > 1, one more at the largest size over that many tenants
     (langmem-es loaded again with them; langchain-es filters its same index on a second tag)."""
-    from langmem_es_bench.targets import LangChainESTarget, OursTarget, _es_settle
+    from langmem_es_bench.targets import LangChainESTarget, OursTarget, PlainHybridTarget, _es_settle
 
     out: dict[str, Any] = {"pre_recall": []}
     targets: list[Any] = []
@@ -93,13 +100,15 @@ def paired_phase(
             lc = LangChainESTarget(cached, client)
             lc.tenants_tag = tenants if tenants > 1 else 0
             targets.append(lc)
+            plain = PlainHybridTarget(lc, cached)
             loaded = 0
             for size in sizes:
                 for target in (ours, lc):
                     target.load(items[loaded:size], 1, progress=_loading(say, target.name, loaded, size))
                 loaded = size
                 _es_settle(client)
-                out["pre_recall"].append(alternate(ours, lc, stream, queries, 1, size=size, say=say))
+                systems = {"langmem_es": ours, "langchain_es": lc, "plain_hybrid": plain}
+                out["pre_recall"].append(alternate(systems, stream, queries, 1, size=size, say=say))
             if tenants > 1:
                 many = OursTarget("elasticsearch", cached, workdir=Path(workdir), client=client)
                 targets.append(many)
@@ -108,7 +117,8 @@ def paired_phase(
                 )
                 _es_settle(client)
                 lc.filter_field = "tenants_k"
-                out["tenants"] = alternate(many, lc, stream, queries, tenants, size=loaded, say=say)
+                systems = {"langmem_es": many, "langchain_es": lc, "plain_hybrid": plain}
+                out["tenants"] = alternate(systems, stream, queries, tenants, size=loaded, say=say)
                 out["tenants"]["note"] = (
                     f"langchain-es: its single-tenant index filtered on a second tag ({tenants} values)"
                 )

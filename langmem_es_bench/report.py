@@ -467,6 +467,9 @@ def paired_rows(results: dict[str, Any]) -> list[list[str]]:
             _f(p["langchain_es"]["p95"]),
             _x(p["p50_ratio"]),
             _x(p["p95_ratio"]),
+            _f((p.get("plain_hybrid") or {}).get("p50")),
+            _f((p.get("plain_hybrid") or {}).get("p95")),
+            _x(p.get("p95_ratio_plain_hybrid")),
             str(p["queries"]),
             f"{p.get('load_average_start')} → {p.get('load_average_end')}",
         ]
@@ -483,6 +486,9 @@ PAIRED_HEAD = [
     "p95 ms",
     "p50 ratio",
     "p95 ratio",
+    "plain hybrid p50 ms",
+    "p95 ms",
+    "p95 ÷ plain hybrid",
     "queries each",
     "load average",
 ]
@@ -580,7 +586,8 @@ def summary(results: dict[str, Any]) -> str:
         _plain(LATENCY_HEAD, latency_rows(results)),
         *(
             [
-                "pre-recall side by side on Elasticsearch (langmem-es and langchain-es loaded together, queries alternating)",
+                "pre-recall side by side on Elasticsearch (langmem-es and langchain-es loaded together, queries "
+                "taking turns; plain hybrid: one BM25 + kNN msearch of ids on langchain-es's index, RRF in Python, mget of the top 9)",
                 _plain(PAIRED_HEAD, paired_rows(results)),
             ]
             if paired_rows(results)
@@ -864,8 +871,12 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
             "**Side by side.** The points above run each system in turn, minutes apart. Here langmem-es and "
             "langchain-es are loaded together on Elasticsearch (grown through the same sizes; the many-tenants "
             "point loads langmem-es again over the tenants, and langchain-es filters its index on a second tag), "
-            "and every query of one is followed by one of the other (which goes first alternates), so both are "
-            "measured on the same machine state. The ratio targets for pre-recall are taken from these points:",
+            "and their queries take turns (which goes first rotates), so both are measured on the same machine "
+            "state. The ratio targets for pre-recall are taken from these points. In the same turns runs the "
+            "plainest request that does a hybrid recall's job, on langchain-es's index: embed the query, one "
+            "`msearch` of a BM25 and a kNN leg (80 ids each), reciprocal rank fusion in Python, the top 9's texts "
+            "by `mget` (*plain hybrid*: no reranking, scope check or rendering). Its ratio shows what "
+            "langmem-es's recall adds over the engine's own requests:",
             "",
             _table(PAIRED_HEAD, paired_rows(results)),
         ]

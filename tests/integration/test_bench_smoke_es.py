@@ -55,7 +55,10 @@ def test_smoke_elasticsearch(es_basic, bench_env: None, tmp_path: Path, capsys: 
     paired = results["paired"]
     points = [*paired["pre_recall"], paired["tenants"]]
     assert [(p["size"], p["tenants"]) for p in points] == [(100, 1), (300, 1), (300, 10)]
-    assert all(p["langmem_es"]["n"] == p["langchain_es"]["n"] == 8 for p in points)
+    assert all(p["langmem_es"]["n"] == p["langchain_es"]["n"] == p["plain_hybrid"]["n"] == 8 for p in points)
+    assert all(
+        p["p95_ratio_plain_hybrid"] == round(p["langmem_es"]["p95"] / p["plain_hybrid"]["p95"], 3) for p in points
+    )
     assert "pre-recall side by side on Elasticsearch" in captured.out
     rows = [t for t in report.ratio_targets(results) if "pre-recall p95" in t["target"]]
     assert [t["ratio"] for t in rows] == [round(p["langmem_es"]["p95"] / p["langchain_es"]["p95"], 2) for p in points]
@@ -75,7 +78,7 @@ def test_paired_alternates_the_two_systems_on_one_corpus(
     paired = json.loads((out / "paired.json").read_text())
     assert paired["size"] == 50 and paired["command"] == "langmem-es bench --paired 50 --queries 6 --out " + str(out)
     ours, lc = paired["langmem_es"], paired["langchain_es"]
-    assert ours["n"] == lc["n"] == 6
+    assert ours["n"] == lc["n"] == paired["plain_hybrid"]["n"] == 6
     assert paired["p95_ratio"] == round(ours["p95"] / lc["p95"], 3)
     left = es_basic.indices.get(index="langmem-es-bench-*", ignore_unavailable=True, allow_no_indices=True)
     assert not left, f"indices left behind: {sorted(left)}"
