@@ -75,6 +75,42 @@ def alternate(
     return point
 
 
+def visible_turns(ours: Any, lc: Any, stream: QueryStream, n: int, *, size: int, say: Say) -> dict[str, Any]:
+    """``n`` semantic ``remember`` → visible probes of langmem-es and as many ``add_texts``
+    (refresh) → visible of langchain-es, in turns (which goes first alternates), after three
+    untimed writes each (a first write loads the statement model)."""
+    from langmem_es_bench.runner import new_facts, write_until_visible
+
+    tenant = tenant_of(0, 1)
+    started_load = _loadavg()
+    for i, q in enumerate(stream.take(3)):
+        for target in (ours, lc):
+            target.write(f"Warm-up note {i}: {q}", tenant)
+    facts = {"langmem_es": new_facts(stream.take(n)), "langchain_es": new_facts(stream.take(n))}
+    times: dict[str, list[float]] = {"langmem_es": [], "langchain_es": []}
+    pair = (("langmem_es", ours), ("langchain_es", lc))
+    for i in range(n):
+        for name, target in pair if i % 2 == 0 else pair[::-1]:
+            times[name].append(write_until_visible(target, facts[name][i], tenant)[0])
+    ours.between_points()
+    a, b = stats(times["langmem_es"]), stats(times["langchain_es"])
+    point = {
+        "size": size,
+        "writes": n,
+        "langmem_es": a,
+        "langchain_es": b,
+        "p95_ratio": _ratio(a["p95"], b["p95"]),
+        "load_average_start": started_load,
+        "load_average_end": _loadavg(),
+    }
+    say(
+        f"    write→visible side by side at {size:,}: langmem-es remember p50 {a['p50']:.1f} / p95 {a['p95']:.1f} ms, "
+        f"langchain-es add_texts(refresh) p50 {b['p50']:.1f} / p95 {b['p95']:.1f} ms → p95 ratio "
+        f"{point['p95_ratio']:.2f}×, {n} each, in turns"
+    )
+    return point
+
+
 def paired_phase(
     cached: Any,
     client: Any,
@@ -83,11 +119,13 @@ def paired_phase(
     queries: int,
     *,
     tenants: int = 0,
+    writes: int = 0,
     stream: QueryStream,
     say: Say = print,
 ) -> dict[str, Any]:
     """Both systems grown side by side through ``sizes`` on Elasticsearch, one point at each
-    (with the plain hybrid request on langchain-es's index in the same turns); with ``tenants`` > 1, one more at the largest size over that many tenants
+    (with the plain hybrid request on langchain-es's index in the same turns), and ``writes``
+    write → visible probes of each, in turns, at the largest; with ``tenants`` > 1, one more at the largest size over that many tenants
     (langmem-es loaded again with them; langchain-es filters its same index on a second tag)."""
     from langmem_es_bench.targets import LangChainESTarget, OursTarget, PlainHybridTarget, _es_settle
 
@@ -109,6 +147,8 @@ def paired_phase(
                 _es_settle(client)
                 systems = {"langmem_es": ours, "langchain_es": lc, "plain_hybrid": plain}
                 out["pre_recall"].append(alternate(systems, stream, queries, 1, size=size, say=say))
+            if writes > 0:
+                out["writes"] = visible_turns(ours, lc, stream, writes, size=loaded, say=say)
             if tenants > 1:
                 many = OursTarget("elasticsearch", cached, workdir=Path(workdir), client=client)
                 targets.append(many)

@@ -382,7 +382,7 @@ def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         for p in [*(paired.get("pre_recall") or []), *([paired["tenants"]] if _ok(paired.get("tenants")) else [])]:
             who = f"{p['size']:,} (1 tenant)" if p["tenants"] <= 1 else f"{p['size']:,} over {p['tenants']:,} tenants"
             add(
-                f"Elasticsearch pre-recall p95 at {who} ÷ langchain-es similarity_search p95 (side by side, alternating)",
+                f"Elasticsearch pre-recall p95 at {who} ÷ langchain-es similarity_search p95 (side by side, in turns)",
                 p["langmem_es"]["p95"],
                 p["langchain_es"]["p95"],
                 RATIO_BOUND["pre_recall_vs_langchain"],
@@ -406,7 +406,16 @@ def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 RATIO_BOUND["pre_recall_vs_langchain"],
             )
     ow, lw = (ours.get("scale") or {}).get("writes"), (lc.get("scale") or {}).get("writes")
-    if _ok(ow) and _ok(lw):
+    if _ok(paired) and _ok(paired.get("writes")):
+        pw = paired["writes"]
+        add(
+            "Elasticsearch semantic remember→visible p95 ÷ langchain-es add_texts(refresh)→visible p95 "
+            "(side by side, in turns)",
+            pw["langmem_es"]["p95"],
+            pw["langchain_es"]["p95"],
+            RATIO_BOUND["visible_vs_add_texts"],
+        )
+    elif _ok(ow) and _ok(lw):
         add(
             "Elasticsearch semantic remember→visible p95 ÷ langchain-es add_texts(refresh)→visible p95",
             ow["write_visible"]["p95"],
@@ -476,6 +485,37 @@ def paired_rows(results: dict[str, Any]) -> list[list[str]]:
         for p in points
     ]
 
+
+def paired_write_rows(results: dict[str, Any]) -> list[list[str]]:
+    """The side-by-side write → visible probes, one row."""
+    paired = results.get("paired")
+    if not _ok(paired) or not _ok(paired.get("writes")):
+        return []
+    w = paired["writes"]
+    return [
+        [
+            f"{w['size']:,}",
+            _f(w["langmem_es"]["p50"]),
+            _f(w["langmem_es"]["p95"]),
+            _f(w["langchain_es"]["p50"]),
+            _f(w["langchain_es"]["p95"]),
+            _x(w["p95_ratio"]),
+            str(w["writes"]),
+            f"{w.get('load_average_start')} → {w.get('load_average_end')}",
+        ]
+    ]
+
+
+PAIRED_WRITE_HEAD = [
+    "memories",
+    "langmem-es remember→visible p50 ms",
+    "p95 ms",
+    "langchain-es add_texts→visible p50 ms",
+    "p95 ms",
+    "p95 ratio",
+    "writes each",
+    "load average",
+]
 
 PAIRED_HEAD = [
     "memories",
@@ -597,6 +637,14 @@ def summary(results: dict[str, Any]) -> str:
         _plain(BREAKDOWN_HEAD, breakdown_rows(results)),
         "write (remember, semantic with reason) and write→visible (remember, then recall until it returns)",
         _plain(WRITE_HEAD, write_rows(results)),
+        *(
+            [
+                "write→visible side by side on Elasticsearch (the same stores as above, writes taking turns)",
+                _plain(PAIRED_WRITE_HEAD, paired_write_rows(results)),
+            ]
+            if paired_write_rows(results)
+            else []
+        ),
     ]
     st = same_turn_rows(results)
     if st:
@@ -908,6 +956,14 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         "",
         _table(WRITE_HEAD, write_rows(results)),
     ]
+    if paired_write_rows(results):
+        lines += [
+            "Side by side (the stores of the side-by-side pre-recall points, at their largest size; each "
+            "system's write → visible probes take turns with the other's, and the ratio target is read from "
+            "these):",
+            "",
+            _table(PAIRED_WRITE_HEAD, paired_write_rows(results)),
+        ]
     if request_rows(results):
         lines += [
             "Requests one recall and one superseding `remember` send on Elasticsearch (every HTTP request "

@@ -222,10 +222,7 @@ class Bench:
 
     def write_point(self, target: Any, emb: Any, n: int) -> dict[str, Any]:
         tenant = tenant_of(0, 1)
-        facts = [
-            f"The user's {q.rstrip('?')} — answer noted as item {i} ({os.urandom(3).hex()})."
-            for i, q in enumerate(self.fresh_queries(n * 2))
-        ]
+        facts = new_facts(self.fresh_queries(n * 2))
         for i, q in enumerate(self.fresh_queries(3)):  # warm-up (models load on a first write), like the queries'
             target.write(f"Warm-up note {i}: {q}", tenant)
         baseline = embed_query_latency(emb, self.fresh_queries(n))
@@ -236,16 +233,8 @@ class Bench:
             write_ms.append(_ms(t0))
         visible_ms, first_try = [], 0
         for text in facts[n:]:
-            t0 = time.perf_counter()
-            wanted = target.write(text, tenant)
-            tries = 0
-            while True:
-                tries += 1
-                if target.find(text, tenant, wanted):
-                    break
-                if time.perf_counter() - t0 > 10:
-                    raise RuntimeError(f"{target.name}: a write was not visible after 10 s")
-            visible_ms.append(_ms(t0))
+            ms, tries = write_until_visible(target, text, tenant)
+            visible_ms.append(ms)
             first_try += tries == 1
         target.between_points()
         w, v = stats(write_ms), stats(visible_ms)
@@ -350,6 +339,27 @@ class Bench:
             f"{', '.join(f'{r:.2f}' for r in ratios)})"
         )
         return record
+
+
+def new_facts(questions: Sequence[str]) -> list[str]:
+    """One new semantic fact a question (each unique: a random suffix)."""
+    return [
+        f"The user's {q.rstrip('?')} — answer noted as item {i} ({os.urandom(3).hex()})."
+        for i, q in enumerate(questions)
+    ]
+
+
+def write_until_visible(target: Any, text: str, tenant: str) -> tuple[float, int]:
+    """Write ``text``, then search for it until the search returns it: (ms, searches)."""
+    t0 = time.perf_counter()
+    wanted = target.write(text, tenant)
+    tries = 0
+    while True:
+        tries += 1
+        if target.find(text, tenant, wanted):
+            return _ms(t0), tries
+        if time.perf_counter() - t0 > 10:
+            raise RuntimeError(f"{target.name}: a write was not visible after 10 s")
 
 
 K_RECALL = 9
@@ -689,6 +699,7 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                     config.sizes,
                     config.queries,
                     tenants=config.tenants,
+                    writes=config.writes,
                     stream=bench.stream,
                     say=say,
                 ),

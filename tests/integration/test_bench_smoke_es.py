@@ -63,6 +63,11 @@ def test_smoke_elasticsearch(es_basic, bench_env: None, tmp_path: Path, capsys: 
     rows = [t for t in report.ratio_targets(results) if "pre-recall p95" in t["target"]]
     assert [t["ratio"] for t in rows] == [round(p["langmem_es"]["p95"] / p["langchain_es"]["p95"], 2) for p in points]
     assert all("side by side" in t["target"] for t in rows)
+    writes = paired["writes"]  # write → visible probes in turns, on the largest single-tenant stores
+    assert writes["size"] == 300 and writes["langmem_es"]["n"] == writes["langchain_es"]["n"] == 4
+    [visible] = [t for t in report.ratio_targets(results) if "remember→visible" in t["target"]]
+    assert "side by side" in visible["target"]
+    assert visible["ratio"] == round(writes["langmem_es"]["p95"] / writes["langchain_es"]["p95"], 2)
     left = es_basic.indices.get(index="langmem-es-bench-*", ignore_unavailable=True, allow_no_indices=True)
     assert not left, f"indices left behind: {sorted(left)}"
 
