@@ -4,9 +4,10 @@ Measuring each system's points in turn, minutes apart, lets the ratio of two poi
 with a shared machine whose speed moves within minutes: the same code read 1.31× to 2.24×
 at 10k in one day. Here both corpora are loaded side by side, and every query of one system
 is followed by one of the other (which goes first rotates), so both are measured on the
-same machine state. A third system runs in the same turns: the plainest request that does a
-hybrid recall's job (:class:`~langmem_es_bench.targets.PlainHybridTarget`, on langchain-es's
-index), so the ratio to it shows what langmem-es's recall adds over its engine's requests.
+same machine state. In a second pass langmem-es takes turns with the plainest requests that
+do a hybrid recall's job (:class:`~langmem_es_bench.targets.PlainHybridTarget`, on
+langchain-es's index), so the ratio to them shows what langmem-es's recall adds over its
+engine's own requests.
 The main run (:func:`~langmem_es_bench.runner.run_bench`) takes its pre-recall targets from
 these points; ``langmem-es bench --paired SIZE`` runs one alone.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,48 +30,60 @@ WARMUP = 20
 Say = Callable[[str], None]
 
 
-def alternate(
-    systems: Mapping[str, Any], stream: QueryStream, queries: int, tenants: int, *, size: int, say: Say
-) -> dict[str, Any]:
-    """One point: ``queries`` queries of each of ``systems`` (``langmem_es``'s pre-recall node,
-    ``langchain_es``'s ``similarity_search``, ``plain_hybrid``'s request), in turn (which goes
-    first rotates), each query for one of ``tenants`` tenants; every system's figures, the
-    ratios of langmem-es to each baseline, and the load."""
-    started_load = _loadavg()
-    names = list(systems)
+def in_turns(
+    ours: Any, other: Any, stream: QueryStream, queries: int, tenants: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """``queries`` pre-recalls of langmem-es (``ours``) and as many queries of ``other``, taking
+    turns (which goes first alternates), each for one of ``tenants`` tenants, after
+    :data:`WARMUP` untimed ones each: both systems' latency figures."""
     for i, text in enumerate(stream.take(WARMUP)):
-        for name in names:
-            systems[name].query(text, tenant_of(i, tenants))
-    systems["langmem_es"].between_points()  # the warm-up's access statistics, written untimed
-    times: dict[str, list[float]] = {name: [] for name in names}
-    texts = {name: stream.take(queries) for name in names}  # distinct: no query cache answers
+        for target in (ours, other):
+            target.query(text, tenant_of(i, tenants))
+    ours.between_points()  # the warm-up's access statistics, written untimed
+    times: tuple[list[float], list[float]] = ([], [])
+    texts = (stream.take(queries), stream.take(queries))  # distinct: no query cache answers
     for i in range(queries):
         tenant = tenant_of(i * 7919, tenants)  # spread over the tenants
-        for name in names[i % len(names) :] + names[: i % len(names)]:
+        for j in (0, 1) if i % 2 == 0 else (1, 0):
             t0 = time.perf_counter()
-            systems[name].query(texts[name][i], tenant)
-            times[name].append(_ms(t0))
-    systems["langmem_es"].between_points()
-    figures = {name: stats(times[name]) for name in names}
-    ours, lc = figures["langmem_es"], figures["langchain_es"]
-    point: dict[str, Any] = {"size": size, "tenants": tenants, "queries": queries, **figures}
-    point["p50_ratio"], point["p95_ratio"] = _ratio(ours["p50"], lc["p50"]), _ratio(ours["p95"], lc["p95"])
-    if "plain_hybrid" in figures:
-        plain = figures["plain_hybrid"]
-        point["p50_ratio_plain_hybrid"] = _ratio(ours["p50"], plain["p50"])
-        point["p95_ratio_plain_hybrid"] = _ratio(ours["p95"], plain["p95"])
-    point["load_average_start"], point["load_average_end"] = started_load, _loadavg()
+            (ours, other)[j].query(texts[j][i], tenant)
+            times[j].append(_ms(t0))
+    ours.between_points()
+    return stats(times[0]), stats(times[1])
+
+
+def alternate(
+    ours: Any, lc: Any, plain: Any, stream: QueryStream, queries: int, tenants: int, *, size: int, say: Say
+) -> dict[str, Any]:
+    """One point: langmem-es's pre-recall in turns with langchain-es's ``similarity_search``
+    (the target's ratio), then in turns with the plain hybrid requests (what langmem-es's
+    recall adds over them). Two systems at a time: three in turn slowed every one of them at
+    100k (each query's index pushed the others' out of the caches), langmem-es most."""
+    started_load = _loadavg()
+    a, b = in_turns(ours, lc, stream, queries, tenants)
+    beside, c = in_turns(ours, plain, stream, queries, tenants)
+    point: dict[str, Any] = {
+        "size": size,
+        "tenants": tenants,
+        "queries": queries,
+        "langmem_es": a,
+        "langchain_es": b,
+        "p50_ratio": _ratio(a["p50"], b["p50"]),
+        "p95_ratio": _ratio(a["p95"], b["p95"]),
+        "langmem_es_beside_plain_hybrid": beside,
+        "plain_hybrid": c,
+        "p50_ratio_plain_hybrid": _ratio(beside["p50"], c["p50"]),
+        "p95_ratio_plain_hybrid": _ratio(beside["p95"], c["p95"]),
+        "load_average_start": started_load,
+        "load_average_end": _loadavg(),
+    }
     say(
         f"    paired at {size:,}" + (f" over {tenants:,} tenants" if tenants > 1 else "") + ": langmem-es pre-recall "
-        f"p50 {ours['p50']:.1f} / p95 {ours['p95']:.1f} ms, langchain-es similarity_search p50 {lc['p50']:.1f} / "
-        f"p95 {lc['p95']:.1f} ms → p95 ratio {point['p95_ratio']:.2f}× (p50 {point['p50_ratio']:.2f}×)"
-        + (
-            f"; plain hybrid msearch p50 {plain['p50']:.1f} / p95 {plain['p95']:.1f} ms → p95 ratio "
-            f"{point['p95_ratio_plain_hybrid']:.2f}×"
-            if "plain_hybrid" in figures
-            else ""
-        )
-        + f"; {queries} queries each, in turn; load {started_load} → {point['load_average_end']}"
+        f"p50 {a['p50']:.1f} / p95 {a['p95']:.1f} ms, langchain-es similarity_search p50 {b['p50']:.1f} / "
+        f"p95 {b['p95']:.1f} ms → p95 ratio {point['p95_ratio']:.2f}× (p50 {point['p50_ratio']:.2f}×); beside the "
+        f"plain hybrid requests (p50 {c['p50']:.1f} / p95 {c['p95']:.1f} ms) langmem-es p50 {beside['p50']:.1f} / "
+        f"p95 {beside['p95']:.1f} ms → p95 ratio {point['p95_ratio_plain_hybrid']:.2f}×; {queries} queries each "
+        f"pass, in turns; load {started_load} → {point['load_average_end']}"
     )
     return point
 
@@ -124,7 +137,7 @@ def paired_phase(
     say: Say = print,
 ) -> dict[str, Any]:
     """Both systems grown side by side through ``sizes`` on Elasticsearch, one point at each
-    (with the plain hybrid request on langchain-es's index in the same turns), and ``writes``
+    (and a pass beside the plain hybrid requests on langchain-es's index), and ``writes``
     write → visible probes of each, in turns, at the largest; with ``tenants`` > 1, one more at the largest size over that many tenants
     (langmem-es loaded again with them; langchain-es filters its same index on a second tag)."""
     from langmem_es_bench.targets import LangChainESTarget, OursTarget, PlainHybridTarget, _es_settle
@@ -145,8 +158,7 @@ def paired_phase(
                     target.load(items[loaded:size], 1, progress=_loading(say, target.name, loaded, size))
                 loaded = size
                 _es_settle(client)
-                systems = {"langmem_es": ours, "langchain_es": lc, "plain_hybrid": plain}
-                out["pre_recall"].append(alternate(systems, stream, queries, 1, size=size, say=say))
+                out["pre_recall"].append(alternate(ours, lc, plain, stream, queries, 1, size=size, say=say))
             if writes > 0:
                 out["writes"] = visible_turns(ours, lc, stream, writes, size=loaded, say=say)
             if tenants > 1:
@@ -157,8 +169,7 @@ def paired_phase(
                 )
                 _es_settle(client)
                 lc.filter_field = "tenants_k"
-                systems = {"langmem_es": many, "langchain_es": lc, "plain_hybrid": plain}
-                out["tenants"] = alternate(systems, stream, queries, tenants, size=loaded, say=say)
+                out["tenants"] = alternate(many, lc, plain, stream, queries, tenants, size=loaded, say=say)
                 out["tenants"]["note"] = (
                     f"langchain-es: its single-tenant index filtered on a second tag ({tenants} values)"
                 )
