@@ -920,7 +920,7 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
             "**Side by side.** The points above run each system in turn, minutes apart. Here langmem-es and "
             "langchain-es are loaded together on Elasticsearch (grown through the same sizes; the many-tenants "
             "point loads langmem-es again over the tenants, and langchain-es filters its index on a second tag), "
-            "and their queries take turns (which goes first rotates), so both are measured on the same machine "
+            "and their queries take turns (which goes first alternates), so both are measured on the same machine "
             "state. The ratio targets for pre-recall are taken from these points. In a second pass at each point, "
             "langmem-es takes turns with the plainest requests that do a hybrid recall's job, on langchain-es's "
             "index (two systems at a time: three in turn slowed all of them at 100k): embed the query, one "
