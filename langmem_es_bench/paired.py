@@ -58,7 +58,7 @@ def alternate(
     """One point: langmem-es's pre-recall in turns with langchain-es's ``similarity_search``
     (the target's ratio), then in turns with the plain hybrid requests (what langmem-es's
     recall adds over them). Two systems at a time: three in turn slowed every one of them at
-    100k (each query's index pushed the others' out of the caches), langmem-es most."""
+    100k, langmem-es most (p50 17.4 ms alone, 27.6 ms beside two others)."""
     started_load = _loadavg()
     a, b = in_turns(ours, lc, stream, queries, tenants)
     beside, c = in_turns(ours, plain, stream, queries, tenants)
