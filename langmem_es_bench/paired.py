@@ -137,8 +137,8 @@ def paired_phase(
     say: Say = print,
 ) -> dict[str, Any]:
     """Both systems grown side by side through ``sizes`` on Elasticsearch, one point at each
-    (and a pass beside the plain hybrid requests on langchain-es's index), and ``writes``
-    write → visible probes of each, in turns, at the largest; with ``tenants`` > 1, one more at the largest size over that many tenants
+    (:func:`alternate`); ``writes`` write → visible probes of each, in turns, at the largest
+    size; with ``tenants`` > 1, one more point at the largest size over that many tenants
     (langmem-es loaded again with them; langchain-es filters its same index on a second tag)."""
     from langmem_es_bench.targets import LangChainESTarget, OursTarget, PlainHybridTarget, _es_settle
 
@@ -188,8 +188,8 @@ def _loading(say: Say, name: str, start: int, stop: int) -> Callable[[int, int],
 
 
 def run_paired(size: int, queries: int, *, seed: int = 0, say: Say = print) -> dict[str, Any]:
-    """Load ``size`` memories into langmem-es (Elasticsearch) and langchain-es, then time
-    ``queries`` pre-recalls of each, alternating; returns both systems' figures and the ratios."""
+    """Load ``size`` memories into langmem-es (Elasticsearch) and langchain-es, then one
+    :func:`alternate` point of ``queries`` pre-recalls a pass; returns its figures and ratios."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.corpus import corpus
     from langmem_es_bench.targets import es_client
