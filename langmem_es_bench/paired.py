@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from langmem_es_bench.corpus import CorpusItem, QueryStream
-from langmem_es_bench.runner import _loadavg, _ms, _ratio, stats
+from langmem_es_bench.runner import _loadavg, _ms, _progress, _ratio, stats
 from langmem_es_bench.targets import tenant_of
 
 WARMUP = 20
@@ -30,26 +30,40 @@ WARMUP = 20
 Say = Callable[[str], None]
 
 
+def _turns(n: int, first: Callable[[int], float], second: Callable[[int], float]) -> tuple[list[float], list[float]]:
+    """``n`` timed calls of each of two systems (``call(i)`` → ms), taking turns: which goes
+    first alternates, so neither always runs right after the other."""
+    times: tuple[list[float], list[float]] = ([], [])
+    calls = (first, second)
+    for i in range(n):
+        for j in (0, 1) if i % 2 == 0 else (1, 0):
+            times[j].append(calls[j](i))
+    return times
+
+
 def in_turns(
     ours: Any, other: Any, stream: QueryStream, queries: int, tenants: int
 ) -> tuple[dict[str, float], dict[str, float]]:
     """``queries`` pre-recalls of langmem-es (``ours``) and as many queries of ``other``, taking
-    turns (which goes first alternates), each for one of ``tenants`` tenants, after
-    :data:`WARMUP` untimed ones each: both systems' latency figures."""
+    turns, each for one of ``tenants`` tenants, after :data:`WARMUP` untimed ones each: both
+    systems' latency figures."""
     for i, text in enumerate(stream.take(WARMUP)):
         for target in (ours, other):
             target.query(text, tenant_of(i, tenants))
     ours.between_points()  # the warm-up's access statistics, written untimed
-    times: tuple[list[float], list[float]] = ([], [])
-    texts = (stream.take(queries), stream.take(queries))  # distinct: no query cache answers
-    for i in range(queries):
-        tenant = tenant_of(i * 7919, tenants)  # spread over the tenants
-        for j in (0, 1) if i % 2 == 0 else (1, 0):
+
+    def timed(target: Any, texts: list[str]) -> Callable[[int], float]:
+        def call(i: int) -> float:
             t0 = time.perf_counter()
-            (ours, other)[j].query(texts[j][i], tenant)
-            times[j].append(_ms(t0))
+            target.query(texts[i], tenant_of(i * 7919, tenants))  # spread over the tenants
+            return _ms(t0)
+
+        return call
+
+    # distinct texts for each: no query cache answers
+    a, b = _turns(queries, timed(ours, stream.take(queries)), timed(other, stream.take(queries)))
     ours.between_points()
-    return stats(times[0]), stats(times[1])
+    return stats(a), stats(b)
 
 
 def alternate(
@@ -90,7 +104,7 @@ def alternate(
 
 def visible_turns(ours: Any, lc: Any, stream: QueryStream, n: int, *, size: int, say: Say) -> dict[str, Any]:
     """``n`` semantic ``remember`` → visible probes of langmem-es and as many ``add_texts``
-    (refresh) → visible of langchain-es, in turns (which goes first alternates), after three
+    (refresh) → visible of langchain-es, in turns, after three
     untimed writes each (a first write loads the statement model)."""
     from langmem_es_bench.runner import new_facts, write_until_visible
 
@@ -99,14 +113,14 @@ def visible_turns(ours: Any, lc: Any, stream: QueryStream, n: int, *, size: int,
     for i, q in enumerate(stream.take(3)):
         for target in (ours, lc):
             target.write(f"Warm-up note {i}: {q}", tenant)
-    facts = {"langmem_es": new_facts(stream.take(n)), "langchain_es": new_facts(stream.take(n))}
-    times: dict[str, list[float]] = {"langmem_es": [], "langchain_es": []}
-    pair = (("langmem_es", ours), ("langchain_es", lc))
-    for i in range(n):
-        for name, target in pair if i % 2 == 0 else pair[::-1]:
-            times[name].append(write_until_visible(target, facts[name][i], tenant)[0])
+    ours_facts, lc_facts = new_facts(stream.take(n)), new_facts(stream.take(n))
+    times = _turns(
+        n,
+        lambda i: write_until_visible(ours, ours_facts[i], tenant)[0],
+        lambda i: write_until_visible(lc, lc_facts[i], tenant)[0],
+    )
     ours.between_points()
-    a, b = stats(times["langmem_es"]), stats(times["langchain_es"])
+    a, b = stats(times[0]), stats(times[1])
     point = {
         "size": size,
         "writes": n,
@@ -155,7 +169,7 @@ def paired_phase(
             loaded = 0
             for size in sizes:
                 for target in (ours, lc):
-                    target.load(items[loaded:size], 1, progress=_loading(say, target.name, loaded, size))
+                    target.load(items[loaded:size], 1, progress=_progress(say, f"{target.name} load", loaded, size))
                 loaded = size
                 _es_settle(client)
                 out["pre_recall"].append(alternate(ours, lc, plain, stream, queries, 1, size=size, say=say))
@@ -165,7 +179,7 @@ def paired_phase(
                 many = OursTarget("elasticsearch", cached, workdir=Path(workdir), client=client)
                 targets.append(many)
                 many.load(
-                    items[:loaded], tenants, progress=_loading(say, f"{many.name} ({tenants} tenants)", 0, loaded)
+                    items[:loaded], tenants, progress=_progress(say, f"{many.name} load ({tenants} tenants)", 0, loaded)
                 )
                 _es_settle(client)
                 lc.filter_field = "tenants_k"
@@ -177,14 +191,6 @@ def paired_phase(
         for target in targets:
             target.close()  # each drops its indices
     return out
-
-
-def _loading(say: Say, name: str, start: int, stop: int) -> Callable[[int, int], None]:
-    def report(done: int, total: int) -> None:
-        if done == total or done % 20_000 < 5000:
-            say(f"    {name} load: {start + done:,}/{stop:,}")
-
-    return report
 
 
 def run_paired(size: int, queries: int, *, seed: int = 0, say: Say = print) -> dict[str, Any]:

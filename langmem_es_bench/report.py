@@ -379,7 +379,7 @@ def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
 
     paired = results.get("paired")
     if _ok(paired):  # both systems side by side, queries alternating: the steady measure
-        for p in [*(paired.get("pre_recall") or []), *([paired["tenants"]] if _ok(paired.get("tenants")) else [])]:
+        for p in _paired_points(paired):
             who = f"{p['size']:,} (1 tenant)" if p["tenants"] <= 1 else f"{p['size']:,} over {p['tenants']:,} tenants"
             add(
                 f"Elasticsearch pre-recall p95 at {who} ÷ langchain-es similarity_search p95 (side by side, in turns)",
@@ -460,12 +460,16 @@ def ratio_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _paired_points(paired: dict[str, Any]) -> list[dict[str, Any]]:
+    """The side-by-side pre-recall points: one a size, then the many-tenants one (if it ran)."""
+    return [*(paired.get("pre_recall") or []), *([paired["tenants"]] if _ok(paired.get("tenants")) else [])]
+
+
 def paired_rows(results: dict[str, Any]) -> list[list[str]]:
     """The side-by-side points (:mod:`langmem_es_bench.paired`), one row each."""
     paired = results.get("paired")
     if not _ok(paired):
         return []
-    points = [*(paired.get("pre_recall") or []), *([paired["tenants"]] if _ok(paired.get("tenants")) else [])]
     return [
         [
             f"{p['size']:,}",
@@ -482,7 +486,7 @@ def paired_rows(results: dict[str, Any]) -> list[list[str]]:
             str(p["queries"]),
             f"{p.get('load_average_start')} → {p.get('load_average_end')}",
         ]
-        for p in points
+        for p in _paired_points(paired)
     ]
 
 
