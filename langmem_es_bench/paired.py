@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from langmem_es_bench.corpus import CorpusItem, QueryStream
-from langmem_es_bench.runner import _loadavg, _ms, _progress, _ratio, stats
+from langmem_es_bench.runner import _loadavg, _ms, _progress, _ratio, harness_frozen, stats
 from langmem_es_bench.targets import tenant_of
 
 WARMUP = 20
@@ -33,6 +33,7 @@ Say = Callable[[str], None]
 def _turns(n: int, first: Callable[[int], float], second: Callable[[int], float]) -> tuple[list[float], list[float]]:
     """``n`` timed calls of each of two systems (``call(i)`` → ms), taking turns: which goes
     first alternates, so neither always runs right after the other."""
+    harness_frozen()
     times: tuple[list[float], list[float]] = ([], [])
     calls = (first, second)
     for i in range(n):

@@ -947,7 +947,10 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
             "The slowest pre-recall of each point, and the garbage collections around it: the Python "
             "collector's pauses inside that call (`gc.callbacks`) and the Elasticsearch node's young-generation "
             "pauses during the whole point (`_nodes/stats/jvm`, shared with whatever else the cluster served). "
-            "A stall that slows every stage at once is the machine's, not a stage's:",
+            "Before each timed point the objects the process holds (the run's corpus, the loaded stores) are "
+            "frozen out of the Python collector's passes, as the model's load does in an application, so a "
+            "full collection walks what the calls made. A stall that slows every stage at once is the "
+            "machine's, not a stage's:",
             "",
             _table(TAIL_HEAD, tail_rows(results)),
         ]

@@ -28,9 +28,9 @@ __all__ = ["InMemoryStoreTarget", "LangChainESTarget", "OursTarget", "Target", "
 USER = "u0"
 REASON = "Support needs to know the user's setup."
 K = 8
+"""Memories in the pre-recall block (the node's default); the node asks recall for k+1."""
 LOAD_CALL = 10_000
 """Items per ``remember_many`` call in the at-scale loads."""
-"""Memories in the pre-recall block (the node's default); the node asks recall for k+1."""
 
 
 def tenant_of(index: int, tenants: int) -> str:

@@ -70,9 +70,11 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         size = candidates or self.config.candidates
         if not 1 <= size <= 10_000:
             raise InvalidMemoryError(f"candidates must be between 1 and 10000, got {size}")
-        visibility = S.visibility_filter(identity, scopes)
+        statuses = S.recall_statuses(
+            include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of
+        )
         flt = F.all_of(
-            visibility,
+            S.visibility_filter(identity, scopes, statuses=statuses),
             S.status_filter(include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of),
             filters,
         )
