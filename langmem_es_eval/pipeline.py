@@ -175,6 +175,7 @@ class MemoryPipelineSystem:
         return scope.visibility_filter(identity)
 
     def close(self) -> None:
+        self.core.close()  # the access statistics' background write ends before its indices go
         drop = getattr(self.backend, "drop", None)
         if drop:
             drop()
