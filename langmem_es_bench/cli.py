@@ -63,9 +63,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="tenants sharing the largest corpus (default: 1000; smoke: 10; 0 or 1 skips)",
     )
-    p.add_argument("--queries", type=int, default=None, help="timed queries per point (default: 100)")
-    p.add_argument("--writes", type=int, default=None, help="timed writes and write→visible probes (default: 50)")
-    p.add_argument("--ingest", type=int, default=None, help="texts in the real-embedding ingest slice (default: 500)")
+    p.add_argument("--queries", type=_count, default=None, help="timed queries per point (default: 100)")
+    p.add_argument("--writes", type=_count, default=None, help="timed writes and write→visible probes (default: 50)")
+    p.add_argument(
+        "--paired-queries",
+        type=_count,
+        default=None,
+        help="timed pre-recalls of each system per side-by-side point (default: 300)",
+    )
+    p.add_argument(
+        "--paired-writes",
+        type=_count,
+        default=None,
+        help="remember→visible probes of each system side by side (default: 150)",
+    )
+    p.add_argument(
+        "--ingest", type=_count, default=None, help="texts in the real-embedding ingest slice (default: 500)"
+    )
     p.add_argument(
         "--no-competitors", action="store_true", help="skip LangGraph InMemoryStore and langchain-elasticsearch"
     )
@@ -85,7 +99,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SIZE",
         help="only the interleaved pre-recall of langmem-es (Elasticsearch) and langchain-elasticsearch on one "
-        "SIZE-memory corpus, queries alternating (--queries each, default 200); writes paired.json in --out",
+        "SIZE-memory corpus, queries alternating (--paired-queries each, default 300); writes paired.json in --out",
     )
     p.add_argument(
         "--report-only",
@@ -94,6 +108,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="RESULTS_JSON",
         help="no run: print and (with --docs) write the report of a saved results.json",
     )
+
+
+def _count(value: str) -> int:
+    """A count option's value: an integer >= 1."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"wants an integer >= 1, got {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"wants an integer >= 1, got {n}")
+    return n
 
 
 def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported lazily
@@ -105,7 +130,7 @@ def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported l
         cfg.sizes = args.sizes
     if args.tenants is not None:
         cfg.tenants = args.tenants
-    for name in ("queries", "writes", "ingest"):
+    for name in ("queries", "writes", "paired_queries", "paired_writes", "ingest"):
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     cfg.competitors = not args.no_competitors
@@ -139,8 +164,13 @@ def run_command(args: argparse.Namespace) -> int:
     argv = getattr(args, "_argv", None) or sys.argv[2:]
     if args.paired:
         from langmem_es_bench.paired import run_paired
+        from langmem_es_bench.runner import BenchConfig
 
-        paired = run_paired(args.paired, args.queries or 200, say=lambda m: print(m, file=sys.stderr, flush=True))
+        paired = run_paired(
+            args.paired,
+            args.paired_queries or args.queries or BenchConfig.paired_queries,
+            say=lambda m: print(m, file=sys.stderr, flush=True),
+        )
         paired["command"] = _command_line(argv)
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "paired.json").write_text(json.dumps(paired, indent=2))

@@ -111,3 +111,35 @@ def test_gc_pauses_are_counted_per_call() -> None:
     before = {"young": 3, "young_ms": 40, "old": 0, "old_ms": 0, "heap_mb": 512.0}
     after = {"young": 5, "young_ms": 75, "old": 0, "old_ms": 0, "heap_mb": 512.0}
     assert server_gc_delta(before, after) == {"young": 2, "young_ms": 35, "old": 0, "old_ms": 0, "heap_mb": 512.0}
+
+
+def test_count_options_set_the_config_and_refuse_what_is_not_a_count(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="langmem-es bench")
+    cli.add_arguments(parser)
+    cfg = cli._config(parser.parse_args(["--paired-queries", "120", "--paired-writes", "30", "--queries", "40"]))
+    assert (cfg.paired_queries, cfg.paired_writes, cfg.queries) == (120, 30, 40)
+    default = cli._config(parser.parse_args([]))
+    assert default.paired_queries > default.queries  # the side-by-side targets are p95s: more calls
+    for bad in (["--paired-queries", "0"], ["--paired-writes", "-3"], ["--queries", "many"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(bad)
+        assert "wants an integer >= 1" in capsys.readouterr().err
+
+
+def test_harness_frozen_moves_live_objects_out_of_the_collectors_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from langmem_es_bench.runner import harness_frozen
+
+    monkeypatch.delenv("LANGMEM_ES_GC_FREEZE", raising=False)
+    held = [[i] for i in range(10_000)]  # what a harness holds: tracked containers
+    before = gc.get_freeze_count()
+    harness_frozen()
+    assert gc.get_freeze_count() >= before + len(held)
+    monkeypatch.setenv("LANGMEM_ES_GC_FREEZE", "0")  # the opt-out is honoured here too
+    more = [[i] for i in range(1_000)]
+    frozen = gc.get_freeze_count()
+    harness_frozen()
+    assert gc.get_freeze_count() == frozen and more
