@@ -949,7 +949,8 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
             "pauses during the whole point (`_nodes/stats/jvm`, shared with whatever else the cluster served). "
             "Before each timed point the objects the process holds (the run's corpus, the loaded stores) are "
             "frozen out of the Python collector's passes, as the model's load does in an application, so a "
-            "full collection walks what the calls made. A stall that slows every stage at once is the "
+            "full collection walks what the calls made (LangGraph's InMemoryStore keeps its memories as Python "
+            "objects: its own data are left out of its pauses too). A stall that slows every stage at once is the "
             "machine's, not a stage's:",
             "",
             _table(TAIL_HEAD, tail_rows(results)),

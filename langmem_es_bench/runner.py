@@ -399,7 +399,10 @@ def harness_frozen() -> None:
     as :func:`~langmem_es.longlived.freeze_long_lived` does for an application's start-up
     objects when the model loads. A full collection inside a timed call then walks what the
     calls made, not the harness's own data (which made one SQLite recall at 100k 3× the
-    median: 43 ms of collection). :class:`GcPauses` still reports every collection."""
+    median: 43 ms of collection). A store that keeps its memories as Python objects
+    (LangGraph's InMemoryStore) has them frozen too, so its figures leave out the
+    collections an application holding them would see. :class:`GcPauses` still reports
+    every collection."""
     from langmem_es.longlived import freeze_long_lived
 
     freeze_long_lived()
