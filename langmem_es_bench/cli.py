@@ -99,7 +99,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SIZE",
         help="only the interleaved pre-recall of langmem-es (Elasticsearch) and langchain-elasticsearch on one "
-        "SIZE-memory corpus, queries alternating (--paired-queries each, default 300); writes paired.json in --out",
+        "SIZE-memory corpus, queries alternating (--paired-queries each, default 300), after warming the cluster as the full run does "
+        "(--smoke: 5 recalls); writes paired.json in --out",
     )
     p.add_argument(
         "--report-only",
@@ -169,6 +170,7 @@ def run_command(args: argparse.Namespace) -> int:
         paired = run_paired(
             args.paired,
             args.paired_queries or args.queries or BenchConfig.paired_queries,
+            cluster_warmup=BenchConfig.smoke_config([]).cluster_warmup if args.smoke else None,
             say=lambda m: print(m, file=sys.stderr, flush=True),
         )
         paired["command"] = _command_line(argv)

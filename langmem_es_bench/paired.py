@@ -194,12 +194,17 @@ def paired_phase(
     return out
 
 
-def run_paired(size: int, queries: int, *, seed: int = 0, say: Say = print) -> dict[str, Any]:
-    """Load ``size`` memories into langmem-es (Elasticsearch) and langchain-es, then one
-    :func:`alternate` point of ``queries`` pre-recalls a pass; returns its figures and ratios."""
+def run_paired(
+    size: int, queries: int, *, seed: int = 0, cluster_warmup: int | None = None, say: Say = print
+) -> dict[str, Any]:
+    """Warm the cluster as the full run does (``cluster_warmup`` untimed recalls; the
+    default :attr:`~langmem_es_bench.runner.BenchConfig.cluster_warmup`), load ``size``
+    memories into langmem-es (Elasticsearch) and langchain-es, then one :func:`alternate`
+    point of ``queries`` pre-recalls a pass; returns its figures and ratios."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.corpus import corpus
-    from langmem_es_bench.targets import es_client
+    from langmem_es_bench.runner import Bench, BenchConfig, _warm_cluster
+    from langmem_es_bench.targets import OursTarget, es_client
     from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
 
     if size < 1 or queries < 1:
@@ -212,7 +217,19 @@ def run_paired(size: int, queries: int, *, seed: int = 0, say: Say = print) -> d
     cached = CachedDocumentEmbeddings(emb, texts, vectors)
     client = es_client()
     try:
-        [point] = paired_phase(cached, client, items, [size], queries, stream=QueryStream(seed), say=say)["pre_recall"]
+        config = BenchConfig(seed=seed)
+        if cluster_warmup is not None:
+            config.cluster_warmup = cluster_warmup
+        bench = Bench(config, say)  # its one query stream: no timed query repeats a warm-up's
+        with tempfile.TemporaryDirectory(prefix="langmem-es-paired-") as workdir:
+            _warm_cluster(  # as the full run does: a just-started node's JIT is cold
+                bench,
+                lambda e: OursTarget("elasticsearch", e, workdir=Path(workdir), client=client),
+                emb,
+                cached,
+                items,
+            )
+        [point] = paired_phase(cached, client, items, [size], queries, stream=bench.stream, say=say)["pre_recall"]
     finally:
         client.close()
     return {"seed": seed, **point}

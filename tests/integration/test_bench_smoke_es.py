@@ -77,12 +77,14 @@ def test_paired_alternates_the_two_systems_on_one_corpus(
     es_basic, bench_env: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "out"
-    code = cli.main(["--paired", "50", "--queries", "6", "--out", str(out)])
+    code = cli.main(["--paired", "50", "--queries", "6", "--smoke", "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 0, captured.err[-3000:]
     assert "paired at 50: langmem-es pre-recall" in captured.err
+    assert "cluster warmed up (5 recalls" in captured.err  # before the point, as in the full run (smoke: 5)
     paired = json.loads((out / "paired.json").read_text())
-    assert paired["size"] == 50 and paired["command"] == "langmem-es bench --paired 50 --queries 6 --out " + str(out)
+    assert paired["size"] == 50
+    assert paired["command"] == "langmem-es bench --paired 50 --queries 6 --smoke --out " + str(out)
     ours, lc = paired["langmem_es"], paired["langchain_es"]
     assert ours["n"] == lc["n"] == paired["plain_hybrid"]["n"] == 6
     assert paired["p95_ratio"] == round(ours["p95"] / lc["p95"], 3)
