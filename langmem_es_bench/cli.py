@@ -170,7 +170,7 @@ def run_command(args: argparse.Namespace) -> int:
         paired = run_paired(
             args.paired,
             args.paired_queries or args.queries or BenchConfig.paired_queries,
-            cluster_warmup=BenchConfig.smoke_config([]).cluster_warmup if args.smoke else None,
+            cluster_warmup=_config(args).cluster_warmup,
             say=lambda m: print(m, file=sys.stderr, flush=True),
         )
         paired["command"] = _command_line(argv)

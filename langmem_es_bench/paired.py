@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from langmem_es_bench.corpus import CorpusItem, QueryStream
-from langmem_es_bench.runner import _loadavg, _ms, _progress, _ratio, harness_frozen, stats
+from langmem_es_bench.runner import BenchConfig, _loadavg, _ms, _progress, _ratio, harness_frozen, stats
 from langmem_es_bench.targets import tenant_of
 
 WARMUP = 20
@@ -195,15 +195,14 @@ def paired_phase(
 
 
 def run_paired(
-    size: int, queries: int, *, seed: int = 0, cluster_warmup: int | None = None, say: Say = print
+    size: int, queries: int, *, seed: int = 0, cluster_warmup: int = BenchConfig.cluster_warmup, say: Say = print
 ) -> dict[str, Any]:
-    """Warm the cluster as the full run does (``cluster_warmup`` untimed recalls; the
-    default :attr:`~langmem_es_bench.runner.BenchConfig.cluster_warmup`), load ``size``
+    """Warm the cluster as the full run does (``cluster_warmup`` untimed recalls), load ``size``
     memories into langmem-es (Elasticsearch) and langchain-es, then one :func:`alternate`
     point of ``queries`` pre-recalls a pass; returns its figures and ratios."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.corpus import corpus
-    from langmem_es_bench.runner import Bench, BenchConfig, _warm_cluster
+    from langmem_es_bench.runner import Bench, _warm_cluster
     from langmem_es_bench.targets import OursTarget, es_client
     from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
 
@@ -217,10 +216,8 @@ def run_paired(
     cached = CachedDocumentEmbeddings(emb, texts, vectors)
     client = es_client()
     try:
-        config = BenchConfig(seed=seed)
-        if cluster_warmup is not None:
-            config.cluster_warmup = cluster_warmup
-        bench = Bench(config, say)  # its one query stream: no timed query repeats a warm-up's
+        # the warm-up draws from the point's one query stream: no timed query repeats one of its
+        bench = Bench(BenchConfig(seed=seed, cluster_warmup=cluster_warmup), say)
         with tempfile.TemporaryDirectory(prefix="langmem-es-paired-") as workdir:
             _warm_cluster(  # as the full run does: a just-started node's JIT is cold
                 bench,

@@ -417,13 +417,13 @@ class PlainHybridTarget(Target):
                 },
             ]
         )
-        fused: dict[str, float] = {}
+        from langmem_es.fusion import rrf
+
         for part in response["responses"]:
             if "error" in part:
                 raise RuntimeError(f"plain hybrid search failed: {part['error']}")
-            for rank, hit in enumerate(part["hits"]["hits"], 1):
-                fused[hit["_id"]] = fused.get(hit["_id"], 0.0) + 1.0 / (self.rrf_k + rank)
-        top = sorted(fused, key=lambda i: -fused[i])[: K + 1]
+        legs = [[hit["_id"] for hit in part["hits"]["hits"]] for part in response["responses"]]
+        top = [i for i, _ in rrf(legs, k=self.rrf_k)[: K + 1]]
         if not top:
             raise RuntimeError("plain hybrid search found nothing")
         docs = self.lc.client.mget(index=self.lc.index, ids=top, source_includes=["text"], realtime=False)["docs"]

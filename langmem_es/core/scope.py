@@ -8,7 +8,7 @@ caller is dropped (fail closed). :func:`status_filter` narrows by lifecycle stat
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -123,10 +123,9 @@ def recall_statuses(*, include_superseded: bool, include_deleted: bool, as_of: d
     return statuses
 
 
-def status_filter(*, include_superseded: bool, include_deleted: bool, as_of: datetime | None) -> F.Filter:
-    """Only memories of :func:`recall_statuses`; with ``as_of``, those believed then."""
-    statuses = recall_statuses(include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of)
-    clauses = [F.terms("status", statuses)]
+def status_filter(statuses: Sequence[str], *, as_of: datetime | None) -> F.Filter:
+    """Only memories of ``statuses`` (:func:`recall_statuses`); with ``as_of``, those believed then."""
+    clauses = [F.terms("status", list(statuses))]
     if as_of is not None:
         t = iso(as_of)
         clauses.append(F.range_("written_at", lte=t))

@@ -75,7 +75,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         )
         flt = F.all_of(
             S.visibility_filter(identity, scopes, statuses=statuses),
-            S.status_filter(include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of),
+            S.status_filter(statuses, as_of=as_of),
             filters,
         )
         timings: dict[str, float] = {}

@@ -76,7 +76,7 @@ class Retrieval(LongEvents, Hops, Decompose):
         )
         flt = F.all_of(
             S.visibility_filter(identity, scopes, statuses=statuses),
-            S.status_filter(include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of),
+            S.status_filter(statuses, as_of=as_of),
             filters,
         )
         timings: dict[str, float] = {}

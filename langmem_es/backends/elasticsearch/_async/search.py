@@ -128,7 +128,7 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
             legs.append("vector")
         result = HybridResult()
         read: list[tuple[Mapping[str, Any], Hit]] = []  # what each hit came as, what it became
-        doc_of = _DecodedOnce()  # a memory both legs found is decoded once
+        doc_of = queries.DecodedOnce()  # a memory both legs found is decoded once
         if searches:
             with translate_errors():
                 response = await self.client.msearch(searches=searches)
@@ -260,22 +260,3 @@ class AsyncElasticsearchSearch(AsyncElasticsearchBase):
                 if not after or not agg["buckets"]:
                     break
         return out
-
-
-class _DecodedOnce:
-    """A hit's document (:func:`~..queries.hit_doc`), decoded once per memory: the two legs of
-    a recall return ~15% of their hits twice. Keyed by index and the ``id`` doc value; a hit
-    without one is decoded each time."""
-
-    def __init__(self) -> None:
-        self._docs: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def __call__(self, hit: Mapping[str, Any]) -> dict[str, Any]:
-        ids = (hit.get("fields") or {}).get("id")
-        if not ids:
-            return queries.hit_doc(hit)
-        key = (hit["_index"], ids[0])
-        doc = self._docs.get(key)
-        if doc is None:
-            doc = self._docs[key] = queries.hit_doc(hit)
-        return doc
