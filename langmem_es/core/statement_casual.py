@@ -40,6 +40,8 @@ _CONTRACTION = re.compile(r"\b(" + "|".join(_CONTRACTIONS) + r")\b")
 _FILLER = r"(?:btw|fyi|tbh|imo|ps|oh|ok|okay|yeah|yep|yup|hey|hi|lol|haha|so yeah|just fyi|heads up)"
 _LEADING = re.compile(r"^\s*(?:" + _FILLER + r")\b[\s,:;.!-]*", re.I)
 _TRAILING = re.compile(r"[\s,;-]*\b(?:" + _FILLER + r")\s*[.!]*\s*$", re.I)
+#: A leading "no wait", "oops": the speaker correcting themself, read as "No, …".
+_CORRECTING = re.compile(r"^\s*(?:no+[\s,]+wait|wait|oops|whoops|my bad|actually no)\b[\s,:;.!-]+(?=\S)", re.I)
 _SMILEY = re.compile(r"\s*(?::-?[)(DPp]|;-?\)|<3|xd)\s*", re.I)
 _BANGS = re.compile(r"([!?])[!?]+")
 #: Entities that name something in a lowercase sentence ("sarah", "spanish", "leeds").
@@ -71,7 +73,8 @@ def tidy(text: str) -> str:
     'I live in Bristol.'
     """
     lowercase = not any(c.isupper() for c in text)
-    out = _SMILEY.sub(" ", text)
+    out = _CORRECTING.sub("No, ", text)
+    out = _SMILEY.sub(" ", out)
     out = _BANGS.sub(r"\1", out)
     unfilled = _LEADING.sub("", out)
     typed = text.lstrip()[:1].islower() or unfilled != out  # else a sentence: no parse is spent on it

@@ -517,6 +517,14 @@ def quantifies(o: Statement, head: str) -> bool:
     )
 
 
+def denies_the_kind(o: Statement, n: Statement) -> bool:
+    """``n`` denies its holder has any of a kind ``o`` holds one of: "I don't have any pets" ←
+    "I have a dog", "I'm not allergic to anything" ← "I'm allergic to peanuts"."""
+    if not n.negated or o.negated or o.holder != n.holder or o.frame != n.frame or not o.item or not n.item:
+        return False
+    return bool(n.item & L.ANYTHING) or any(o.item & L.KINDS_OF.get(kind, frozenset()) for kind in n.item)
+
+
 def named_one_of(o: Statement, n: Statement) -> bool:
     """``o`` owns a named X ("a dog named Rex", frame ``own_dog``) and ``n`` speaks of having Xs."""
     return n.frame == "have" and len(n.item) == 1 and o.frame == "own_" + next(iter(n.item))

@@ -20,6 +20,7 @@ from .statement_phrases import (
     first_prep,
     is_clock_time,
     is_name,
+    is_time_adverb,
     noun_phrase,
     value_type,
     values_of,
@@ -41,6 +42,8 @@ def clause(text: str, verb: Token) -> Statement:
             (s for c in kids if c.dep_ in ("aux", "auxpass") for s in c.children if s.dep_ in ("nsubj", "nsubjpass")),
             None,
         )
+    if subj is None and _became(verb.head) is verb:  # "Sam and I got divorced": the subject of "got"
+        subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subj is None and verb.pos_ == "VERB":  # "The production cluster runs …", read as the noun "cluster runs"
         subj = next((c for c in kids if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i < verb.i), None)
     negated = any(c.dep_ == "neg" or c.lower_ in ("never", "not") for c in kids) or any(
@@ -55,6 +58,12 @@ def clause(text: str, verb: Token) -> Statement:
         and any(c.lemma_ == "do" and c.dep_ == "aux" for c in kids)
         and not any(c.lower_ == "never" for c in kids)
     )
+    address = _contact_address(verb, subj)
+    if address is not None:  # "reach me at 555-0199", "please use b@y.org for email": my phone, my email
+        thing, values = address
+        return Statement(
+            text=text, holder=("user",), thing=thing, frame="be", values=values, negated=negated, tense=tense
+        )
     channel = _contact_channel(verb, subj)
     if channel:  # "text me instead", "please contact me by email": how the user wants to be reached
         return Statement(
@@ -73,6 +82,8 @@ def clause(text: str, verb: Token) -> Statement:
             tense=tense,
         )
     st = _clause_body(text, verb, kids, subj, negated, tense, lemma)
+    if st.frame in _PERSON_ATTRIBUTES and any(c.dep_ == "auxpass" and c.lemma_ == "get" for c in kids):
+        st = replace(st, change=True)  # "I got hired by Globex", "we got married": a new employer, a new status
     when = _when(verb)
     if when:
         st = _timed(replace(st, when=when), lemma)
@@ -89,8 +100,8 @@ def clause(text: str, verb: Token) -> Statement:
             change=st.change or lemma in L.AMOUNT_VERBS or lemma in L.CHANGE_VERBS,
         )
     st = _placed(st)
-    if habit and st.negated:
-        st = replace(st, habitual=True)
+    if (habit or _dislikes(verb, negated) and tense == "present") and st.negated:
+        st = replace(st, habitual=True)  # "I don't eat meat", "I hate jazz": an assertion on its own
     if _event(verb, kids, tense, lemma):
         st = replace(st, event=True)
     return st
@@ -164,6 +175,34 @@ def _contact_channel(verb: Token, subj: Token | None) -> str:
         if channel:
             return channel
     return ""
+
+
+def _contact_address(verb: Token, subj: Token | None) -> tuple[str, frozenset[str]] | None:
+    """The address a request to be reached gives, as the attribute it is and its value: "you
+    can reach me at 555-0199" (the phone), "email me on b@y.org", "please use b@y.org for
+    email" (the email). The attribute is the channel named ("for email"), else the address's
+    form: an "@" is an email, a number of five digits or more a phone."""
+    if subj is not None and subj.lower_ != "you" and not _speaker(subj):
+        return None
+    lemma = verb.lemma_.lower()
+    kids = list(verb.children)
+    if lemma == "use":
+        named = [o for c in kids if c.dep_ == "prep" and c.lower_ == "for" for o in c.children if o.dep_ == "pobj"]
+        channel = next((L.CONTACT_VERBS[w] for o in named if (w := o.lemma_.lower()) in L.CONTACT_VERBS), "")
+        given = [c for c in kids if c.dep_ == "dobj"] if channel else []
+    elif lemma in L.CONTACT_VERBS and any(c.dep_ == "dobj" and _speaker(c) for c in kids):
+        channel = ""
+        given = [
+            o for c in kids if c.dep_ == "prep" and c.lower_ in ("at", "on") for o in c.children if o.dep_ == "pobj"
+        ]
+    else:
+        return None
+    for tok in given:
+        written = " ".join(t.text for t in tok.subtree)
+        form = "email" if "@" in written else "phone" if sum(ch.isdigit() for ch in written) >= 5 else ""
+        if form and channel in ("", form) or channel and not form:
+            return channel or form, frozenset(values_of([tok]))
+    return None
 
 
 def _speaker(tok: Token | None) -> bool:
@@ -322,6 +361,10 @@ def _clause_body(
         if holder and not holder[2]:
             inner = replace(inner, holder=holder[0], names=holder[1], negated=negated or inner.negated, tense=tense)
         return inner
+    became = _became(verb)
+    if became is not None:  # "I got engaged to Priya" says what "I was engaged to Priya" says, as a change
+        inner = clause(text, became)
+        return replace(inner, negated=negated or inner.negated, tense=tense, change=True)
     if lemma == "be" and verb.pos_ in ("AUX", "VERB"):
         return _copula(text, verb, subj, negated, tense)
     if verb.pos_ not in ("VERB", "AUX"):
@@ -428,6 +471,30 @@ def _renamed(
         tense=tense,
         change=True,
     )
+
+
+def _dislikes(verb: Token, negated: bool) -> bool:
+    """Does the verb say its subject dislikes something ("hate", "can't stand")?"""
+    lemma = verb.lemma_.lower()
+    return lemma in L.DISLIKE_VERBS or (
+        lemma == "stand" and negated and any(c.lemma_.lower() == "can" for c in verb.children)
+    )
+
+
+_FRAME_VERBS = frozenset(frame.split("_")[0] for frame in L.PERSON_FRAMES)
+
+
+def _became(verb: Token) -> Token | None:
+    """The participle "get" says one became, when it names a state the lexicon knows or a
+    person frame: "divorced" in "we got divorced", "hired" in "I got hired by Globex"."""
+    if verb.lemma_.lower() != "get":
+        return None
+    for c in verb.children:
+        if c.dep_ in ("acomp", "oprd") and c.tag_ == "VBN":
+            word = c.lemma_.lower()
+            if c.lower_ in L.COMPLEMENT_CLASS or word in _FRAME_VERBS:
+                return c
+    return None
 
 
 def _marital(
@@ -618,6 +685,8 @@ def _fragment(text: str, root: Token, negated: bool, tense: Tense) -> Statement:
 def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense: Tense) -> Statement:
     kids = list(verb.children)
     lemma = american(verb.lemma_.lower())
+    if _dislikes(verb, negated):  # "I hate jazz", "I can't stand jazz": not liking it
+        lemma, negated = "like", lemma == "stand" or not negated
     np = noun_phrase(subj) if subj is not None else (("*",), frozenset(), "", frozenset())
     dobj = next(
         (
@@ -625,7 +694,7 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             for c in kids
             if c.dep_ in ("dobj", "attr", "oprd", "npadvmod")
             and c.lower_ not in DATE_WORDS
-            and not (c.dep_ == "npadvmod" and c.ent_type_ in ("DATE", "TIME"))
+            and not is_time_adverb(c)  # "based in Cardiff these days": when, not what
         ),
         None,
     )

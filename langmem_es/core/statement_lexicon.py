@@ -18,8 +18,18 @@ STATE_VERBS = frozenset({"be", "have", "get", "own", "keep", "know", "belong", "
 # number" the phone, "Twitter handle" the Twitter account.
 GENERIC_HEADS = frozenset({"address", "number", "handle"})
 
-# Nouns that are another word for one thing a person has: "two kids" are "2 children".
-SAME_NOUN = {"kid": "child", "kiddo": "child", "automobile": "car"}
+# Nouns that are another word for one thing a person has: "two kids" are "2 children", "my
+# new boss" is the manager "my manager" named, "my cell number" the phone.
+SAME_NOUN = {
+    "kid": "child",
+    "kiddo": "child",
+    "automobile": "car",
+    "boss": "manager",
+    "supervisor": "manager",
+    "cell": "phone",
+    "cellphone": "phone",
+    "mobile": "phone",
+}
 
 # Possessed things that are the attribute a person frame sets: "my home is in Bristol" is
 # "I live in Bristol".
@@ -109,6 +119,24 @@ ROUTINES = {"wake_up": "wake-up time", "get_up": "wake-up time", "go_to bed": "b
 
 # Verbs of choosing one thing over another: "now prefers Go over Python" puts Go in Python's place.
 PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})
+# Verbs of disliking: "I hate jazz" says what "I don't like jazz" says.
+DISLIKE_VERBS = frozenset({"hate", "dislike", "detest", "loathe", "despise"})
+# Kinds and what each holds: "I don't have any pets" denies "I have a dog". Anything holds all.
+KINDS_OF: dict[str, frozenset[str]] = {
+    name: frozenset(words.split())
+    for name, words in {
+        "pet": "dog puppy cat kitten fish goldfish hamster rabbit bunny guinea bird parrot budgie horse pony snake "
+        "lizard gecko turtle tortoise ferret mouse rat chinchilla",
+        "child": "son daughter baby kid boy girl stepson stepdaughter",
+        "sibling": "brother sister",
+        "vehicle": "car van truck motorbike motorcycle scooter",
+    }.items()
+}
+ANYTHING = frozenset({"anything", "any"})
+# Nouns of a span of time, and the words that make one a time: "these days", "this year" say
+# when, not what ("full time" says how).
+TIME_NOUNS = frozenset("day week month year time while moment season weekend night".split())
+TIME_DETERMINERS = frozenset("these this those that last next every each all past coming recent".split())
 CHANGE_ADVERBS = frozenset({"now", "nowadays", "anymore", "instead", "again", "actually", "lately"})
 # Phrasal verbs (verb, particle) that say something changed: "took me off metformin", "went up to 40mg".
 CHANGE_PHRASALS = frozenset(
@@ -161,12 +189,19 @@ PERSON_FRAMES: dict[str, str] = {
     "lay_off": "employer",
     "work_for": "employer",
     "employ_by": "employer",
+    "employ_at": "employer",
+    "hire_by": "employer",
+    "hire_at": "employer",
     "join": "employer",
     "quit": "employer",
     "start_job_at": "employer",
     "work_job_at": "employer",
     "leave": "employer",
     "work_as": "role",
+    "retrain_as": "role",
+    "train_as": "role",
+    "qualify_as": "role",
+    "requalify_as": "role",
     "become": "role",
     "retire": "role",
     "report_to": "manager@",  # "@": the value is the attribute named after "@" (my manager is X)
@@ -260,6 +295,8 @@ TOPICS: dict[str, frozenset[str]] = {
         "tenure": "rent renting renter tenant lease mortgage homeowner",
         "caffeine": "decaf decaffeinated caffeine caffeinated espresso coffee",
         "school": "school primary secondary academy kindergarten nursery preschool grade",
+        "internet": "broadband internet isp fibre fiber",
+        "editor": "vscode vim neovim emacs intellij pycharm sublime notepad++ helix",
     }.items()
 }
 #: Words that name a domain rather than a value in it: "I now read my email in the morning"

@@ -47,8 +47,12 @@ def nlp() -> Language:
 @lru_cache(maxsize=4096)
 def reading(text: str) -> Doc:
     """spaCy's reading of ``text`` (whitespace folded), made once per text: the statement, its
-    content lemmas and its word lemmas all read the same one (a run costs ~6 ms). Read-only."""
-    return nlp()(" ".join(str(text).split()))
+    content lemmas and its word lemmas all read the same one (a run costs ~6 ms). Read-only.
+    "e-mail" is read as "email" (the tokenizer splits it into three words)."""
+    return nlp()(_E_MAIL.sub(r"\1", " ".join(str(text).split())))
+
+
+_E_MAIL = re.compile(r"\b(e)-(?=mail)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=65536)
@@ -142,6 +146,7 @@ def noun_phrase(tok: Token) -> NounPhrase:
     words = [american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"]
     if words and head in L.GENERIC_HEADS:  # "email address" → "email"
         head = words.pop()
+    head = L.SAME_NOUN.get(head, head)  # "my boss" is my manager
     thing = " ".join([*of_thing.split(), *_purpose(tok), *words, head])
     met = {  # "the meeting with Dana" is another meeting than "the meeting with Omar" or "with sales"
         w.lower_
@@ -219,6 +224,15 @@ def is_name(tok: Token) -> bool:
         and tok.lower_ not in L.FIRST_PERSON
         and tok.lemma_.lower() == tok.lower_
     )
+
+
+def is_time_adverb(tok: Token) -> bool:
+    """A noun phrase that only says when: "these days", "this week", "last year", "on Monday"."""
+    if tok.dep_ != "npadvmod":
+        return False
+    if tok.ent_type_ in ("DATE", "TIME") or tok.lower_ in DATE_WORDS:
+        return True
+    return tok.lemma_.lower() in L.TIME_NOUNS and any(c.lower_ in L.TIME_DETERMINERS for c in tok.children)
 
 
 def is_date(tok: Token) -> bool:

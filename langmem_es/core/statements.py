@@ -462,6 +462,8 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
     if (n.negated or n.ending) and o.holder == n.holder and C.named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
+    if C.denies_the_kind(o, n):
+        return "denial"  # "I have a dog" ← "I don't have any pets"
     if n.change and C.counts_children(o, n):
         return "update"  # "I have two kids now" ← "I have a son"
     if n.change and o.frame == n.frame and o.head and o.head == n.head and o.item != n.item:

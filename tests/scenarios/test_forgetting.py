@@ -50,6 +50,23 @@ def test_reextracting_the_same_fact_in_other_words_does_not_bring_it_back(core, 
     assert moved.action == "created"
 
 
+def test_reextracting_a_keyless_fact_in_other_words_does_not_bring_it_back(core, alice):
+    """As a user, the same holds when the extractor files the fact without a key: the same
+    one-valued attribute read again from the same message stays forgotten."""
+    w = core.remember(alice, "Alice's employer is Initech.", reason="Career advice.", sources=["msg:5"])
+    core.forget(alice, query="Alice's employer")
+    assert core.get(alice, w.id) is None
+    [tomb] = core.tombstones(alice)
+    assert tomb["attribute"] == "user.employer" and "initech" not in str(tomb).lower()  # never the value
+    again = core.remember(alice, "Alice works at Initech.", reason="Career advice.", sources=["msg:5"])
+    assert again.action == "suppressed"
+    # another attribute from the same message, and the same attribute from a new one, are kept
+    other = core.remember(alice, "Alice lives in Leeds.", reason="Local advice.", sources=["msg:5"])
+    assert other.action == "created"
+    joined = core.remember(alice, "Alice works at Globex now.", reason="Career advice.", sources=["msg:41"])
+    assert joined.action == "created"
+
+
 def test_forget_by_key_removes_every_version(core, alice):
     """As a user, "forget where I live" means every address you had for me."""
     core.remember(alice, "Alice lives in Bristol.", subject_key="user.home_city", reason=WHY)

@@ -16,7 +16,7 @@ from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import KINDS, SCOPES, Identity, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Collection, Find, StoredDoc
-from .. import authz, scoring
+from .. import authz, belief_rules, scoring
 from .. import copies as C
 from .. import scope as S
 from .. import validation as V
@@ -335,7 +335,13 @@ def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:
         return pointed and tomb.get("content_hash") == m.content_hash and C.informative(m.content)
     if tomb.get("content_hash") == m.content_hash:
         return True
-    return shared_source and bool(m.subject_key) and tomb.get("subject_key") == m.subject_key
+    if not shared_source:
+        return False
+    if m.subject_key and tomb.get("subject_key") == m.subject_key:
+        return True
+    # a keyless fact re-read from the same source in other words: the same one-valued attribute
+    # ("Alice works at Initech" after "Alice's employer is Initech" was forgotten)
+    return bool(tomb.get("attribute")) and m.kind == "semantic" and belief_rules.attribute(m) == tomb["attribute"]
 
 
 def _tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> dict[str, Any]:
@@ -347,6 +353,8 @@ def _tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> 
         "kind": m.kind,
         "scope": m.scope,
         "subject_key": m.subject_key,
+        # a keyless fact's one-valued attribute ("alice.employer"), never its value: see _buries
+        "attribute": belief_rules.attribute(m) if m.kind == "semantic" and not m.subject_key else None,
         "by": by,
         "forgotten_at": D.iso(now),
     }
