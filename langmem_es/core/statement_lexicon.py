@@ -121,17 +121,22 @@ ROUTINES = {"wake_up": "wake-up time", "get_up": "wake-up time", "go_to bed": "b
 PREFER_VERBS = frozenset({"prefer", "choose", "pick", "favor", "favour"})
 # Verbs of disliking: "I hate jazz" says what "I don't like jazz" says.
 DISLIKE_VERBS = frozenset({"hate", "dislike", "detest", "loathe", "despise"})
+
+
 # Kinds and what each holds: "I don't have any pets" denies "I have a dog". Anything holds all.
-KINDS_OF: dict[str, frozenset[str]] = {
-    name: frozenset(words.split())
-    for name, words in {
+def _word_sets(lists: dict[str, str]) -> dict[str, frozenset[str]]:
+    return {name: frozenset(words.split()) for name, words in lists.items()}
+
+
+KINDS_OF = _word_sets(
+    {
         "pet": "dog puppy cat kitten fish goldfish hamster rabbit bunny guinea bird parrot budgie horse pony snake "
         "lizard gecko turtle tortoise ferret mouse rat chinchilla",
         "child": "son daughter baby kid boy girl stepson stepdaughter",
         "sibling": "brother sister",
         "vehicle": "car van truck motorbike motorcycle scooter",
-    }.items()
-}
+    }
+)
 ANYTHING = frozenset({"anything", "any"})
 # Nouns of a span of time, and the words that make one a time: "these days", "this year" say
 # when, not what ("full time" says how).
@@ -281,9 +286,8 @@ GENERIC_NOUNS = frozenset(
 #: ("I moved my email to Proton", "I cycle to work now") updates a held fact in another word
 #: of the same domain ("I use Gmail", "I commute by car"). Only words that rarely mean
 #: anything else: no "drink" (coffee), no "phone" (a number), no "go" (a verb).
-TOPICS: dict[str, frozenset[str]] = {
-    name: frozenset(words.split())
-    for name, words in {
+TOPICS = _word_sets(
+    {
         "alcohol": "alcohol alcoholic wine beer booze sober sobriety teetotal teetotaler whisky whiskey vodka gin "
         "cocktail liquor",
         "smoking": "smoke smoker smoking cigarette cigar vape vaping nicotine",
@@ -297,8 +301,8 @@ TOPICS: dict[str, frozenset[str]] = {
         "school": "school primary secondary academy kindergarten nursery preschool grade",
         "internet": "broadband internet isp fibre fiber",
         "editor": "vscode vim neovim emacs intellij pycharm sublime notepad++ helix",
-    }.items()
-}
+    }
+)
 #: Words that name a domain rather than a value in it: "I now read my email in the morning"
 #: speaks of email but names no provider, so it changes no "I use Gmail".
 TOPIC_NAMES = frozenset({"email", "inbox", "alcohol", "smoking", "commute", "commuter", "caffeine", "school"})
