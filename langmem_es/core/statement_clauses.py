@@ -100,7 +100,7 @@ def clause(text: str, verb: Token) -> Statement:
             change=st.change or lemma in L.AMOUNT_VERBS or lemma in L.CHANGE_VERBS,
         )
     st = _placed(st)
-    if (habit or _dislikes(verb, negated) and tense == "present") and st.negated:
+    if (habit or tense == "present" and _dislikes(verb, negated)) and st.negated:
         st = replace(st, habitual=True)  # "I don't eat meat", "I hate jazz": an assertion on its own
     if _event(verb, kids, tense, lemma):
         st = replace(st, event=True)
@@ -475,8 +475,9 @@ def _renamed(
 
 def _dislikes(verb: Token, negated: bool) -> bool:
     """Does the verb say its subject dislikes something ("hate", "can't stand")?"""
-    lemma = verb.lemma_.lower()
-    return lemma in L.DISLIKE_VERBS or (
+    lemma, word = verb.lemma_.lower(), verb.lower_
+    forms = {lemma, word, word[:-1], word[:-2]}  # the parser lemmatises "hates" as "hat"
+    return bool(forms & L.DISLIKE_VERBS) or (
         lemma == "stand" and negated and any(c.lemma_.lower() == "can" for c in verb.children)
     )
 
@@ -584,6 +585,8 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
                 right = [comp, *right]
             return _thing_statement(text, np, right or [comp], "", negated, tense)
         prep, objs = first_prep(kids, temporal_ok=True)
+        if not objs:  # "my phone number is 555-0100", parsed as "555" (npadvmod) and "0100" (prep)
+            objs = [c for c in kids if c.i > verb.i and c.dep_ == "npadvmod" and c.text[:1].isdigit()]
         return _thing_statement(text, np, objs, prep, negated, tense)
     holder, names = np[0], np[1]
     if comp is None:
@@ -685,7 +688,7 @@ def _fragment(text: str, root: Token, negated: bool, tense: Tense) -> Statement:
 def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense: Tense) -> Statement:
     kids = list(verb.children)
     lemma = american(verb.lemma_.lower())
-    if _dislikes(verb, negated):  # "I hate jazz", "I can't stand jazz": not liking it
+    if tense == "present" and _dislikes(verb, negated):  # "I hate jazz", "I can't stand jazz": not liking it
         lemma, negated = "like", lemma == "stand" or not negated
     np = noun_phrase(subj) if subj is not None else (("*",), frozenset(), "", frozenset())
     dobj = next(

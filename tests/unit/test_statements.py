@@ -219,3 +219,16 @@ def test_a_speaker_correcting_themself() -> None:
     assert relate("My birthday is 3 May.", "No wait, my birthday is the 5th of May.") == "update"
     assert relate("I live in Bristol.", "Oops, I live in Bath.") == "update"
     assert not parse("Waiting for the bus.").negated
+
+
+def test_a_hyphenated_phone_number_is_the_value() -> None:
+    """"555-0100" is parsed as "555" and a prepositional "0100": the number is still the value,
+    so a new number is not taken for a repeat of the old one."""
+    assert parse("The user's phone number is 555-0100.").values == {"5550100"}
+    assert relate("The user's phone number is 555-0100.", "The user's new cell number is 555-0199.") == "update"
+    assert relate("My phone number is 555-0100.", "My phone number is 555-0100.") == "reinforcement"
+
+
+def test_disliking_in_the_tools_third_person_and_in_the_past() -> None:
+    assert relate("The user likes jazz.", "The user hates jazz.") == "denial"  # "hates": lemmatised "hat" by the parser
+    assert relate("The user likes jazz.", "The user hated jazz as a kid.") != "denial"
