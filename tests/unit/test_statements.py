@@ -222,7 +222,7 @@ def test_a_speaker_correcting_themself() -> None:
 
 
 def test_a_hyphenated_phone_number_is_the_value() -> None:
-    """"555-0100" is parsed as "555" and a prepositional "0100": the number is still the value,
+    """ "555-0100" is parsed as "555" and a prepositional "0100": the number is still the value,
     so a new number is not taken for a repeat of the old one."""
     assert parse("The user's phone number is 555-0100.").values == {"5550100"}
     assert relate("The user's phone number is 555-0100.", "The user's new cell number is 555-0199.") == "update"
