@@ -173,9 +173,13 @@ _AMOUNT = re.compile(
 
 
 def _amounts(text: str) -> list[tuple[str, str]]:
-    """(number, unit) of each amount a sentence gives: "3 nodes", "six hours"."""
+    """(number, unit) of each amount a sentence gives: "3 nodes", "six hours", "5km" — not a
+    code whose letters follow its digits in capitals ("BS1 4DJ", seat "14C")."""
     out = []
-    for number, unit in _AMOUNT.findall(text):
+    for found in _AMOUNT.finditer(text):
+        number, unit = found.groups()
+        if found.start(2) == found.end(1) and not unit.islower() and unit not in "%£$€":
+            continue
         value = str(L.NUMBER_WORDS.get(number.lower(), number))
         out.append((value, unit.lower().rstrip("s")))
     return out

@@ -130,8 +130,11 @@ def noun_phrase(tok: Token) -> NounPhrase:
         if c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in L.INSTANCE and c.lower_ not in L.CHANGE_ADJECTIVES
     ]
     head = american(tok.lemma_.lower())
-    acronym = tok.text.isupper() and len(tok.text) > 1 and any(c.lower_ == "the" for c in kids)
-    if is_name(tok) and low not in L.PEOPLE and not acronym:  # "the CI", "the VPN" are things
+    # "the CI", "my VPN", "the user's student ID" are things; so is a possessed word the tagger
+    # calls a name though it is not capitalised ("the user's github username")
+    acronym = tok.text.isupper() and len(tok.text) > 1 and (poss is not None or any(c.lower_ == "the" for c in kids))
+    misnamed = poss is not None and tok.text.islower()
+    if is_name(tok) and low not in L.PEOPLE and not acronym and not misnamed:
         kin = [c for c in comps if c.lemma_.lower() in L.PEOPLE]
         name = " ".join(
             t.text.lower() for t in phrase_tokens(tok) if t is tok or (is_name(t) and t.dep_ not in ("poss", "case"))

@@ -232,3 +232,32 @@ def test_a_hyphenated_phone_number_is_the_value() -> None:
 def test_disliking_in_the_tools_third_person_and_in_the_past() -> None:
     assert relate("The user likes jazz.", "The user hates jazz.") == "denial"  # "hates": lemmatised "hat" by the parser
     assert relate("The user likes jazz.", "The user hated jazz as a kid.") != "denial"
+
+
+@pytest.mark.parametrize(
+    ("thing", "old", "new"),
+    [
+        ("phone number", "555-0100", "555-0199"),
+        ("phone number", "+1 (415) 555-0100", "+1 (415) 555-0199"),
+        ("PIN", "12-34", "56-78"),
+        ("licence plate", "AB12 CDE", "XY34 ZZZ"),
+        ("seat", "14C", "22A"),
+        ("booking reference", "QX7P2L", "ZT4K9M"),
+        ("website", "https://alice.dev", "https://alice.io"),
+        ("github username", "alicew", "alice-dev"),
+        ("student ID", "S1234567", "S7654321"),
+        ("postcode", "BS1 4DJ", "EH1 1YZ"),
+        ("wifi password", "hunter2", "swordfish9"),
+        ("blood type", "A+", "O-"),
+        ("salary", "£50,000", "£62,000"),
+        ("IP address", "10.0.0.5", "10.0.0.9"),
+        ("gate code", "*1234#", "*9876#"),
+        ("office", "room 4.12", "room 5.01"),
+    ],
+)
+def test_a_new_value_of_a_held_attribute_is_never_a_repeat(thing: str, old: str, new: str) -> None:
+    """The class of bug where both values read as nothing (or as another attribute) and the new
+    value was lost as a repeat of the old: every form of value is read, and differs."""
+    held = f"The user's {thing} is {old}."
+    assert relate(held, f"The user's {thing} is {new}.") == "update"
+    assert relate(held, held) == "reinforcement"
