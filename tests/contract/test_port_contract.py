@@ -551,6 +551,17 @@ async def test_bm25_finds_literal_identifiers(hybrid_corpus, query):
     assert all("vectors" not in h.doc for h in result.text_hits)
 
 
+async def test_a_text_hit_holds_a_word_that_is_not_a_function_word(hybrid_corpus):
+    """Every word of the question scores, but a document that shares only its function words
+    ("is", "the") is no hit: in a small store those words outrank what the question is about."""
+    result = await hybrid_corpus.hybrid(["items"], F.MATCH_ALL, text="what is the E-5000 error?", vector=None, size=10)
+    assert hit_keys(result.text_hits)[0] == "other-err"
+    assert "near" not in hit_keys(result.text_hits)  # "the weather is nice today": "is", "the" only
+    # a question of function words only is searched with them all
+    only = await hybrid_corpus.hybrid(["items"], F.MATCH_ALL, text="what is the", vector=None, size=10)
+    assert "near" in hit_keys(only.text_hits)
+
+
 async def test_vector_leg_ranks_nearest_first_with_cosine_scores(hybrid_corpus):
     result = await hybrid_corpus.hybrid(["items"], F.MATCH_ALL, text=None, vector=unit(1, 0, 0, 0), size=10)
     assert result.text_hits == []

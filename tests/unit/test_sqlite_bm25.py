@@ -15,9 +15,11 @@ from langmem_es.backends.sqlite import schema as S
 from langmem_es.backends.sqlite._sync import search
 from langmem_es.backends.sqlite.bm25 import Postings
 from langmem_es.backends.sqlite.fulltext import fts_terms, match_expression, weighted_terms
+from langmem_es.lexical import content_words
 
 C = "items"
 COMMON = ["the", "my", "is"]  # in most documents: the leg leaves them out, as the SQL leg does
+# ("the" and "is" are also function words: a hit of "the my is" holds "my")
 WORDS = [f"w{i}" for i in range(40)] + ["disk", "printer", "kafka", "4012", "e"]
 UNICODE = ["Café", "naïve", "ÜBER", "straße", "日本語", "Ελλάδα", "résumé"]
 BROAD = F.all_of(F.term("tenant", "a"), F.term("status", "active"))
@@ -54,17 +56,21 @@ def _docs(r: random.Random, n: int, tenant: str) -> list[dict]:
 
 def _reference(b: SQLiteBackend, flt: F.Filter, text: str, size: int) -> list[tuple[str, float]]:
     """FTS5's own ranking in SQL: ``-bm25()`` under the filter, ties by id (the terms in most
-    documents left out as the SQL leg leaves them out)."""
+    documents left out as the SQL leg leaves them out; a hit holds one of the words that are
+    not function words, langmem_es.lexical)."""
     conn, n = b._connect(), b.names
     terms = weighted_terms(conn, n.fts(C), n.vocab(C), fts_terms(text))
     if not terms:
         return []
     fts, w_p = S.q(n.fts(C)), S.where(n, C, flt)
+    holds = match_expression(fts_terms(content_words(text) or ""))
+    also = f" AND t.rid IN (SELECT rowid FROM {fts} WHERE {fts} MATCH :h)" if holds else ""
     sql = (
         f"SELECT t.id, -bm25({fts}) AS s FROM {fts} JOIN {S.q(n.table(C))} t ON t.rid = {fts}.rowid "
-        f"WHERE {fts} MATCH :m AND {w_p[0]} ORDER BY s DESC, t.id LIMIT :k"
+        f"WHERE {fts} MATCH :m AND {w_p[0]}{also} ORDER BY s DESC, t.id LIMIT :k"
     )
-    return [(i, float(s)) for i, s in conn.execute(sql, {**w_p[1], "m": match_expression(terms), "k": size})]
+    params = {**w_p[1], "m": match_expression(terms), "k": size, **({"h": holds} if holds else {})}
+    return [(i, float(s)) for i, s in conn.execute(sql, params)]
 
 
 def _queries(r: random.Random, n: int) -> list[str]:

@@ -12,6 +12,7 @@ import orjson
 
 from ...documents import ARRAY_FIELDS, FIELD_TYPES, LazyJSON
 from ...filters import Filter
+from ...lexical import content_words
 from ...port import LEG_FIELDS
 from .mappings import RECALL_DOC_VALUE, TEXT_DOC_VALUE_CHARS, VALUE_DOC_VALUE, VALUE_DOC_VALUE_CHARS
 
@@ -270,10 +271,17 @@ def _f32(vector: Sequence[float]) -> Any:
 def text_leg(
     text: str, flt: Filter, size: int, fields: Sequence[str] | None = None, *, packed: bool = False
 ) -> dict[str, Any]:
-    """BM25 over ``text``; the filter does not score."""
+    """BM25 over ``text``; the filter does not score, and a hit must hold one of the text's
+    words that are not function words (:func:`~langmem_es.lexical.content_words`).
+
+    >>> text_leg("what did the gateway log show?", {"match_all": {}}, 5)["query"]["bool"]["filter"][1]
+    {'match': {'text': {'query': 'gateway log show?'}}}
+    """
+    content = content_words(text)
+    required = [{"match": {"text": {"query": content}}}] if content else []
     return {
         "size": size,
-        "query": {"bool": {"must": [{"match": {"text": {"query": text}}}], "filter": [flt]}},
+        "query": {"bool": {"must": [{"match": {"text": {"query": text}}}], "filter": [flt, *required]}},
         **returned(fields, packed=packed),
         "track_total_hits": False,  # no count of every match: lets BM25 skip blocks that cannot enter the top
     }

@@ -153,13 +153,18 @@ class Postings:
             tfs = np.concatenate([tfs, np.fromiter(extra.values(), np.uint32, len(extra))])
         return rids, tfs.astype(np.float64)
 
-    def scores(self, terms: Sequence[str], wanted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def scores(
+        self, terms: Sequence[str], wanted: np.ndarray | None = None, required: Sequence[str] = ()
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``(rids, scores)`` of the documents holding any of ``terms`` (one query phrase
-        each, repeats count again), rids ascending; only the rids in ``wanted`` if given.
+        each, repeats count again), rids ascending; only the rids in ``wanted`` if given,
+        and only those holding one of ``required`` if any.
 
         >>> p = Postings.build(0, [("a", 2, 3), ("b", 1, 1)], np.array([1, 1, 2, 2]), np.array([1, 2, 3]))
         >>> r, s = p.scores(["a", "b"]); r.tolist(), [round(float(x), 6) for x in s]  # FTS5 says the same
         ([1, 2], [1e-06, 0.424082])
+        >>> p.scores(["a", "b"], required=["b"])[0].tolist()
+        [2]
         """
         if not self.n:
             return np.zeros(0, np.int64), np.zeros(0)
@@ -184,4 +189,7 @@ class Postings:
             every, weights = every[keep], weights[keep]
         summed = np.bincount(every, weights=weights)  # per rid, in phrase order: as FTS5 adds
         found = np.flatnonzero(np.bincount(every))
+        if required:
+            holding = [self.postings(term)[0] for term in required]
+            found = found[np.isin(found, np.concatenate(holding))]
         return found, summed[found]

@@ -21,6 +21,7 @@ import numpy as np
 
 from ....documents import LazyJSON
 from ....filters import MATCH_ALL
+from ....lexical import content_words
 from ....port import Collection, Filter, Hit, HybridResult
 from .. import schema as S
 from ..bm25 import Postings
@@ -72,11 +73,12 @@ class SQLiteSearch(SQLiteBase):
             if query.ndim != 1 or not query.size or not np.isfinite(query).all() or not query.any():
                 raise ValueError("the query vector must be a non-empty, non-zero list of finite numbers")
         terms = fts_terms(text)
+        required = fts_terms(content_words(text or ""))  # a hit holds one of these (langmem_es.lexical)
         if size <= 0 or (not terms and query is None):
             return HybridResult()
         columns = _columns(fields)
         return self._runner.run(
-            self._locked, self._hybrid, _unique(collections), filter, terms, query, size, columns
+            self._locked, self._hybrid, _unique(collections), filter, terms, query, size, columns, required
         )
 
     def _hybrid(
@@ -88,6 +90,7 @@ class SQLiteSearch(SQLiteBase):
         query: np.ndarray | None,
         size: int,
         columns: tuple[str, ...] | None = None,
+        required: list[str] | None = None,
     ) -> HybridResult:
         started = time.perf_counter()
         text_hits: list[Hit] = []
@@ -96,7 +99,7 @@ class SQLiteSearch(SQLiteBase):
             for c in collections:
                 matching: dict[str, Any] = {}  # what the filter matches, found by the first leg, kept for the second
                 if terms:
-                    text_hits += self._bm25(conn, c, flt, terms, size, columns, matching)
+                    text_hits += self._bm25(conn, c, flt, terms, size, columns, matching, required or [])
                 if query is not None:
                     vector_hits += self._knn(conn, c, flt, query, size, columns, matching)
         text_hits.sort(key=lambda h: -h.score)
@@ -113,16 +116,21 @@ class SQLiteSearch(SQLiteBase):
         size: int,
         columns: tuple[str, ...] | None = None,
         matching: dict[str, Any] | None = None,
+        required: list[str] | None = None,
     ) -> list[Hit]:
+        """The BM25 leg: documents holding one of ``terms`` (and one of ``required`` if any),
+        scored on every term."""
+        required = required or []
         postings = self._postings_of(conn, c)
         tokens = self._query_tokens(terms) if postings is not None else None
-        if postings is None or tokens is None:
-            return self._bm25_sql(conn, c, flt, terms, size, columns)
+        holds = self._query_tokens(required) if postings is not None else None
+        if postings is None or tokens is None or holds is None:
+            return self._bm25_sql(conn, c, flt, terms, size, columns, required)
         # terms in most documents weigh nothing in BM25 but cost the most to rank: see .fulltext
         counts = {t: postings.documents(k) for t, k in zip(terms, tokens, strict=True) if t == k}
         kept = set(weighted(terms, counts, postings.n))
         phrases = [k for t, k in zip(terms, tokens, strict=True) if t in kept]
-        chosen = self._best(conn, c, flt, size, lambda wanted: postings.scores(phrases, wanted), matching)
+        chosen = self._best(conn, c, flt, size, lambda wanted: postings.scores(phrases, wanted, holds), matching)
         if len(chosen) > size:  # ties with the last: by document id, as the SQL leg orders them
             ids = dict(self._rows(conn, c, "id", list(chosen)))
             chosen = {r: chosen[r] for r in sorted(chosen, key=lambda r: (-chosen[r], ids[r]))[:size]}
@@ -136,17 +144,21 @@ class SQLiteSearch(SQLiteBase):
         terms: list[str],
         size: int,
         columns: tuple[str, ...] | None = None,
+        required: list[str] | None = None,
     ) -> list[Hit]:
         """The BM25 leg in SQL (when the index cannot be read into postings)."""
         table, fts = S.q(self.names.table(c)), S.q(self.names.fts(c))
         match = match_expression(weighted_terms(conn, self.names.fts(c), self.names.vocab(c), terms))
         w, p = S.where(self.names, c, flt)
         # rank row ids only: every match is scored, but only the best ``size`` documents are read
+        holds = match_expression(required or [])
+        also = f" AND t.rid IN (SELECT rowid FROM {fts} WHERE {fts} MATCH :holds)" if holds else ""
         sql = (
             f"SELECT t.rid, -bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rid = {fts}.rowid "
-            f"WHERE {fts} MATCH :match AND {w} ORDER BY score DESC, t.id LIMIT :size"
+            f"WHERE {fts} MATCH :match AND {w}{also} ORDER BY score DESC, t.id LIMIT :size"
         )
-        ranked = {int(rid): float(score) for rid, score in conn.execute(sql, {**p, "match": match, "size": size})}
+        params = {**p, "match": match, "size": size, **({"holds": holds} if holds else {})}
+        ranked = {int(rid): float(score) for rid, score in conn.execute(sql, params)}
         return self._hits(conn, c, ranked, columns)
 
     def _query_tokens(self, terms: list[str]) -> list[str] | None:
