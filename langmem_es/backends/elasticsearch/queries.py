@@ -272,7 +272,10 @@ def text_leg(
     text: str, flt: Filter, size: int, fields: Sequence[str] | None = None, *, packed: bool = False
 ) -> dict[str, Any]:
     """BM25 over ``text``; the filter does not score, and a hit must hold one of the text's
-    words that are not function words (:func:`~langmem_es.lexical.content_words`).
+    words that are not function words (:func:`~langmem_es.lexical.content_words`), a
+    non-scoring ``match`` beside the filter (at 100k memories, 900 pre-recalls in turns: p50
+    +0.2 ms; a ``must`` on those words with the rest as ``should``, which scores the same,
+    +0.4 ms).
 
     >>> text_leg("what did the gateway log show?", {"match_all": {}}, 5)["query"]["bool"]["filter"][1]
     {'match': {'text': {'query': 'gateway log show?'}}}

@@ -190,6 +190,9 @@ class Postings:
         summed = np.bincount(every, weights=weights)  # per rid, in phrase order: as FTS5 adds
         found = np.flatnonzero(np.bincount(every))
         if required:
-            holding = [self.postings(term)[0] for term in required]
-            found = found[np.isin(found, np.concatenate(holding))]
+            holds = np.zeros(summed.size, dtype=bool)
+            for term in set(required):
+                r = self.postings(term)[0]
+                holds[r[r < summed.size]] = True
+            found = found[holds[found]]
         return found, summed[found]
