@@ -44,15 +44,15 @@ def nlp() -> Language:
     return pipeline
 
 
+_E_MAIL = re.compile(r"\b(e)-(?=mail)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def reading(text: str) -> Doc:
     """spaCy's reading of ``text`` (whitespace folded), made once per text: the statement, its
     content lemmas and its word lemmas all read the same one (a run costs ~6 ms). Read-only.
     "e-mail" is read as "email" (the tokenizer splits it into three words)."""
     return nlp()(_E_MAIL.sub(r"\1", " ".join(str(text).split())))
-
-
-_E_MAIL = re.compile(r"\b(e)-(?=mail)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=65536)

@@ -171,8 +171,11 @@ class Postings:
         avgdl = self.total / self.n
         rids: list[np.ndarray] = []
         parts: list[np.ndarray] = []
+        holding: dict[str, np.ndarray] = {}  # the postings of each required term, read once
         for term in terms:
             r, tf = self.postings(term)
+            if term in required:
+                holding[term] = r
             if not r.size:
                 continue
             idf = math.log((self.n - r.size + 0.5) / (r.size + 0.5))
@@ -191,8 +194,8 @@ class Postings:
         found = np.flatnonzero(np.bincount(every))
         if required:
             holds = np.zeros(summed.size, dtype=bool)
-            for term in set(required):
-                r = self.postings(term)[0]
+            for term in required:
+                r = holding[term] if term in holding else self.postings(term)[0]
                 holds[r[r < summed.size]] = True
             found = found[holds[found]]
         return found, summed[found]

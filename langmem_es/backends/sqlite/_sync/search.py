@@ -99,7 +99,7 @@ class SQLiteSearch(SQLiteBase):
             for c in collections:
                 matching: dict[str, Any] = {}  # what the filter matches, found by the first leg, kept for the second
                 if terms:
-                    text_hits += self._bm25(conn, c, flt, terms, size, columns, matching, required or [])
+                    text_hits += self._bm25(conn, c, flt, terms, size, columns, matching, required)
                 if query is not None:
                     vector_hits += self._knn(conn, c, flt, query, size, columns, matching)
         text_hits.sort(key=lambda h: -h.score)
