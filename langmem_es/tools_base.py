@@ -9,6 +9,7 @@ Shared by :func:`langmem_es.tools.create_memory_tools` and the core calls in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from types import GenericAlias
@@ -111,9 +112,10 @@ def schemas(kinds: Sequence[Kind], scopes: Sequence[Scope], default_scope: Scope
         "k": (int, Field(5, ge=1, le=20, description="How many memories to return (1-20).")),
         "include_history": (bool, Field(False, description="Also return superseded (outdated) versions of facts.")),
     }
-    recall_fields["state"] = (
-        _INJECTED_STATE  # the graph's state, to leave out the current turn (not shown to the model)
-    )
+    # the graph's state (never shown to the model): the current turn's message, which a
+    # remembered fact cites as its source and recall tells apart from the facts taken from it
+    remember_fields["state"] = _INJECTED_STATE
+    recall_fields["state"] = _INJECTED_STATE
     if "procedural" in kinds:
         recall_fields["problem"] = (
             str | None,
@@ -159,19 +161,39 @@ def schemas(kinds: Sequence[Kind], scopes: Sequence[Scope], default_scope: Scope
 
 
 def remember_call(args: dict[str, Any], scopes: Sequence[Scope]) -> dict[str, Any]:
-    """The ``core.remember`` keywords (with ``content``) for the tool's arguments."""
+    """The ``core.remember`` keywords (with ``content``) for the tool's arguments.
+
+    A memory written during a turn is linked to the turn's user message (``sources``): what
+    it states and the message that stated it are one piece of evidence, forgotten together.
+    """
     if args.get("scope") not in scopes:
         raise InvalidMemoryError(f"scope must be one of {list(scopes)}")
-    return {k: v for k, v in args.items() if v not in (None, [], ())}
+    call = {k: v for k, v in args.items() if k != "state" and v not in (None, [], ())}
+    source = current_turn_source(args.get("state"))
+    if source is not None:
+        call["sources"] = [source]
+    return call
+
+
+#: how a write's action reads after the new memory's id (``superseded`` is what the *old* fact became)
+_ACTION_WORDS = {"superseded": "new version"}
 
 
 def remember_text(result: WriteResult) -> str:
+    """What the model reads after a write: the new memory's id, what happened, and to what.
+
+    >>> from langmem_es.core.results import WriteResult
+    >>> remember_text(WriteResult("n1", "superseded", None, ["o1"]))
+    'Remembered [memory n1] (new version, ). It replaces o1, which is kept in history as superseded.'
+    """
     if result.action == "suppressed":
         return f"Not saved: {result.note} [{result.id}]."
     scope = result.memory.scope if result.memory else ""
-    text = f"Remembered [{result.memory.kind if result.memory else 'memory'} {result.id}] ({result.action}, {scope})."
+    action = _ACTION_WORDS.get(result.action, result.action)
+    text = f"Remembered [{result.memory.kind if result.memory else 'memory'} {result.id}] ({action}, {scope})."
     if result.superseded:
-        text += f" It replaces {', '.join(result.superseded)} (kept in history)."
+        which = "which is" if len(result.superseded) == 1 else "which are"
+        text += f" It replaces {', '.join(result.superseded)}, {which} kept in history as superseded."
     if result.conflict_id:
         text += f" Conflict {result.conflict_id} opened: {result.note}."
     elif result.note and result.action != "created":
@@ -200,11 +222,29 @@ def current_turn_source(state: Any) -> str | None:
 
 
 def without_current_turn(result: RecallResult, source: str | None, k: int) -> RecallResult:
-    """``result`` without the episodic memory of the current turn, cut to ``k``."""
-    if source is None:
-        return result
-    kept = [r for r in result.memories if not (r.memory.kind == "episodic" and source in r.memory.sources)][:k]
-    return replace(result, memories=kept)
+    """``result`` cut to ``k``, without the current turn's own message where a fact taken from
+    it is already there (the message is then an echo); where nothing was taken from it, the
+    message itself is what the turn stated, and a tool call of the same turn sees it."""
+    memories = result.memories
+    if source is not None:
+        own = [r for r in memories if r.memory.kind == "episodic" and source in r.memory.sources]
+        stated = any(r.memory.kind != "episodic" and source in r.memory.sources for r in memories)
+        if own and (stated or only_asks(own[0].memory.content)):
+            memories = [r for r in memories if r not in own]
+    return replace(result, memories=list(memories[:k]))
+
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def only_asks(text: str) -> bool:
+    """Is every sentence of ``text`` a question (it states nothing a recall could add)?
+
+    >>> only_asks("Which devices do I have?"), only_asks("I bought a Sonos. Which devices do I have?")
+    (True, False)
+    """
+    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip(" \t.!?")]
+    return bool(sentences) and all(s.endswith("?") for s in sentences)
 
 
 def recall_text(result: RecallResult, budget_tokens: int) -> str:
@@ -244,6 +284,12 @@ def forget_call(args: dict[str, Any]) -> dict[str, Any]:
 def forget_text(report: ForgetReport) -> str:
     ids = list(report.ids)
     text = f"Forgot {len(ids)}: {', '.join(ids)}." if ids else "Nothing matched; nothing forgotten."
+    messages = sum(report.counts.get("episodic", {}).values())
+    if messages and len(ids) > messages:
+        text += (
+            f" Among them {messages} message{'s' if messages != 1 else ''} that stated it, forgotten whole"
+            " (with anything else they said)."
+        )
     if report.denied:
         text += f" Not forgotten, not yours to forget (its author or an owner may): {', '.join(report.denied)}."
     return text

@@ -136,6 +136,18 @@ def attribute(memory: Memory) -> str | None:
     return st.key if named and not st.item and st.key else None
 
 
+def restates_attribute(fact: Memory, event: Memory) -> bool:
+    """Does ``event`` (a message of the fact's own holder) state the fact's one-valued
+    attribute again, with this value or another ("I'm based in Glasgow now, so …" for "The
+    user lives in Bristol")? Any clause of it counts: forgetting where one lives reaches every
+    message of theirs that said it."""
+    wanted = attribute(fact)
+    if wanted is None or not wanted.startswith("user."):
+        return False
+    st = _statement(event.content, fact.owner)
+    return any(c.key == wanted and not c.negated for c in (st, *st.others))
+
+
 def one_attribute(old: Memory, new: Memory) -> bool:
     """Do both statements set one named attribute of one holder, however little their words
     have in common ("Please contact me by email" / "Text me instead")?"""

@@ -70,7 +70,7 @@ def build_mcp_server(
     """
     tools = {t.name: t for t in create_memory_tools(core, recall_budget_tokens=recall_budget_tokens, shared=shared)}
     listed = [
-        types.Tool(name=t.name, description=t.description, input_schema=t.args_schema.model_json_schema())  # type: ignore[union-attr]
+        types.Tool(name=t.name, description=t.description, input_schema=_model_schema(t).model_json_schema())
         for t in tools.values()
     ]
 
@@ -82,7 +82,7 @@ def build_mcp_server(
         if tool is None:
             return _error(f"unknown tool {params.name!r}; tools: {sorted(tools)}")
         arguments = dict(params.arguments or {})
-        schema = cast("type[BaseModel]", tool.args_schema)
+        schema = _model_schema(tool)
         unknown = sorted(set(arguments) - set(schema.model_fields))
         if unknown:
             return _error(
@@ -107,6 +107,11 @@ def build_mcp_server(
     return Server(
         "langmem-es", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
     )
+
+
+def _model_schema(tool: Any) -> type[BaseModel]:
+    """The arguments a model (here: an MCP client) gives: the graph's injected state is not one."""
+    return cast("type[BaseModel]", tool.tool_call_schema)
 
 
 def _error(message: str) -> types.CallToolResult:

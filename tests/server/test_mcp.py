@@ -58,6 +58,9 @@ async def exercise_every_tool(session: ClientSession) -> None:
     for t in listed:
         assert t.description and t.input_schema["type"] == "object"
         assert not IDENTITY_FIELDS & set(t.input_schema.get("properties", {}))  # identity is not an argument
+        assert "state" not in t.input_schema.get("properties", {})  # nor the graph's state (LangGraph injects it)
+    err, text = await call(session, "recall", query="anything", state={"messages": []})
+    assert err and "unknown argument(s) ['state']" in text
 
     err, text = await call(
         session,

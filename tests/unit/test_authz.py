@@ -164,15 +164,57 @@ def test_roles_from_configurable() -> None:
 
 def test_the_authenticated_user_decides_over_the_configurable() -> None:
     """On a LangGraph server a client can send a configurable; it cannot forge its authenticated user."""
-    member = {"identity": "alice", "permissions": ["threads:write"]}
+    member = {"identity": "alice", "tenant_id": T, "permissions": ["threads:write"]}
     assert not identity_from_config(cfg(roles=["owner"], langgraph_auth_user=member)).is_owner
-    assert identity_from_config(cfg(langgraph_auth_user={"permissions": ["memory:owner"]})).is_owner
+    assert identity_from_config(cfg(langgraph_auth_user={**member, "permissions": ["memory:owner"]})).is_owner
 
     class User:  # like langgraph_sdk's BaseUser: attributes, not a mapping
-        identity = "olga"
+        identity = "alice"
         permissions = ("owner",)
+        tenant_id = T
 
     assert identity_from_config(cfg(langgraph_auth_user=User())).is_owner
+
+
+def test_the_authenticated_user_decides_who_asks() -> None:
+    """The user and tenant are the authenticated user's; a configurable naming others is refused."""
+    mallory = {"identity": "mallory", "org_id": T}
+    ident = identity_from_config(
+        {"configurable": {"thread_id": "t1", "agent_id": "bot", "langgraph_auth_user": mallory}}
+    )
+    assert (ident.tenant, ident.user_id, ident.agent_id, ident.conversation_id) == (T, "mallory", "bot", "t1")
+    assert identity_from_config(cfg(user_id="mallory", langgraph_auth_user=mallory)).user_id == "mallory"
+    for forged in (
+        cfg(langgraph_auth_user=mallory),
+        cfg(user_id="mallory", tenant_id="other", langgraph_auth_user=mallory),
+    ):
+        with pytest.raises(IdentityError, match="authenticated user is 'mallory'"):
+            identity_from_config(forged)
+    with pytest.raises(IdentityError, match="authenticated user is 'mallory'"):  # nor through the runtime context
+        identity_from_config({"configurable": {"langgraph_auth_user": mallory}}, context={"user_id": "alice"})
+    with pytest.raises(IdentityError, match="has no tenant"):
+        identity_from_config(cfg(user_id="mallory", langgraph_auth_user={"identity": "mallory"}))
+    with pytest.raises(IdentityError, match="not authenticated"):
+        identity_from_config(cfg(langgraph_auth_user={"identity": "", "tenant_id": T}))
+
+
+def test_an_application_names_the_tenant_of_its_authenticated_users() -> None:
+    from langmem_es.integration.identity import set_tenant_resolver
+
+    user = {"identity": "sam", "team": "blue", "tenant_id": "ignored"}
+    try:
+        set_tenant_resolver("team")
+        assert identity_from_config({"configurable": {"langgraph_auth_user": user}}).tenant == "blue"
+        set_tenant_resolver(lambda u: f"org-{u['team']}")
+        assert identity_from_config({"configurable": {"langgraph_auth_user": user}}).tenant == "org-blue"
+        set_tenant_resolver(lambda u: None)
+        with pytest.raises(IdentityError, match="resolver returned none"):
+            identity_from_config({"configurable": {"langgraph_auth_user": user}})
+        with pytest.raises(TypeError):
+            set_tenant_resolver(42)  # type: ignore[arg-type]
+    finally:
+        set_tenant_resolver(None)
+    assert identity_from_config({"configurable": {"langgraph_auth_user": user}}).tenant == "ignored"
 
 
 def test_roles_never_come_from_the_runtime_context() -> None:

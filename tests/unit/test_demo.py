@@ -39,7 +39,7 @@ def test_cli_demo_runs_to_the_end(capsys: pytest.CaptureFixture[str], monkeypatc
     assert "Suggestion: Smart hub keeps going offline: update the hub firmware" in answer
     assert "Not suggesting again: Smart hub offline" in answer
     # the move: supersession reported, history shows Bristol
-    assert "It replaces" in out and "(kept in history)" in out
+    assert "(new version, private). It replaces" in out and "kept in history as superseded" in out
     assert "You live in Edinburgh" in out and "Before that: Bristol" in out
     # same-turn visibility
     devices = re.search(r"Your devices: (.*)\.", out).group(1).split(", ")

@@ -129,7 +129,9 @@ class AsyncForgetting(AsyncCoreBase):
     ) -> dict[str, StoredDoc]:
         """Events and playbooks in the caller's ``scopes`` that state a forgotten fact or were its sources."""
         facts = [m for m in memories if m.kind in ("semantic", "procedural")]
-        return await self._tied(identity, facts, scopes, ("episodic", "procedural"), "episodic", lambda f, o: (f, o))
+        return await self._tied(
+            identity, facts, scopes, ("episodic", "procedural"), "episodic", lambda f, o: (f, o), restated=True
+        )
 
     async def _stated_by(
         self, identity: Identity, memories: Sequence[Memory], scopes: Sequence[Scope]
@@ -146,10 +148,14 @@ class AsyncForgetting(AsyncCoreBase):
         linked_in: Sequence[Collection],
         near_in: Collection,
         fact_and_event: Callable[[Memory, Memory], tuple[Memory, Memory]],
+        *,
+        restated: bool = False,
     ) -> dict[str, StoredDoc]:
         """Memories of ``linked_in`` tied to one of ``memories`` by evidence (a source, one
         utterance), and memories of ``near_in`` close to one that state the same claim
-        (``fact_and_event(memory, other)`` orders the pair for :func:`copies.is_copy`)."""
+        (``fact_and_event(memory, other)`` orders the pair for :func:`copies.is_copy`) —
+        with ``restated``, also the author's messages that state a forgotten fact's attribute
+        with any value (forgetting where one lives reaches "I'm based in Glasgow now")."""
         if not memories:
             return {}
         vis = S.visibility_filter(identity, scopes)
@@ -164,8 +170,9 @@ class AsyncForgetting(AsyncCoreBase):
             legs = await self.backend.hybrid([near_in], vis, text=None, vector=vector, size=20)
             for hit in legs.vector_hits:
                 fact, event = fact_and_event(memory, memory_of(hit.doc))
-                if S.visible(hit.doc, identity, scopes) and C.is_copy(
-                    fact, event, hit.score, self.config.copy_similarity
+                if S.visible(hit.doc, identity, scopes) and (
+                    C.is_copy(fact, event, hit.score, self.config.copy_similarity)
+                    or (restated and _restated(fact, event))
                 ):
                     [exact] = await self.backend.get(hit.collection, [hit.doc["id"]])
                     if exact is not None:
@@ -280,6 +287,17 @@ class AsyncForgetting(AsyncCoreBase):
             out.extend(page)
             if len(page) < 1000:
                 return out
+
+
+def _restated(fact: Memory, event: Memory) -> bool:
+    """Is ``event`` one of the fact's author's own messages stating its attribute again (any value)?"""
+    return (
+        event.kind == "episodic"
+        and fact.kind == "semantic"
+        and bool(authz.author_of(fact))
+        and authz.author_of(event).get("user_id") == authz.author_of(fact).get("user_id")
+        and belief_rules.restates_attribute(fact, event)
+    )
 
 
 def _reattributed(tenant: str, user_id: str) -> Any:
