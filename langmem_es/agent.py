@@ -28,7 +28,7 @@ from typing_extensions import NotRequired
 
 from .model import KINDS, SCOPES, Kind, Scope
 from .nodes import episodic_write, extract_facts, pre_recall
-from .nodes_base import (
+from .nodes.base import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_K,
     DEFAULT_MODE,

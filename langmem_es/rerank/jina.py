@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._async.jina import AsyncJinaTransport
-from .._sync.jina import JinaTransport
 from ..errors import RerankError
-from ..jina_base import JinaConnection
+from ..jina import AsyncJinaTransport, JinaConnection, JinaTransport
 from .base import Candidate
 
 

@@ -36,8 +36,6 @@ from langgraph.store.base import InvalidNamespaceError as _LangGraphInvalidNames
 
 from .. import documents as D
 from .. import filters as F
-from .._async.embedder import AsyncEmbedder
-from .._sync.embedder import Embedder
 from ..errors import (
     DimensionMismatchError,
     DocumentTooLargeError,
@@ -50,8 +48,6 @@ from ..port import Collection, Doc
 from .ranking import HYBRID_CANDIDATES, RRF_K, Ranked, best_cosine, by_score, fuse_hits
 
 __all__ = [
-    "AsyncEmbedder",
-    "Embedder",
     "DEFAULT_MAX_DOCUMENT_BYTES",
     "HYBRID_CANDIDATES",
     "RESERVED_ROOT",

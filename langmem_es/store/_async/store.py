@@ -25,7 +25,7 @@ from ... import filters as F
 from ...model import collection_for
 from ...port import AsyncStoragePort, Collection, Doc, StoredDoc
 from .. import base as B
-from ..base import AsyncEmbedder
+from .embedder import AsyncEmbedder
 
 RefreshMode = Literal["lazy", "always", "never"]
 

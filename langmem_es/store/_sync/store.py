@@ -26,7 +26,7 @@ from ... import filters as F
 from ...model import collection_for
 from ...port import StoragePort, Collection, Doc, StoredDoc
 from .. import base as B
-from ..base import Embedder
+from .embedder import Embedder
 
 RefreshMode = Literal["lazy", "always", "never"]
 

@@ -1,20 +1,19 @@
-# generated from the _async twin by scripts/unasync.py — do not edit
 """Requests to Jina's HTTP API with bounded retries on 429/5xx and transport errors."""
 
 from __future__ import annotations
 
-import time
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
 import httpx
 
-from ..jina_base import JinaConnection
+from ..connection import JinaConnection
 
-__all__ = ["JinaTransport"]
+__all__ = ["AsyncJinaTransport"]
 
 
-class JinaTransport:
+class AsyncJinaTransport:
     """POST JSON bodies to Jina. ``client`` (an ``httpx`` client) is used and left open;
     without one, a client is opened per call and closed after it."""
 
@@ -22,17 +21,17 @@ class JinaTransport:
         self.connection = connection
         self.client = client
 
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """One request; the JSON object answered, or ``connection.error``."""
         conn = self.connection
         url = conn.url(path)
         headers = conn.headers()
-        client = self.client or httpx.Client(timeout=conn.timeout)
+        client = self.client or httpx.AsyncClient(timeout=conn.timeout)
         try:
             for attempt in range(conn.attempts):
                 response = None
                 try:
-                    response = client.post(url, json=body, headers=headers, timeout=conn.timeout)
+                    response = await client.post(url, json=body, headers=headers, timeout=conn.timeout)
                 except httpx.TransportError as exc:
                     if attempt + 1 >= conn.attempts:
                         raise conn.transport_failure(url, exc) from exc
@@ -41,12 +40,12 @@ class JinaTransport:
                         return conn.parse(url, response)
                     if not conn.retryable(response, attempt):
                         raise conn.failure(url, response)
-                time.sleep(conn.delay(attempt, response))
+                await asyncio.sleep(conn.delay(attempt, response))
         finally:
             if self.client is None:
-                client.close()
+                await client.aclose()
         raise conn.error(f"Jina request to {url} failed")  # pragma: no cover - loop always returns or raises
 
-    def post_each(self, path: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def post_each(self, path: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """The bodies one after another (batches of one logical call); the answers in order."""
-        return [self.post(path, body) for body in bodies]
+        return [await self.post(path, body) for body in bodies]

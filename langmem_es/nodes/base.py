@@ -1,7 +1,7 @@
 """The memory nodes without I/O: messages in, memory calls and state updates out.
 
 Shared by the node factories in :mod:`langmem_es.nodes` and the core calls in
-``langmem_es/_async/nodes.py`` (and its generated sync twin).
+``langmem_es/nodes/_async/calls.py`` (and its generated sync twin).
 
 >>> from langchain_core.messages import HumanMessage
 >>> latest_human([HumanMessage("hi", id="m1")]).id
@@ -18,8 +18,8 @@ from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, Syste
 from langgraph.graph import MessagesState
 from pydantic import BaseModel, Field
 
-from .core import validation as V
-from .model import Identity, Scope
+from ..core import validation as V
+from ..model import Identity, Scope
 
 __all__ = [
     "DEFAULT_BUDGET_TOKENS",

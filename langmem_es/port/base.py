@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .errors import UnavailableShard
+from ..errors import UnavailableShard
 
 Collection = Literal["items", "episodic", "semantic", "procedural", "audit"]
 COLLECTIONS: tuple[Collection, ...] = ("items", "episodic", "semantic", "procedural", "audit")

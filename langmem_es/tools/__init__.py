@@ -19,8 +19,8 @@ has a sync and an async function; results are short texts citing full memory ids
 the model can pass back as ``replaces``, ``ids`` or ``playbook_id``. Mistakes the model
 can fix (a missing reason, an unknown id) come back as the tool's text result.
 
-The calls on the core are written once, async, in ``langmem_es/_async/tools.py``; the
-sync twin is generated; what the model sees and reads is built in :mod:`langmem_es.tools_base`.
+The calls on the core are written once, async, in ``langmem_es/tools/_async/calls.py``; the
+sync twin is generated; what the model sees and reads is built in :mod:`langmem_es.tools.base`.
 """
 
 from __future__ import annotations
@@ -31,19 +31,19 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
 
-from . import tools_base as B
-from ._async import tools as async_ops
-from ._sync import tools as sync_ops
-from .core import validation as V
-from .integration.identity import identity_from_config
-from .integration.resolve import CoreCall
-from .model import KINDS, SCOPES, Identity, Kind, Scope
+from ..core import validation as V
+from ..integration.identity import identity_from_config
+from ..integration.resolve import CoreCall
+from ..model import KINDS, SCOPES, Identity, Kind, Scope
+from . import base
+from ._async import calls as async_ops
+from ._sync import calls as sync_ops
 
 __all__ = ["create_memory_tools"]
 
 
 class _Call:
-    """A tool's operation (a function of ``langmem_es/_async/tools.py`` and its generated
+    """A tool's operation (a function of ``langmem_es/tools/_async/calls.py`` and its generated
     twin, by name) with its arguments after ``core, identity``."""
 
     def __init__(self, op: str, *args: Any, **kwargs: Any) -> None:
@@ -79,29 +79,29 @@ def create_memory_tools(
     bad = [k for k in kinds if k not in KINDS] + [s for s in scopes if s not in SCOPES]
     if bad or not kinds or not scopes:
         raise ValueError(f"unknown or empty kinds/scopes {bad}; kinds from {KINDS}, scopes from {SCOPES}")
-    write_scopes = B.write_scopes(scopes, shared)
+    write_scopes = base.write_scopes(scopes, shared)
     if default_scope not in write_scopes:
         raise ValueError(
             f"default_scope {default_scope!r} is not among the scopes remember may write "
             f"{list(write_scopes)}" + ("" if shared else " (shared needs shared=True)")
         )
-    schemas = B.schemas(kinds, write_scopes, default_scope)
+    schemas = base.schemas(kinds, write_scopes, default_scope)
 
     # each tool: the model's arguments -> one core operation (validated before any I/O)
     def plan_remember(args: dict[str, Any]) -> _Call:
-        return _Call("remember", B.remember_call(args, write_scopes))
+        return _Call("remember", base.remember_call(args, write_scopes))
 
     def plan_recall(args: dict[str, Any]) -> _Call:
         if args.get("problem") and "procedural" in kinds:
             problem = V.clean_text(args["problem"], "problem", limit=2000)
             k = int(args.get("k") or 5)
             return _Call("playbooks", problem, k=k, scopes=scopes, budget_tokens=recall_budget_tokens)
-        call = B.recall_call(args, kinds, scopes)
-        own = B.current_turn_source(args.get("state"))
+        call = base.recall_call(args, kinds, scopes)
+        own = base.current_turn_source(args.get("state"))
         return _Call("recall", args["query"], call, own_source=own, budget_tokens=recall_budget_tokens)
 
     def plan_forget(args: dict[str, Any]) -> _Call:
-        return _Call("forget", {**B.forget_call(args), "scopes": list(write_scopes)})
+        return _Call("forget", {**base.forget_call(args), "scopes": list(write_scopes)})
 
     def plan_outcome(args: dict[str, Any]) -> _Call:
         return _Call(
@@ -123,14 +123,14 @@ def create_memory_tools(
             try:
                 call = plan({**defaults, **kwargs})
                 return call.on(identity_from_config(config)).run(store)
-            except B.MODEL_ERRORS as exc:
+            except base.MODEL_ERRORS as exc:
                 raise ToolException(str(exc)) from exc
 
         async def coroutine(config: RunnableConfig, **kwargs: Any) -> str:
             try:
                 call = plan({**defaults, **kwargs})
                 return await call.on(identity_from_config(config)).arun(store)
-            except B.MODEL_ERRORS as exc:
+            except base.MODEL_ERRORS as exc:
                 raise ToolException(str(exc)) from exc
 
         return StructuredTool.from_function(

@@ -1,5 +1,5 @@
 # generated from the _async twin by scripts/unasync.py — do not edit
-"""The embedder as async code calls it (the sync twin is generated)."""
+"""The embedder as the async store calls it (the sync twin is generated)."""
 
 from __future__ import annotations
 

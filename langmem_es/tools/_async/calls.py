@@ -1,7 +1,7 @@
 """The memory tools' calls on an async core (the sync twin in ``_sync/`` is generated).
 
 Each function takes the core, the caller's identity and the keywords that
-:mod:`langmem_es.tools_base` built from the model's arguments, and returns the text
+:mod:`langmem_es.tools.base` built from the model's arguments, and returns the text
 the model reads. :func:`langmem_es.tools.create_memory_tools` wraps them as tools.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import tools_base as B
-from ..core import AsyncMemoryCore
-from ..model import Identity, Scope
+from ...core import AsyncMemoryCore
+from ...model import Identity, Scope
+from .. import base
 
 __all__ = ["forget", "playbooks", "recall", "record_outcome", "remember"]
 
@@ -21,7 +21,7 @@ async def remember(core: AsyncMemoryCore, identity: Identity, call: dict[str, An
     """Save one memory; ``call`` holds ``content`` and the other ``remember`` keywords."""
     keywords = dict(call)
     content = keywords.pop("content")
-    return B.remember_text(await core.remember(identity, content, **keywords))
+    return base.remember_text(await core.remember(identity, content, **keywords))
 
 
 async def recall(
@@ -36,7 +36,7 @@ async def recall(
     """Recall for ``query``, leaving out the episode of the current turn (``own_source``)."""
     k = call["k"]
     result = await core.recall(identity, query, **{**call, "k": k + (own_source is not None)})
-    return B.recall_text(B.without_current_turn(result, own_source, k), budget_tokens)
+    return base.recall_text(base.without_current_turn(result, own_source, k), budget_tokens)
 
 
 async def playbooks(
@@ -45,11 +45,11 @@ async def playbooks(
     """Playbooks for ``problem`` (failed ones withheld), plus which were withheld and why."""
     offered = await core.playbooks(identity, problem, k=k, scopes=scopes)
     everything = await core.recall(identity, problem, kinds=["procedural"], scopes=scopes, k=20)
-    return B.playbooks_text(offered, B.failed_before(offered, everything, problem), problem, budget_tokens)
+    return base.playbooks_text(offered, base.failed_before(offered, everything, problem), problem, budget_tokens)
 
 
 async def forget(core: AsyncMemoryCore, identity: Identity, call: dict[str, Any]) -> str:
-    return B.forget_text(await core.forget(identity, **call))
+    return base.forget_text(await core.forget(identity, **call))
 
 
 async def record_outcome(
@@ -62,4 +62,4 @@ async def record_outcome(
     problem: str | None = None,
 ) -> str:
     memory = await core.record_outcome(identity, playbook_id, success, note=note, problem=problem)
-    return B.outcome_text(memory, success)
+    return base.outcome_text(memory, success)

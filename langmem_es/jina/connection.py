@@ -2,7 +2,7 @@
 
 Shared by :class:`~langmem_es.embeddings.JinaEmbeddings` and
 :class:`~langmem_es.rerank.JinaReranker`; the requests themselves are made by
-``langmem_es/_async/jina.py`` (and its generated sync twin).
+``langmem_es/jina/_async/transport.py`` (and its generated sync twin).
 
 >>> conn = JinaConnection(api_key="k", base_url="http://127.0.0.1:9/", error=RuntimeError)
 >>> conn.url("/v1/rerank")

@@ -1,4 +1,4 @@
-"""The embedder as async code calls it (the sync twin is generated)."""
+"""The embedder as the async store calls it (the sync twin is generated)."""
 
 from __future__ import annotations
 

@@ -1,3 +1,4 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
 """The storage port protocol (written async here; the sync twin is generated from it)."""
 
 from __future__ import annotations
@@ -5,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from ..port_base import (
+from ..base import (
     Capabilities,
     Collection,
     Doc,
@@ -19,11 +20,11 @@ from ..port_base import (
     Write,
 )
 
-__all__ = ["AsyncStoragePort"]
+__all__ = ["StoragePort"]
 
 
 @runtime_checkable
-class AsyncStoragePort(Protocol):
+class StoragePort(Protocol):
     """Storage of documents in logical collections.
 
     Every method that reads applies the given filter inside the engine; callers never
@@ -38,55 +39,55 @@ class AsyncStoragePort(Protocol):
 
     capabilities: Capabilities
 
-    async def setup(self) -> Capabilities:
+    def setup(self) -> Capabilities:
         """Create or migrate indices/tables (idempotent) and detect capabilities."""
         ...
 
-    async def close(self) -> None: ...
+    def close(self) -> None: ...
 
-    async def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
+    def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
         """Upsert documents in one bulk call; ``refresh`` makes them searchable at once."""
         ...
 
-    async def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
+    def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
         """Write ``doc`` only if the stored version is still ``version`` (``None``: only if absent).
 
         Returns ``False`` on a concurrency conflict, so the caller can re-read and retry.
         """
         ...
 
-    async def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
+    def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
         """Real-time get by id, in the order asked (no refresh needed)."""
         ...
 
-    async def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+    def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
         """Real-time get of documents in several collections in one round trip, in the order asked.
 
         ``vectors=False``: the documents may come without their vectors (less to move).
         """
         ...
 
-    async def write(self, writes: Sequence[Write]) -> list[bool]:
+    def write(self, writes: Sequence[Write]) -> list[bool]:
         """Several writes (any collections, conditional or not) in one round trip.
 
         Returns, per write, whether it was applied (``False``: a version conflict, or the
-        document exists for :data:`~langmem_es.port_base.ABSENT`). Other failures raise ``WriteError``.
+        document exists for :data:`~langmem_es.port.base.ABSENT`). Other failures raise ``WriteError``.
         """
         ...
 
-    async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+    def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
         """Several reads in one round trip: a ``Find`` gives stored docs (with versions), a ``Nearest`` hits.
 
-        Answers come in the order of ``ops``; :func:`~langmem_es.port_base.find_result` and
-        :func:`~langmem_es.port_base.nearest_result` type each one.
+        Answers come in the order of ``ops``; :func:`~langmem_es.port.base.find_result` and
+        :func:`~langmem_es.port.base.nearest_result` type each one.
         """
         ...
 
-    async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
+    def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
         """Delete by id; returns how many existed."""
         ...
 
-    async def find(
+    def find(
         self,
         collections: Sequence[Collection],
         filter: Filter,
@@ -98,13 +99,13 @@ class AsyncStoragePort(Protocol):
         """Filter-only search, sorted; ``size`` and ``offset`` page through results."""
         ...
 
-    async def count(self, collections: Sequence[Collection], filter: Filter) -> int: ...
+    def count(self, collections: Sequence[Collection], filter: Filter) -> int: ...
 
-    async def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
+    def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
         """Delete every document the filter matches; returns the count removed."""
         ...
 
-    async def hybrid(
+    def hybrid(
         self,
         collections: Sequence[Collection],
         filter: Filter,
@@ -129,18 +130,18 @@ class AsyncStoragePort(Protocol):
         """
         ...
 
-    async def namespaces(self, collections: Sequence[Collection], filter: Filter) -> list[tuple[str, ...]]:
+    def namespaces(self, collections: Sequence[Collection], filter: Filter) -> list[tuple[str, ...]]:
         """Distinct namespaces of the matching documents."""
         ...
 
-    async def refresh(self, collections: Sequence[Collection] = ()) -> None: ...
+    def refresh(self, collections: Sequence[Collection] = ()) -> None: ...
 
     def needs_refresh(self, collections: Sequence[Collection] = ()) -> bool:
         """Whether a write this backend acknowledged is not yet searchable in ``collections``
         (all when empty): its next search there refreshes first."""
         ...
 
-    async def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
+    def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
         """Make the writes :meth:`needs_refresh` reports searchable (what the next search does
         first), so a caller can start it beside other work; nothing to do is a no-op."""
         ...

@@ -15,8 +15,8 @@
 Each factory returns a runnable with a sync and an async implementation; the store is the
 one given, else the graph's (``builder.compile(store=...)``); the identity comes from
 ``config["configurable"]`` (see :mod:`langmem_es.integration.identity`). The calls on
-the core are written once, async, in ``langmem_es/_async/nodes.py`` (the sync twin is
-generated); messages and state updates are built in :mod:`langmem_es.nodes_base`.
+the core are written once, async, in ``langmem_es/nodes/_async/calls.py`` (the sync twin is
+generated); messages and state updates are built in :mod:`langmem_es.nodes.base`.
 
 >>> from langgraph.graph import START, StateGraph
 >>> from langmem_es.nodes import MemoryState, episodic_write, pre_recall
@@ -35,16 +35,16 @@ from typing import Any
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
-from . import nodes_base as B
-from ._async import nodes as async_ops
-from ._sync import nodes as sync_ops
-from .core import validation as V
-from .core.results import RecallResult, WriteResult
-from .integration.identity import identity_from_config
-from .integration.render import render_block
-from .integration.resolve import CoreCall
-from .model import KINDS, SCOPES, Identity, Kind, Scope
-from .nodes_base import (
+from ..core import validation as V
+from ..core.results import RecallResult, WriteResult
+from ..integration.identity import identity_from_config
+from ..integration.render import render_block
+from ..integration.resolve import CoreCall
+from ..model import KINDS, SCOPES, Identity, Kind, Scope
+from . import base
+from ._async import calls as async_ops
+from ._sync import calls as sync_ops
+from .base import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_K,
     DEFAULT_MODE,
@@ -111,7 +111,7 @@ def episodic_write(store: Any = None, *, scope: Scope = "private", messages_key:
         raise ValueError(f"scope must be one of {SCOPES}")
 
     def done(result: WriteResult) -> Update:
-        B.emit(
+        base.emit(
             "episodic_write",
             id=result.id,
             action=result.action,
@@ -120,20 +120,20 @@ def episodic_write(store: Any = None, *, scope: Scope = "private", messages_key:
         return {}
 
     def plan(state: Any, config: RunnableConfig) -> tuple[CoreCall[WriteResult], Callable[[Any], Update]] | None:
-        messages = B.state_messages(state, messages_key)
+        messages = base.state_messages(state, messages_key)
         if not messages or not isinstance(messages[-1], HumanMessage):
             return None
         msg = messages[-1]
-        text = B.message_text(msg).strip()
+        text = base.message_text(msg).strip()
         if not text:
             return None
         identity = identity_from_config(config)
-        mid = B.message_id(msg)
+        mid = base.message_id(msg)
         call = {
             "content": text,
             "kind": "episodic",
             "scope": scope,
-            "id": B.episodic_id(identity, scope, mid),
+            "id": base.episodic_id(identity, scope, mid),
             "event_time": None,
             "session_id": identity.conversation_id,
             "sources": [f"message:{mid}"],
@@ -177,22 +177,22 @@ def pre_recall(
         own = f"message:{mid}"
         kept = [r for r in result.memories if own not in r.memory.sources][:k]
         block = render_block(kept, budget_tokens, header=header) if kept else ""
-        B.emit(
+        base.emit(
             "pre_recall", query=result.query, ids=[r.memory.id for r in kept], block=block, timings_ms=result.timings_ms
         )
         if mode == "state_key":
             return {memories_key: block, memories_for_key: mid}
-        return {messages_key: B.leading_update(messages, block or "No relevant memories for this message.", mid)}
+        return {messages_key: base.leading_update(messages, block or "No relevant memories for this message.", mid)}
 
     def plan(state: Any, config: RunnableConfig) -> tuple[CoreCall[RecallResult], Callable[[Any], Update]] | None:
-        messages = B.state_messages(state, messages_key)
+        messages = base.state_messages(state, messages_key)
         msg = latest_human(messages)
         if msg is None:
             return None
-        mid = B.message_id(msg)
-        if B.seen_id(state, messages, mode, memories_for_key) == mid:
+        mid = base.message_id(msg)
+        if base.seen_id(state, messages, mode, memories_for_key) == mid:
             return None
-        query = V.query_of(B.message_text(msg))  # a pasted log or file: its opening and its end
+        query = V.query_of(base.message_text(msg))  # a pasted log or file: its opening and its end
         if not query:
             return None
         call = CoreCall(
@@ -230,15 +230,15 @@ def extract_facts(
         """Who, the prompt for the extractor and the user message's id (``None``: nothing to do)."""
         if extractor is None:
             return None
-        messages = B.state_messages(state, messages_key)
+        messages = base.state_messages(state, messages_key)
         if not messages or not isinstance(messages[-1], HumanMessage):
             return None
         msg = messages[-1]
         prompt_messages: list[AnyMessage] = [
             SystemMessage(prompt.format(max_facts=max_facts)),
-            HumanMessage(B.message_text(msg)),
+            HumanMessage(base.message_text(msg)),
         ]
-        return identity_from_config(config), prompt_messages, B.message_id(msg)
+        return identity_from_config(config), prompt_messages, base.message_id(msg)
 
     def writes(out: Any, mid: str) -> list[dict[str, Any]]:
         """The ``remember`` calls for the facts the model proposed, confident enough."""
@@ -262,7 +262,7 @@ def extract_facts(
         ]
 
     def report(results: list[WriteResult]) -> Update:
-        B.emit(
+        base.emit(
             "extract_facts",
             writes=[
                 {

@@ -1,4 +1,3 @@
-# generated from the _async twin by scripts/unasync.py — do not edit
 """The storage port protocol (written async here; the sync twin is generated from it)."""
 
 from __future__ import annotations
@@ -6,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
-from ..port_base import (
+from ..base import (
     Capabilities,
     Collection,
     Doc,
@@ -20,11 +19,11 @@ from ..port_base import (
     Write,
 )
 
-__all__ = ["StoragePort"]
+__all__ = ["AsyncStoragePort"]
 
 
 @runtime_checkable
-class StoragePort(Protocol):
+class AsyncStoragePort(Protocol):
     """Storage of documents in logical collections.
 
     Every method that reads applies the given filter inside the engine; callers never
@@ -39,55 +38,55 @@ class StoragePort(Protocol):
 
     capabilities: Capabilities
 
-    def setup(self) -> Capabilities:
+    async def setup(self) -> Capabilities:
         """Create or migrate indices/tables (idempotent) and detect capabilities."""
         ...
 
-    def close(self) -> None: ...
+    async def close(self) -> None: ...
 
-    def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
+    async def put(self, collection: Collection, docs: Sequence[Doc], *, refresh: bool = True) -> None:
         """Upsert documents in one bulk call; ``refresh`` makes them searchable at once."""
         ...
 
-    def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
+    async def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
         """Write ``doc`` only if the stored version is still ``version`` (``None``: only if absent).
 
         Returns ``False`` on a concurrency conflict, so the caller can re-read and retry.
         """
         ...
 
-    def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
+    async def get(self, collection: Collection, ids: Sequence[str]) -> list[StoredDoc | None]:
         """Real-time get by id, in the order asked (no refresh needed)."""
         ...
 
-    def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
+    async def get_many(self, refs: Sequence[tuple[Collection, str]], *, vectors: bool = True) -> list[StoredDoc | None]:
         """Real-time get of documents in several collections in one round trip, in the order asked.
 
         ``vectors=False``: the documents may come without their vectors (less to move).
         """
         ...
 
-    def write(self, writes: Sequence[Write]) -> list[bool]:
+    async def write(self, writes: Sequence[Write]) -> list[bool]:
         """Several writes (any collections, conditional or not) in one round trip.
 
         Returns, per write, whether it was applied (``False``: a version conflict, or the
-        document exists for :data:`~langmem_es.port_base.ABSENT`). Other failures raise ``WriteError``.
+        document exists for :data:`~langmem_es.port.base.ABSENT`). Other failures raise ``WriteError``.
         """
         ...
 
-    def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
+    async def read_many(self, ops: Sequence[Find | Nearest]) -> list[list[StoredDoc] | list[Hit]]:
         """Several reads in one round trip: a ``Find`` gives stored docs (with versions), a ``Nearest`` hits.
 
-        Answers come in the order of ``ops``; :func:`~langmem_es.port_base.find_result` and
-        :func:`~langmem_es.port_base.nearest_result` type each one.
+        Answers come in the order of ``ops``; :func:`~langmem_es.port.base.find_result` and
+        :func:`~langmem_es.port.base.nearest_result` type each one.
         """
         ...
 
-    def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
+    async def delete(self, collection: Collection, ids: Sequence[str], *, refresh: bool = True) -> int:
         """Delete by id; returns how many existed."""
         ...
 
-    def find(
+    async def find(
         self,
         collections: Sequence[Collection],
         filter: Filter,
@@ -99,13 +98,13 @@ class StoragePort(Protocol):
         """Filter-only search, sorted; ``size`` and ``offset`` page through results."""
         ...
 
-    def count(self, collections: Sequence[Collection], filter: Filter) -> int: ...
+    async def count(self, collections: Sequence[Collection], filter: Filter) -> int: ...
 
-    def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
+    async def delete_where(self, collections: Sequence[Collection], filter: Filter) -> int:
         """Delete every document the filter matches; returns the count removed."""
         ...
 
-    def hybrid(
+    async def hybrid(
         self,
         collections: Sequence[Collection],
         filter: Filter,
@@ -130,18 +129,18 @@ class StoragePort(Protocol):
         """
         ...
 
-    def namespaces(self, collections: Sequence[Collection], filter: Filter) -> list[tuple[str, ...]]:
+    async def namespaces(self, collections: Sequence[Collection], filter: Filter) -> list[tuple[str, ...]]:
         """Distinct namespaces of the matching documents."""
         ...
 
-    def refresh(self, collections: Sequence[Collection] = ()) -> None: ...
+    async def refresh(self, collections: Sequence[Collection] = ()) -> None: ...
 
     def needs_refresh(self, collections: Sequence[Collection] = ()) -> bool:
         """Whether a write this backend acknowledged is not yet searchable in ``collections``
         (all when empty): its next search there refreshes first."""
         ...
 
-    def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
+    async def refresh_written(self, collections: Sequence[Collection] = ()) -> None:
         """Make the writes :meth:`needs_refresh` reports searchable (what the next search does
         first), so a caller can start it beside other work; nothing to do is a no-op."""
         ...

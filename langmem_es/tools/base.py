@@ -1,7 +1,7 @@
 """The memory tools without I/O: the schemas the model sees, arguments in, core calls out, results in, text out.
 
 Shared by :func:`langmem_es.tools.create_memory_tools` and the core calls in
-``langmem_es/_async/tools.py`` (and its generated sync twin).
+``langmem_es/tools/_async/calls.py`` (and its generated sync twin).
 
 >>> write_scopes(["private", "shared"], shared=False)
 ('private',)
@@ -18,12 +18,12 @@ from typing import Annotated, Any, Literal
 from langgraph.prebuilt import InjectedState
 from pydantic import BaseModel, Field, create_model
 
-from .core import scoring
-from .core.results import ForgetReport, RecalledMemory, RecallResult, WriteResult
-from .errors import InvalidMemoryError, ScopeViolationError
-from .integration.render import render_block
-from .model import Kind, Memory, Scope
-from .nodes_base import latest_human, message_id
+from ..core import scoring
+from ..core.results import ForgetReport, RecalledMemory, RecallResult, WriteResult
+from ..errors import InvalidMemoryError, ScopeViolationError
+from ..integration.render import render_block
+from ..model import Kind, Memory, Scope
+from ..nodes.base import latest_human, message_id
 
 __all__ = [
     "MODEL_ERRORS",

@@ -4,17 +4,17 @@ The memory core and the LangGraph store adapters talk only to this port; a backe
 (Elasticsearch, SQLite) turns these calls into its own I/O. Documents follow the schema
 in :mod:`langmem_es.documents`; filters use the language in :mod:`langmem_es.filters`.
 
-:class:`AsyncStoragePort` is written once (``langmem_es/_async/port.py``);
+:class:`AsyncStoragePort` is written once (``langmem_es/port/_async/port.py``);
 :class:`StoragePort`, its synchronous twin, is generated from it — the sync backends
 implement it and the generated sync code is typed against it. The data both carry
-lives in :mod:`langmem_es.port_base`.
+lives in :mod:`langmem_es.port.base`.
 """
 
 from __future__ import annotations
 
 from ._async.port import AsyncStoragePort
 from ._sync.port import StoragePort
-from .port_base import (
+from .base import (
     ABSENT,
     COLLECTIONS,
     LEG_FIELDS,

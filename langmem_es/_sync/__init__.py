@@ -1,2 +1,0 @@
-# generated from the _async twin by scripts/unasync.py — do not edit
-"""Async I/O of the modules at the package root (the sync twin in ``_sync/`` is generated)."""

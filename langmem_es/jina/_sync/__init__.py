@@ -1,0 +1,2 @@
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""Async I/O of :mod:`langmem_es.jina` (the sync twin in ``_sync/`` is generated)."""
