@@ -22,9 +22,9 @@ from functools import lru_cache
 from typing import Literal
 
 from ..model import Memory
-from . import statement_changes as C
-from . import statement_lexicon as L
 from . import statements as St
+from .statements import changes as C
+from .statements import lexicon as L
 
 Origin = Literal["user", "tool", "extracted"]
 ORIGINS: tuple[Origin, ...] = ("user", "tool", "extracted")

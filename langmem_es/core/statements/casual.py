@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from . import statement_lexicon as L
-from .statement_phrases import reading
+from . import lexicon
+from .phrases import reading
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -47,7 +47,7 @@ _BANGS = re.compile(r"([!?])[!?]+")
 #: Entities that name something in a lowercase sentence ("sarah", "spanish", "leeds").
 _NAMED = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "LANGUAGE", "FAC", "PRODUCT"})
 #: Days and months to capitalise ("on thursdays", "in march"; not "may").
-_CALENDAR = L.WEEKDAYS | {d + "s" for d in L.WEEKDAYS} | (L.MONTHS - {"may"})
+_CALENDAR = lexicon.WEEKDAYS | {d + "s" for d in lexicon.WEEKDAYS} | (lexicon.MONTHS - {"may"})
 #: Nouns said bare after a preposition that are not names: "at work", "moved to town".
 _BARE_NOUNS = frozenset(
     """home work school bed church town college university uni hospital office prison court lunch dinner

@@ -2,7 +2,7 @@
 when it changes a held one without setting the same attribute in the same words.
 
 A change that names what the held fact names, or speaks of the same life domain
-(:data:`~.statement_lexicon.TOPICS`: "moved my email to Proton" ← "I use Gmail"); a move,
+(:data:`~.lexicon.TOPICS`: "moved my email to Proton" ← "I use Gmail"); a move,
 or a home bought, ending where and how one lived; a birth ending a pregnancy; a pursuit
 ending once what it sought is had; a diet yielding only to a food it rules out; a new
 amount of one unit; a thing's time, date or measured number moved; what one had taken
@@ -16,9 +16,9 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from . import statement_lexicon as L
-from .statement_phrases import DATE_WORDS, american, content_lemmas, is_clock_time, noun_lemmas, particle, reading
-from .statement_types import Relation, Statement
+from . import lexicon
+from .phrases import DATE_WORDS, american, content_lemmas, is_clock_time, noun_lemmas, particle, reading
+from .types import Relation, Statement
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -32,8 +32,8 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
         return False
     # not the holder, not a unit ("kg"), not what the new statement describes ("my car needs new tyres")
     holders = {*o.holder, *n.holder, *o.names, *n.names}
-    held = noun_lemmas(o.text) - L.GENERIC_NOUNS - L.MEASURES - holders
-    said = _argument_nouns(n.text) - L.GENERIC_NOUNS - L.MEASURES - holders - _subjects(n.text)
+    held = noun_lemmas(o.text) - lexicon.GENERIC_NOUNS - lexicon.MEASURES - holders
+    said = _argument_nouns(n.text) - lexicon.GENERIC_NOUNS - lexicon.MEASURES - holders - _subjects(n.text)
     if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
         if _bought_new(n.text) and not (o.frame in _HAVING or o.frame.startswith("own_") or o.thing):
             return False  # "I bought a new guitar" leaves "I play guitar in a band"
@@ -79,8 +79,11 @@ def _changed_by_verb(text: str) -> bool:
     """Does a verb (or phrasal verb) of the sentence say something changed ("switched", "gave
     up", "took me off"), rather than only an adverb ("now", "these days")?"""
     return any(
-        (t.pos_ == "VERB" and (t.lemma_.lower() in _CHANGING or (t.lemma_.lower(), particle(t)) in L.CHANGE_PHRASALS))
-        or (t.lower_ in L.CHANGE_ADJECTIVES and t.dep_ == "amod")
+        (
+            t.pos_ == "VERB"
+            and (t.lemma_.lower() in _CHANGING or (t.lemma_.lower(), particle(t)) in lexicon.CHANGE_PHRASALS)
+        )
+        or (t.lower_ in lexicon.CHANGE_ADJECTIVES and t.dep_ == "amod")
         for t in reading(text)
     )
 
@@ -90,13 +93,13 @@ def same_domain(o: Statement, n: Statement) -> bool:
     only by a liking ("I'm learning Rust now" leaves "my preferred language is Python"), not
     said of another of the speaker's things ("my landlord raised the rent" leaves "I rent my flat")."""
     liking = (_PREFERENCE.search(o.text) is None) == (_PREFERENCE.search(n.text) is None)
-    about = n.thing not in _subjects(n.text) or any(n.thing in words for words in L.TOPICS.values())
+    about = n.thing not in _subjects(n.text) or any(n.thing in words for words in lexicon.TOPICS.values())
     if not (liking and about):
         return False
-    said = _topic_words(n.text) - L.TOPIC_NAMES | _changed_domains(n.text)
+    said = _topic_words(n.text) - lexicon.TOPIC_NAMES | _changed_domains(n.text)
     return any(  # and names a value in it, or changes the domain itself ("changed schools", "quit smoking"),
         # not only speaks of it ("I now read my email in the morning" changes no provider)
-        said & L.TOPICS.get(t, frozenset()) or t in _phrase_topics(n.text)
+        said & lexicon.TOPICS.get(t, frozenset()) or t in _phrase_topics(n.text)
         for t in topics(o.text) & topics(n.text)
     )
 
@@ -104,9 +107,9 @@ def same_domain(o: Statement, n: Statement) -> bool:
 def _changed_domains(text: str) -> set[str]:
     """Words naming a domain that a change verb governs: "changed schools", "quit smoking"."""
     return {
-        t.lower_ if t.lower_ in L.TOPIC_NAMES else american(t.lemma_.lower())
+        t.lower_ if t.lower_ in lexicon.TOPIC_NAMES else american(t.lemma_.lower())
         for t in reading(text)
-        if (t.lower_ in L.TOPIC_NAMES or american(t.lemma_.lower()) in L.TOPIC_NAMES)
+        if (t.lower_ in lexicon.TOPIC_NAMES or american(t.lemma_.lower()) in lexicon.TOPIC_NAMES)
         and t.head.lemma_.lower() in _CHANGING
     }
 
@@ -117,7 +120,7 @@ def _argument_nouns(text: str) -> frozenset[str]:
     return frozenset(
         american(t.lemma_.lower())
         for t in reading(text)
-        if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in L.SPEAKER_NOUNS and not _only_qualifies(t)
+        if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in lexicon.SPEAKER_NOUNS and not _only_qualifies(t)
     )
 
 
@@ -146,7 +149,7 @@ def diet_clash(o: Statement, n: Statement) -> bool | None:
     if not (o.frame == n.frame == "diet") or o.holder != n.holder:
         return None
     for rule, food in ((o, n), (n, o)):
-        diets = [L.DIETS[v] for v in rule.values if v in L.DIETS]
+        diets = [lexicon.DIETS[v] for v in rule.values if v in lexicon.DIETS]
         eaten = {v.removeprefix("eat_") for v in food.values if v.startswith("eat_")}
         if diets and eaten and not food.negated and not rule.negated and not food.ending:
             return any(e in d or e.rstrip("s") in d for e in eaten for d in diets)
@@ -156,19 +159,19 @@ def diet_clash(o: Statement, n: Statement) -> bool | None:
 def pursuit_met(o: Statement, n: Statement) -> bool:
     """``o`` seeks something ("saving for a car", "looking for a job") and ``n`` says it was
     had ("I bought the car", "I found a job at Stripe"): the pursuit is over."""
-    pursuit = re.search(L.PURSUIT, o.text, re.I)
+    pursuit = re.search(lexicon.PURSUIT, o.text, re.I)
     if pursuit is None or not n.event or n.negated or o.holder != n.holder:
         return False
     sought = {  # what follows "saving for", "training for": "a car", "a 10k"
         american(t.lemma_.lower())
         for t in reading(o.text)
         if t.idx >= pursuit.end() and (t.pos_ in ("NOUN", "PROPN") or (t.like_num and not t.is_digit))
-    } - L.GENERIC_NOUNS
+    } - lexicon.GENERIC_NOUNS
     return bool(sought & (_argument_nouns(n.text) | content_lemmas(n.text)))
 
 
 _AMOUNT = re.compile(
-    r"\b(\d+(?:\.\d+)?|" + "|".join(w for w in L.NUMBER_WORDS if len(w) > 2) + r")\s*([a-z%£$€]+)", re.I
+    r"\b(\d+(?:\.\d+)?|" + "|".join(w for w in lexicon.NUMBER_WORDS if len(w) > 2) + r")\s*([a-z%£$€]+)", re.I
 )
 
 
@@ -180,7 +183,7 @@ def _amounts(text: str) -> list[tuple[str, str]]:
         number, unit = found.groups()
         if found.start(2) == found.end(1) and not unit.islower() and unit not in "%£$€":
             continue
-        value = str(L.NUMBER_WORDS.get(number.lower(), number))
+        value = str(lexicon.NUMBER_WORDS.get(number.lower(), number))
         out.append((value, unit.lower().rstrip("s")))
     return out
 
@@ -266,7 +269,7 @@ def handed_over(o: Statement, n: Statement) -> bool:
 #: A person's attributes that hold one value: there "also" is the speaker's ("… and I also moved
 #: to Leeds"), not one more home. A role is not one of them ("Maria is also the product owner
 #: for billing").
-ONE_VALUED = frozenset(L.PERSON_FRAMES.values()) - L.MULTI_VALUED - {"role"}
+ONE_VALUED = frozenset(lexicon.PERSON_FRAMES.values()) - lexicon.MULTI_VALUED - {"role"}
 
 
 def adds(n: Statement) -> bool:
@@ -307,7 +310,7 @@ def measures_one(o: Statement, n: Statement) -> bool:
     "lifts 100 kg at the gym"."""
 
     def things(st: Statement) -> set[str]:
-        words = content_lemmas(st.text) - L.MEASURES - L.GENERIC_NOUNS - {*st.holder, *st.names}
+        words = content_lemmas(st.text) - lexicon.MEASURES - lexicon.GENERIC_NOUNS - {*st.holder, *st.names}
         return {w for w in words if not w[:1].isdigit() and len(w) >= 4}
 
     return any(a[:5] == b[:5] for a in things(o) for b in things(n))
@@ -320,13 +323,13 @@ def _subjects(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=8192)
 def topics(text: str) -> frozenset[str]:
-    """The life domains of :data:`~.statement_lexicon.TOPICS` a sentence speaks of.
+    """The life domains of :data:`~.lexicon.TOPICS` a sentence speaks of.
 
     >>> sorted(topics("I moved my email to Proton")), sorted(topics("I cycle to work now"))
     (['email'], ['commute'])
     """
     words = _topic_words(text)
-    found = {name for name, lexicon in L.TOPICS.items() if words & lexicon}
+    found = {name for name, said in lexicon.TOPICS.items() if words & said}
     return frozenset(found | _phrase_topics(text))
 
 
@@ -343,7 +346,7 @@ def _topic_words(text: str) -> frozenset[str]:
 
 
 def _phrase_topics(text: str) -> set[str]:
-    return {name for name, pattern in L.TOPIC_PHRASES.items() if re.search(pattern, text, re.I)}
+    return {name for name, pattern in lexicon.TOPIC_PHRASES.items() if re.search(pattern, text, re.I)}
 
 
 def counts_children(o: Statement, n: Statement) -> bool:
@@ -352,7 +355,7 @@ def counts_children(o: Statement, n: Statement) -> bool:
         o.frame == n.frame == "have"
         and o.holder == n.holder
         and bool(o.item)
-        and o.item <= L.CHILD_NOUNS
+        and o.item <= lexicon.CHILD_NOUNS
         and n.item == {"child"}
         and any(v[:1].isdigit() for v in n.values)
     )
@@ -363,23 +366,27 @@ def born_to(o: Statement, n: Statement) -> bool:
     arrived" ← "I'm pregnant", not "my sister's baby was born" ← "I'm pregnant"."""
     if o.negated or _EXPECTING.search(o.text) is None or _BIRTH.search(n.text) is None:
         return False
-    parents = [w for w in n.holder[1:] if w not in L.CHILD_NOUNS and w not in ("twin", "one")]
+    parents = [w for w in n.holder[1:] if w not in lexicon.CHILD_NOUNS and w not in ("twin", "one")]
     return n.holder[0] in ("user", "we", "*") and set(parents) <= set(o.holder[1:])
 
 
 def moves_out(o: Statement, n: Statement) -> bool:
     """``o`` is where or how someone lives (renting a flat, living with someone) and ``n`` moves
     them or has them buy or rent another home: the arrangement ends."""
-    arrangement = o.frame == "live_with" or (o.frame.split("_")[0] in L.TENURE_FRAMES and bool(o.values & L.HOME_NOUNS))
-    moved = ("home" in (n.frame, L.PERSON_FRAMES.get(n.frame)) and (n.change or n.event)) or (
-        n.frame.split("_")[0] in ("buy", *L.TENURE_FRAMES) and bool(n.values & L.HOME_NOUNS) and (n.event or n.change)
+    arrangement = o.frame == "live_with" or (
+        o.frame.split("_")[0] in lexicon.TENURE_FRAMES and bool(o.values & lexicon.HOME_NOUNS)
+    )
+    moved = ("home" in (n.frame, lexicon.PERSON_FRAMES.get(n.frame)) and (n.change or n.event)) or (
+        n.frame.split("_")[0] in ("buy", *lexicon.TENURE_FRAMES)
+        and bool(n.values & lexicon.HOME_NOUNS)
+        and (n.event or n.change)
     )
     household = {o.holder, n.holder} <= {("user",), ("we",)}
     return arrangement and moved and not n.negated and not o.negated and (o.holder == n.holder or household)
 
 
 #: Verbs that say something changed, was switched, ended or given up.
-_CHANGING = L.CHANGE_VERBS | L.SWITCH_VERBS | L.ENDING_VERBS | L.GIVE_UP_VERBS
+_CHANGING = lexicon.CHANGE_VERBS | lexicon.SWITCH_VERBS | lexicon.ENDING_VERBS | lexicon.GIVE_UP_VERBS
 _RATE = re.compile(r"\b(a|an|per|each) (day|night|week|month|year)\b", re.I)  # "a pack a day"
 _PREFERENCE = re.compile(r"\b(prefer\w*|favou?rite|likes?|loves?|wants?)\b", re.I)
 _EXPECTING = re.compile(r"\b(pregnant|expecting a baby|expecting)\b", re.I)
@@ -394,7 +401,7 @@ def graduated(o: Statement, n: Statement) -> bool:
     """``n`` says the holder of a student role ``o`` graduated: "I graduated in June" ends "I'm a student"."""
     return (
         o.frame == "role"
-        and bool(o.values & L.STUDENT_ROLES)
+        and bool(o.values & lexicon.STUDENT_ROLES)
         and n.holder == o.holder
         and _GRADUATED.search(n.text) is not None
     )
@@ -406,27 +413,27 @@ _ADDITIVE = re.compile(r"\b(also|too|as well|another|additionally|again)\b", re.
 
 def breaks_up_with(o: Statement, n: Statement) -> bool:
     """``n`` says the speaker no longer has a partner, and ``o`` names the speaker's partner."""
-    if n.frame != "marital" or not n.values & L.UNPARTNERED or n.negated or o.holder[0] != "user":
+    if n.frame != "marital" or not n.values & lexicon.UNPARTNERED or n.negated or o.holder[0] != "user":
         return False
     partner = (
-        o.thing in L.PARTNER_NOUNS
-        or o.frame.removeprefix("own_") in L.PARTNER_NOUNS
-        or (len(o.holder) == 2 and o.holder[1] in L.PARTNER_NOUNS)
+        o.thing in lexicon.PARTNER_NOUNS
+        or o.frame.removeprefix("own_") in lexicon.PARTNER_NOUNS
+        or (len(o.holder) == 2 and o.holder[1] in lexicon.PARTNER_NOUNS)
     )
-    named = n.values - L.UNPARTNERED  # "Tom and I broke up": Tom
+    named = n.values - lexicon.UNPARTNERED  # "Tom and I broke up": Tom
     return partner and n.holder == ("user",) and (not named or bool(named & (o.values | o.names)))
 
 
 def plan_called_off(o: Statement, n: Statement) -> bool:
     """A plan to go somewhere ended by its trip being cancelled: "The user's trip to Japan got
     cancelled" ← "The user is going to Japan in April" (not another's trip: the holder must match)."""
-    if o.frame not in L.PLAN_FRAMES or not o.values or n.negated or not _one_holder(o, n) or n.holder == ("*",):
+    if o.frame not in lexicon.PLAN_FRAMES or not o.values or n.negated or not _one_holder(o, n) or n.holder == ("*",):
         return False
     doc = reading(n.text)
     cancelled = any(
-        t.lemma_.lower() in L.CANCEL_VERBS or (t.lemma_.lower(), particle(t)) == ("call", "off") for t in doc
+        t.lemma_.lower() in lexicon.CANCEL_VERBS or (t.lemma_.lower(), particle(t)) == ("call", "off") for t in doc
     )
-    trip = any(t.lemma_.lower() in L.TRIP_NOUNS for t in doc)
+    trip = any(t.lemma_.lower() in lexicon.TRIP_NOUNS for t in doc)
     return cancelled and trip and bool(o.values & (content_lemmas(n.text) | _names(n.text) | n.instance))
 
 
@@ -448,7 +455,7 @@ def ownership(o: Statement, n: Statement) -> Relation | None:
 def _ownership(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """(owner words, thing words) of "X owns the Y" or "the Y is owned by X", the Y definite or a name."""
     for verb in reading(text):
-        if verb.pos_ != "VERB" or verb.lemma_.lower() not in L.OWNING_VERBS:
+        if verb.pos_ != "VERB" or verb.lemma_.lower() not in lexicon.OWNING_VERBS:
             continue
         kids = list(verb.children)
         subj = next((c for c in kids if c.dep_ in ("nsubj", "nsubjpass")), None)
@@ -488,8 +495,8 @@ def left_post(o: Statement, n: Statement) -> bool:
         and o.frame == "role"
         and o.holder == n.holder
         and not n.negated
-        and not o.values & L.PEOPLE
-        and bool(n.values & L.EMPLOYER_NOUNS or _names(n.text) & n.values)  # not "left early for lunch"
+        and not o.values & lexicon.PEOPLE
+        and bool(n.values & lexicon.EMPLOYER_NOUNS or _names(n.text) & n.values)  # not "left early for lunch"
     )
 
 
@@ -498,7 +505,7 @@ def household(o: Statement, n: Statement) -> bool:
     is one: "We just moved to Bath" moves "I live in Bristol" and "My family lives in Ohio";
     "we have three kids now" counts "I have two kids"; "our cat" is "my cat"."""
     holders = {o.holder, n.holder}
-    children = o.frame == n.frame == "have" and bool(o.item) and o.item | n.item <= L.CHILD_NOUNS
+    children = o.frame == n.frame == "have" and bool(o.item) and o.item | n.item <= lexicon.CHILD_NOUNS
     thing = bool(o.thing) and o.thing == n.thing and o.instance == n.instance
     return (
         (o.frame == n.frame == "home" or children or thing)
@@ -516,7 +523,7 @@ def quantifies(o: Statement, head: str) -> bool:
     said = {t.lower() for t in re.findall(r"[A-Za-z]+", o.text)}
     return (
         any(w[:1].isdigit() for w in words | o.values | o.item)
-        or bool(said & L.FREQUENCY_WORDS)
+        or bool(said & lexicon.FREQUENCY_WORDS)
         or _RATE.search(o.text) is not None
     )
 
@@ -526,7 +533,7 @@ def denies_the_kind(o: Statement, n: Statement) -> bool:
     "I have a dog", "I'm not allergic to anything" ← "I'm allergic to peanuts"."""
     if not n.negated or o.negated or o.holder != n.holder or o.frame != n.frame or not o.item or not n.item:
         return False
-    return bool(n.item & L.ANYTHING) or any(o.item & L.KINDS_OF.get(kind, frozenset()) for kind in n.item)
+    return bool(n.item & lexicon.ANYTHING) or any(o.item & lexicon.KINDS_OF.get(kind, frozenset()) for kind in n.item)
 
 
 def named_one_of(o: Statement, n: Statement) -> bool:
@@ -559,6 +566,6 @@ def names_more(o: Statement, n: Statement) -> bool:
 
     said = {folded(t.text) for t in reading(o.text)} | {folded(t.lemma_) for t in reading(o.text)}
     return any(
-        t.pos_ in ("NOUN", "PROPN") and t.lower_ not in L.SPEAKER_NOUNS and folded(t.text) not in said
+        t.pos_ in ("NOUN", "PROPN") and t.lower_ not in lexicon.SPEAKER_NOUNS and folded(t.text) not in said
         for t in reading(n.text)
     )
