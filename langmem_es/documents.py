@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from . import filters as F
+from . import filters
 
 SEP = "\x1f"
 
@@ -147,37 +147,37 @@ def value_fields(value: Mapping[str, Any]) -> dict[str, Any]:
     return {"flat": flat, "nums": nums}
 
 
-def value_filter(store_filter: Mapping[str, Any] | None) -> F.Filter:
+def value_filter(store_filter: Mapping[str, Any] | None) -> filters.Filter:
     """Translate a LangGraph ``SearchOp.filter`` into the shared filter language.
 
     Same semantics as LangGraph's ``InMemoryStore``: plain values and lists compare for
     equality, dicts without operators recurse into nested keys, and ``$eq $ne $gt $gte
     $lt $lte`` compare (ranges numerically).
     """
-    clauses: list[F.Filter] = []
+    clauses: list[filters.Filter] = []
 
     def walk(path: str, expected: Any) -> None:
         if isinstance(expected, Mapping) and any(str(k).startswith("$") for k in expected):
             for op, operand in expected.items():
                 if op == "$eq":
-                    clauses.append(F.term("flat", path + SEP + canonical(operand)))
+                    clauses.append(filters.term("flat", path + SEP + canonical(operand)))
                 elif op == "$ne":
-                    clauses.append(F.none_of(F.term("flat", path + SEP + canonical(operand))))
+                    clauses.append(filters.none_of(filters.term("flat", path + SEP + canonical(operand))))
                 elif op in ("$gt", "$gte", "$lt", "$lte"):
                     if isinstance(operand, bool) or not isinstance(operand, (int, float)):
                         raise ValueError(f"filter {op} on {path!r} needs a number, got {operand!r}")
-                    clauses.append(F.num_range(path, **{op[1:]: float(operand)}))
+                    clauses.append(filters.num_range(path, **{op[1:]: float(operand)}))
                 else:
                     raise ValueError(f"unsupported filter operator {op!r}; use $eq $ne $gt $gte $lt $lte")
         elif isinstance(expected, Mapping):
             for k, v in expected.items():
                 walk(f"{path}.{k}", v)
         else:
-            clauses.append(F.term("flat", path + SEP + canonical(expected)))
+            clauses.append(filters.term("flat", path + SEP + canonical(expected)))
 
     for key, expected in (store_filter or {}).items():
         walk(str(key), expected)
-    return F.all_of(*clauses)
+    return filters.all_of(*clauses)
 
 
 #: Every top-level field a document may carry, with its type. The Elasticsearch mapping

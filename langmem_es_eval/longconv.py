@@ -46,7 +46,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from langmem_es_eval import longconv_facts as F
+from langmem_es_eval import longconv_facts
 from langmem_es_eval.locomo import Conversation, Question, Turn
 from langmem_es_eval.longconv_text import WORDS, Filler, Vocab
 
@@ -112,7 +112,9 @@ class _ConversationMaker:
     # ------------------------------------------------------------------ slot values
 
     def values(
-        self, template: F.Template, keys: tuple[str, ...] = ("project", "person", "service", "host", "org", "team")
+        self,
+        template: longconv_facts.Template,
+        keys: tuple[str, ...] = ("project", "person", "service", "host", "org", "team"),
     ) -> dict[str, Any]:
         """Slot values for ``template``; never the same template about the same subject twice."""
         r, v = self.rng, self.vocab
@@ -217,7 +219,7 @@ class _ConversationMaker:
         return msg
 
     def ask(
-        self, category: int, template: F.Template, slots: dict[str, Any], evidence: list[_Msg], answer: str
+        self, category: int, template: longconv_facts.Template, slots: dict[str, Any], evidence: list[_Msg], answer: str
     ) -> None:
         self.plan.questions.append((category, self.rng.choice(template.asks).format(**slots), evidence, answer))
 
@@ -228,7 +230,7 @@ class _ConversationMaker:
     # ------------------------------------------------------------------ categories
 
     def short_facts(self, count: int) -> None:
-        for t in self.rng.sample(F.DOC_FACTS, count):
+        for t in self.rng.sample(longconv_facts.DOC_FACTS, count):
             s = self.values(t)
             fact = self.rng.choice(t.says).format(**s)
             msg = self.exchange(self.session(), self.short(fact))
@@ -237,10 +239,10 @@ class _ConversationMaker:
     def long_needles(self, count: int) -> None:
         """``count`` needles in pastes; the first lands in a message of 300-400 k chars."""
         pools = {
-            "prose": list(F.DOC_FACTS),
-            "transcript": list(F.TRANSCRIPT_FACTS),
-            "logs": list(F.LOG_FACTS),
-            "code": list(F.CODE_FACTS),
+            "prose": list(longconv_facts.DOC_FACTS),
+            "transcript": list(longconv_facts.TRANSCRIPT_FACTS),
+            "logs": list(longconv_facts.LOG_FACTS),
+            "code": list(longconv_facts.CODE_FACTS),
         }
         for pool in pools.values():
             self.rng.shuffle(pool)
@@ -254,7 +256,7 @@ class _ConversationMaker:
             self.ask(6, t, s, [msg], needle.strip())
 
     def assistant_answers(self, count: int) -> None:
-        for t in self.rng.sample(F.ASSISTANT_FACTS, count):
+        for t in self.rng.sample(longconv_facts.ASSISTANT_FACTS, count):
             s = self.values(t)
             units = self.fill.explanation(self._long_chars())
             fact = t.says[0].format(**s)
@@ -276,8 +278,8 @@ class _ConversationMaker:
         ][index]()
 
     def updates(self, count: int) -> None:
-        for index in self.rng.sample(range(len(F.UPDATES)), count):
-            t = F.UPDATES[index]
+        for index in self.rng.sample(range(len(longconv_facts.UPDATES)), count):
+            t = longconv_facts.UPDATES[index]
             s = self.values(t)
             changes = self.rng.choice((1, 1, 2))
             sessions = sorted(self.rng.sample(range(len(self.dates)), changes + 1))
@@ -297,7 +299,7 @@ class _ConversationMaker:
 
     def temporal(self, count: int) -> None:
         """``count - 2`` "when did" questions, one naming a month, one about two events."""
-        picks = self.rng.sample(F.EVENTS, count + 1)
+        picks = self.rng.sample(longconv_facts.EVENTS, count + 1)
         sessions = self.rng.sample(range(len(self.dates)), count + 1)
         said: list[tuple[_Msg, int, str]] = []
         for t, at in zip(picks, sessions, strict=False):
@@ -327,7 +329,7 @@ class _ConversationMaker:
         self.plan.questions.append((2, question, [m1, m2], f"{days} days"))
 
     def links(self, count: int) -> None:
-        for t in self.rng.sample(F.LINKS, count):
+        for t in self.rng.sample(longconv_facts.LINKS, count):
             s = self.values(t)
             a, b = sorted(self.rng.sample(range(len(self.dates)), 2))
             first, second = (x.format(**s) for x in t.says)
@@ -340,7 +342,7 @@ class _ConversationMaker:
             self.ask(1, t, s, [m1, m2], f"{first} / {second}")
 
     def purchases(self) -> None:
-        says, asks = F.PURCHASES
+        says, asks = longconv_facts.PURCHASES
         things = self.rng.sample(WORDS["thing"], 3)
         msgs = [
             self.exchange(at, self.short(self.rng.choice(says).format(thing=thing)))
@@ -349,7 +351,7 @@ class _ConversationMaker:
         self.plan.questions.append((1, self.rng.choice(asks), msgs, ", ".join(things)))
 
     def preferences(self, count: int) -> None:
-        for t in self.rng.sample(F.PREFERENCES, count):
+        for t in self.rng.sample(longconv_facts.PREFERENCES, count):
             s = self.values(t)
             said = self.rng.choice(t.says).format(**s)
             text = self.short(said)

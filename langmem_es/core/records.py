@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-from .. import documents as D
+from .. import documents
 from ..model import Memory, memory_fields, memory_namespace
 from ..port import LEG_FIELDS, Collection, Doc
 
@@ -38,15 +38,15 @@ def memory_document(
     value = memory.model_dump(mode="json")
     if context:
         value["metadata"] = {**value.get("metadata", {}), "context": context}
-    stamp = D.iso(now)
+    stamp = documents.iso(now)
     doc: Doc = {
         "id": document_id(memory),
         "key": memory.id,
-        **D.namespace_fields(memory.namespace),
+        **documents.namespace_fields(memory.namespace),
         "value": value,
         "text": indexed_text(memory, context),
         "vectors": [{"path": path, "vector": list(vec)} for path, vec in vectors],
-        **D.value_fields(value),
+        **documents.value_fields(value),
         "created_at": created_at or stamp,
         "updated_at": stamp,
     }
@@ -65,7 +65,7 @@ def memory_document(
 
 def document_id(memory: Memory) -> str:
     """The id of a memory's stored document (computable: no document is built)."""
-    return D.doc_id(memory.namespace, memory.id)
+    return documents.doc_id(memory.namespace, memory.id)
 
 
 def memory_of(doc: Mapping[str, Any]) -> Memory:
@@ -97,7 +97,7 @@ def as_searched(doc: Mapping[str, Any]) -> Doc:
     ns = memory_namespace(doc["kind"], doc["tenant"], doc["scope"], doc["owner"])
     out: Doc = {
         "key": value.get("id"),
-        **D.namespace_fields(ns),
+        **documents.namespace_fields(ns),
         **{k: v for k, v in memory_fields(ns, value).items() if v is not None},
     }
     out.update({k: doc[k] for k in ("id", "record", "tenant", "scope", "owner", "kind") if k in doc})
@@ -118,7 +118,7 @@ class Searched(Mapping[str, Any]):
 
     def _value_fields(self) -> dict[str, Any]:
         if self._derived is None:
-            self._derived = D.value_fields(self._doc["value"])
+            self._derived = documents.value_fields(self._doc["value"])
         return self._derived
 
     def __getitem__(self, key: str) -> Any:
@@ -171,16 +171,16 @@ def audit_document(
     namespace = ("memories-audit", record, tenant, owner)
     value = dict(body)
     doc: Doc = {
-        "id": D.doc_id(namespace, rid),
+        "id": documents.doc_id(namespace, rid),
         "key": rid,
-        **D.namespace_fields(namespace),
+        **documents.namespace_fields(namespace),
         "value": value,
-        **D.value_fields(value),
+        **documents.value_fields(value),
         "record": record,
         "tenant": tenant,
         "owner": owner,
-        "created_at": D.iso(now),
-        "updated_at": D.iso(now),
+        "created_at": documents.iso(now),
+        "updated_at": documents.iso(now),
     }
     doc.update({k: v for k, v in (extra or {}).items() if v is not None})
     return doc

@@ -12,18 +12,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from .. import documents as D
-from .. import filters as F
+from .. import documents as documents
+from .. import filters
 from ..documents import iso
 from ..model import SCOPES, Identity, Scope
 from .validation import check_scopes
 
-NOTHING: F.Filter = {"bool": {"must_not": [F.MATCH_ALL]}}
+NOTHING: filters.Filter = {"bool": {"must_not": [filters.MATCH_ALL]}}
 
 
 def visibility_filter(
     identity: Identity, scopes: Iterable[Scope] = SCOPES, *, statuses: Iterable[str] | None = None
-) -> F.Filter:
+) -> filters.Filter:
     """Only memories of the caller's tenant, in the asked scopes it may read.
 
     ``statuses``: the only statuses the read keeps, when its own filter narrows them (as
@@ -36,24 +36,26 @@ def visibility_filter(
     """
     owners = identity.owners()
     per_scope = [
-        F.all_of(F.term("scope", scope), F.terms("owner", owners[scope]))
+        filters.all_of(filters.term("scope", scope), filters.terms("owner", owners[scope]))
         for scope in check_scopes(scopes)
         if owners[scope]
     ]
     if not per_scope:
         return NOTHING
     pending = None if statuses is not None and "pending" not in statuses else _pending_filter(identity)
-    return F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.any_of(*per_scope), pending)
+    return filters.all_of(
+        filters.term("record", "memory"), filters.term("tenant", identity.tenant), filters.any_of(*per_scope), pending
+    )
 
 
-def _pending_filter(identity: Identity) -> F.Filter | None:
+def _pending_filter(identity: Identity) -> filters.Filter | None:
     """A shared write awaiting review is seen by its author and the tenant's owners only."""
     if identity.is_owner:
         return None
     path = "metadata.provenance.user_id" if identity.user_id else "metadata.provenance.agent_id"
     who = identity.user_id or identity.agent_id
-    mine = [D.value_filter({path: who})] if who else []
-    return F.any_of(F.none_of(F.term("status", "pending")), *mine)
+    mine = [documents.value_filter({path: who})] if who else []
+    return filters.any_of(filters.none_of(filters.term("status", "pending")), *mine)
 
 
 def pending_visible(doc: Mapping[str, Any], identity: Identity) -> bool:
@@ -123,11 +125,11 @@ def recall_statuses(*, include_superseded: bool, include_deleted: bool, as_of: d
     return statuses
 
 
-def status_filter(statuses: Sequence[str], *, as_of: datetime | None) -> F.Filter:
+def status_filter(statuses: Sequence[str], *, as_of: datetime | None) -> filters.Filter:
     """Only memories of ``statuses`` (:func:`recall_statuses`); with ``as_of``, those believed then."""
-    clauses = [F.terms("status", list(statuses))]
+    clauses = [filters.terms("status", list(statuses))]
     if as_of is not None:
         t = iso(as_of)
-        clauses.append(F.range_("written_at", lte=t))
-        clauses.append(F.any_of(F.none_of(F.exists("valid_to")), F.range_("valid_to", gt=t)))
-    return F.all_of(*clauses)
+        clauses.append(filters.range_("written_at", lte=t))
+        clauses.append(filters.any_of(filters.none_of(filters.exists("valid_to")), filters.range_("valid_to", gt=t)))
+    return filters.all_of(*clauses)

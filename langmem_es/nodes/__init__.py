@@ -35,7 +35,7 @@ from typing import Any
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
-from ..core import validation as V
+from ..core import validation
 from ..core.results import RecallResult, WriteResult
 from ..integration.identity import identity_from_config
 from ..integration.render import render_block
@@ -170,8 +170,8 @@ def pre_recall(
     """
     if mode not in ("system_message", "state_key"):
         raise ValueError("mode must be 'system_message' or 'state_key'")
-    kinds = V.check_kinds(kinds)
-    scopes = V.check_scopes(scopes)
+    kinds = validation.check_kinds(kinds)
+    scopes = validation.check_scopes(scopes)
 
     def update(result: RecallResult, mid: str, messages: list[AnyMessage]) -> Update:
         own = f"message:{mid}"
@@ -192,7 +192,7 @@ def pre_recall(
         mid = base.message_id(msg)
         if base.seen_id(state, messages, mode, memories_for_key) == mid:
             return None
-        query = V.query_of(base.message_text(msg))  # a pasted log or file: its opening and its end
+        query = validation.query_of(base.message_text(msg))  # a pasted log or file: its opening and its end
         if not query:
             return None
         call = CoreCall(

@@ -18,7 +18,7 @@ from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, Syste
 from langgraph.graph import MessagesState
 from pydantic import BaseModel, Field
 
-from ..core import validation as V
+from ..core import validation
 from ..model import Identity, Scope
 
 __all__ = [
@@ -154,7 +154,7 @@ def emit(event: str, **data: Any) -> None:
 
 def episodic_id(identity: Identity, scope: Scope, message_id: str) -> str:
     """Deterministic id of the episodic memory of one user message (a retried turn overwrites it)."""
-    return V.memory_id("episodic-turn", identity.tenant, scope, identity.owner_for(scope), message_id)
+    return validation.memory_id("episodic-turn", identity.tenant, scope, identity.owner_for(scope), message_id)
 
 
 def leading_update(messages: list[AnyMessage], block: str, mid: str) -> list[Any]:

@@ -22,21 +22,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import errors as E
+from .. import errors as errors
 from ..errors import PermissionDeniedError
 
 __all__ = ["NotFound", "PermissionDeniedError", "RateLimited", "TooLarge", "error_body", "status_for"]
 
 
-class NotFound(E.LangmemEsError):
+class NotFound(errors.LangmemEsError):
     """Nothing with this id in the caller's scopes (unknown and foreign ids answer alike)."""
 
 
-class TooLarge(E.LangmemEsError):
+class TooLarge(errors.LangmemEsError):
     """The request body is larger than the server accepts."""
 
 
-class RateLimited(E.LangmemEsError):
+class RateLimited(errors.LangmemEsError):
     """Too many requests for this token; retry after the given seconds."""
 
     def __init__(self, message: str, retry_after: float) -> None:
@@ -45,21 +45,21 @@ class RateLimited(E.LangmemEsError):
 
 
 _STATUS: tuple[tuple[type[BaseException], int], ...] = (
-    (E.AuthenticationError, 401),
-    (E.ScopeViolationError, 403),
-    (E.AuthorizationError, 403),
+    (errors.AuthenticationError, 401),
+    (errors.ScopeViolationError, 403),
+    (errors.AuthorizationError, 403),
     (NotFound, 404),
     (TooLarge, 413),
     (RateLimited, 429),
-    (E.WriteError, 409),
-    (E.InvalidMemoryError, 422),
-    (E.IdentityError, 422),
-    (E.InvalidArgumentError, 422),
-    (E.ConfigurationError, 422),
-    (E.DocumentTooLargeError, 413),
-    (E.InvalidNamespaceError, 422),
-    (E.ClusterUnavailableError, 503),
-    (E.MemoryError_, 400),
+    (errors.WriteError, 409),
+    (errors.InvalidMemoryError, 422),
+    (errors.IdentityError, 422),
+    (errors.InvalidArgumentError, 422),
+    (errors.ConfigurationError, 422),
+    (errors.DocumentTooLargeError, 413),
+    (errors.InvalidNamespaceError, 422),
+    (errors.ClusterUnavailableError, 503),
+    (errors.MemoryError_, 400),
 )
 
 

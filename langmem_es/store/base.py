@@ -34,8 +34,7 @@ from langgraph.store.base import (
 )
 from langgraph.store.base import InvalidNamespaceError as _LangGraphInvalidNamespaceError
 
-from .. import documents as D
-from .. import filters as F
+from .. import documents, filters
 from ..errors import (
     DimensionMismatchError,
     DocumentTooLargeError,
@@ -319,7 +318,9 @@ def prepare_put(op: PutOp, index: ResolvedIndex | None, *, max_bytes: int = DEFA
     """Validate a put's value and pick the texts its index paths select (no I/O)."""
     value, text = _json_value(op)
     size = len(text.encode("utf-8"))
-    prep = PreparedPut(op=op, id=D.doc_id(op.namespace, op.key), collection=collection_for(op.namespace), value=value)
+    prep = PreparedPut(
+        op=op, id=documents.doc_id(op.namespace, op.key), collection=collection_for(op.namespace), value=value
+    )
     if index is not None and op.index is not False:
         paths = index.tokenized if op.index is None else tuple(_tokenize(p) for p in op.index)
         for path, tokens in paths:
@@ -349,21 +350,21 @@ def build_document(
     from ..model import memory_fields
 
     op = prep.op
-    stamp = D.iso(now)
+    stamp = documents.iso(now)
     doc: Doc = {
         "id": prep.id,
         "key": op.key,
-        **D.namespace_fields(op.namespace),
+        **documents.namespace_fields(op.namespace),
         "value": prep.value,
         "text": "\n".join(t for _, t in prep.texts),
         "vectors": [{"path": path, "vector": list(vec)} for (path, _), vec in zip(prep.texts, vectors, strict=False)],
-        **D.value_fields(prep.value),
+        **documents.value_fields(prep.value),
         "created_at": created_at or stamp,
         "updated_at": stamp,
     }
     if op.ttl is not None:
         doc["ttl"] = float(op.ttl)
-        doc["expires_at"] = D.iso(now + timedelta(minutes=float(op.ttl)))
+        doc["expires_at"] = documents.iso(now + timedelta(minutes=float(op.ttl)))
     for name, v in memory_fields(op.namespace, prep.value).items():
         if v is not None and name not in doc:
             doc[name] = v
@@ -375,20 +376,22 @@ def ttl_refreshed(doc: Doc, now: datetime) -> Doc | None:
     ttl = doc.get("ttl")
     if not ttl:
         return None
-    return {**doc, "expires_at": D.iso(now + timedelta(minutes=float(ttl)))}
+    return {**doc, "expires_at": documents.iso(now + timedelta(minutes=float(ttl)))}
 
 
 # --------------------------------------------------------------------------------------
 # reads
 # --------------------------------------------------------------------------------------
-def not_expired(now: datetime) -> F.Filter:
+def not_expired(now: datetime) -> filters.Filter:
     """Documents without an expiry, or expiring after ``now``."""
-    return F.any_of(F.none_of(F.exists("expires_at")), F.range_("expires_at", gt=D.iso(now)))
+    return filters.any_of(
+        filters.none_of(filters.exists("expires_at")), filters.range_("expires_at", gt=documents.iso(now))
+    )
 
 
 def is_expired(doc: Mapping[str, Any], now: datetime) -> bool:
     exp = doc.get("expires_at")
-    return bool(exp) and str(exp) <= D.iso(now)
+    return bool(exp) and str(exp) <= documents.iso(now)
 
 
 def collections_for_prefix(prefix: Sequence[str]) -> tuple[Collection, ...]:
@@ -402,18 +405,18 @@ def collections_for_prefix(prefix: Sequence[str]) -> tuple[Collection, ...]:
     return STORE_COLLECTIONS
 
 
-def search_filter(op: SearchOp, now: datetime) -> F.Filter:
+def search_filter(op: SearchOp, now: datetime) -> filters.Filter:
     """The port filter of a search: namespace prefix, value filter, not expired."""
-    ns = F.term("ns_prefixes", D.ns_join(op.namespace_prefix)) if op.namespace_prefix else None
+    ns = filters.term("ns_prefixes", documents.ns_join(op.namespace_prefix)) if op.namespace_prefix else None
     try:
-        values = D.value_filter(op.filter)
+        values = documents.value_filter(op.filter)
     except ValueError as exc:
         raise InvalidArgumentError(str(exc)) from None
-    return F.all_of(ns, values, not_expired(now))
+    return filters.all_of(ns, values, not_expired(now))
 
 
 def _parse(ts: Any) -> datetime:
-    return ts if isinstance(ts, datetime) else D.parse_iso(str(ts))
+    return ts if isinstance(ts, datetime) else documents.parse_iso(str(ts))
 
 
 def to_item(doc: Mapping[str, Any]) -> Item:
@@ -450,7 +453,7 @@ def _does_match(cond: MatchCondition, ns: tuple[str, ...]) -> bool:
     return all(p == "*" or k == p for k, p in pairs)
 
 
-def namespace_prefilter(op: ListNamespacesOp, now: datetime) -> tuple[tuple[Collection, ...], F.Filter]:
+def namespace_prefilter(op: ListNamespacesOp, now: datetime) -> tuple[tuple[Collection, ...], filters.Filter]:
     """Collections and port filter that narrow a namespace listing inside the engine.
 
     The wildcard-free leading labels of a prefix condition become a ``term`` on
@@ -458,7 +461,7 @@ def namespace_prefilter(op: ListNamespacesOp, now: datetime) -> tuple[tuple[Coll
     namespace is at least as deep as the longest condition. The exact match (wildcards,
     suffix positions) then runs in Python on the few namespaces left.
     """
-    clauses: list[F.Filter] = [not_expired(now)]
+    clauses: list[filters.Filter] = [not_expired(now)]
     lead: tuple[str, ...] = ()
     conditions = op.match_conditions or ()
     for cond in conditions:
@@ -469,15 +472,15 @@ def namespace_prefilter(op: ListNamespacesOp, now: datetime) -> tuple[tuple[Coll
                     break
                 fixed.append(label)
             if fixed:
-                clauses.append(F.term("ns_prefixes", D.ns_join(fixed)))
+                clauses.append(filters.term("ns_prefixes", documents.ns_join(fixed)))
                 if len(fixed) > len(lead):
                     lead = tuple(fixed)
         else:
-            clauses.extend(F.term("ns", label) for label in cond.path if label != "*")
+            clauses.extend(filters.term("ns", label) for label in cond.path if label != "*")
     depth = max((len(c.path) for c in conditions), default=0)
     if depth > 1:
-        clauses.append(F.range_("ns_depth", gte=depth))
-    return collections_for_prefix(lead), F.all_of(*clauses)
+        clauses.append(filters.range_("ns_depth", gte=depth))
+    return collections_for_prefix(lead), filters.all_of(*clauses)
 
 
 def list_namespaces_result(namespaces: Iterable[Sequence[str]], op: ListNamespacesOp) -> list[tuple[str, ...]]:

@@ -31,7 +31,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
 
-from ..core import validation as V
+from ..core import validation
 from ..integration.identity import identity_from_config
 from ..integration.resolve import CoreCall
 from ..model import KINDS, SCOPES, Identity, Kind, Scope
@@ -93,7 +93,7 @@ def create_memory_tools(
 
     def plan_recall(args: dict[str, Any]) -> _Call:
         if args.get("problem") and "procedural" in kinds:
-            problem = V.clean_text(args["problem"], "problem", limit=2000)
+            problem = validation.clean_text(args["problem"], "problem", limit=2000)
             k = int(args.get("k") or 5)
             return _Call("playbooks", problem, k=k, scopes=scopes, budget_tokens=recall_budget_tokens)
         call = base.recall_call(args, kinds, scopes)

@@ -71,9 +71,7 @@ def tool_results(state: dict, name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("engine", ["langchain", "langgraph"])
-def test_fact_in_a_user_message_is_seen_in_its_turn_and_recalled_in_the_next(
-    es_store: Any, engine: str
-) -> None:
+def test_fact_in_a_user_message_is_seen_in_its_turn_and_recalled_in_the_next(es_store: Any, engine: str) -> None:
     def answer(tools: list[Any]) -> str:
         lines = str(tools[-1].content).splitlines()
         return f"From memory: {lines[1] if len(lines) > 1 else 'nothing'}"

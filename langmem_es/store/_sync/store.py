@@ -21,11 +21,10 @@ from typing import Any, Literal
 
 from langgraph.store.base import GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...model import collection_for
 from ...port import StoragePort, Collection, Doc, StoredDoc
-from .. import base as B
+from .. import base as base
 from .embedder import Embedder
 
 RefreshMode = Literal["lazy", "always", "never"]
@@ -38,8 +37,8 @@ class StoreCore:
         self,
         port: StoragePort,
         *,
-        index: B.ResolvedIndex | None = None,
-        max_document_bytes: int = B.DEFAULT_MAX_DOCUMENT_BYTES,
+        index: base.ResolvedIndex | None = None,
+        max_document_bytes: int = base.DEFAULT_MAX_DOCUMENT_BYTES,
         refresh: RefreshMode = "lazy",
     ) -> None:
         if refresh not in ("lazy", "always", "never"):
@@ -70,30 +69,30 @@ class StoreCore:
         """Delete every expired item; returns how many were removed."""
         self._ensure_setup()
         now = datetime.now(timezone.utc)
-        flt = F.range_("expires_at", lte=D.iso(now))
-        removed = self.port.delete_where(B.STORE_COLLECTIONS, flt)
-        self._dirty.difference_update(B.STORE_COLLECTIONS)
+        flt = filters.range_("expires_at", lte=documents.iso(now))
+        removed = self.port.delete_where(base.STORE_COLLECTIONS, flt)
+        self._dirty.difference_update(base.STORE_COLLECTIONS)
         return removed
 
     # -- batches -------------------------------------------------------------
 
     def _execute(self, ops: Iterable[Op]) -> list[Result]:
-        listen, deduped = B.dedupe_ops(ops)
+        listen, deduped = base.dedupe_ops(ops)
         for op in deduped:
-            B.validate_op(op)
+            base.validate_op(op)
         self._ensure_setup()
         now = datetime.now(timezone.utc)
         results: list[Result] = [None] * len(deduped)
 
         # 1. prepare writes (pure: raises before any I/O)
-        prepared: list[B.PreparedPut] = []
+        prepared: list[base.PreparedPut] = []
         deletes: dict[Collection, list[str]] = defaultdict(list)
         for op in deduped:
             if isinstance(op, PutOp):
                 if op.value is None:
-                    deletes[collection_for(op.namespace)].append(D.doc_id(op.namespace, op.key))
+                    deletes[collection_for(op.namespace)].append(documents.doc_id(op.namespace, op.key))
                 else:
-                    prepared.append(B.prepare_put(op, self.index, max_bytes=self.max_document_bytes))
+                    prepared.append(base.prepare_put(op, self.index, max_bytes=self.max_document_bytes))
 
         # 2. embed
         vectors = self._embed_puts(prepared)
@@ -103,17 +102,17 @@ class StoreCore:
         wanted: dict[Collection, list[str]] = defaultdict(list)
         for op in deduped:
             if isinstance(op, GetOp):
-                wanted[collection_for(op.namespace)].append(D.doc_id(op.namespace, op.key))
+                wanted[collection_for(op.namespace)].append(documents.doc_id(op.namespace, op.key))
         for prep in prepared:
             wanted[prep.collection].append(prep.id)
         stored = self._get_many(wanted)
         touched: list[StoredDoc] = []  # read items whose TTL a read refreshes
         for i, op in enumerate(deduped):
             if isinstance(op, GetOp):
-                found = stored.get(D.doc_id(op.namespace, op.key))
-                if found is None or B.is_expired(found.doc, now):
+                found = stored.get(documents.doc_id(op.namespace, op.key))
+                if found is None or base.is_expired(found.doc, now):
                     continue
-                results[i] = B.to_item(found.doc)
+                results[i] = base.to_item(found.doc)
                 if op.refresh_ttl and found.doc.get("ttl"):
                     touched.append(found)
             elif isinstance(op, SearchOp):
@@ -126,8 +125,8 @@ class StoreCore:
         docs: dict[Collection, list[Doc]] = defaultdict(list)
         for prep, vecs in zip(prepared, vectors, strict=False):
             current = stored.get(prep.id)
-            created = current.doc.get("created_at") if current and not B.is_expired(current.doc, now) else None
-            docs[prep.collection].append(B.build_document(prep, vecs, now=now, created_at=created))
+            created = current.doc.get("created_at") if current and not base.is_expired(current.doc, now) else None
+            docs[prep.collection].append(base.build_document(prep, vecs, now=now, created_at=created))
         write_refresh = self.refresh_mode == "always"
         for collection, batch in docs.items():
             self.port.put(collection, batch, refresh=write_refresh)
@@ -135,7 +134,7 @@ class StoreCore:
             self.port.delete(collection, ids, refresh=write_refresh)
         written = {p.id for p in prepared} | {i for ids in deletes.values() for i in ids}
         for found in touched:
-            doc = B.ttl_refreshed(found.doc, now)
+            doc = base.ttl_refreshed(found.doc, now)
             if doc is not None and doc["id"] not in written:
                 # optimistic: a concurrent write wins over a TTL refresh
                 self.port.put_if(found.collection, doc, version=found.version, refresh=write_refresh)
@@ -146,12 +145,12 @@ class StoreCore:
 
     # -- helpers -------------------------------------------------------------
 
-    def _embed_puts(self, prepared: Sequence[B.PreparedPut]) -> list[list[list[float]]]:
+    def _embed_puts(self, prepared: Sequence[base.PreparedPut]) -> list[list[list[float]]]:
         texts = [t for p in prepared for _, t in p.texts]
         flat: list[list[float]] = []
         if texts and self._embedder is not None and self.index is not None:
             unique = list(dict.fromkeys(texts))  # each distinct text is embedded once
-            vecs = B.check_dims(self._embedder.embed_texts(unique), self.index.dims, len(unique))
+            vecs = base.check_dims(self._embedder.embed_texts(unique), self.index.dims, len(unique))
             by_text = dict(zip(unique, vecs, strict=False))
             flat = [by_text[t] for t in texts]
         out: list[list[list[float]]] = []
@@ -168,7 +167,7 @@ class StoreCore:
         for op in searches:
             if op.query and op.query not in out:
                 vec = self._embedder.embed_query_text(op.query)
-                out[op.query] = B.check_dims([vec], self.index.dims, 1)[0]
+                out[op.query] = base.check_dims([vec], self.index.dims, 1)[0]
         return out
 
     def _get_many(self, wanted: dict[Collection, list[str]]) -> dict[str, StoredDoc]:
@@ -190,8 +189,8 @@ class StoreCore:
     def _search(self, op: SearchOp, qvec: list[float] | None, now: datetime) -> tuple[list[Any], list[StoredDoc]]:
         if op.limit <= 0:
             return [], []
-        collections = B.collections_for_prefix(op.namespace_prefix)
-        flt = B.search_filter(op, now)
+        collections = base.collections_for_prefix(op.namespace_prefix)
+        flt = base.search_filter(op, now)
         self._before_read(collections)
         if qvec is None:
             page = self.port.find(
@@ -200,22 +199,22 @@ class StoreCore:
             refresh = [s for s in page if s.doc.get("ttl")] if op.refresh_ttl else []
             if refresh:  # re-read: find results may lack vectors and versions
                 refresh = list((self._get_grouped(refresh)).values())
-            return [B.to_search_item(s.doc) for s in page], refresh
-        size = max(B.HYBRID_CANDIDATES, op.offset + op.limit)
+            return [base.to_search_item(s.doc) for s in page], refresh
+        size = max(base.HYBRID_CANDIDATES, op.offset + op.limit)
         hybrid = self.port.hybrid(collections, flt, text=op.query, vector=qvec, size=size)
-        ranked = B.fuse_hits(hybrid.text_hits, hybrid.vector_hits, k=B.RRF_K)
+        ranked = base.fuse_hits(hybrid.text_hits, hybrid.vector_hits, k=base.RRF_K)
         if len(ranked) < op.offset + op.limit:
             # like InMemoryStore: fill with matching items that neither leg found (unscored)
             seen = {r.doc["id"] for r in ranked}
             more = self.port.find(collections, flt, size=op.offset + op.limit + len(seen), offset=0)
-            ranked.extend(B.Ranked(s.collection, s.doc) for s in more if s.doc["id"] not in seen)
+            ranked.extend(base.Ranked(s.collection, s.doc) for s in more if s.doc["id"] not in seen)
         # every candidate is scored (the vector leg's exact cosine of the best path; items
         # only BM25 or the fill found are scored from their stored vectors, read by id), and
         # the page is cut from the candidates in score order, so pages continue each other
         need = [StoredDoc(r.collection, r.doc) for r in ranked if r.vector_score is None and "vectors" not in r.doc]
         full = self._get_grouped(need) if need else {}
-        scored = B.by_score(ranked, qvec, full)[op.offset : op.offset + op.limit]
-        items = [B.to_search_item(r.doc, score) for r, score in scored]
+        scored = base.by_score(ranked, qvec, full)[op.offset : op.offset + op.limit]
+        items = [base.to_search_item(r.doc, score) for r, score in scored]
         touched: list[StoredDoc] = []
         if op.refresh_ttl:  # TTL refreshes need the stored versions
             ttl = [StoredDoc(r.collection, r.doc) for r, _ in scored if r.doc.get("ttl")]
@@ -231,6 +230,6 @@ class StoreCore:
         return self._get_many(wanted)
 
     def _list_namespaces(self, op: ListNamespacesOp, now: datetime) -> list[tuple[str, ...]]:
-        collections, flt = B.namespace_prefilter(op, now)
+        collections, flt = base.namespace_prefilter(op, now)
         self._before_read(collections)
-        return B.list_namespaces_result(self.port.namespaces(collections, flt), op)
+        return base.list_namespaces_result(self.port.namespaces(collections, flt), op)

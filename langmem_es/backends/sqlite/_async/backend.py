@@ -34,7 +34,7 @@ from ....port import (
     Version,
     Write,
 )
-from .. import schema as S
+from .. import schema
 from .base import _chunks, _select_in, _unique
 from .search import AsyncSQLiteSearch
 
@@ -62,10 +62,10 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
 
     def _put_rows(self, collection: Collection, docs: Sequence[Doc]) -> None:
         self.names.table(collection)
-        rows = [S.to_row(d) for d in docs]  # validate every document before taking the lock
+        rows = [schema.to_row(d) for d in docs]  # validate every document before taking the lock
         self._locked(self._put_tx, collection, list({r.id: r for r in rows}.values()))
 
-    def _put_tx(self, conn: sqlite3.Connection, collection: Collection, rows: list[S.Row]) -> None:
+    def _put_tx(self, conn: sqlite3.Connection, collection: Collection, rows: list[schema.Row]) -> None:
         with self._tx(conn):
             self._write_rows(conn, collection, rows)
         self._analyse_if_grown(conn, collection)
@@ -78,65 +78,67 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         self, conn: sqlite3.Connection, collection: Collection, old: list[tuple[str, int, str | None]]
     ) -> None:
         """Drop documents' text from FTS (external content: 'delete' needs the indexed text)."""
-        fts = S.q(self.names.fts(collection))
+        fts = schema.q(self.names.fts(collection))
         conn.executemany(
             f"INSERT INTO {fts} ({fts}, rowid, \"text\") VALUES ('delete', ?, ?)",
             [(rid, text) for _, rid, text in old if text is not None],
         )
         rids = [(rid,) for _, rid, _ in old]
         for side in self.names.side_tables(collection):
-            conn.executemany(f"DELETE FROM {S.q(side)} WHERE rid = ?", rids)
+            conn.executemany(f"DELETE FROM {schema.q(side)} WHERE rid = ?", rids)
 
-    def _write_rows(self, conn: sqlite3.Connection, collection: Collection, rows: list[S.Row]) -> None:
+    def _write_rows(self, conn: sqlite3.Connection, collection: Collection, rows: list[schema.Row]) -> None:
         n, table = self.names, self.names.table(collection)
         (end,) = conn.execute(
-            f"UPDATE {S.q(n.seq)} SET seq = seq + ? WHERE tbl = ? RETURNING seq", (len(rows), table)
+            f"UPDATE {schema.q(n.seq)} SET seq = seq + ? WHERE tbl = ? RETURNING seq", (len(rows), table)
         ).fetchone()
         first = end - len(rows) + 1
         self._unindex(conn, collection, self._existing(conn, table, [r.id for r in rows]))
         conn.executemany(
-            S.upsert_sql(n, collection), [(r.id, first + i, r.doc_json, *r.columns) for i, r in enumerate(rows)]
+            schema.upsert_sql(n, collection), [(r.id, first + i, r.doc_json, *r.columns) for i, r in enumerate(rows)]
         )
         rid = {id_: rid for id_, rid, _ in self._existing(conn, table, [r.id for r in rows])}
-        fts = S.q(n.fts(collection))
+        fts = schema.q(n.fts(collection))
         conn.executemany(
             f'INSERT INTO {fts} (rowid, "text") VALUES (?, ?)',
             [(rid[r.id], r.text) for r in rows if r.text is not None],
         )
         conn.executemany(
-            f"INSERT INTO {S.q(n.arrays(collection))} (rid, field, value) VALUES (?, ?, ?)",
+            f"INSERT INTO {schema.q(n.arrays(collection))} (rid, field, value) VALUES (?, ?, ?)",
             [(rid[r.id], f, v) for r in rows for f, v in r.arrays],
         )
         conn.executemany(
-            f"INSERT INTO {S.q(n.nums(collection))} (rid, p, v) VALUES (?, ?, ?)",
+            f"INSERT INTO {schema.q(n.nums(collection))} (rid, p, v) VALUES (?, ?, ?)",
             [(rid[r.id], p, v) for r in rows for p, v in r.nums],
         )
         conn.executemany(
-            f"INSERT INTO {S.q(n.vectors(collection))} (rid, path, vec) VALUES (?, ?, ?)",
+            f"INSERT INTO {schema.q(n.vectors(collection))} (rid, path, vec) VALUES (?, ?, ?)",
             [(rid[r.id], p, b) for r in rows for p, b in r.vectors],
         )
         self._touch(table, list(rid.values()))
 
     async def put_if(self, collection: Collection, doc: Doc, *, version: Version | None, refresh: bool = True) -> bool:
         """Write only if the stored version is still ``version`` (``None``: only if absent)."""
-        row = S.to_row(doc)
+        row = schema.to_row(doc)
         return await self._runner.run(self._locked, self._put_if_tx, collection, row, version)
 
-    def _put_if_tx(self, conn: sqlite3.Connection, collection: Collection, row: S.Row, version: Version | None) -> bool:
+    def _put_if_tx(
+        self, conn: sqlite3.Connection, collection: Collection, row: schema.Row, version: Version | None
+    ) -> bool:
         with self._tx(conn):  # BEGIN IMMEDIATE: no other writer between the check and the write
             return self._write_if(conn, collection, row, ABSENT if version is None else version)
 
-    def _write_if(self, conn: sqlite3.Connection, collection: Collection, row: S.Row, version: object) -> bool:
+    def _write_if(self, conn: sqlite3.Connection, collection: Collection, row: schema.Row, version: object) -> bool:
         """Inside a write transaction: write ``row`` if its condition holds (see ``Write.if_version``)."""
         if version is not None:
             table = self.names.table(collection)
-            found = conn.execute(f"SELECT seq_no FROM {S.q(table)} WHERE id = ?", (row.id,)).fetchone()
+            found = conn.execute(f"SELECT seq_no FROM {schema.q(table)} WHERE id = ?", (row.id,)).fetchone()
             if not _holds(version, found[0] if found else None):
                 return False
         self._write_rows(conn, collection, [row])
         return True
 
-    def _write_batch(self, conn: sqlite3.Connection, rows: list[tuple[Collection, S.Row, object]]) -> list[bool]:
+    def _write_batch(self, conn: sqlite3.Connection, rows: list[tuple[Collection, schema.Row, object]]) -> list[bool]:
         """Inside a write transaction: writes of distinct documents, every condition read in one
         query per collection, then the rows that hold written per collection in one pass."""
         seq: dict[tuple[Collection, str], int] = {}
@@ -154,12 +156,12 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         """Every write in one transaction; each conditional one checked as it comes."""
         if not writes:
             return []
-        rows = [(w.collection, S.to_row(w.doc), w.if_version) for w in writes]
+        rows = [(w.collection, schema.to_row(w.doc), w.if_version) for w in writes]
         for c, _, _ in rows:
             self.names.table(c)
         return await self._runner.run(self._locked, self._write_tx, rows)
 
-    def _write_tx(self, conn: sqlite3.Connection, rows: list[tuple[Collection, S.Row, object]]) -> list[bool]:
+    def _write_tx(self, conn: sqlite3.Connection, rows: list[tuple[Collection, schema.Row, object]]) -> list[bool]:
         with self._tx(conn):
             if len({(c, row.id) for c, row, _ in rows}) == len(rows):
                 out = self._write_batch(conn, rows)
@@ -193,7 +195,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         if not old:
             return 0
         self._unindex(conn, collection, old)
-        conn.executemany(f"DELETE FROM {S.q(table)} WHERE rid = ?", [(rid,) for _, rid, _ in old])
+        conn.executemany(f"DELETE FROM {schema.q(table)} WHERE rid = ?", [(rid,) for _, rid, _ in old])
         self._touch(table, [r for _, r, _ in old])
         return len(old)
 
@@ -205,8 +207,10 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         removed = 0
         with self._tx(conn):
             for c in collections:
-                w, params = S.where(self.names, c, flt)
-                ids = [r[0] for r in conn.execute(f"SELECT t.id FROM {S.q(self.names.table(c))} t WHERE {w}", params)]
+                w, params = schema.where(self.names, c, flt)
+                ids = [
+                    r[0] for r in conn.execute(f"SELECT t.id FROM {schema.q(self.names.table(c))} t WHERE {w}", params)
+                ]
                 if ids:
                     removed += self._delete_ids(conn, c, ids)
         for c in collections:
@@ -260,13 +264,13 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
             for part in _chunks(list(dict.fromkeys(ids))):
                 marks = ", ".join("?" * len(part))
                 for id_, seq_no, doc in conn.execute(
-                    f"SELECT id, seq_no, doc FROM {S.q(table)} WHERE id IN ({marks})", list(part)
+                    f"SELECT id, seq_no, doc FROM {schema.q(table)} WHERE id IN ({marks})", list(part)
                 ):
                     found[id_] = StoredDoc(collection, json.loads(doc), Version(seq_no, 1, table))
                 if not vectors_too:
                     continue
                 for id_, path, blob in conn.execute(
-                    f"SELECT t.id, v.path, v.vec FROM {S.q(table)} t CROSS JOIN {S.q(vectors)} v ON v.rid = t.rid "
+                    f"SELECT t.id, v.path, v.vec FROM {schema.q(table)} t CROSS JOIN {schema.q(vectors)} v ON v.rid = t.rid "
                     f"WHERE t.id IN ({marks}) ORDER BY v.rowid",
                     list(part),
                 ):
@@ -284,7 +288,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         sort: Sequence[tuple[str, Literal["asc", "desc"]]] = (("updated_at", "desc"),),
     ) -> list[StoredDoc]:
         """Filter-only search; missing sort values come last, ties break by id."""
-        spec = S.sort_spec(sort)
+        spec = schema.sort_spec(sort)
         if size <= 0:
             return []
         return await self._runner.run(
@@ -304,10 +308,10 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         params: dict[str, Any] = {"size": size, "offset": offset}
         keys = "".join(f", t.{col} AS s{i}" for i, (col, _) in enumerate(spec))
         for c in collections:
-            w, _ = S.where(self.names, c, flt, params=params)
+            w, _ = schema.where(self.names, c, flt, params=params)
             selects.append(
                 f"SELECT '{c}' AS coll, t.id AS id, t.seq_no AS seq_no, t.doc AS doc{keys} "
-                f"FROM {S.q(self.names.table(c))} t WHERE {w}"
+                f"FROM {schema.q(self.names.table(c))} t WHERE {w}"
             )
         order = "".join(f"s{i} IS NULL, s{i} {d}, " for i, (_, d) in enumerate(spec)) + "id ASC"
         sql = (
@@ -323,8 +327,10 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         total = 0
         with self._tx(conn, "DEFERRED"):
             for c in collections:
-                w, p = S.where(self.names, c, flt)
-                total += conn.execute(f"SELECT count(*) FROM {S.q(self.names.table(c))} t WHERE {w}", p).fetchone()[0]
+                w, p = schema.where(self.names, c, flt)
+                total += conn.execute(
+                    f"SELECT count(*) FROM {schema.q(self.names.table(c))} t WHERE {w}", p
+                ).fetchone()[0]
         return total
 
     async def namespaces(self, collections: Sequence[Collection], filter: Filter = MATCH_ALL) -> list[tuple[str, ...]]:
@@ -337,8 +343,8 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         seen: set[tuple[str, ...]] = set()
         with self._tx(conn, "DEFERRED"):
             for c in collections:
-                table = S.q(self.names.table(c))
-                w, p = S.where(self.names, c, flt)
+                table = schema.q(self.names.table(c))
+                w, p = schema.where(self.names, c, flt)
                 sql = (
                     f"SELECT json_extract(doc, '$.ns') FROM {table} WHERE rid IN "
                     f"(SELECT min(t.rid) FROM {table} t WHERE t.ns_key IS NOT NULL AND {w} GROUP BY t.ns_key)"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from ....port import COLLECTIONS, Capabilities, Collection
-from .. import schema as S
+from .. import schema
 from .._runner import AsyncRunner
 from ..bm25 import Postings
 from ..fulltext import Tokenizer
@@ -41,7 +41,7 @@ def _select_in(conn: sqlite3.Connection, table: str, columns: str, key: str, val
         row
         for part in _chunks(values)
         for row in conn.execute(
-            f"SELECT {columns} FROM {S.q(table)} WHERE {key} IN ({', '.join('?' * len(part))})", list(part)
+            f"SELECT {columns} FROM {schema.q(table)} WHERE {key} IN ({', '.join('?' * len(part))})", list(part)
         )
     ]
 
@@ -64,7 +64,7 @@ class AsyncSQLiteBase:
 
     def __init__(self, path: str = ":memory:", *, prefix: str = "langmem") -> None:
         self.path = str(path)
-        self.names = S.Names(prefix)
+        self.names = schema.Names(prefix)
         self.capabilities = Capabilities(
             engine="sqlite", version=sqlite3.sqlite_version, license="none", server_rrf=False
         )
@@ -147,10 +147,10 @@ class AsyncSQLiteBase:
         changed = self._unanalysed.get(table, 0)
         if changed < 1000:
             return
-        (rows,) = conn.execute(f"SELECT max(rid) FROM {S.q(table)}").fetchone()
+        (rows,) = conn.execute(f"SELECT max(rid) FROM {schema.q(table)}").fetchone()
         if changed * 10 >= (rows or 0):
             for name in (table, *self.names.side_tables(collection)):
-                conn.execute(f"ANALYZE {S.q(name)}")
+                conn.execute(f"ANALYZE {schema.q(name)}")
             self._unanalysed[table] = 0
 
     # ---------------------------------------------------------------- lifecycle
@@ -163,27 +163,27 @@ class AsyncSQLiteBase:
     def _setup_tx(self, conn: sqlite3.Connection) -> None:
         n = self.names
         with self._tx(conn):
-            for stmt in S.shared_ddl(n):
+            for stmt in schema.shared_ddl(n):
                 conn.execute(stmt)
-            (current,) = conn.execute(f"SELECT max(version) FROM {S.q(n.schema_version)}").fetchone()
-            if current is not None and current > S.SCHEMA_VERSION:
+            (current,) = conn.execute(f"SELECT max(version) FROM {schema.q(n.schema_version)}").fetchone()
+            if current is not None and current > schema.SCHEMA_VERSION:
                 raise RuntimeError(
                     f"the database schema is version {current}, newer than this langmem-es "
-                    f"({S.SCHEMA_VERSION}); upgrade langmem-es"
+                    f"({schema.SCHEMA_VERSION}); upgrade langmem-es"
                 )
             for c in COLLECTIONS:
-                for stmt in S.collection_ddl(n, c):
+                for stmt in schema.collection_ddl(n, c):
                     conn.execute(stmt)
-                have = {r[1] for r in conn.execute(f"PRAGMA table_info({S.q(n.table(c))})")}
-                for column in S.SCALAR_FIELDS:
+                have = {r[1] for r in conn.execute(f"PRAGMA table_info({schema.q(n.table(c))})")}
+                for column in schema.SCALAR_FIELDS:
                     if column not in have:  # a field added to FIELD_TYPES since this file was made
-                        alter, backfill = S.add_column_ddl(n, c, column)
+                        alter, backfill = schema.add_column_ddl(n, c, column)
                         conn.execute(alter)
                         conn.execute(backfill, (column,))
-                for stmt in S.field_index_ddl(n, c):
+                for stmt in schema.field_index_ddl(n, c):
                     conn.execute(stmt)
             if current is None:
-                conn.execute(f"INSERT INTO {S.q(n.schema_version)} (version) VALUES (?)", (S.SCHEMA_VERSION,))
+                conn.execute(f"INSERT INTO {schema.q(n.schema_version)} (version) VALUES (?)", (schema.SCHEMA_VERSION,))
             conn.execute("ANALYZE")
         self._ready = True
 

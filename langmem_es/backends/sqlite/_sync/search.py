@@ -23,7 +23,7 @@ from ....documents import LazyJSON
 from ....filters import MATCH_ALL
 from ....lexical import content_words
 from ....port import Collection, Filter, Hit, HybridResult
-from .. import schema as S
+from .. import schema
 from ..bm25 import Postings
 from ..fulltext import fts_terms, match_expression, total_rows, weighted, weighted_terms
 from ..matrix import Matrix, best_per_doc, normalised, top
@@ -147,9 +147,9 @@ class SQLiteSearch(SQLiteBase):
         required: list[str] | None = None,
     ) -> list[Hit]:
         """The BM25 leg in SQL (when the index cannot be read into postings)."""
-        table, fts = S.q(self.names.table(c)), S.q(self.names.fts(c))
+        table, fts = schema.q(self.names.table(c)), schema.q(self.names.fts(c))
         match = match_expression(weighted_terms(conn, self.names.fts(c), self.names.vocab(c), terms))
-        w, p = S.where(self.names, c, flt)
+        w, p = schema.where(self.names, c, flt)
         # rank row ids only: every match is scored, but only the best ``size`` documents are read
         holds = match_expression(required or [])
         also = f" AND t.rid IN (SELECT rowid FROM {fts} WHERE {fts} MATCH :holds)" if holds else ""
@@ -182,7 +182,7 @@ class SQLiteSearch(SQLiteBase):
         columns: tuple[str, ...] | None = None,
         matching: dict[str, Any] | None = None,
     ) -> list[Hit]:
-        vectors = S.q(self.names.vectors(c))
+        vectors = schema.q(self.names.vectors(c))
         dim = int(query.size)
         qn = query / np.linalg.norm(query)
 
@@ -233,8 +233,8 @@ class SQLiteSearch(SQLiteBase):
         (exact: candidates are checked in score order, each round ending after a whole group of
         ties). ``matching`` keeps what the filter matches for the other leg of the same search.
         """
-        table = S.q(self.names.table(c))
-        w, p = S.where(self.names, c, flt)
+        table = schema.q(self.names.table(c))
+        w, p = schema.where(self.names, c, flt)
         memo = {} if matching is None else matching
         if flt != MATCH_ALL:
             if "count" not in memo:
@@ -276,7 +276,7 @@ class SQLiteSearch(SQLiteBase):
             docs = dict(self._rows(conn, c, "doc", list(chosen)))
             return [Hit(c, json.loads(docs[r]), s) for r, s in chosen.items() if r in docs]
         # the value as JSON text, decoded only for the hits kept
-        selected = ["rid", *("json_extract(doc, '$.value')" if f == "value" else S.q(f) for f in columns)]
+        selected = ["rid", *("json_extract(doc, '$.value')" if f == "value" else schema.q(f) for f in columns)]
         rows = {r[0]: r[1:] for r in _select_in(conn, self.names.table(c), ", ".join(selected), "rid", list(chosen))}
         return [
             Hit(
@@ -312,9 +312,9 @@ class SQLiteSearch(SQLiteBase):
             if total_rows(conn, fts) < POSTINGS_MIN:
                 return None
             try:
-                vocab = conn.execute(f"SELECT term, doc, cnt FROM {S.q(self.names.vocab(c))}").fetchall()
-                stream = _ints(conn, f"SELECT group_concat(doc, ' ') FROM {S.q(self.names.instances(c))}")
-                present = _ints(conn, f"SELECT group_concat(id, ' ') FROM {S.q(fts + '_docsize')}")
+                vocab = conn.execute(f"SELECT term, doc, cnt FROM {schema.q(self.names.vocab(c))}").fetchall()
+                stream = _ints(conn, f"SELECT group_concat(doc, ' ') FROM {schema.q(self.names.instances(c))}")
+                present = _ints(conn, f"SELECT group_concat(id, ' ') FROM {schema.q(fts + '_docsize')}")
                 cached = Postings.build(data_version, vocab, stream, present)
             except (sqlite3.OperationalError, ValueError):  # no vocabulary tables, or they do not line up
                 self._no_postings.add(table)
@@ -336,7 +336,7 @@ class SQLiteSearch(SQLiteBase):
             if not build:
                 return None
             rows = conn.execute(
-                f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? ORDER BY rid", (4 * dim,)
+                f"SELECT rid, vec FROM {schema.q(self.names.vectors(c))} WHERE length(vec) = ? ORDER BY rid", (4 * dim,)
             ).fetchall()
             rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
             matrix = normalised([r[1] for r in rows], dim) if rows else np.zeros((0, dim), np.float32)
@@ -357,7 +357,7 @@ class SQLiteSearch(SQLiteBase):
         for part in _chunks(stale.tolist()):
             marks = ", ".join("?" * len(part))
             rows += conn.execute(
-                f"SELECT rid, vec FROM {S.q(self.names.vectors(c))} WHERE length(vec) = ? AND rid IN ({marks}) "
+                f"SELECT rid, vec FROM {schema.q(self.names.vectors(c))} WHERE length(vec) = ? AND rid IN ({marks}) "
                 "ORDER BY rid",
                 [4 * dim, *part],
             ).fetchall()
@@ -405,4 +405,4 @@ def _columns(fields: Sequence[str] | None) -> tuple[str, ...] | None:
     if fields is None:
         return None
     wanted = tuple(dict.fromkeys(["id", *fields]))
-    return wanted if all(f in ("id", "value") or f in S.SCALAR_FIELDS for f in wanted) else None
+    return wanted if all(f in ("id", "value") or f in schema.SCALAR_FIELDS for f in wanted) else None
