@@ -113,11 +113,11 @@ class SyncMemoryStore(BaseMemoryStore):
     _sweeper: tuple[threading.Event, concurrent.futures.Future[None], threading.Thread] | None = None
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        return self._core._execute(list(ops))
+        return self._core.execute(list(ops))
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        return await asyncio.get_running_loop().run_in_executor(None, self._core._execute, ops)
+        return await asyncio.get_running_loop().run_in_executor(None, self._core.execute, ops)
 
     def setup(self) -> None:
         """Create or migrate indices/tables (idempotent, versioned)."""

@@ -161,7 +161,7 @@ class AsyncElasticsearchMemoryStore(BaseMemoryStore):
         loop = self._loop = asyncio.get_running_loop()
         ops = list(ops)
         if not self.coalesce:
-            return await self._core._execute(ops)
+            return await self._core.execute(ops)
         future: asyncio.Future[list[Result]] = loop.create_future()
         self._pending.append((future, ops))
         if not self._flush_scheduled:
@@ -181,7 +181,7 @@ class AsyncElasticsearchMemoryStore(BaseMemoryStore):
         if not live:
             return
         try:
-            merged = await self._core._execute([op for _, ops in live for op in ops])
+            merged = await self._core.execute([op for _, ops in live for op in ops])
         except Exception as exc:
             if len(live) == 1:
                 _settle(live[0][0], exc=exc)
@@ -190,7 +190,7 @@ class AsyncElasticsearchMemoryStore(BaseMemoryStore):
             # whose ops are at fault gets the error
             for future, ops in live:
                 try:
-                    _settle(future, await self._core._execute(ops))
+                    _settle(future, await self._core.execute(ops))
                 except Exception as one:  # noqa: BLE001 - handed to that caller
                     _settle(future, exc=one)
             return

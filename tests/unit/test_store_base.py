@@ -322,11 +322,11 @@ def test_core_batch_round_trips() -> None:
     port = DictPort()
     core = AsyncStoreCore(port, index=index(["text"]))
     ops = [PutOp(("a",), f"k{i}", {"text": "a" * i}) for i in range(1, 4)] + [PutOp(("b",), "x", {"text": "b"})]
-    assert run(core._execute(ops)) == [None] * 4
+    assert run(core.execute(ops)) == [None] * 4
     # one setup, one get per collection for created_at, one bulk put per collection
     assert port.calls == ["setup", "get:items:4", "put:items:4"]
     port.calls.clear()
-    results = run(core._execute([GetOp(("a",), "k1"), SearchOp(("a",), None, 2, 0, "aaa"), GetOp(("a",), "k1")]))
+    results = run(core.execute([GetOp(("a",), "k1"), SearchOp(("a",), None, 2, 0, "aaa"), GetOp(("a",), "k1")]))
     assert results[0].value == {"text": "a"} and results[2] == results[0]
     assert [r.key for r in results[1]] == ["k3", "k2"]  # k3 is the only BM25 hit, then cosine
     assert port.calls[:2] == ["get:items:1", "refresh"]  # lazy read-your-writes: one refresh
@@ -340,18 +340,18 @@ def test_core_failed_embedding_writes_nothing() -> None:
 
     core = AsyncStoreCore(port, index=B.resolve_index({"dims": 3, "embed": broken}))
     with pytest.raises(DimensionMismatchError):
-        run(core._execute([PutOp(("a",), "k", {"text": "x"}), PutOp(("a",), "j", None)]))
+        run(core.execute([PutOp(("a",), "k", {"text": "x"}), PutOp(("a",), "j", None)]))
     assert not any(c.startswith(("put", "delete")) for c in port.calls)
 
 
 def test_core_ttl_refresh_on_read() -> None:
     port = DictPort()
     core = AsyncStoreCore(port)
-    run(core._execute([PutOp(("a",), "k", {"v": 1}, ttl=10)]))
+    run(core.execute([PutOp(("a",), "k", {"v": 1}, ttl=10)]))
     before = port.data["items"][D.doc_id(("a",), "k")]["expires_at"]
-    run(core._execute([GetOp(("a",), "k", refresh_ttl=False)]))
+    run(core.execute([GetOp(("a",), "k", refresh_ttl=False)]))
     assert "put_if" not in port.calls
-    run(core._execute([GetOp(("a",), "k", refresh_ttl=True)]))
+    run(core.execute([GetOp(("a",), "k", refresh_ttl=True)]))
     assert "put_if" in port.calls
     assert port.data["items"][D.doc_id(("a",), "k")]["expires_at"] >= before
 
@@ -420,7 +420,7 @@ def test_core_embeds_each_distinct_text_once() -> None:
         return fake_embed(texts)
 
     core = AsyncStoreCore(DictPort(), index=B.resolve_index({"dims": 3, "embed": recording, "fields": ["t"]}))
-    run(core._execute([PutOp(("a",), f"k{i}", {"t": "same"}) for i in range(5)] + [PutOp(("a",), "x", {"t": "other"})]))
+    run(core.execute([PutOp(("a",), f"k{i}", {"t": "same"}) for i in range(5)] + [PutOp(("a",), "x", {"t": "other"})]))
     assert seen == [["same", "other"]]
 
 

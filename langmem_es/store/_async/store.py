@@ -75,7 +75,7 @@ class AsyncStoreCore:
 
     # -- batches -------------------------------------------------------------
 
-    async def _execute(self, ops: Iterable[Op]) -> list[Result]:
+    async def execute(self, ops: Iterable[Op]) -> list[Result]:
         listen, deduped = base.dedupe_ops(ops)
         for op in deduped:
             base.validate_op(op)

@@ -76,7 +76,7 @@ class StoreCore:
 
     # -- batches -------------------------------------------------------------
 
-    def _execute(self, ops: Iterable[Op]) -> list[Result]:
+    def execute(self, ops: Iterable[Op]) -> list[Result]:
         listen, deduped = base.dedupe_ops(ops)
         for op in deduped:
             base.validate_op(op)
