@@ -19,7 +19,7 @@ from typing import Any
 
 from langmem_es.errors import ConfigurationError
 
-__all__ = ["connection", "es_client", "file_path", "parse_heap", "parse_port_range"]
+__all__ = ["connection", "es_client", "file_path", "parse_heap", "parse_port_range", "require_elasticsearch"]
 
 _HEAP = re.compile(r"^([1-9][0-9]*)([kmg])$", re.IGNORECASE)
 _MIN_HEAP_BYTES = 256 * 1024 * 1024
@@ -90,20 +90,63 @@ def connection(name: str = "default") -> Any:
     """
     from elastic_transport.client_utils import url_to_node_config
 
-    from langmem_es.settings import env_prefix, require_connection
+    from langmem_es.settings import require_connection
 
     conn = require_connection(name)
     try:
         url_to_node_config(conn.url)
     except ValueError:
-        where = f"{env_prefix(name)}_URL" if conn.source == "env" else f"the {conn.source} credentials file: url"
         raise ConfigurationError(
-            f"{where}={conn.url!r} is not an Elasticsearch URL: write it as http(s)://host:port, "
+            f"{_where(name, conn)}={conn.url!r} is not an Elasticsearch URL: write it as http(s)://host:port, "
             "e.g. http://127.0.0.1:9200"
         ) from None
     return conn
 
 
+def _where(name: str, conn: Any) -> str:
+    """Where the URL of connection ``name`` was set: its environment variable or credentials file."""
+    from langmem_es.settings import env_prefix
+
+    return f"{env_prefix(name)}_URL" if conn.source == "env" else f"the {conn.source} credentials file: url"
+
+
+def require_elasticsearch(client: Any, name: str = "default") -> None:
+    """One request (``GET /``) proving the server at connection ``name`` is Elasticsearch.
+
+    A server that answers but is not one (another web server, a proxy's error page) is
+    refused with one line naming the URL; an unreachable one raises
+    :class:`~langmem_es.errors.ClusterUnavailableError`, rejected credentials
+    :class:`~langmem_es.errors.AuthenticationError` — before the command does anything.
+    """
+    import elasticsearch as es
+
+    from langmem_es.backends.elasticsearch.errors import translate_errors
+
+    with translate_errors("GET /"):
+        try:
+            client.info()
+        except es.ApiError as exc:
+            status = exc.meta.status
+            if exc.meta.headers.get("x-elastic-product") == "Elasticsearch":
+                return  # it is one, whatever GET / answered (some distributions have no handler for it)
+            if isinstance(exc, es.UnsupportedProductError) or status not in (401, 403, 429, 502, 503, 504):
+                conn = connection(name)
+                raise ConfigurationError(
+                    f"{_where(name, conn)}={conn.url!r} answered (HTTP {status}) but is not Elasticsearch: "
+                    "point it at the cluster's HTTP port (e.g. http://127.0.0.1:9200; "
+                    "`langmem-es es start` runs a local one)"
+                ) from None
+            if status != 403:  # 403: credentials that may not read GET / can still do their work
+                raise
+
+
 def es_client(name: str = "default", **options: Any) -> Any:
-    """A sync ``Elasticsearch`` client for connection ``name`` (checked by :func:`connection`)."""
-    return connection(name).client(**options)
+    """A sync ``Elasticsearch`` client for connection ``name`` (checked by :func:`connection`), whose
+    server answered as Elasticsearch (:func:`require_elasticsearch`)."""
+    client = connection(name).client(**options)
+    try:
+        require_elasticsearch(client, name)
+    except BaseException:
+        client.close()
+        raise
+    return client

@@ -408,10 +408,10 @@ def _open_backend(kind: str, path: str | None) -> tuple[Any, str, Callable[[], N
         return backend, f"embedded SQLite at {path}", cleanup
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
-    from langmem_es_cli._checks import connection
+    from langmem_es_cli._checks import connection, es_client
 
     conn = connection()
-    client = conn.client(request_timeout=30)
+    client = es_client(request_timeout=30)  # refuses a URL that answers but is not Elasticsearch
     prefix = f"langmem-demo-{uuid.uuid4().hex[:8]}"
     es_backend = ElasticsearchBackend(client, prefix=prefix)
 

@@ -234,10 +234,10 @@ def open_core(
 
     from langmem_es.backends.elasticsearch import ElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
-    from langmem_es_cli._checks import connection
+    from langmem_es_cli._checks import es_client
 
-    conn = connection(cluster)
-    client = conn.client(
+    client = es_client(
+        cluster,
         request_timeout=30,
         max_retries=2,
         retry_on_timeout=True,
@@ -265,6 +265,13 @@ def _run(args: argparse.Namespace) -> int:
         from langmem_es.errors import ConfigurationError
 
         raise ConfigurationError(f"--seconds {args.seconds:g}: the load needs a positive duration")
+    if args.tokens and not args.target:
+        from langmem_es.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            "--tokens is for --target URL (a load through a running server); without --target the load runs "
+            "in process and needs no tokens"
+        )
     if args.target:
         from langmem_es.errors import InvalidArgumentError
         from langmem_es_cli.load_http import run_http_load, tokens_from_file

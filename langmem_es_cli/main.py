@@ -246,9 +246,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the command given (``langmem-es es start`` → the one of ``es start``)."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, subs[0].dest, None) if subs else None
+        if not name or name not in subs[0].choices:
+            return parser
+        parser = subs[0].choices[name]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # a mistyped flag: the usage of the command it was given to, not the top level's
+        _chosen(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
     try:
         return int(args.func(args) or 0)
     except LangmemEsError as exc:

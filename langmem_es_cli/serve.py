@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Callable
@@ -88,9 +89,10 @@ def open_async_core(
         return core, sqlite_health
     from langmem_es.backends.elasticsearch import AsyncElasticsearchBackend
     from langmem_es.embeddings import embedding_dims, resolve_embeddings
-    from langmem_es.settings import require_connection
+    from langmem_es_cli._checks import connection, es_client
 
-    conn = require_connection(cluster)
+    conn = connection(cluster)
+    es_client(cluster, request_timeout=10).close()  # refuses a URL that answers but is not Elasticsearch
     client = conn.client(asynchronous=True, request_timeout=30, max_retries=2, retry_on_timeout=True)
     dims = embedding_dims(resolve_embeddings(emb))
     core = AsyncMemoryCore(
@@ -119,6 +121,15 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _store_path(args: argparse.Namespace) -> str:
+    """``--path`` checked before anything is opened: its directory must exist (or ``--create``)."""
+    if args.backend != "sqlite":
+        return str(args.path)
+    from langmem_es_cli._checks import file_path
+
+    return str(file_path(args.path, create=args.create, flag="--path"))
+
+
 def _serve(args: argparse.Namespace) -> int:
     if args.screenshots:
         from langmem_es_cli.screenshots import take_screenshots
@@ -132,20 +143,21 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not args.tokens:
         raise ConfigurationError("serve needs --tokens FILE (bearer tokens -> identities; see `langmem-es serve -h`)")
+    store = _store_path(args)
     uvicorn = require("uvicorn")
     tokens = TokenTable.load(args.tokens)
     core, health = open_async_core(
         args.backend,
-        path=args.path,
+        path=store,
         cluster=args.cluster,
         prefix=args.prefix,
         embeddings=args.embeddings,
         shared_writes=args.shared_writes,
         shared_writers=args.shared_writers,
     )
-    settings = ServerSettings(
-        max_body_bytes=args.max_body, rate_per_second=args.rate, burst=args.burst, mcp_shared=args.mcp_shared
-    )
+    settings = ServerSettings(rate_per_second=args.rate, burst=args.burst, mcp_shared=args.mcp_shared)
+    if args.max_body is not None:
+        settings = dataclasses.replace(settings, max_body_bytes=args.max_body)
     app = create_app(core, tokens, settings=settings, health=health)
     print(
         f"langmem-es serving {args.backend} on http://{args.host}:{args.port}  "
@@ -185,7 +197,7 @@ def _mcp(args: argparse.Namespace) -> int:
         raise IdentityError(f"invalid identity: {exc}") from None
     core, _ = open_async_core(
         args.backend,
-        path=args.path,
+        path=_store_path(args),
         cluster=args.cluster,
         prefix=args.prefix,
         embeddings=args.embeddings,
@@ -222,7 +234,12 @@ def _backend_args(p: argparse.ArgumentParser) -> None:
         default="sqlite",
         help="sqlite (embedded, default) or elasticsearch (LANGMEM_ES_URL ... or a local cluster)",
     )
-    p.add_argument("--path", default=DEFAULT_PATH, help="SQLite file of the embedded store (default: %(default)s)")
+    p.add_argument(
+        "--path",
+        default=DEFAULT_PATH,
+        help="SQLite file of the embedded store (default: %(default)s); its directory must exist",
+    )
+    p.add_argument("--create", action="store_true", help="with --path: create its directory if missing")
     p.add_argument("--cluster", default="default", help="Elasticsearch connection name (default: %(default)s)")
     p.add_argument("--prefix", default="langmem", help="Elasticsearch index prefix (default: %(default)s)")
     p.add_argument(
@@ -250,7 +267,12 @@ def register(sub: Any) -> None:
         default=None,
         help="shared writes published at once or held for the owner's review (core default if unset)",
     )
-    p.add_argument("--max-body", type=int, default=1_048_576, help="largest request body in bytes (default 1 MiB)")
+    p.add_argument(
+        "--max-body",
+        type=int,
+        default=None,
+        help="largest request body in bytes (default 1 MiB, the largest content remember takes in the Python API)",
+    )
     p.add_argument("--rate", type=float, default=50.0, help="requests per second per token (default 50)")
     p.add_argument("--burst", type=int, default=100, help="requests a token may send at once (default 100)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])

@@ -26,10 +26,9 @@ __all__ = ["register"]
 
 def _client(args: argparse.Namespace) -> Any:
 
-    from langmem_es_cli._checks import connection
+    from langmem_es_cli._checks import connection, es_client
 
-    conn = connection(args.cluster)
-    return conn, conn.client(request_timeout=30)
+    return connection(args.cluster), es_client(args.cluster, request_timeout=30)
 
 
 def _realm(args: argparse.Namespace, client: Any) -> Any:

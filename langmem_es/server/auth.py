@@ -111,6 +111,11 @@ class TokenTable:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigurationError(f"cannot read token file {path}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigurationError(
+                f"token file {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                "save it as UTF-8"
+            ) from None
         if path.suffix.lower() == ".toml":
             if tomllib is None:  # Python 3.10
                 raise ConfigurationError("TOML token files need Python 3.11+; use a .json file")
