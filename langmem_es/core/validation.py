@@ -21,6 +21,14 @@ if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
 
 MAX_CONTENT_CHARS = 32_000
+#: Largest content one ``remember`` call takes, in bytes of UTF-8: 1 MiB, the HTTP API's
+#: request-body limit too (``ServerSettings.max_body_bytes``, ``langmem-es serve --max-body``).
+#: A long event is embedded passage by passage (:mod:`langmem_es.core.passages`: about 200
+#: word pieces each, 40 shared with the next): 1 MiB of prose is about 1,600 passages, some
+#: 90 s of embedding with the default embedder on two CPU cores, and ``remember`` reports no
+#: progress. Longer content is refused at once (:func:`check_content_size`); a long document
+#: goes in as its sections through ``remember_many(items, progress=...)``.
+MAX_CONTENT_BYTES = 1_048_576
 #: Longest recall query; a longer user message is recalled for by :func:`query_of` it.
 MAX_QUERY_CHARS = 4000
 
@@ -58,6 +66,24 @@ def clean_text(text: Any, what: str = "content", *, limit: int = MAX_CONTENT_CHA
     if len(cleaned) > limit:
         raise InvalidMemoryError(f"{what} is {len(cleaned)} characters; the limit is {limit} — split it or summarise")
     return cleaned
+
+
+def check_content_size(text: str, what: str = "content", *, limit: int = MAX_CONTENT_BYTES) -> None:
+    """Refuse ``text`` over ``limit`` bytes of UTF-8 (:data:`MAX_CONTENT_BYTES`) at once, with one line.
+
+    >>> check_content_size("x" * 2_000_000)
+    Traceback (most recent call last):
+    ...
+    langmem_es.errors.InvalidMemoryError: content is 2,000,000 bytes; remember takes at most 1,048,576 (1 MiB, the HTTP API's limit too): write a long document as its sections with remember_many(items, progress=...)
+    """
+    if not isinstance(text, str) or len(text) * 4 <= limit:  # UTF-8: at most 4 bytes a character
+        return
+    size = len(text.encode("utf-8", errors="surrogatepass"))
+    if size > limit:
+        raise InvalidMemoryError(
+            f"{what} is {size:,} bytes; remember takes at most {limit:,} ({limit / 1_048_576:g} MiB, the HTTP API's "
+            "limit too): write a long document as its sections with remember_many(items, progress=...)"
+        )
 
 
 def check_ref(value: Any, what: str = "memory id") -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.validation import MAX_CONTENT_BYTES
 from ..errors import InvalidMemoryError
 from ..model import Identity
 from .auth import RateLimiter, TokenTable
@@ -20,8 +21,9 @@ __all__ = ["ServerSettings", "ServerState", "forget_json", "in_conversation", "t
 class ServerSettings:
     """Limits and options of one server."""
 
-    max_body_bytes: int = 1_048_576
-    """Larger request bodies are refused with 413 (1 MiB: an import of a few thousand memories)."""
+    max_body_bytes: int = MAX_CONTENT_BYTES
+    """Larger request bodies are refused with 413 (1 MiB: an import of a few thousand memories; the
+    Python API's ``remember`` takes content up to the same size, :data:`~langmem_es.core.validation.MAX_CONTENT_BYTES`)."""
     rate_per_second: float = 50.0
     """Sustained requests per second per token (HTTP API, MCP and console alike)."""
     burst: int = 100
