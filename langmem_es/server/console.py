@@ -18,6 +18,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from ..core.authz import author_of
 from ..errors import LangmemEsError
 from ..model import KINDS, SCOPES, Identity, Memory
 from .http_errors import NotFound, PermissionDeniedError, status_for
@@ -61,7 +62,8 @@ def _page(request: Request, name: str, identity: Identity | None, code: int = 20
 
 
 def error_page(request: Request, exc: Exception) -> Response:
-    """An error as a page (the API answers JSON; the console answers HTML); 401 goes to sign-in."""
+    """An error as a page (the API answers JSON; the console answers HTML); 401 goes to sign-in
+    (with the reason, unless the visitor simply has not signed in yet)."""
     if not isinstance(exc, LangmemEsError):
         return _page(
             request,
@@ -73,6 +75,8 @@ def error_page(request: Request, exc: Exception) -> Response:
         )
     status = status_for(exc)
     if status == 401 and request.method == "GET":
+        if not (request.headers.get("authorization") or request.cookies.get(COOKIE)):
+            return RedirectResponse("/console/login", status_code=303)  # not signed in yet: nothing went wrong
         return RedirectResponse(f"/console/login?{urlencode({'error': str(exc)})}", status_code=303)
     return _page(request, "error.html", None, code=status, error=type(exc).__name__, message=str(exc))
 
@@ -136,7 +140,7 @@ async def _memories(
         if (not kind or m.kind == kind)
         and (not scope or m.scope == scope)
         and (not status or m.status == status)
-        and (not user or m.owner == f"user:{user}" or m.written_by == user)
+        and (not user or m.owner == f"user:{user}" or m.written_by == user or author_of(m).get("user_id") == user)
     ][:LIST_LIMIT]
 
 

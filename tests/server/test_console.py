@@ -58,13 +58,42 @@ def test_signed_out_visitors_are_sent_to_sign_in(browser, server: Server) -> Non
     context = browser.new_context(base_url=server.url)
     page = context.new_page()
     page.goto("/console/conflicts")
-    assert page.url.endswith(
-        "/console/login?error=missing+bearer+token%3A+send+%27Authorization%3A+Bearer+%3Ctoken%3E%27"
-    )
+    assert page.url.endswith("/console/login")  # a first visit: a sign-in prompt, not an error
+    assert page.locator(".error").count() == 0
+    assert "langmem-es serve --tokens FILE" in page.text_content("#sign-in-help")
     page.fill("#token", "not-a-valid-token")
     page.click("#sign-in")
     assert "unknown bearer token" in page.text_content("#error-message")
     context.close()
+
+
+def test_a_stale_sign_in_says_why_on_the_sign_in_page(browser, server: Server) -> None:
+    context = browser.new_context(base_url=server.url)
+    host = server.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [{"name": "langmem_token", "value": server.tokens["expired"], "domain": host, "path": "/console"}]
+    )
+    page = context.new_page()
+    page.goto("/console/")
+    assert "/console/login?error=" in page.url
+    assert "bearer token expired" in page.text_content(".error")
+    context.close()
+
+
+def test_owner_filtering_by_user_is_told_what_an_owner_cannot_see(page_as, server: Server) -> None:
+    with server.client("member") as sam:
+        private = remember(sam, "Sam's locker code is 4711.", subject_key="user.locker_code")
+        shared = remember(sam, "The kettle is descaled on Fridays.", subject_key="office.kettle", scope="shared")
+    page = page_as("owner")
+    page.goto("/console/")
+    assert "another user's are never shown, even to an owner" in " ".join(page.text_content("#visibility").split())
+    page.goto("/console/?user=sam")
+    assert page.locator(f"#memories tr[data-id='{shared['id']}']").count() == 1  # written through sam's agent
+    assert page.locator(f"#memories tr[data-id='{private['id']}']").count() == 0  # the policy: own only
+    assert (
+        "Only the shared memories of sam can be shown: their private and conversation memories are never shown, "
+        "even to an owner." in " ".join(page.text_content("#visibility").split())
+    )
 
 
 def test_owner_resolves_a_conflict_and_the_next_recall_shows_the_winner(page_as, server: Server) -> None:
