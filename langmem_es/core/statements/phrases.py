@@ -1,7 +1,7 @@
-"""Reading phrases with spaCy: the pipeline, spelling folding, noun phrases and their values.
+"""Reading phrases with spaCy: the pipeline, spelling folding, lemmas and noun phrases.
 
-The token-level half of :mod:`.statements` (clauses are in :mod:`.clauses`).
-Pure and deterministic: no I/O beyond loading the model once.
+The token-level half of reading (the values a phrase gives are in :mod:`.values`, clauses in
+:mod:`.clauses`). Pure and deterministic: no I/O beyond loading the model once.
 """
 
 from __future__ import annotations
@@ -85,6 +85,15 @@ def content_lemmas(text: str) -> frozenset[str]:
     )
 
 
+def proper_names(text: str) -> frozenset[str]:
+    """The proper names of a sentence (not its first word).
+
+    >>> sorted(proper_names("Tom took over the billing service from Alice"))
+    ['alice']
+    """
+    return frozenset(t.lower_ for t in reading(text) if t.pos_ == "PROPN" and t.i > 0)
+
+
 def particle(verb: Token) -> str:
     """The particle of a phrasal verb, however the parse attached it ("took me off X", "went up
     to", "gone back to")."""
@@ -108,14 +117,18 @@ def noun_lemmas(text: str) -> frozenset[str]:
 
 
 def noun_phrase(tok: Token) -> NounPhrase:
-    """(holder, names, thing, instance) of a noun phrase headed by ``tok``."""
-    low = tok.lower_
-    if low in lexicon.FIRST_PERSON or is_speaker(tok):
-        return ("user",), frozenset(), "", frozenset()
-    if low in lexicon.FIRST_PLURAL:
-        return ("we",), frozenset(), "", frozenset()
-    if low in ("their", "his", "her") and tok.dep_ == "poss" and _said_of_speaker(tok):
-        return ("user",), frozenset(), "", frozenset()  # "The user switched their email to Gmail"
+    """(holder, names, thing, instance) of a noun phrase headed by ``tok``: the speaker's
+    ("I", "the user"), a person's ("my sister", "Alice"), or a thing and whose it is ("my
+    rent", "the return flight", "the meeting with Dana").
+
+    >>> noun_phrase(reading("My sister lives in York")[1])
+    (('user', 'sister'), frozenset(), '', frozenset())
+    >>> noun_phrase(reading("The return flight leaves on Friday")[2])
+    (('*',), frozenset(), 'flight', frozenset({'return'}))
+    """
+    speaker = _speaker_phrase(tok)
+    if speaker is not None:
+        return speaker
     kids = list(tok.children)
     poss = next((c for c in kids if c.dep_ == "poss"), None)
     owner: tuple[str, ...] = ("*",)
@@ -127,7 +140,6 @@ def noun_phrase(tok: Token) -> NounPhrase:
         for t in tok.subtree
         if t is not tok and t.lower_ in lexicon.INSTANCE and t.dep_ not in ("poss", "pobj")
     )
-    names = {c.text.lower() for c in kids if c.dep_ == "appos" and c.pos_ == "PROPN"}
     comps = [
         c
         for c in kids
@@ -135,7 +147,37 @@ def noun_phrase(tok: Token) -> NounPhrase:
         and c.lower_ not in lexicon.INSTANCE
         and c.lower_ not in lexicon.CHANGE_ADJECTIVES
     ]
-    head = american(tok.lemma_.lower())
+    person = _person_phrase(tok, kids, poss, owner, comps, inst)
+    if person is not None:
+        return person
+    names = {c.text.lower() for c in kids if c.dep_ == "appos" and c.pos_ == "PROPN"}
+    return owner, frozenset(names), _thing(tok, comps, of_thing), inst | _instances(kids, comps)
+
+
+def _speaker_phrase(tok: Token) -> NounPhrase | None:
+    """The speaker ("I", "my", "the user"; "their" said of the user: "The user switched their
+    email to Gmail"), or the speaker with others ("we", "our")."""
+    low = tok.lower_
+    if low in lexicon.FIRST_PERSON or is_speaker(tok):
+        return ("user",), frozenset(), "", frozenset()
+    if low in lexicon.FIRST_PLURAL:
+        return ("we",), frozenset(), "", frozenset()
+    if low in ("their", "his", "her") and tok.dep_ == "poss" and _said_of_speaker(tok):
+        return ("user",), frozenset(), "", frozenset()
+    return None
+
+
+def _person_phrase(
+    tok: Token,
+    kids: list[Token],
+    poss: Token | None,
+    owner: tuple[str, ...],
+    comps: list[Token],
+    inst: frozenset[str],
+) -> NounPhrase | None:
+    """A person who holds facts: by name ("Alice", "my daughter Mia"), or as one's relative
+    ("my sister", "my oldest son": ``son:oldest``); ``None`` for a thing."""
+    low = tok.lower_
     # "the CI", "my VPN", "the user's student ID" are things; so is a possessed word the tagger
     # calls a name though it is not capitalised ("the user's github username")
     acronym = tok.text.isupper() and len(tok.text) > 1 and (poss is not None or any(c.lower_ == "the" for c in kids))
@@ -149,15 +191,30 @@ def noun_phrase(tok: Token) -> NounPhrase:
             return (*owner, kin[0].lemma_.lower()), frozenset({name}), "", frozenset()
         holder = (*owner, name) if poss is not None else (name,)
         return holder, frozenset({name}), "", frozenset()
+    head = american(tok.lemma_.lower())
     if head in lexicon.PEOPLE or low in lexicon.PEOPLE:
+        names = {c.text.lower() for c in kids if c.dep_ == "appos" and c.pos_ == "PROPN"}
         person = head + (":" + "_".join(sorted(inst)) if inst else "")
         return (*owner, person), frozenset(names), "", frozenset()
+    return None
+
+
+def _thing(tok: Token, comps: list[Token], of_thing: str) -> str:
+    """The thing a noun phrase names, in its words: "email address" is the email, "my boss" my
+    manager, "my budget for the laptop" the laptop budget, "my dog's name" the dog name."""
+    head = american(tok.lemma_.lower())
     words = [american(c.lemma_.lower()) for c in comps if c.pos_ != "PROPN" and c.pos_ != "NUM"]
     if words and head in lexicon.GENERIC_HEADS:  # "email address" → "email"
         head = words.pop()
     head = lexicon.SAME_NOUN.get(head, head)  # "my boss" is my manager
-    thing = " ".join([*of_thing.split(), *_purpose(tok), *words, head])
-    met = {  # "the meeting with Dana" is another meeting than "the meeting with Omar" or "with sales"
+    return " ".join([*of_thing.split(), *_purpose(tok), *words, head])
+
+
+def _instances(kids: list[Token], comps: list[Token]) -> set[str]:
+    """The words that single out one thing of a kind by whom it is with or where it goes: "the
+    meeting with Dana" is another meeting than "the meeting with Omar" or "with sales", "the
+    flight to Lisbon" (or "the Lisbon flight") another flight than "the flight to Porto"."""
+    met = {
         w.lower_
         for c in kids
         if c.dep_ == "prep" and c.lower_ == "with"
@@ -165,7 +222,7 @@ def noun_phrase(tok: Token) -> NounPhrase:
         if t.dep_ == "pobj" and t.pos_ in ("NOUN", "PROPN")
         for w in (*(m for m in t.children if m.dep_ in ("compound", "amod")), t)
     }
-    bound = {  # "the flight to Lisbon" is another flight than "the flight to Porto"
+    bound = {
         w.lower_
         for c in kids
         if c.dep_ == "prep" and c.lower_ in ("to", "from")
@@ -174,8 +231,7 @@ def noun_phrase(tok: Token) -> NounPhrase:
         for w in phrase_tokens(t)
         if is_name(w)
     }
-    bound |= {c.lower_ for c in comps if c.pos_ == "PROPN"}  # "the Lisbon flight"
-    return owner, frozenset(names), thing, inst | met | bound
+    return met | bound | {c.lower_ for c in comps if c.pos_ == "PROPN"}
 
 
 def _purpose(tok: Token) -> list[str]:
@@ -209,14 +265,6 @@ def is_speaker(tok: Token) -> bool:
     )  # "the user and Tom": still the user
 
 
-_CLOCK = re.compile(r"\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d{2}", re.I)
-
-
-def is_clock_time(value: str) -> bool:
-    """A time of day as a value reads it: "9:30", "10am", "7 p.m."."""
-    return _CLOCK.fullmatch(value) is not None
-
-
 def is_name(tok: Token) -> bool:
     """A proper name, also when the tagger missed it ("Alice lives …" tagged as a noun)."""
     if tok.pos_ == "PROPN" or (
@@ -244,144 +292,7 @@ def is_time_adverb(tok: Token) -> bool:
     return tok.lemma_.lower() in lexicon.TIME_NOUNS and any(c.lower_ in lexicon.TIME_DETERMINERS for c in tok.children)
 
 
-def is_date(tok: Token) -> bool:
-    return (
-        tok.lower_ in DATE_WORDS
-        or tok.lower_.rstrip("s") in DATE_WORDS
-        or tok.ent_type_ == "TIME"
-        or bool(
-            re.fullmatch(r"\d{1,2}(:\d\d)?(am|pm)?", tok.lower_) and tok.nbor(1).lower_ in ("am", "pm")
-            if tok.i + 1 < len(tok.doc)
-            else False
-        )
-    )
-
-
 def phrase_tokens(tok: Token) -> list[Token]:
     """The tokens of ``tok``'s phrase without nested prepositional phrases ("theatre [on Fridays]")."""
     nested = {t for p in tok.subtree if p.dep_ == "prep" and p is not tok for t in p.subtree}
     return [t for t in tok.subtree if t not in nested]
-
-
-def dated(toks: list[Token]) -> bool:
-    return any(is_date(t) for t in toks) or any(t.ent_type_ == "DATE" and t.is_alpha for t in toks)
-
-
-_TENS = frozenset({20, 30, 40, 50, 60, 70, 80, 90})
-
-
-def _units_after(tens: Token) -> Token | None:
-    """The units word after a tens word ("thirty-four", "thirty four"), if any."""
-    doc, j = tens.doc, tens.i + 1
-    if j < len(doc) and doc[j].text == "-":
-        j += 1
-    if j < len(doc) and 1 <= lexicon.NUMBER_WORDS.get(doc[j].lower_, 0) <= 9 and doc[j].lower_ not in ("a", "an"):
-        return doc[j]
-    return None
-
-
-def values_of(heads: list[Token], skip: frozenset[Token] = frozenset()) -> set[str]:
-    """Normalised value words of the phrases headed by ``heads``: names, lemmas, numbers."""
-    out: set[str] = set()
-    chosen: dict[int, Token] = {}
-    for h in heads:
-        nested = {
-            t
-            for p in h.subtree
-            if p is not h
-            and p.dep_ == "prep"
-            and p.head is not h.head
-            and dated([o for o in p.children if o.dep_ == "pobj"])
-            and not dated([h])
-            for t in p.subtree
-        }
-        chosen.update((t.i, t) for t in h.subtree if t not in skip and t not in nested)
-    for i in sorted(chosen):  # "city 1-0": the tail of a number may hang elsewhere in the parse
-        doc = chosen[i].doc
-        j = i
-        while (
-            chosen[j].text[:1].isdigit()
-            and j + 2 < len(doc)
-            and doc[j + 1].text in "-/:"
-            and doc[j + 2].text[:1].isdigit()
-        ):
-            chosen[j + 1], chosen[j + 2] = doc[j + 1], doc[j + 2]
-            j += 2
-    number, last = "", -2
-    units: set[int] = set()  # the "four" of "thirty-four", counted with the "thirty"
-    for i in sorted(chosen):
-        t = chosen[i]
-        if True:
-            raw = t.text.lower().replace(",", "")
-            digits = re.fullmatch(r"(\d+(?:\.\d+)?)(?:st|nd|rd|th)?", raw)
-            if digits and t.pos_ in ("NUM", "ADJ", "NOUN", "PROPN", "X"):
-                if number and i != last + 1:
-                    out.add(number)
-                    number = ""
-                number, last = number + digits.group(1), i
-                continue
-            if (
-                number
-                and t.text in ("-", "/", ":", ".")
-                and i == last + 1
-                and i + 1 in chosen
-                and chosen[i + 1].text[:1].isdigit()
-            ):
-                last = i  # "555-0100", "3/5", "10:30": one number, separators aside
-                continue
-            if number:
-                out.add(number)
-                number = ""
-            if t.lower_ in lexicon.NUMBER_WORDS and t.pos_ == "NUM":
-                if i in units:
-                    continue
-                value = lexicon.NUMBER_WORDS[t.lower_]
-                unit = _units_after(t) if value in _TENS else None  # "thirty-four", "thirty four"
-                if unit is not None:
-                    value += lexicon.NUMBER_WORDS[unit.lower_]
-                    units.add(unit.i)
-                out.add(str(value))
-                continue
-            if t.pos_ in ("DET", "PUNCT", "ADP", "CCONJ", "PART", "AUX", "SCONJ") or t.dep_ in ("poss", "neg", "case"):
-                continue
-            if t.lower_ in lexicon.FIRST_PERSON or t.lower_ in lexicon.FIRST_PLURAL or t.lower_ in lexicon.UNITS:
-                continue
-            if t.pos_ in ("ADV",) and t.lower_ not in DATE_WORDS:
-                continue
-            word = (
-                t.text.lower()
-                if t.pos_ == "PROPN" or "@" in t.text or (t.i > 0 and t.text[:1].isupper())
-                else american(t.lemma_.lower())
-            )
-            if word not in DATE_WORDS and word.endswith("s") and word[:-1] in DATE_WORDS:
-                word = word[:-1]  # "on Tuesdays" is "every Tuesday"
-            if word in lexicon.UNITS or not word.strip("-'"):
-                continue
-            out.add(word)
-    if number:
-        out.add(number)
-    return out
-
-
-def value_type(heads: list[Token], prep: str = "") -> str:
-    """``when`` (a date or time), ``where`` (a place after in/at/to/near), else ``be``."""
-    toks = [t for h in heads for t in phrase_tokens(h)]
-    if dated(toks) or (prep in ("on", "at", "by", "until") and any(t.like_num for t in toks)):
-        return "when"
-    if prep in ("in", "at", "to", "near", "from") and any(
-        is_name(t) or t.ent_type_ in ("GPE", "LOC", "FAC") for t in toks
-    ):
-        return "where"
-    return "be"
-
-
-def first_prep(kids: list[Token], temporal_ok: bool = False) -> tuple[str, list[Token]]:
-    for c in kids:
-        if c.dep_ in ("prep", "agent", "dative"):
-            objs = [o for o in c.children if o.dep_ == "pobj"]
-            if not objs or c.lower_ in lexicon.TEMPORAL_PREPS:
-                continue
-            if not temporal_ok and dated([t for o in objs for t in phrase_tokens(o)]) and c.lower_ != "by":
-                continue
-            return ("by" if c.dep_ == "agent" else c.lower_), objs
-    return "", []

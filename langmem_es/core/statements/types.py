@@ -68,6 +68,13 @@ class Statement:
         return ".".join(_slug(p) for p in parts if p and _slug(p))
 
     @property
+    def summary(self) -> str:
+        """The claim in one line, as the rules' examples show it: ``user.home = leeds (change)``."""
+        marks = [mark for mark in ("negated", "habitual", "change", "ending", "event") if getattr(self, mark)]
+        said = f"{self.key} = {' '.join(sorted(self.values))}" if self.values else self.key
+        return said + (f" ({', '.join(marks)})" if marks else "")
+
+    @property
     def words(self) -> frozenset[str]:
         """Every normalised content word of the claim (holder, thing, frame, values)."""
         return frozenset(
