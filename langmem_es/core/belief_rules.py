@@ -156,7 +156,7 @@ def one_attribute(old: Memory, new: Memory) -> bool:
 
 
 def one_topic(old: Memory, new: Memory) -> bool:
-    """Do both speak of one life domain (:data:`~.statement_lexicon.TOPICS`) in words that
+    """Do both speak of one life domain (:data:`~.statements.lexicon.TOPICS`) in words that
     embed far apart ("My preferred language is Python" / "I prefer Rust these days")?"""
     return bool(St.topics(new.content) & St.topics(old.content))
 

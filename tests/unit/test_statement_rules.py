@@ -2,7 +2,8 @@
 
 A rule is one small function a pattern (``langmem_es.core.statements``): the clause rules
 (the speaker's arrangements, complements, copulas, predicates, possession, frames, and what
-a clause says beside its claim) and the relation rules. Each one's docstring gives its example
+a clause says beside its claim), the patterns a sentence is read by around its main clause
+(a label, a correction, a verdict, the marks of a change), and the relation rules. Each one's docstring gives its example
 sentence as a doctest calling the rule itself, so each rule has its own test here.
 """
 
@@ -17,7 +18,16 @@ from typing import Any
 
 import pytest
 
-from langmem_es.core.statements import arrangements, clauses, copulas, frames, possession, predicates, relations
+from langmem_es.core.statements import (
+    arrangements,
+    clauses,
+    copulas,
+    frames,
+    possession,
+    predicates,
+    relations,
+    sentences,
+)
 
 RULES: list[Callable[..., Any]] = [
     *arrangements.RULES,
@@ -30,6 +40,7 @@ RULES: list[Callable[..., Any]] = [
     *possession.RULES,
     *frames.RULES,
     frames.framed,
+    *sentences.PATTERNS,
     *relations.EVENTS,
     *relations.RULES,
 ]
@@ -42,6 +53,8 @@ NOT_RULES = {
     "possession.timed_thing",
     "relations.relate",
     "relations.as_said",
+    "sentences.read",
+    "sentences.classify",
 }
 
 
@@ -61,7 +74,11 @@ def test_rule_example(rule: Callable[..., Any]) -> None:
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {_name(rule)} failed"
 
 
-@pytest.mark.parametrize("module", [arrangements, clauses, copulas, predicates, possession, frames, relations])
+@pytest.mark.parametrize(
+    "module",
+    [arrangements, clauses, copulas, predicates, possession, frames, sentences, relations],
+    ids=lambda m: m.__name__.rsplit(".", 1)[-1],
+)
 def test_every_rule_is_listed(module: ModuleType) -> None:
     """A public function of a rule module is a listed rule (so it has its test above) or a reader."""
     listed = {_name(rule) for rule in RULES}

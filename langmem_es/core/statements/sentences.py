@@ -23,6 +23,8 @@ from .types import Polarity, Statement
 from .values import dated, values_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from spacy.tokens import Doc, Token
 
 _VERDICTS = frozenset({"wrong", "true", "untrue", "incorrect", "correct", "right", "false", "mistake"})
@@ -79,30 +81,28 @@ def classify(text: str) -> Polarity:
 def _read(text: str) -> Statement:
     label = _LABEL.match(text)
     if label and text[label.end() :].strip():
-        return _labelled(text, label.group(1), text[label.end() :])
+        return labelled(text, label.group(1), text[label.end() :])
     doc = reading(text)
     heads = [
         t
         for t in doc
         if t.dep_ == "ROOT" or (t.pos_ in ("VERB", "AUX") and t.dep_ in ("conj", "ccomp", "advcl", "parataxis"))
     ]
-    clauses = _resolve_pronouns([clause(text, head) for head in heads])
+    clauses = resolve_pronouns([clause(text, head) for head in heads])
     best_head, best = _most_informative(heads, clauses)
-    st = _one_corrects_another(best or Statement(text=text), clauses)
-    change, ending = _change_marks(doc)
-    if best_head is not None and _judged_false(best_head):  # "It is incorrect that the API is public."
+    st = one_corrects_another(best or Statement(text=text), clauses)
+    change, ending = change_marks(doc)
+    if best_head is not None and judged_false(best_head):  # "It is incorrect that the API is public."
         st = replace(st, negated=not st.negated, habitual=False)
-    elif _rejects(doc) and st.negated:  # "That's not true, I don't have a dog": a denial, not a habit
+    elif rejects(doc) and st.negated:  # "That's not true, I don't have a dog": a denial, not a habit
         st = replace(st, habitual=False)
-    elif _rejects(doc) and st.values:  # "No, I live in York": a correction naming the value
+    elif rejects(doc) and st.values:  # "No, I live in York": a correction naming the value
         change = True
-    replaced = frozenset(st.replaced | _corrected(doc) | _instead_of(doc, change))
+    replaced = frozenset(st.replaced | corrected(doc) | instead_of(doc, change))
     others = tuple(
         c
         for h, c in zip(heads, clauses, strict=False)
-        if h is not best_head
-        and (h.dep_ in ("ROOT", "conj", "parataxis") or _spliced(h))
-        and not (c.negated or c.event)
+        if h is not best_head and (h.dep_ in ("ROOT", "conj", "parataxis") or spliced(h)) and not (c.negated or c.event)
     )
     return replace(
         st,
@@ -114,10 +114,10 @@ def _read(text: str) -> Statement:
     )
 
 
-def _labelled(text: str, label: str, rest: str) -> Statement:
+def labelled(text: str, label: str, rest: str) -> Statement:
     """A leading label is read as what it says: "Update:", "Correction:" and "New:" mark a change.
 
-    >>> _labelled("Update: my phone is now 555-9876", "Update", "my phone is now 555-9876").change
+    >>> labelled("Update: my phone is now 555-9876", "Update", "my phone is now 555-9876").change
     True
     """
     st = read(rest)
@@ -144,7 +144,7 @@ def _most_informative(heads: list[Token], clauses: list[Statement]) -> tuple[Tok
     return best_head, best
 
 
-def _one_corrects_another(st: Statement, clauses: list[Statement]) -> Statement:
+def one_corrects_another(st: Statement, clauses: list[Statement]) -> Statement:
     """One clause corrects the other: what the negated one names is replaced.
 
     >>> sorted(read("I'm not from Bristol, I'm from Leeds").replaced)
@@ -164,9 +164,13 @@ def _one_corrects_another(st: Statement, clauses: list[Statement]) -> Statement:
     return st
 
 
-def _resolve_pronouns(clauses: list[Statement]) -> list[Statement]:
+def resolve_pronouns(clauses: list[Statement]) -> list[Statement]:
     """A clause whose subject is "she", "he" or "they" is about the person an earlier clause of
-    the sentence named: "My daughter changed schools, she's at Hillview now"."""
+    the sentence named.
+
+    >>> read("My daughter changed schools, she's at Hillview now").summary
+    'user.daughter.where = hillview (change)'
+    """
     named: tuple[str, ...] | None = None
     out = []
     for c in clauses:
@@ -178,9 +182,13 @@ def _resolve_pronouns(clauses: list[Statement]) -> list[Statement]:
     return out
 
 
-def _spliced(head: Token) -> bool:
+def spliced(head: Token) -> bool:
     """A clause the parser hung under the next one when a comma joins two claims: "I'm seeing
-    someone now, her name is Sam" (not "I think I'm moving", what someone says or thinks)."""
+    someone now, her name is Sam" (not "I think I'm moving", what someone says or thinks).
+
+    >>> [t.text for t in reading("I'm seeing someone now, her name is Sam") if spliced(t)]
+    ['seeing']
+    """
     return (
         head.dep_ == "ccomp"
         and head.i < head.head.i
@@ -190,7 +198,14 @@ def _spliced(head: Token) -> bool:
     )
 
 
-def _change_marks(doc: Doc) -> tuple[bool, bool]:
+def change_marks(doc: Doc) -> tuple[bool, bool]:
+    """(change, ending) a sentence marks: an ending ("no longer", "used to", "passed away", "I
+    quit" — not one dated in the past: "left Google in 2019") is a change too; a change verb,
+    adverb or adjective ("moved", "now", "my new …"), "these days" (not "also"), "got a raise".
+
+    >>> change_marks(reading("I no longer live in Bristol")), change_marks(reading("I moved to Leeds"))
+    ((True, True), (True, False))
+    """
     low = [t.lower_ for t in doc]
     text = " ".join(low)
     ending = bool(
@@ -218,9 +233,15 @@ def _change_marks(doc: Doc) -> tuple[bool, bool]:
     return change, ending
 
 
-def _judged_false(head: Token) -> bool:
+def judged_false(head: Token) -> bool:
     """Is this clause the "that …" complement of a verdict of falsehood ("it is incorrect that …"),
-    or what the speaker says they never said ("I never said I liked jazz")?"""
+    or what the speaker says they never said ("I never said I liked jazz")?
+
+    >>> [t.text for t in reading("It is incorrect that the API is public") if judged_false(t)]
+    ['is']
+    >>> [t.text for t in reading("I never said I liked jazz") if judged_false(t)]
+    ['liked']
+    """
     said = head.head
     if (
         head.dep_ == "ccomp"
@@ -237,8 +258,12 @@ def _judged_false(head: Token) -> bool:
     return bool(words & {"incorrect", "wrong", "untrue", "false"}) or (negative and bool(words & {"true", "correct"}))
 
 
-def _rejects(doc: Doc) -> bool:
-    """The sentence rejects a claim as a whole: "that's wrong", "not true", "incorrect"."""
+def rejects(doc: Doc) -> bool:
+    """The sentence rejects a claim as a whole: "that's wrong", "not true", "incorrect".
+
+    >>> rejects(reading("That's not true, I don't have a dog")), rejects(reading("I live in York"))
+    (True, False)
+    """
     text = " ".join(t.lower_ for t in doc)
     return bool(
         re.search(
@@ -249,9 +274,13 @@ def _rejects(doc: Doc) -> bool:
     )
 
 
-def _corrected(doc: Doc) -> set[str]:
+def corrected(doc: Doc) -> set[str]:
     """Values a sentence says are wrong, replaced or given up: "not Bristol", "from piano",
-    "replaced my Ford", "I'm off fish"."""
+    "replaced my Ford", "I'm off fish".
+
+    >>> corrected(reading("I sold the Honda")), corrected(reading("I'm off fish now"))
+    ({'honda'}, {'fish'})
+    """
     out: set[str] = set()
     for t in doc:
         if t.dep_ == "neg" and t.head.pos_ in ("PROPN", "NOUN", "NUM"):
@@ -264,7 +293,7 @@ def _corrected(doc: Doc) -> set[str]:
             out |= values_of([c for c in t.head.children if c.dep_ in ("attr", "acomp")]) - _VERDICTS
         if t.lower_ == "from" and t.dep_ == "prep" and t.head.lemma_.lower() in lexicon.CHANGE_VERBS:
             out |= values_of([c for c in t.children if c.dep_ == "pobj"])
-        if t.dep_ == "dobj" and t.lower_ not in lexicon.FIRST_PERSON and _gives_up(t.head):
+        if t.dep_ == "dobj" and t.lower_ not in lexicon.FIRST_PERSON and gives_up(t.head):
             out |= values_of([t])
         if t.dep_ == "prep" and (
             (t.lower_ == "off" and t.head.lemma_ == "be") or (t.lower_ == "with" and t.head.lower_ == "done")
@@ -273,9 +302,13 @@ def _corrected(doc: Doc) -> set[str]:
     return out
 
 
-def _instead_of(doc: Doc, change: bool) -> set[str]:
+def instead_of(doc: Doc, change: bool) -> set[str]:
     """Values a sentence puts a new one in place of: "tea instead of coffee", "Linux rather than
-    Windows", and — said as a change — "now prefers Go over Python", "more into Radiohead than Muse"."""
+    Windows", and — said as a change — "now prefers Go over Python", "more into Radiohead than Muse".
+
+    >>> instead_of(reading("I drink tea instead of coffee"), False), instead_of(reading("I now prefer Go over Python"), True)
+    ({'coffee'}, {'python'})
+    """
     out: set[str] = set()
     for t in doc[1:]:
         before = doc[t.i - 1].lower_
@@ -291,8 +324,13 @@ def _instead_of(doc: Doc, change: bool) -> set[str]:
     return out
 
 
-def _gives_up(verb: Token) -> bool:
-    """A verb whose object stops being the case: "replaced my Ford", "sold the Honda", "gave up coffee"."""
+def gives_up(verb: Token) -> bool:
+    """A verb whose object stops being the case: "replaced my Ford", "sold the Honda", "gave up coffee"
+    (done: not "sells insurance").
+
+    >>> gives_up(reading("I sold the Honda")[1]), gives_up(reading("He sells insurance")[1])
+    (True, False)
+    """
     lemma = verb.lemma_.lower()
     if lemma in ("replace", "trade", "swap"):
         return True
@@ -301,3 +339,18 @@ def _gives_up(verb: Token) -> bool:
         lemma in lexicon.GIVE_UP_VERBS
         or (lemma == "give" and any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children))
     )
+
+
+#: The patterns a sentence is read by around its main clause, each with its example.
+PATTERNS: tuple[Callable[..., object], ...] = (
+    labelled,
+    one_corrects_another,
+    resolve_pronouns,
+    spliced,
+    change_marks,
+    judged_false,
+    rejects,
+    corrected,
+    instead_of,
+    gives_up,
+)
