@@ -13,14 +13,14 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "BenchConfig": "runner",
+    "BenchConfig": "config",
     "run_bench": "runner",
-    "stats": "runner",
+    "stats": "timing",
     "corpus": "corpus",
     "queries": "corpus",
     "corpus_hash": "corpus",
     "summary": "report",
-    "write_markdown": "report",
+    "write_markdown": "report_markdown",
     "register": "cli",
 }
 

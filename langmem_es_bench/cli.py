@@ -123,7 +123,7 @@ def _count(value: str) -> int:
 
 
 def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported lazily
-    from langmem_es_bench.runner import BenchConfig
+    from langmem_es_bench.config import BenchConfig
 
     backends = ["sqlite", "elasticsearch"] if args.backend == "both" else [args.backend]
     cfg = BenchConfig.smoke_config(backends) if args.smoke else BenchConfig(backends=backends)
@@ -160,12 +160,14 @@ def _saved_results(path: Path) -> dict[str, Any]:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from langmem_es_bench.report import plot, summary, write_markdown
+    from langmem_es_bench.report import summary
+    from langmem_es_bench.report_markdown import write_markdown
+    from langmem_es_bench.report_plots import plot
 
     argv = getattr(args, "_argv", None) or sys.argv[2:]
     if args.paired:
+        from langmem_es_bench.config import BenchConfig
         from langmem_es_bench.paired import run_paired
-        from langmem_es_bench.runner import BenchConfig
 
         paired = run_paired(
             args.paired,

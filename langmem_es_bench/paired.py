@@ -20,14 +20,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from langmem_es_bench.config import BenchConfig
 from langmem_es_bench.corpus import CorpusItem, QueryStream
-from langmem_es_bench.runner import BenchConfig, _loadavg, _ms, _progress, _ratio, harness_frozen, stats
+from langmem_es_bench.phases import warm_cluster
+from langmem_es_bench.points import Bench, new_facts, write_until_visible
 from langmem_es_bench.targets import tenant_of
+from langmem_es_bench.timing import Say, elapsed_ms, harness_frozen, load_average, progress_printer, ratio_of, stats
 
 WARMUP = 20
 """Untimed queries per system before a point's timed ones (JIT, caches, the model)."""
-
-Say = Callable[[str], None]
 
 
 def _turns(n: int, first: Callable[[int], float], second: Callable[[int], float]) -> tuple[list[float], list[float]]:
@@ -57,7 +58,7 @@ def in_turns(
         def call(i: int) -> float:
             t0 = time.perf_counter()
             target.query(texts[i], tenant_of(i * 7919, tenants))  # spread over the tenants
-            return _ms(t0)
+            return elapsed_ms(t0)
 
         return call
 
@@ -74,7 +75,7 @@ def alternate(
     (the target's ratio), then in turns with the plain hybrid requests (what langmem-es's
     recall adds over them). Two systems at a time: three in turn slowed every one of them at
     100k, langmem-es most (p50 17.4 ms alone, 27.6 ms beside two others)."""
-    started_load = _loadavg()
+    started_load = load_average()
     a, b = in_turns(ours, lc, stream, queries, tenants)
     beside, c = in_turns(ours, plain, stream, queries, tenants)
     point: dict[str, Any] = {
@@ -83,14 +84,14 @@ def alternate(
         "queries": queries,
         "langmem_es": a,
         "langchain_es": b,
-        "p50_ratio": _ratio(a["p50"], b["p50"]),
-        "p95_ratio": _ratio(a["p95"], b["p95"]),
+        "p50_ratio": ratio_of(a["p50"], b["p50"]),
+        "p95_ratio": ratio_of(a["p95"], b["p95"]),
         "langmem_es_beside_plain_hybrid": beside,
         "plain_hybrid": c,
-        "p50_ratio_plain_hybrid": _ratio(beside["p50"], c["p50"]),
-        "p95_ratio_plain_hybrid": _ratio(beside["p95"], c["p95"]),
+        "p50_ratio_plain_hybrid": ratio_of(beside["p50"], c["p50"]),
+        "p95_ratio_plain_hybrid": ratio_of(beside["p95"], c["p95"]),
         "load_average_start": started_load,
-        "load_average_end": _loadavg(),
+        "load_average_end": load_average(),
     }
     say(
         f"    paired at {size:,}" + (f" over {tenants:,} tenants" if tenants > 1 else "") + ": langmem-es pre-recall "
@@ -107,10 +108,8 @@ def visible_turns(ours: Any, lc: Any, stream: QueryStream, n: int, *, size: int,
     """``n`` semantic ``remember`` → visible probes of langmem-es and as many ``add_texts``
     (refresh) → visible of langchain-es, in turns, after three
     untimed writes each (a first write loads the statement model)."""
-    from langmem_es_bench.runner import new_facts, write_until_visible
-
     tenant = tenant_of(0, 1)
-    started_load = _loadavg()
+    started_load = load_average()
     for i, q in enumerate(stream.take(3)):
         for target in (ours, lc):
             target.write(f"Warm-up note {i}: {q}", tenant)
@@ -127,9 +126,9 @@ def visible_turns(ours: Any, lc: Any, stream: QueryStream, n: int, *, size: int,
         "writes": n,
         "langmem_es": a,
         "langchain_es": b,
-        "p95_ratio": _ratio(a["p95"], b["p95"]),
+        "p95_ratio": ratio_of(a["p95"], b["p95"]),
         "load_average_start": started_load,
-        "load_average_end": _loadavg(),
+        "load_average_end": load_average(),
     }
     say(
         f"    write→visible side by side at {size:,}: langmem-es remember p50 {a['p50']:.1f} / p95 {a['p95']:.1f} ms, "
@@ -155,7 +154,7 @@ def paired_phase(
     (:func:`alternate`); ``writes`` write → visible probes of each, in turns, at the largest
     size; with ``tenants`` > 1, one more point at the largest size over that many tenants
     (langmem-es loaded again with them; langchain-es filters its same index on a second tag)."""
-    from langmem_es_bench.targets import LangChainESTarget, OursTarget, PlainHybridTarget, _es_settle
+    from langmem_es_bench.targets import LangChainESTarget, OursTarget, PlainHybridTarget, es_settle
 
     out: dict[str, Any] = {"pre_recall": []}
     targets: list[Any] = []
@@ -170,9 +169,11 @@ def paired_phase(
             loaded = 0
             for size in sizes:
                 for target in (ours, lc):
-                    target.load(items[loaded:size], 1, progress=_progress(say, f"{target.name} load", loaded, size))
+                    target.load(
+                        items[loaded:size], 1, progress=progress_printer(say, f"{target.name} load", loaded, size)
+                    )
                 loaded = size
-                _es_settle(client)
+                es_settle(client)
                 out["pre_recall"].append(alternate(ours, lc, plain, stream, queries, 1, size=size, say=say))
             if writes > 0:
                 out["writes"] = visible_turns(ours, lc, stream, writes, size=loaded, say=say)
@@ -180,9 +181,11 @@ def paired_phase(
                 many = OursTarget("elasticsearch", cached, workdir=Path(workdir), client=client)
                 targets.append(many)
                 many.load(
-                    items[:loaded], tenants, progress=_progress(say, f"{many.name} load ({tenants} tenants)", 0, loaded)
+                    items[:loaded],
+                    tenants,
+                    progress=progress_printer(say, f"{many.name} load ({tenants} tenants)", 0, loaded),
                 )
-                _es_settle(client)
+                es_settle(client)
                 lc.filter_field = "tenants_k"
                 out["tenants"] = alternate(many, lc, plain, stream, queries, tenants, size=loaded, say=say)
                 out["tenants"]["note"] = (
@@ -202,7 +205,6 @@ def run_paired(
     point of ``queries`` pre-recalls a pass; returns its figures and ratios."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.corpus import corpus
-    from langmem_es_bench.runner import Bench, _warm_cluster
     from langmem_es_bench.targets import OursTarget, es_client
     from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
 
@@ -219,7 +221,7 @@ def run_paired(
         # the warm-up draws from the point's one query stream: no timed query repeats one of its
         bench = Bench(BenchConfig(seed=seed, cluster_warmup=cluster_warmup), say)
         with tempfile.TemporaryDirectory(prefix="langmem-es-paired-") as workdir:
-            _warm_cluster(  # as the full run does: a just-started node's JIT is cold
+            warm_cluster(  # as the full run does: a just-started node's JIT is cold
                 bench,
                 lambda e: OursTarget("elasticsearch", e, workdir=Path(workdir), client=client),
                 emb,

@@ -51,7 +51,7 @@ def _es_store_bytes(client: Any, index: str) -> int:
     return int(stats["_all"]["primaries"]["store"]["size_in_bytes"])
 
 
-def _es_settle(client: Any, timeout_s: float = 180.0) -> float:
+def es_settle(client: Any, timeout_s: float = 180.0) -> float:
     """Wait until no node of the cluster is merging segments (a load leaves merges running in
     the background, on the cores the timed queries need); the seconds waited."""
     started = time.perf_counter()
@@ -220,7 +220,7 @@ class OursTarget(Target):
         self.core.remember_many(self._identity(tenant), batch, kind="episodic")
 
     def settle(self) -> float:
-        return _es_settle(self.backend.client) if self.backend_name == "elasticsearch" else 0.0
+        return es_settle(self.backend.client) if self.backend_name == "elasticsearch" else 0.0
 
     def between_points(self) -> None:
         self.core.flush_access()
@@ -363,7 +363,7 @@ class LangChainESTarget(Target):
         )
 
     def settle(self) -> float:
-        return _es_settle(self.client)
+        return es_settle(self.client)
 
     def server_gc(self) -> dict[str, float] | None:
         return _es_gc(self.client)

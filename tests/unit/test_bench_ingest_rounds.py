@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from langmem_es_bench.runner import Bench, BenchConfig
+from langmem_es_bench.config import BenchConfig
+from langmem_es_bench.points import Bench
 
 
 def test_ratio_is_the_median_of_the_rounds_each_against_its_own_embedder_runs() -> None:

@@ -97,7 +97,7 @@ def test_smoke_report_and_report_only(smoke_run, tmp_path: Path, capsys: pytest.
 def test_gc_pauses_are_counted_per_call() -> None:
     import gc
 
-    from langmem_es_bench.runner import GcPauses, server_gc_delta
+    from langmem_es_bench.timing import GcPauses, server_gc_delta
 
     pauses = GcPauses()
     with pauses:
@@ -131,7 +131,7 @@ def test_count_options_set_the_config_and_refuse_what_is_not_a_count(capsys: pyt
 def test_harness_frozen_moves_live_objects_out_of_the_collectors_passes(monkeypatch: pytest.MonkeyPatch) -> None:
     import gc
 
-    from langmem_es_bench.runner import harness_frozen
+    from langmem_es_bench.timing import harness_frozen
 
     monkeypatch.delenv("LANGMEM_ES_GC_FREEZE", raising=False)
     held = [[i] for i in range(10_000)]  # what a harness holds: tracked containers
