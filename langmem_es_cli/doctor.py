@@ -30,7 +30,7 @@ def diagnose(client: Any, prefix: str = "langmem") -> dict[str, Any]:
     from langmem_es.backends.elasticsearch.licence import capabilities_from
     from langmem_es.backends.elasticsearch.mappings import MAPPING_VERSION
     from langmem_es.port import COLLECTIONS
-    from langmem_es_cli.tenants import isolation_status
+    from langmem_es_cli.tenants_keys import isolation_status
 
     with translate_errors():
         try:

@@ -30,11 +30,10 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from langmem_es_bench.stats import percentile
+from langmem_es_cli.load_common import MAX_SECONDS, MAX_TENANTS, MAX_THREADS, WORDS, figures
 
 __all__ = ["register", "run_load"]
 
-MAX_SECONDS, MAX_THREADS, MAX_TENANTS = 600.0, 64, 10_000
 PROGRESS_EVERY = 5.0
 DIMS = 64
 
@@ -51,30 +50,6 @@ def fast_embed(texts: list[str]) -> list[list[float]]:
         n = math.sqrt(sum(x * x for x in v))
         out.append([x / n for x in v])
     return out
-
-
-WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
-
-
-def figures(
-    latencies: dict[str, list[float]], elapsed: float, errors: Counter[str], leaks: list[Any]
-) -> dict[str, Any]:
-    """The figures both load runs report: throughput, latency percentiles per operation, errors, leaks."""
-    all_lat = [v for vs in latencies.values() for v in vs]
-
-    def pcts(vs: list[float]) -> dict[str, float]:
-        return {f"p{p}": round(percentile(vs, p), 2) for p in (50, 95, 99)}
-
-    return {
-        "ops": len(all_lat),
-        "ops_per_s": round(len(all_lat) / elapsed, 1) if elapsed else 0.0,
-        "latency_ms": {op: {"n": len(vs), **pcts(vs)} for op, vs in sorted(latencies.items())},
-        "all_ms": pcts(all_lat),
-        "errors": dict(errors),
-        "error_count": sum(errors.values()),
-        "leaks": len(leaks),
-        "leaked": leaks[:20],
-    }
 
 
 def run_load(

@@ -25,6 +25,8 @@ from collections import Counter, defaultdict
 from typing import Any
 from urllib.parse import urlsplit
 
+from langmem_es_cli.load_common import MAX_SECONDS, MAX_THREADS, WORDS, figures
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # Python 3.10: JSON token files only
@@ -64,8 +66,6 @@ def run_http_load(
 ) -> dict[str, Any]:
     """Drive the server at ``target`` with ``tokens`` (``(token, Identity)`` pairs); returns the figures."""
     import httpx
-
-    from langmem_es_cli.load import MAX_SECONDS, MAX_THREADS, WORDS, figures
 
     target = check_loopback(target)
     seconds, threads = min(seconds, MAX_SECONDS), min(max(threads, 1), MAX_THREADS)

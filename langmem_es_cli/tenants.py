@@ -41,7 +41,6 @@ import base64
 import builtins
 import hashlib
 import json
-import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -49,351 +48,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from langmem_es import filters as F
-from langmem_es.core import scope
-from langmem_es.errors import AuthorizationError, LangmemEsError
+from langmem_es.errors import LangmemEsError
 from langmem_es.model import Identity
+from langmem_es_cli.tenants_dls import (
+    USER_PREFIX,
+    credential_metadata,
+    credential_name,
+    dls_query,
+    pipeline_name,
+    role_descriptor,
+    tenant_tag,
+)
+from langmem_es_cli.tenants_keys import install, isolation_status, issue_key, list_keys, revoke
 
+# the API-key operations and the DLS query live in tenants_keys and tenants_dls; tests reach
+# these through this module
 __all__ = [
-    "STAMP_FIELD",
-    "IssuedKey",
+    "USER_PREFIX",
+    "FileCredential",
+    "FileRealm",
     "dls_query",
     "install",
     "isolation_status",
     "issue_key",
     "list_keys",
+    "pipeline_name",
     "revoke",
-    "role_descriptor",
-    "rotate",
+    "tenant_tag",
+    "wait_for_auth",
 ]
-
-STAMP_FIELD = "stamp"
-KEY_PREFIX = "langmem-es"
-_STAMPED_TENANT = f"{STAMP_FIELD}.api_key.metadata.langmem_tenant"
-_STAMPED_USER = f"{STAMP_FIELD}.username"
-USER_PREFIX = "lm."
-_STAMP_MAPPING: dict[str, Any] = {
-    "properties": {
-        "username": {"type": "keyword"},
-        "authentication_type": {"type": "keyword"},
-        "api_key": {
-            "properties": {
-                "id": {"type": "keyword"},
-                "name": {"type": "keyword"},
-                "metadata": {
-                    "properties": {"langmem_tenant": {"type": "keyword"}, "langmem_owners": {"type": "keyword"}}
-                },
-            }
-        },
-    }
-}
-
-
-@dataclass(frozen=True)
-class IssuedKey:
-    """A freshly issued key. ``encoded`` (base64 ``id:key``) is shown once: store it."""
-
-    id: str
-    name: str
-    tenant: str
-    encoded: str
-    expiration: int | None = None
-
-    def client_kwargs(self, url: str) -> dict[str, Any]:
-        return {"hosts": [url], "api_key": self.encoded}
-
-
-def pipeline_name(prefix: str) -> str:
-    return f"{prefix}-stamp"
-
-
-def _index_pattern(prefix: str) -> str:
-    return f"{prefix}-*"
-
-
-def _check_tenant(tenant: str) -> str:
-    Identity(tenant=tenant)  # same rules as every identity value
-    return tenant
-
-
-def tenant_tag(tenant: str) -> str:
-    """A short, stable, name-safe tag of a tenant (file-realm user names carry it)."""
-    return hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:16]
-
-
-def _not_forged(tenant: str) -> F.Filter:
-    """Exclude documents a credential of another tenant wrote (stamped by the final pipeline).
-
-    API keys carry the tenant in their metadata; file-realm users in their name
-    (``lm.<tenant tag>.<key tag>``).
-    """
-    other_key = F.all_of(F.exists(_STAMPED_TENANT), F.none_of(F.term(_STAMPED_TENANT, tenant)))
-    other_user = F.all_of(
-        {"prefix": {_STAMPED_USER: USER_PREFIX}},
-        F.none_of({"prefix": {_STAMPED_USER: f"{USER_PREFIX}{tenant_tag(tenant)}."}}),
-    )
-    return F.none_of(other_key, other_user)
-
-
-def _own_writes(tenant: str) -> F.Filter:
-    return F.any_of(F.term(_STAMPED_TENANT, tenant), {"prefix": {_STAMPED_USER: f"{USER_PREFIX}{tenant_tag(tenant)}."}})
-
-
-def dls_query(identity: Identity) -> F.Filter:
-    """The DLS query of a key for ``identity`` (pure).
-
-    Tenant-wide (no user/agent/conversation): every document of the tenant. Narrowed:
-    the memories :func:`scope.visibility_filter` allows (without its ``record``
-    clause, so the core's audit records of those owners pass too). Generic store items
-    (no ``tenant`` field) are visible when a key of the same tenant wrote them.
-    """
-    tenant = _check_tenant(identity.tenant)
-    narrowed = bool(identity.user_id or identity.agent_id or identity.conversation_id)
-    own_items = F.all_of(F.none_of(F.exists("tenant")), _own_writes(tenant))
-    if not narrowed:
-        docs = F.term("tenant", tenant)
-    else:
-        owners = sorted({o for per in identity.owners().values() for o in per})
-        raw = sorted({v for v in (identity.user_id, identity.agent_id) if v})  # audit entries name the actor bare
-        memories = scope.visibility_filter(identity)
-        memories = F.all_of(*[c for c in memories["bool"]["filter"] if c != F.term("record", "memory")])
-        audit = F.all_of(
-            F.term("tenant", tenant),
-            F.terms("record", ["tombstone", "conflict", "head", "audit"]),
-            F.terms("owner", owners + raw),
-        )
-        docs = F.any_of(memories, audit)
-    return F.all_of(F.any_of(docs, own_items), _not_forged(tenant))
-
-
-def role_descriptor(identity: Identity, prefix: str = "langmem", *, write: bool = True) -> dict[str, Any]:
-    """The role descriptor of a tenant key: the prefix's indices, DLS on every read."""
-    privileges = ["read", "view_index_metadata"] + (["write", "maintenance"] if write else [])
-    # monitor: setup() reads the licence and node info
-    return {
-        "cluster": ["monitor"],
-        "indices": [{"names": [_index_pattern(prefix)], "privileges": privileges, "query": dls_query(identity)}],
-    }
-
-
-def install(client: Any, prefix: str = "langmem") -> dict[str, Any]:
-    """Install the stamp pipeline, its mapping and ``index.final_pipeline`` on the prefix's indices.
-
-    Idempotent; run after the backend's ``setup()`` (and after any rollover). Returns
-    what was done. Needs the ``manage_pipeline`` and ``manage`` privileges (an admin).
-    """
-    client.ingest.put_pipeline(
-        id=pipeline_name(prefix),
-        description="langmem-es: record the writer (user / API key and its tenant) server-side",
-        processors=[
-            {"set_security_user": {"field": STAMP_FIELD, "properties": ["username", "api_key", "authentication_type"]}}
-        ],
-    )
-    indices = sorted(client.indices.get(index=_index_pattern(prefix), ignore_unavailable=True, allow_no_indices=True))
-    if indices:
-        names = ",".join(indices)
-        client.indices.put_mapping(index=names, properties={STAMP_FIELD: _STAMP_MAPPING})
-        client.indices.put_settings(index=names, settings={"index.final_pipeline": pipeline_name(prefix)})
-    return {"pipeline": pipeline_name(prefix), "indices": indices}
-
-
-def _name(identity: Identity) -> str:
-    parts = [identity.tenant] + [
-        f"{k}={v}"
-        for k, v in (
-            ("user", identity.user_id),
-            ("agent", identity.agent_id),
-            ("conversation", identity.conversation_id),
-        )
-        if v
-    ]
-    return f"{KEY_PREFIX}:" + ":".join(parts)
-
-
-def _metadata(identity: Identity, prefix: str) -> dict[str, Any]:
-    owners = sorted({o for per in identity.owners().values() for o in per})
-    return {
-        "langmem_tenant": identity.tenant,
-        "langmem_owners": owners,
-        "langmem_prefix": prefix,
-        "langmem_user": identity.user_id,
-        "langmem_agent": identity.agent_id,
-        "langmem_conversation": identity.conversation_id,
-        "langmem_issued_at": int(time.time()),
-    }
-
-
-def issue_key(
-    client: Any,
-    tenant: str,
-    *,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    conversation_id: str | None = None,
-    prefix: str = "langmem",
-    expiration: str | None = None,
-    write: bool = True,
-) -> IssuedKey:
-    """Create an API key whose reads Elasticsearch limits to ``tenant`` (and the given owners).
-
-    ``expiration`` is an Elasticsearch duration (``"30d"``); ``None`` never expires.
-    The key can write (documents are stamped, see :func:`install`) unless ``write=False``.
-    """
-    identity = Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id)
-    body: dict[str, Any] = {
-        "name": _name(identity),
-        "role_descriptors": {"langmem_tenant": role_descriptor(identity, prefix, write=write)},
-        "metadata": _metadata(identity, prefix),
-    }
-    if expiration:
-        body["expiration"] = expiration
-    response = _call(lambda: client.security.create_api_key(**body))
-    return IssuedKey(response["id"], response["name"], tenant, response["encoded"], response.get("expiration"))
-
-
-def list_keys(client: Any, tenant: str | None = None, *, include_invalidated: bool = False) -> list[dict[str, Any]]:
-    """The langmem-es keys (of ``tenant``, or all), newest first: id, name, tenant, owners, created, state."""
-    must: list[dict[str, Any]] = [{"prefix": {"name": f"{KEY_PREFIX}:"}}]
-    if tenant is not None:
-        must.append({"term": {"metadata.langmem_tenant": tenant}})
-    if not include_invalidated:
-        must.append({"term": {"invalidated": False}})
-    response = _call(
-        lambda: client.security.query_api_keys(
-            query={"bool": {"filter": must}}, size=1000, sort=[{"creation": {"order": "desc"}}]
-        )
-    )
-    out = []
-    for k in response.get("api_keys", []):
-        meta = k.get("metadata") or {}
-        out.append(
-            {
-                "id": k["id"],
-                "name": k["name"],
-                "tenant": meta.get("langmem_tenant"),
-                "owners": meta.get("langmem_owners"),
-                "prefix": meta.get("langmem_prefix"),
-                "created": k.get("creation"),
-                "expiration": k.get("expiration"),
-                "invalidated": k.get("invalidated", False),
-            }
-        )
-    return out
-
-
-def revoke(client: Any, tenant: str | None = None, *, ids: Sequence[str] = ()) -> list[str]:
-    """Invalidate keys by id, or every key of ``tenant``; returns the invalidated ids.
-
-    Takes effect at once for new requests (Elasticsearch checks the key on each one).
-    """
-    targets = list(ids) or [k["id"] for k in list_keys(client, _check_tenant(tenant) if tenant else None)]
-    if not targets:
-        return []
-    if not ids and tenant is None:
-        raise ValueError("revoke needs a tenant or key ids")
-    response = _call(lambda: client.security.invalidate_api_key(ids=targets))
-    return list(response.get("invalidated_api_keys", []))
-
-
-def rotate(
-    client: Any,
-    tenant: str,
-    *,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    conversation_id: str | None = None,
-    prefix: str = "langmem",
-    expiration: str | None = None,
-) -> tuple[IssuedKey, list[str]]:
-    """Issue a new key for the same identity, then invalidate the identity's older keys.
-
-    Returns the new key and the ids invalidated. Documents written with the old keys
-    stay the tenant's (the stamp carries the tenant, not the key).
-    """
-    identity = Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id)
-    old = [k["id"] for k in list_keys(client, tenant) if k["name"] == _name(identity)]
-    new = issue_key(
-        client,
-        tenant,
-        user_id=user_id,
-        agent_id=agent_id,
-        conversation_id=conversation_id,
-        prefix=prefix,
-        expiration=expiration,
-    )
-    return new, revoke(client, ids=old) if old else []
-
-
-def isolation_status(client: Any, prefix: str = "langmem") -> dict[str, Any]:
-    """``{"mode": "dls" | "library", "reason", "licence", "stamped_indices", "unstamped_indices"}``.
-
-    ``dls`` needs a licence that allows DLS, security enabled, and the stamp pipeline as
-    final pipeline of every index of the prefix; otherwise the library's choke point
-    is the isolation (it always runs, DLS or not).
-    """
-    from langmem_es.backends.elasticsearch.licence import PAID
-
-    try:
-        lic = client.license.get()["license"]
-    except Exception as exc:  # noqa: BLE001 - reported, not raised
-        return {"mode": "library", "reason": f"licence unreadable: {exc}", "licence": None}
-    kind, active = str(lic.get("type")).lower(), str(lic.get("status")).lower() == "active"
-    settings = client.indices.get_settings(
-        index=_index_pattern(prefix), name="index.final_pipeline", ignore_unavailable=True, allow_no_indices=True
-    )
-    stamped = sorted(
-        i
-        for i, s in settings.items()
-        if s.get("settings", {}).get("index", {}).get("final_pipeline") == pipeline_name(prefix)
-    )
-    unstamped = sorted(set(settings) - set(stamped))
-    if not (active and kind in PAID):
-        mode, reason = "library", f"licence {kind} ({lic.get('status')}) does not allow document-level security"
-    elif not settings:
-        mode, reason = "library", f"no indices under {prefix}-*"
-    elif unstamped:
-        mode, reason = "library", f"run `langmem-es tenants install`: {len(unstamped)} indices lack the stamp pipeline"
-    else:
-        mode, reason = "dls", "tenant API keys carry DLS queries; writes are stamped by the final pipeline"
-    return {
-        "mode": mode,
-        "reason": reason,
-        "licence": f"{kind} ({lic.get('status')})",
-        "stamped_indices": stamped,
-        "unstamped_indices": unstamped,
-    }
-
-
-_SAFE = re.compile(r"[^A-Za-z0-9_.:=@-]")
-
-
-def _call(fn: Any) -> Any:
-    """Run one security API call; licence and privilege problems become typed errors."""
-    import elasticsearch as es
-
-    from langmem_es.backends.elasticsearch.errors import translate_errors
-
-    try:
-        with translate_errors():
-            return fn()
-    except es.ApiError as exc:
-        text = str(exc)
-        if "pattern_capture" in text or "analysis" in text and "Unknown filter type" in text:
-            raise LangmemEsError(
-                "this cluster cannot create its .security index (the distribution lacks the analysis-common "
-                f"module), so API keys are unavailable ({text}); issue file-realm credentials instead: "
-                "`langmem-es tenants issue TENANT --realm file --cluster NAME` / tenants.FileRealm"
-            ) from exc
-        if "security_exception" in text and "licen" in text.lower():
-            raise AuthorizationError(f"API keys with DLS need a trial/platinum/enterprise licence: {text}") from exc
-        raise LangmemEsError(f"Elasticsearch refused the security call: {text}") from exc
-
-
-def summary(keys: Sequence[Mapping[str, Any]]) -> str:
-    """One line per key, for the CLI."""
-    lines = [f"{'id':<22} {'tenant':<16} {'name'}"]
-    lines += [f"{k['id']:<22} {str(k['tenant']):<16} {_SAFE.sub('?', k['name'])}" for k in keys]
-    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- file realm
@@ -513,7 +196,7 @@ class FileRealm:
         username = f"{USER_PREFIX}{tenant_tag(tenant)}.{tag}"
         password = secrets.token_urlsafe(24)
         descriptor = role_descriptor(identity, prefix, write=write)
-        descriptor["metadata"] = {**_metadata(identity, prefix), "langmem_name": _name(identity)}
+        descriptor["metadata"] = {**credential_metadata(identity, prefix), "langmem_name": credential_name(identity)}
         creds = self._read()
         creds[username] = {"hash": _pbkdf2(password), "role": f"lm_{tag}", "descriptor": descriptor}
         self._write(creds)
@@ -559,7 +242,9 @@ class FileRealm:
         prefix: str = "langmem",
     ) -> tuple[FileCredential, builtins.list[str]]:
         """A new credential for the identity; the identity's older ones are removed."""
-        name = _name(Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id))
+        name = credential_name(
+            Identity(tenant=tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id)
+        )
         old = [k["id"] for k in self.list(tenant) if k["name"] == name]
         new = self.issue(tenant, user_id=user_id, agent_id=agent_id, conversation_id=conversation_id, prefix=prefix)
         return new, self.revoke(ids=old) if old else []
@@ -610,6 +295,3 @@ def wait_for_auth(
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.5)
-
-
-__all__ += ["FileCredential", "FileRealm", "tenant_tag", "wait_for_auth"]

@@ -32,10 +32,10 @@ def _client(args: argparse.Namespace) -> Any:
 
 
 def _realm(args: argparse.Namespace, client: Any) -> Any:
-    from langmem_es_cli import tenants as T
+    from langmem_es_cli.tenants import FileRealm
 
     if args.realm == "file":
-        return T.FileRealm(args.config_dir) if args.config_dir else T.FileRealm.for_local_cluster(args.cluster)
+        return FileRealm(args.config_dir) if args.config_dir else FileRealm.for_local_cluster(args.cluster)
     return None  # API keys
 
 
@@ -44,24 +44,25 @@ def _identity(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from langmem_es_cli import tenants as T
+    from langmem_es_cli import tenants_keys as api_keys
+    from langmem_es_cli.tenants import FileCredential
 
     conn, client = _client(args)
     with client:
         realm = _realm(args, client)
         if args.action == "install":
-            done = T.install(client, args.prefix)
+            done = api_keys.install(client, args.prefix)
             print(f"stamp pipeline {done['pipeline']} is the final pipeline of {len(done['indices'])} indices")
             return 0
         if args.action == "list":
-            keys = realm.list(args.tenant) if realm else T.list_keys(client, args.tenant)
-            print(json.dumps(keys, indent=2) if args.json else T.summary(keys))
+            keys = realm.list(args.tenant) if realm else api_keys.list_keys(client, args.tenant)
+            print(json.dumps(keys, indent=2) if args.json else api_keys.summary(keys))
             return 0
         if args.action == "revoke":
             gone = (
                 realm.revoke(args.tenant, ids=args.id or ())
                 if realm
-                else T.revoke(client, args.tenant, ids=args.id or ())
+                else api_keys.revoke(client, args.tenant, ids=args.id or ())
             )
             print(f"revoked {len(gone)}: {', '.join(gone)}")
             return 0
@@ -69,16 +70,20 @@ def _run(args: argparse.Namespace) -> int:
             cred = (
                 realm.issue(args.tenant, prefix=args.prefix, **_identity(args))
                 if realm
-                else T.issue_key(client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args))
+                else api_keys.issue_key(
+                    client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args)
+                )
             )
             old: list[str] = []
         else:
             cred, old = (
                 realm.rotate(args.tenant, prefix=args.prefix, **_identity(args))
                 if realm
-                else T.rotate(client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args))
+                else api_keys.rotate(
+                    client, args.tenant, prefix=args.prefix, expiration=args.expiration, **_identity(args)
+                )
             )
-    if isinstance(cred, T.FileCredential):
+    if isinstance(cred, FileCredential):
         out = {
             "tenant": args.tenant,
             "user": cred.username,

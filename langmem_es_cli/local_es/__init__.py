@@ -11,16 +11,7 @@ unpacks it, and runs one to three nodes on 127.0.0.1 with security on and a gene
 'org.elasticsearch.distribution.integ-test-zip:elasticsearch:8.19.8:zip'
 """
 
-from langmem_es_cli.local_es._cluster import (
-    Layout,
-    clean,
-    cluster_status,
-    layout,
-    list_clusters,
-    read_info,
-    start_cluster,
-    stop_cluster,
-)
+from langmem_es_cli.local_es._cluster import clean, cluster_status, list_clusters, start_cluster, stop_cluster
 from langmem_es_cli.local_es._config import (
     DEFAULT_HEAP,
     ES_SYSTEM_USER,
@@ -37,6 +28,7 @@ from langmem_es_cli.local_es._config import (
     render_elasticsearch_yml,
 )
 from langmem_es_cli.local_es._fetch import check_disk, download_zip, find_java, find_maven, modules_in, unpack
+from langmem_es_cli.local_es._state import Layout, layout, read_info
 
 __all__ = [
     "DEFAULT_HEAP",

@@ -24,7 +24,7 @@ JVM_DIRS = ("/usr/lib/jvm",)
 RUN_HEADROOM = 512 * 1024 * 1024
 
 
-def _say(progress: Progress | None, msg: str) -> None:
+def report_progress(progress: Progress | None, msg: str) -> None:
     if progress is not None:
         progress(msg)
 
@@ -164,13 +164,13 @@ def download_zip(
     """
     target = downloads / zip_name(version)
     if target.is_file() and zipfile.is_zipfile(target):
-        _say(progress, f"distribution {version}: cached ({target})")
+        report_progress(progress, f"distribution {version}: cached ({target})")
         return target, True
     mvn = find_maven(environ)
     downloads.mkdir(parents=True, exist_ok=True)
     check_disk(downloads, 2 * 110 * 2**20, "download the distribution")
     coords = maven_coordinates(version)
-    _say(progress, f"distribution {version}: downloading {coords} with Maven ...")
+    report_progress(progress, f"distribution {version}: downloading {coords} with Maven ...")
     cmd = [
         mvn,
         "-B",
@@ -199,7 +199,9 @@ def download_zip(
 
     def heartbeat() -> None:  # Maven in batch mode is silent during a long transfer
         while not done.wait(10.0):
-            _say(progress, f"  ... still fetching ({time.monotonic() - t0:.0f}s, {fetched[0]} file(s) so far)")
+            report_progress(
+                progress, f"  ... still fetching ({time.monotonic() - t0:.0f}s, {fetched[0]} file(s) so far)"
+            )
 
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
@@ -210,7 +212,7 @@ def download_zip(
             if line.startswith("[INFO] Downloaded from"):
                 fetched[0] += 1
             if (line.startswith("[INFO] Download") and zip_name(version) in line) or line.startswith("[INFO] Copying"):
-                _say(progress, "  " + line.removeprefix("[INFO] "))
+                report_progress(progress, "  " + line.removeprefix("[INFO] "))
         rc = proc.wait()
     finally:
         done.set()
@@ -219,7 +221,7 @@ def download_zip(
         raise DownloadError(
             f"mvn dependency:copy of {coords} failed (exit {rc}): " + " | ".join(ln.strip() for ln in errors[:3])
         )
-    _say(progress, f"  downloaded {target.stat().st_size / 2**20:.0f} MiB in {time.monotonic() - t0:.1f}s")
+    report_progress(progress, f"  downloaded {target.stat().st_size / 2**20:.0f} MiB in {time.monotonic() - t0:.1f}s")
     return target, False
 
 
@@ -233,7 +235,7 @@ def unpack(zip_path: Path, dist_root: Path, version: str = ES_VERSION, *, progre
         size = sum(i.file_size for i in infos)
         dist_root.mkdir(parents=True, exist_ok=True)
         check_disk(dist_root, size + RUN_HEADROOM, "unpack Elasticsearch")
-        _say(progress, f"unpacking {len(infos)} files ({size / 2**20:.0f} MiB) ...")
+        report_progress(progress, f"unpacking {len(infos)} files ({size / 2**20:.0f} MiB) ...")
         tmp = dist_root / f".unpack-{version}-{os.getpid()}"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)

@@ -35,7 +35,7 @@ def langmem_es(*argv: str, home: Path | None = None, timeout: float = 400) -> su
 @pytest.mark.slow
 def test_start_binds_from_a_range_reads_the_port_back_and_reports_a_taken_one(tmp_path: Path) -> None:
     from langmem_es_cli.local_es import read_info
-    from langmem_es_cli.local_es._cluster import http_json
+    from langmem_es_cli.local_es._health import http_json
 
     home = tmp_path / "home"
     home.mkdir()

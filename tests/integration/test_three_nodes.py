@@ -70,7 +70,7 @@ def start_trio(es_unavailable):
 
 def node_processes() -> list[int]:
     """Elasticsearch processes started from this cluster's directories, recorded or not."""
-    from langmem_es_cli.local_es._cluster import _pids_started_from
+    from langmem_es_cli.local_es._state import pids_started_from as _pids_started_from
 
     info = json.loads(cluster_file(NAME).read_text()) if cluster_file(NAME).is_file() else {}
     return _pids_started_from([f"{d}/config" for d in info.get("paths", {}).get("nodes", [])])

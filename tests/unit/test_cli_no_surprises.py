@@ -128,7 +128,7 @@ def test_a_range_with_no_free_port_fails_at_once_before_any_download(tmp_path: P
 
 def test_a_port_taken_after_the_check_is_named_from_the_bind_error_above_the_stack(tmp_path: Path) -> None:
     """The race the range check cannot close: Elasticsearch's bind error, in one line, without Java frames."""
-    from langmem_es_cli.local_es._cluster import bind_failure
+    from langmem_es_cli.local_es._nodes import bind_failure
 
     spec = plan_cluster("race", tmp_path, [PortRange(9290, 9290)], [PortRange(9300, 9399)])
     node = spec.nodes[0]

@@ -10,7 +10,8 @@ import pytest
 from rich.console import Console
 
 from langmem_es_cli import main as cli
-from langmem_es_cli.demo import PROBLEM, choose_fix, parse_memory_lines, run_demo
+from langmem_es_cli.demo import run_demo
+from langmem_es_cli.demo_conversation import PROBLEM, choose_fix, parse_memory_lines
 
 
 @pytest.fixture(autouse=True)

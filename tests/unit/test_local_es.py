@@ -415,7 +415,7 @@ def test_env_prefix():
 
 def test_health_timeout_carries_log_tail(tmp_path):
     from langmem_es.errors import HealthTimeoutError
-    from langmem_es_cli.local_es._cluster import _wait_health
+    from langmem_es_cli.local_es._health import wait_health as _wait_health
 
     port = choose_ports(1, requested=None, prefer=29200)[0]  # nothing listens there
     spec = plan_cluster("slow", tmp_path, [port], [port + 1])
@@ -431,7 +431,7 @@ def test_health_timeout_carries_log_tail(tmp_path):
 
 def test_health_dead_process_fails_fast(tmp_path):
     from langmem_es.errors import HealthTimeoutError
-    from langmem_es_cli.local_es._cluster import _wait_health
+    from langmem_es_cli.local_es._health import wait_health as _wait_health
 
     port = choose_ports(1, requested=None, prefer=29300)[0]
     spec = plan_cluster("dead", tmp_path, [port], [port + 1])

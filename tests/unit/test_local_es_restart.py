@@ -21,9 +21,10 @@ from pathlib import Path
 import yaml
 
 from langmem_es_cli.local_es import PortRange, plan_cluster, render_elasticsearch_yml
-from langmem_es_cli.local_es._cluster import RunAs, _launch, recorded_seeds
 from langmem_es_cli.local_es._config import prefer_ports, render_seeds_file
 from langmem_es_cli.local_es._fetch import Java
+from langmem_es_cli.local_es._nodes import RunAs, recorded_seeds
+from langmem_es_cli.local_es._processes import launch as _launch
 
 # `elasticsearch -d -p PIDFILE`: "bind" the first port of each configured range
 FAKE_ES = r"""#!/bin/sh
