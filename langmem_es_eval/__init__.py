@@ -27,13 +27,13 @@ _EXPORTS: dict[str, str] = {
     "question_metrics": "metrics",
     "recall_at_k": "metrics",
     "default_systems": "runner",
-    "plot_recall_by_category": "runner",
+    "plot_recall_by_category": "report",
     "run_eval": "runner",
-    "SYSTEMS": "systems",
+    "SYSTEMS": "registry",
     "EvalContext": "systems",
     "RetrievalSystem": "systems",
     "SystemUnavailable": "systems",
-    "make_system": "systems",
+    "make_system": "registry",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -70,11 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
         question_metrics,
         recall_at_k,
     )
-    from langmem_es_eval.runner import default_systems, plot_recall_by_category, run_eval
-    from langmem_es_eval.systems import (
-        SYSTEMS,
-        EvalContext,
-        RetrievalSystem,
-        SystemUnavailable,
-        make_system,
-    )
+    from langmem_es_eval.registry import SYSTEMS, make_system
+    from langmem_es_eval.report import plot_recall_by_category
+    from langmem_es_eval.runner import default_systems, run_eval
+    from langmem_es_eval.systems import EvalContext, RetrievalSystem, SystemUnavailable

@@ -46,7 +46,7 @@ def _systems_arg(value: str) -> list[str]:
 
 
 def _resolve_systems(names: list[str] | None) -> list[str] | None:
-    from langmem_es_eval.systems import SYSTEMS
+    from langmem_es_eval.registry import SYSTEMS
 
     if names is None:
         return None
@@ -135,8 +135,9 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 
 def run_command(args: argparse.Namespace) -> int:
     """Run the evaluation from parsed arguments; return the exit code."""
+    from langmem_es_eval.registry import SYSTEMS
     from langmem_es_eval.runner import OPT_IN_SYSTEMS, run_eval
-    from langmem_es_eval.systems import SYSTEMS, EvalContext
+    from langmem_es_eval.systems import EvalContext
 
     if getattr(args, "list_systems", False):
         for name in SYSTEMS:

@@ -20,372 +20,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Filler", "Vocab", "WORDS"]
+from langmem_es_eval.longconv_words import ASSISTANT_SHORT, CHAT, CODAS, EXPLAIN, LOG_MSGS, ONSETS, PROSE, VOWELS, WORDS
 
-_ONSETS = (
-    "b",
-    "d",
-    "f",
-    "g",
-    "k",
-    "l",
-    "m",
-    "n",
-    "p",
-    "r",
-    "s",
-    "t",
-    "v",
-    "z",
-    "br",
-    "dr",
-    "kr",
-    "st",
-    "tr",
-    "th",
-    "sh",
-    "ch",
-    "gl",
-    "pl",
-    "fr",
-    "j",
-    "h",
-    "w",
-    "y",
-    "sk",
-)
-_VOWELS = ("a", "e", "i", "o", "u", "a", "e", "o", "ai", "ei", "ou", "ia", "ae", "y")
-_CODAS = ("", "", "", "n", "r", "l", "s", "th", "x", "m", "nd", "rk", "v", "t")
-
-#: Small hand-written word lists; slots of the templates draw from them.
-WORDS: dict[str, tuple[str, ...]] = {
-    "noun": (
-        "report",
-        "budget",
-        "schedule",
-        "contract",
-        "invoice",
-        "roadmap",
-        "survey",
-        "dataset",
-        "prototype",
-        "workshop",
-        "proposal",
-        "checklist",
-        "template",
-        "dashboard",
-        "forecast",
-        "inventory",
-        "timeline",
-        "agreement",
-        "benchmark",
-        "pipeline",
-        "backlog",
-        "estimate",
-        "handbook",
-        "policy",
-        "review",
-        "summary",
-        "migration",
-        "release",
-        "audit",
-        "outline",
-        "campaign",
-        "catalogue",
-        "playbook",
-        "brief",
-        "memo",
-        "ledger",
-        "manifest",
-        "draft",
-    ),
-    "thing": (
-        "bicycle",
-        "kettle",
-        "laptop",
-        "backpack",
-        "camera",
-        "guitar",
-        "telescope",
-        "lamp",
-        "sofa",
-        "blender",
-        "drone",
-        "printer",
-        "tent",
-        "kayak",
-        "piano",
-        "watch",
-        "monitor",
-        "headphones",
-        "scooter",
-        "microscope",
-        "sewing machine",
-        "espresso machine",
-    ),
-    "verb": (
-        "review",
-        "update",
-        "archive",
-        "validate",
-        "publish",
-        "rebuild",
-        "migrate",
-        "split",
-        "merge",
-        "simplify",
-        "document",
-        "schedule",
-        "approve",
-        "measure",
-        "refactor",
-        "replace",
-        "extend",
-        "test",
-        "deploy",
-        "monitor",
-        "compare",
-        "prioritise",
-        "draft",
-    ),
-    "adj": (
-        "careful",
-        "rough",
-        "final",
-        "shared",
-        "quarterly",
-        "internal",
-        "urgent",
-        "detailed",
-        "revised",
-        "provisional",
-        "weekly",
-        "regional",
-        "legacy",
-        "modular",
-        "lean",
-        "robust",
-        "manual",
-        "automated",
-        "public",
-        "confidential",
-        "seasonal",
-        "experimental",
-    ),
-    "team": (
-        "finance",
-        "platform",
-        "design",
-        "support",
-        "research",
-        "sales",
-        "legal",
-        "security",
-        "operations",
-        "marketing",
-        "data",
-        "mobile",
-        "infrastructure",
-        "quality",
-        "logistics",
-    ),
-    "weekday": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "month": (
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ),
-    "color": (
-        "red",
-        "blue",
-        "green",
-        "silver",
-        "black",
-        "white",
-        "yellow",
-        "orange",
-        "grey",
-        "purple",
-        "teal",
-        "brown",
-    ),
-    "species": (
-        "dog",
-        "cat",
-        "parrot",
-        "rabbit",
-        "tortoise",
-        "hamster",
-        "ferret",
-        "goldfish",
-        "lizard",
-        "canary",
-        "guinea pig",
-        "hedgehog",
-    ),
-    "vehicle": (
-        "hatchback",
-        "van",
-        "pickup truck",
-        "estate car",
-        "motorbike",
-        "electric car",
-        "convertible",
-        "minivan",
-    ),
-    "hobby": (
-        "pottery",
-        "rock climbing",
-        "birdwatching",
-        "chess",
-        "woodworking",
-        "salsa dancing",
-        "sailing",
-        "baking sourdough",
-        "astronomy",
-        "calligraphy",
-        "archery",
-        "knitting",
-        "trail running",
-        "beekeeping",
-        "origami",
-        "fencing",
-    ),
-    "instrument": (
-        "cello",
-        "violin",
-        "drums",
-        "saxophone",
-        "ukulele",
-        "flute",
-        "trumpet",
-        "harp",
-        "banjo",
-        "accordion",
-    ),
-    "field": (
-        "marine biology",
-        "accounting",
-        "architecture",
-        "nursing",
-        "game design",
-        "linguistics",
-        "robotics",
-        "photography",
-        "law",
-        "carpentry",
-        "statistics",
-    ),
-    "dish": (
-        "lentil soup",
-        "mushroom risotto",
-        "fish tacos",
-        "pad thai",
-        "shakshuka",
-        "dumplings",
-        "paella",
-        "ramen",
-        "falafel wraps",
-        "stuffed peppers",
-        "gnocchi",
-    ),
-    "lang": ("Python", "Go", "Rust", "TypeScript", "Kotlin", "Java", "Elixir", "C#", "Scala"),
-    "db": ("Postgres", "MySQL", "Redis", "Cassandra", "SQLite", "MongoDB", "ClickHouse"),
-    "relation": (
-        "sister",
-        "brother",
-        "cousin",
-        "neighbour",
-        "best friend",
-        "aunt",
-        "uncle",
-        "flatmate",
-        "old classmate",
-        "mentor",
-    ),
-}
-
-_PROSE = (
-    "The {team} team reviewed the {adj} {noun} for {project} and agreed to {verb} it before {weekday}.",
-    "{person} pointed out that the {noun} still depends on the {adj} {noun2}, which nobody owns yet.",
-    "We expect the {noun} to take about {n} working days once {person} has the {adj} inputs.",
-    "In {month} the {team} group will {verb} the {noun2} and share a {adj} {noun} with {org}.",
-    "Open question: should {project} {verb} the {noun} now, or wait for the {adj} {noun2}?",
-    "{person} and {person2} compared three options for the {noun}; the {adj} one won on cost.",
-    "Risks: the {noun2} may slip by {n} days if {org} does not {verb} the {noun} in time.",
-    "The {adj} {noun} lives in the {team} wiki; {person} keeps it current after each {noun2}.",
-    "A {adj} version of the {noun} was circulated on {weekday}, with comments due within {n} days.",
-    "Nobody objected to moving the {noun} review to {weekday}, though {person} asked for notes.",
-    "For context, {project} started as a {adj} experiment by the {team} team in {month}.",
-    "{org} asked whether the {noun} could include a {adj} {noun2}; we said yes, in a later phase.",
-    "The last {noun2} showed {n} open items, most of them small and owned by {person}.",
-    "It was agreed to {verb} the {adj} {noun} every {weekday} until the {noun2} is signed off.",
-    "Feedback from {person2} on the {noun}: clear overall, but the {noun2} section is too {adj}.",
-    "Action item: {person} will {verb} the {noun2} and report back at the next {team} sync.",
-    "The {team} budget line for the {noun} stays unchanged at roughly {n} hundred units.",
-    "Several people mentioned that the {adj} {noun} is hard to find; a link will be added.",
-    "We keep the {noun} and the {noun2} separate so that {org} can {verb} one without the other.",
-    "Summary of the discussion: {verb} first, then {verb2}, and only then talk to {org} again.",
-)
-
-_CHAT = (
-    "How was your {weekday}? Mine was mostly spent on the {noun} for {project}.",
-    "Quick update: the {adj} {noun} is done, {person} still has to {verb} it.",
-    "I had coffee with {person} today, we talked about {hobby} for an hour.",
-    "Thanks, that helps. I'll {verb} the {noun} tomorrow morning.",
-    "The weather has been strange all week, I barely left the flat.",
-    "Do you remember what we said about the {noun2}? I think it can wait until {month}.",
-    "Busy day. Three meetings about {project} and none of them about the {noun}.",
-    "I'm thinking of taking a day off next {weekday}, maybe go somewhere quiet.",
-    "{person} sent me a funny video about {hobby}, I can't stop laughing.",
-    "Not much news, just trying to keep the {noun} backlog under control.",
-    "Can you remind me later to {verb} the {adj} {noun}? I keep forgetting.",
-    "I watched a documentary about {field} last night, surprisingly good.",
-)
-
-_ASSISTANT_SHORT = (
-    "Sounds good. Let me know if you want help with the {noun}.",
-    "Noted. I can draft a {adj} outline for the {noun} whenever you like.",
-    "That makes sense. Anything else on your mind about {project}?",
-    "Happy to help. Shall I keep a checklist for the {noun2}?",
-    "Good to hear! How is {hobby} going, by the way?",
-    "Understood. I'll keep that in mind for the next {noun} discussion.",
-)
-
-_EXPLAIN = (
-    "A good first step is to {verb} the {noun} in small pieces, so each change can be checked on its own.",
-    "Keep the {adj} parts apart from the rest; that way the {noun2} does not block you.",
-    "If the {noun} grows, consider splitting it by {team} ownership rather than by date.",
-    "Measure before and after: a {adj} {noun} is only better if the numbers say so.",
-    "Write down who decides on the {noun2}; unclear ownership is the usual cause of delays.",
-    "Automate the boring checks first, then {verb} the rest by hand once a week.",
-    "Expect the first {n} days to be slower while people get used to the {adj} process.",
-    "A short written {noun} often saves a long meeting, especially across time zones.",
-    "Review the {noun2} with someone from {team}; they will notice things you will not.",
-    "Keep a changelog next to the {noun}, even a {adj} one, so later readers know why.",
-)
-
-_LOG_MSGS = (
-    "request completed status=200 duration_ms={n}",
-    "cache miss for key {word}:{hexid}",
-    "retrying call to {service} attempt={k}",
-    "queue depth={n} consumer={word}-{k}",
-    "heartbeat ok from {host}",
-    "user session refreshed id={hexid}",
-    "slow query on table {word} took {n}ms",
-    "scheduled job {word}_{verb} finished in {n}ms",
-    "connection pool size={k} idle={k2}",
-    "config reloaded from /etc/{service}/{word}.yaml",
-)
+__all__ = ["Filler", "Vocab"]
 
 
 class Vocab:
@@ -400,7 +37,7 @@ class Vocab:
         r = self.rng
         while True:
             n = syllables or r.choice((2, 2, 3))
-            w = "".join(r.choice(_ONSETS) + r.choice(_VOWELS) for _ in range(n)) + r.choice(_CODAS)
+            w = "".join(r.choice(ONSETS) + r.choice(VOWELS) for _ in range(n)) + r.choice(CODAS)
             if len(w) >= 4 and w not in self._used:
                 self._used.add(w)
                 return w
@@ -487,7 +124,7 @@ class Filler:
         """Sentences of a document, a paragraph break every few sentences."""
 
         def sentence() -> str:
-            s = self.fill(_PROSE)
+            s = self.fill(PROSE)
             return s + ("\n" if self.rng.random() < 0.18 else "")
 
         units = self._units(chars, sentence)
@@ -498,17 +135,17 @@ class Filler:
 
     def transcript(self, chars: int) -> list[str]:
         """Lines of a meeting transcript: ``Name: sentence``."""
-        return self._units(chars, lambda: f"{self.rng.choice(self.people)}: {self.fill(_PROSE)}\n")
+        return self._units(chars, lambda: f"{self.rng.choice(self.people)}: {self.fill(PROSE)}\n")
 
     def explanation(self, chars: int) -> list[str]:
         """Advice sentences, as an assistant writes them."""
-        return self._units(chars, lambda: self.fill(_EXPLAIN) + ("\n" if self.rng.random() < 0.2 else ""))
+        return self._units(chars, lambda: self.fill(EXPLAIN) + ("\n" if self.rng.random() < 0.2 else ""))
 
     def chat(self) -> str:
-        return self.fill(_CHAT)
+        return self.fill(CHAT)
 
     def assistant_short(self) -> str:
-        return self.fill(_ASSISTANT_SHORT)
+        return self.fill(ASSISTANT_SHORT)
 
     def logs(self, chars: int, start_epoch: int) -> list[str]:
         """Service log lines with increasing timestamps."""
@@ -520,7 +157,7 @@ class Filler:
             stamp = _iso(secs) + f".{ms:03d}Z"
             level = self.rng.choice(("INFO", "INFO", "INFO", "DEBUG", "WARN"))
             s = self.slots()
-            return f"{stamp} {level:5} {s['service']} [{s['hexid']}] {self.rng.choice(_LOG_MSGS).format(**s)}\n"
+            return f"{stamp} {level:5} {s['service']} [{s['hexid']}] {self.rng.choice(LOG_MSGS).format(**s)}\n"
 
         return self._units(chars, line)
 

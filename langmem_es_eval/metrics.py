@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
+    "CANDIDATE_DEPTHS",
     "METRIC_NAMES",
     "dedupe",
     "hit_at_k",
@@ -22,6 +23,10 @@ __all__ = [
 
 #: The metrics computed for each question, in the order they are reported.
 METRIC_NAMES: tuple[str, ...] = ("recall@5", "recall@10", "hit@10", "mrr@10", "ndcg@10")
+
+#: Depths of candidate recall (``cand@N``: recall of the fused list before reranking),
+#: for systems that expose ``candidates(conversation_id, question, n)``.
+CANDIDATE_DEPTHS: tuple[int, ...] = (80, 160)
 
 
 def dedupe(ids: Iterable[str]) -> list[str]:

@@ -15,9 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from langmem_es_eval.baselines import LangChainElasticsearchSystem
 from langmem_es_eval.locomo import load_dataset
 from langmem_es_eval.runner import run_eval
-from langmem_es_eval.systems import EvalContext, LangChainElasticsearchSystem, tokenize
+from langmem_es_eval.scoring import tokenize
+from langmem_es_eval.systems import EvalContext
 
 DIMS = 384
 

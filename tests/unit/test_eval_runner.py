@@ -10,20 +10,13 @@ import numpy as np
 import pytest
 
 from langmem_es_eval import cli as eval_cli
+from langmem_es_eval.baselines import DenseSystem, LangGraphInMemorySystem
 from langmem_es_eval.locomo import load_dataset, memory_text
-from langmem_es_eval.runner import aggregate, format_report, run_eval
-from langmem_es_eval.systems import (
-    SYSTEMS,
-    BM25Index,
-    DenseSystem,
-    EvalContext,
-    LangGraphInMemorySystem,
-    RetrievalSystem,
-    SystemUnavailable,
-    make_system,
-    rrf_fuse,
-    tokenize,
-)
+from langmem_es_eval.registry import SYSTEMS, make_system
+from langmem_es_eval.report import format_report
+from langmem_es_eval.runner import aggregate, run_eval
+from langmem_es_eval.scoring import BM25Index, rrf_fuse, tokenize
+from langmem_es_eval.systems import EvalContext, RetrievalSystem, SystemUnavailable
 
 DIMS = 384
 
@@ -197,7 +190,8 @@ def test_tokenize_and_bm25():
 
 
 def test_standard_tokenizer_option():
-    from langmem_es_eval.systems import BM25System, tokenize_standard
+    from langmem_es_eval.baselines import BM25System
+    from langmem_es_eval.scoring import tokenize_standard
 
     assert tokenize_standard("Ana's 3.5 km") == ["ana's", "3.5", "km"]
     ctx = EvalContext(options={"bm25_tokenizer": "standard"})

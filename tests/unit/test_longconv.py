@@ -12,7 +12,8 @@ from langmem_es_eval import longconv
 from langmem_es_eval.datasets import load
 from langmem_es_eval.locomo import load_dataset
 from langmem_es_eval.runner import run_eval
-from langmem_es_eval.systems import EvalContext, tokenize
+from langmem_es_eval.scoring import tokenize
+from langmem_es_eval.systems import EvalContext
 
 
 class HashEmbeddings:
