@@ -195,10 +195,14 @@ class AsyncAccessLog:
                 return
             await asyncio.sleep(min(left, give_up - now, 0.02))
 
+    async def flush_now(self) -> int:
+        """Wait for the background flushes, then write what is left; returns the records written."""
+        await self.wait()
+        return await self.flush()
+
     async def close(self) -> None:
         """Wait for background flushes, then write what is left."""
-        await self.wait()
-        await self.flush()
+        await self.flush_now()
 
     async def records(self, refs: Sequence[tuple[Collection, Mapping[str, Any]]]) -> list[StoredDoc | None]:
         """The access records of some memories (collection, document), in order, in one real-time read."""

@@ -14,15 +14,18 @@ from ...fusion import rrf
 from ...model import Kind
 from ...port import LEG_FIELDS, Hit
 from .. import decompose as D
-from .base import AsyncCoreBase
+from .shared import AsyncCoreContext
 
 
-class AsyncDecompose(AsyncCoreBase):
+class AsyncDecompose:
     """Sub-queries from a chat model, each searched like the question."""
+
+    def __init__(self, ctx: AsyncCoreContext) -> None:
+        self._ctx = ctx
 
     async def _sub_queries(self, query: str) -> list[str]:
         """The model's sub-queries; ``[]`` when there is no model, or it fails or talks nonsense."""
-        model = self.config.query_model
+        model = self._ctx.config.query_model
         if model is None:
             return []
         try:
@@ -43,11 +46,11 @@ class AsyncDecompose(AsyncCoreBase):
         """Per sub-query, its BM25 and its kNN ranking (two lists each)."""
         out: list[list[Hit]] = []
         for q in queries:
-            legs = await self.backend.hybrid(
+            legs = await self._ctx.backend.hybrid(
                 list(kinds),
                 flt,
                 text=q,
-                vector=await self.embeddings.aembed_query(q),
+                vector=await self._ctx.embeddings.aembed_query(q),
                 size=size,
                 fields=LEG_FIELDS,
                 allow_partial=allow_partial,
@@ -55,7 +58,7 @@ class AsyncDecompose(AsyncCoreBase):
             out += [list(legs.text_hits), list(legs.vector_hits)]
         return out
 
-    async def _decomposed(
+    async def decomposed(
         self,
         query: str,
         kinds: Iterable[Kind],
@@ -76,9 +79,9 @@ class AsyncDecompose(AsyncCoreBase):
         for hits in rankings:
             for h in hits:
                 by_id.setdefault(h.doc["id"], h)
-        w = self.config.query_model_weight
+        w = self._ctx.config.query_model_weight
         return rrf(
             [[i for i, _ in fused], *[[h.doc["id"] for h in hits] for hits in rankings]],
-            k=self.config.rrf_k,
+            k=self._ctx.config.rrf_k,
             weights=(1.0, *[w] * len(rankings)),
         )

@@ -1,33 +1,43 @@
-"""Forgetting that lasts (async source): forget, tombstones, purge.
+"""Forgetting that lasts (async source; ``_sync/forgetting.py`` is generated): forget, purge.
 
 A forgotten memory is deleted and leaves a tombstone on its evidence (content
 fingerprint, source refs, subject key) — never its content — so re-ingesting the same
-evidence or re-extracting the same fact is suppressed.
+evidence or re-extracting the same fact is suppressed (:mod:`.tombstones`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ... import documents as D
 from ... import filters as F
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import KINDS, SCOPES, Identity, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, Collection, Find, StoredDoc
+from ...port import MEMORY_COLLECTIONS, Collection, StoredDoc
 from .. import authz, belief_rules, scoring
 from .. import copies as C
 from .. import scope as S
 from .. import validation as V
-from ..records import AUDIT, audit_document, memory_of
+from ..records import AUDIT, memory_of
 from ..results import ForgetReport
 from .access import record_id
-from .base import AsyncCoreBase
+from .retrieval import AsyncRetrieval
+from .shared import AsyncCoreContext
+from .tombstones import AsyncTombstones, tombstone
 
 
-class AsyncForgetting(AsyncCoreBase):
-    """Forgetting by id, key, query or source; tombstones; purging a user."""
+class AsyncForgetting:
+    """Forgetting by id, key, query or source (each leaves a tombstone); purging a user.
+
+    Collaborators: the shared context (the access log among it); the retrieval (a
+    description of what to forget is recalled); the tombstones (laid on what is forgotten).
+    """
+
+    def __init__(self, ctx: AsyncCoreContext, retrieval: AsyncRetrieval, tombstones: AsyncTombstones) -> None:
+        self._ctx = ctx
+        self._retrieval = retrieval
+        self._tombstones = tombstones
 
     async def forget(
         self,
@@ -43,37 +53,30 @@ class AsyncForgetting(AsyncCoreBase):
     ) -> ForgetReport:
         """Forget memories by id, subject key (every version), query (best ``k`` matches) or source ref.
 
-        Forgetting reaches every copy: the episodic events and playbooks that state a
-        forgotten fact or were its sources go too (:mod:`langmem_es.core.copies`), and so
-        do the facts a forgotten event states (with their other copies), in every scope
-        the caller may touch. Each forgotten memory is deleted and leaves a
-        tombstone on its evidence (content fingerprint, source refs, subject key), so
-        re-ingesting the same evidence or re-extracting the same fact returns
-        ``action="suppressed"``. The rules decide (:mod:`langmem_es.core.authz`): an
-        id the caller may not forget raises :class:`~langmem_es.errors.PermissionDeniedError`;
-        matches of a key, query or source it may not forget are left and listed in
-        ``denied``. ``dry_run`` reports and changes nothing. ``scopes`` narrows where to look.
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.forget`.
         """
         if not (ids or subject_key or query or source):
             raise InvalidMemoryError("forget needs ids, subject_key, query or source")
         scopes = V.check_scopes(scopes)
         targets: dict[str, StoredDoc] = {}
         for i in ids:
-            stored = await self._get_visible(identity, i)
+            stored = await self._ctx.get_visible(identity, i)
             if stored is None or not S.visible(stored.doc, identity, scopes):
                 raise ScopeViolationError(f"no memory {i!r} in your scopes")
-            self._authorize(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))
+            self._ctx.authorize(
+                identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc))
+            )
             targets[i] = stored
         vis = S.visibility_filter(identity, scopes)
         for clause in ([F.term("subject_key", subject_key)] if subject_key else []) + (
             [F.term("source_refs", source)] if source else []
         ):
-            for s in await self.backend.find(list(MEMORY_COLLECTIONS), F.all_of(vis, clause), size=10_000):
+            for s in await self._ctx.backend.find(list(MEMORY_COLLECTIONS), F.all_of(vis, clause), size=10_000):
                 if S.visible(s.doc, identity, scopes):
                     targets[s.doc["key"]] = s
         if query:
             for memory in await self._described(identity, query, k, scopes):
-                stored = await self._get_visible(identity, memory.id)
+                stored = await self._ctx.get_visible(identity, memory.id)
                 if stored:
                     targets[memory.id] = stored
         denied = sorted(key for key, s in targets.items() if not self._may_forget(identity, s))
@@ -88,19 +91,19 @@ class AsyncForgetting(AsyncCoreBase):
         report = ForgetReport(sorted(everything), _counts(everything.values()), dry_run, denied, sorted(copies))
         if dry_run or not everything:
             return report
-        now = self.clock()
+        now = self._ctx.clock()
         by = "source" if source else "key" if subject_key else "query" if query else "id"
         tombs = [
-            _tombstone(memory_of(s.doc), by if key in targets else "copy", now, source if by == "source" else None)
+            tombstone(memory_of(s.doc), by if key in targets else "copy", now, source if by == "source" else None)
             for key, s in everything.items()
         ]
-        await self.backend.put(AUDIT, tombs)  # the tombstones first: a crash in between never resurrects
+        await self._tombstones.write(tombs)  # the tombstones first: a crash in between never resurrects
         for stored in everything.values():
-            await self.backend.delete(stored.collection, [stored.doc["id"]])
+            await self._ctx.backend.delete(stored.collection, [stored.doc["id"]])
         # searchable at once from every process, not only this one: a recall returns the memories
         # its search finds, as found (no read by id after it), so none may still find these
-        await self.backend.refresh(sorted({s.collection for s in everything.values()}))
-        await self._audit(identity, "forget", {"by": by, "ids": ",".join(report.ids)}, now)
+        await self._ctx.backend.refresh(sorted({s.collection for s in everything.values()}))
+        await self._ctx.audit(identity, "forget", {"by": by, "ids": ",".join(report.ids)}, now)
         return report
 
     async def _described(self, identity: Identity, query: str, k: int, scopes: Sequence[Scope]) -> list[Memory]:
@@ -108,13 +111,15 @@ class AsyncForgetting(AsyncCoreBase):
         kept only when they are about it (:func:`~langmem_es.core.copies.describes`) — the
         nearest memory to an unrelated description is not forgotten in its place."""
         found = (
-            await self.recall(identity, query, k=k, scopes=scopes, include_superseded=True, include_deleted=True)
+            await self._retrieval.recall(
+                identity, query, k=k, scopes=scopes, include_superseded=True, include_deleted=True
+            )
         ).memories
         if not found:
             return []
-        wanted = await self.embeddings.aembed_query(query)
-        vectors = await self.embeddings.aembed_documents([r.memory.content for r in found])
-        threshold = self.config.forget_similarity
+        wanted = await self._ctx.embeddings.aembed_query(query)
+        vectors = await self._ctx.embeddings.aembed_documents([r.memory.content for r in found])
+        threshold = self._ctx.config.forget_similarity
         return [
             r.memory
             for r, vector in zip(found, vectors, strict=True)
@@ -122,7 +127,9 @@ class AsyncForgetting(AsyncCoreBase):
         ]
 
     def _may_forget(self, identity: Identity, stored: StoredDoc) -> bool:
-        return self._allowed(identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc)))
+        return self._ctx.allowed(
+            identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc))
+        )
 
     async def _copies(
         self, identity: Identity, memories: Sequence[Memory], scopes: Sequence[Scope]
@@ -162,62 +169,31 @@ class AsyncForgetting(AsyncCoreBase):
         refs = sorted({r for m in memories for r in m.sources} | {m.id for m in memories})
         found: dict[str, StoredDoc] = {}
         linked = F.all_of(vis, F.any_of(F.terms("key", refs), F.terms("source_refs", refs)))
-        for s in await self.backend.find(list(linked_in), linked, size=10_000):
+        for s in await self._ctx.backend.find(list(linked_in), linked, size=10_000):
             if S.visible(s.doc, identity, scopes) and any(C.linked(m, memory_of(s.doc)) for m in memories):
                 found[s.doc["key"]] = s
-        vectors = await self.embeddings.aembed_documents([m.content for m in memories])
+        vectors = await self._ctx.embeddings.aembed_documents([m.content for m in memories])
         for memory, vector in zip(memories, vectors, strict=False):
-            legs = await self.backend.hybrid([near_in], vis, text=None, vector=vector, size=20)
+            legs = await self._ctx.backend.hybrid([near_in], vis, text=None, vector=vector, size=20)
             for hit in legs.vector_hits:
                 fact, event = fact_and_event(memory, memory_of(hit.doc))
                 if S.visible(hit.doc, identity, scopes) and (
-                    C.is_copy(fact, event, hit.score, self.config.copy_similarity)
+                    C.is_copy(fact, event, hit.score, self._ctx.config.copy_similarity)
                     or (restated and _restated(fact, event))
                 ):
-                    [exact] = await self.backend.get(hit.collection, [hit.doc["id"]])
+                    [exact] = await self._ctx.backend.get(hit.collection, [hit.doc["id"]])
                     if exact is not None:
                         found[hit.doc["key"]] = exact
         return found
-
-    async def _tombstoned(self, identity: Identity, memory: Memory) -> bool:
-        """Does a tombstone of the memory's owner suppress this memory's evidence?"""
-        return bool(await self._tombstoned_ids(identity, [memory]))
-
-    async def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]:
-        """The ids among ``memories`` that a tombstone suppresses — one query for a whole batch.
-
-        Semantic and procedural: the same content (fingerprint), anything from a source
-        that was forgotten as a whole, or the same subject key from the same source (the
-        same fact re-extracted in other words). Episodic: the same event (id), a forgotten
-        source, or the same words said again in another session when they were forgotten
-        themselves and say something (:func:`~langmem_es.core.copies.informative`: "My locker
-        code is 31-07-99" stays forgotten; "See you tomorrow!" said another day is a new event).
-        """
-        if not memories:
-            return set()
-        op = tombstone_find(identity, memories)
-        return buried_ids(memories, await self.backend.find(op.collections, op.filter, size=op.size))
-
-    async def tombstones(self, identity: Identity) -> list[dict[str, Any]]:
-        """The caller's tombstones (what was forgotten and how; never the forgotten content)."""
-        owners = [o for per in identity.owners().values() for o in per]
-        flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant), F.terms("owner", owners))
-        found = await self.backend.find([AUDIT], flt, size=10_000, sort=(("created_at", "asc"),))
-        return [dict(s.doc["value"]) for s in found]
 
     async def purge_user(
         self, identity: Identity, user_id: str, *, keep_shared: bool = False
     ) -> dict[str, dict[str, int]]:
         """Remove everything one user wrote or that is about them, in every scope of the tenant (owners only).
 
-        Gone afterwards: the user's private memories of every kind; what they wrote in
-        conversations and in the shared scope (by provenance); their tombstones, heads and
-        audit entries. With ``keep_shared`` the shared memories they wrote stay, attributed
-        to the tenant instead (nothing names the user any more). Returns what was removed
-        per kind and scope (``records``: tombstones, heads, audit entries; ``kept_shared``:
-        the re-attributed memories per kind).
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.purge_user`.
         """
-        self._authorize(identity, authz.Request("purge_user", user_id=user_id))
+        self._ctx.authorize(identity, authz.Request("purge_user", user_id=user_id))
         user_id = V.clean_text(user_id, "user_id", limit=256)
         owner = f"user:{user_id}"
         tenant = F.term("tenant", identity.tenant)
@@ -228,11 +204,11 @@ class AsyncForgetting(AsyncCoreBase):
         )
         memories = F.all_of(tenant, F.term("record", "memory"), wrote)
         docs = await self._find_all(list(MEMORY_COLLECTIONS), memories)
-        now = self.clock()
+        now = self._ctx.clock()
         kept: dict[str, int] = {}
         if keep_shared:
             for s in [s for s in docs if s.doc.get("scope") == "shared" and s.doc.get("owner") != owner]:
-                if await self._update(
+                if await self._ctx.update(
                     s.collection,
                     s.doc["id"],
                     _reattributed(identity.tenant, user_id),
@@ -242,22 +218,22 @@ class AsyncForgetting(AsyncCoreBase):
                     kept[str(s.doc.get("kind"))] = kept.get(str(s.doc.get("kind")), 0) + 1
             docs = [s for s in docs if s.doc.get("scope") != "shared" or s.doc.get("owner") == owner]
         gone = {(s.collection, s.doc["id"]) for s in docs}
-        await self._access.wait()  # no access record of a purged memory written after the purge
-        self._access.drop(lambda ref, tenant, o: ref not in gone and not (tenant == identity.tenant and o == owner))
+        await self._ctx.access.wait()  # no access record of a purged memory written after the purge
+        self._ctx.access.drop(lambda ref, tenant, o: ref not in gone and not (tenant == identity.tenant and o == owner))
         removed = _counts(docs)
         for collection in MEMORY_COLLECTIONS:
             ids = [s.doc["id"] for s in docs if s.collection == collection]
             for start in range(0, len(ids), 500):
-                await self.backend.delete(collection, ids[start : start + 500])
+                await self._ctx.backend.delete(collection, ids[start : start + 500])
         records = F.all_of(tenant, F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
         by_record: dict[str, int] = {}
-        await self.backend.refresh([AUDIT])  # heads and access records are written without a refresh
+        await self._ctx.backend.refresh([AUDIT])  # heads and access records are written without a refresh
         for s in await self._find_all([AUDIT], records):
             by_record[str(s.doc.get("record"))] = by_record.get(str(s.doc.get("record")), 0) + 1
-        await self.backend.delete_where([AUDIT], records)
+        await self._ctx.backend.delete_where([AUDIT], records)
         access = [record_id(s.collection, s.doc) for s in docs]  # the purged memories' access records, in any scope
         for start in range(0, len(access), 500):
-            await self.backend.delete(AUDIT, access[start : start + 500])
+            await self._ctx.backend.delete(AUDIT, access[start : start + 500])
         purged = {s.doc["key"] for s in docs}  # conflicts quoting a removed memory's content go with it
         conflicts = [
             s
@@ -265,10 +241,10 @@ class AsyncForgetting(AsyncCoreBase):
             if purged & set(s.doc["value"].get("memory_ids") or ())
         ]
         if conflicts:
-            await self.backend.delete(AUDIT, [s.doc["id"] for s in conflicts])
+            await self._ctx.backend.delete(AUDIT, [s.doc["id"] for s in conflicts])
             by_record["conflict"] = len(conflicts)
-        await self.backend.refresh([*MEMORY_COLLECTIONS, AUDIT])
-        await self._audit(
+        await self._ctx.backend.refresh([*MEMORY_COLLECTIONS, AUDIT])
+        await self._ctx.audit(
             identity,
             "purge_user",
             {"removed": sum(n for per in removed.values() for n in per.values()), "kept_shared": sum(kept.values())},
@@ -283,7 +259,9 @@ class AsyncForgetting(AsyncCoreBase):
     async def _find_all(self, collections: list[Collection], flt: F.Filter) -> list[StoredDoc]:
         out: list[StoredDoc] = []
         while True:
-            page = await self.backend.find(collections, flt, size=1000, offset=len(out), sort=(("created_at", "asc"),))
+            page = await self._ctx.backend.find(
+                collections, flt, size=1000, offset=len(out), sort=(("created_at", "asc"),)
+            )
             out.extend(page)
             if len(page) < 1000:
                 return out
@@ -319,81 +297,3 @@ def _counts(stored: Iterable[StoredDoc]) -> dict[str, dict[str, int]]:
         out.setdefault(kind, {})
         out[kind][scope] = out[kind].get(scope, 0) + 1
     return {k: out[k] for k in [*KINDS, *sorted(set(out) - set(KINDS))] if k in out}
-
-
-def tombstone_find(identity: Identity, memories: Sequence[Memory]) -> Find:
-    """The read of every tombstone that could suppress one of ``memories`` (see ``_tombstoned_ids``)."""
-    hashes = sorted({m.content_hash for m in memories})
-    sources = sorted({s for m in memories for s in m.sources})
-    evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
-    flt = F.all_of(
-        F.term("record", "tombstone"),
-        F.term("tenant", identity.tenant),
-        F.terms("owner", sorted({m.owner for m in memories})),
-        F.any_of(*evidence),
-    )
-    return Find((AUDIT,), flt, size=10_000)
-
-
-def buried_ids(memories: Sequence[Memory], tombstones: Sequence[StoredDoc]) -> set[str]:
-    """The ids among ``memories`` that one of ``tombstones`` (as read by :func:`tombstone_find`) suppresses."""
-    tombs = [(s.doc.get("owner"), s.doc["value"]) for s in tombstones]
-    return {m.id for m in memories if any(owner == m.owner and _buries(t, m) for owner, t in tombs)}
-
-
-def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:
-    """Does tombstone ``tomb`` (its body) cover memory ``m``'s evidence? See ``_tombstoned_ids``."""
-    shared_source = bool(set(tomb.get("sources") or ()) & set(m.sources))
-    if tomb.get("by") == "source" and tomb.get("source", "") in m.sources:
-        return True
-    if m.kind == "episodic":  # the same event; or the same informative words, when they were what was forgotten
-        if tomb.get("memory_id") == m.id:
-            return True
-        pointed = tomb.get("by") in ("id", "query", "key")  # not swept along as a copy or with a source
-        return pointed and tomb.get("content_hash") == m.content_hash and C.informative(m.content)
-    if tomb.get("content_hash") == m.content_hash:
-        return True
-    if not shared_source:
-        return False
-    if m.subject_key and tomb.get("subject_key") == m.subject_key:
-        return True
-    # a keyless fact re-read from the same source in other words: the same one-valued attribute
-    # ("Alice works at Initech" after "Alice's employer is Initech" was forgotten)
-    return bool(tomb.get("attribute")) and m.kind == "semantic" and belief_rules.attribute(m) == tomb["attribute"]
-
-
-def _tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> dict[str, Any]:
-    """The tombstone of a forgotten memory: its evidence, never its content (``source``: the one forgotten)."""
-    body = {
-        "memory_id": m.id,
-        "content_hash": m.content_hash,
-        "sources": list(m.sources),
-        "kind": m.kind,
-        "scope": m.scope,
-        "subject_key": m.subject_key,
-        # a keyless fact's one-valued attribute ("alice.employer"), never its value: see _buries
-        "attribute": belief_rules.attribute(m) if m.kind == "semantic" and not m.subject_key else None,
-        "by": by,
-        "forgotten_at": D.iso(now),
-    }
-    if source:
-        body["source"] = source
-    return tombstone_doc(body, m.tenant, m.owner, m.scope, now)
-
-
-def tombstone_doc(body: Mapping[str, Any], tenant: str, owner: str, scope: str, now: datetime) -> dict[str, Any]:
-    rid = V.memory_id("tombstone", tenant, owner, body.get("memory_id"), body.get("content_hash"), body.get("by"))
-    return audit_document(
-        "tombstone",
-        rid,
-        tenant,
-        owner,
-        body,
-        now=now,
-        extra={
-            "content_hash": body.get("content_hash"),
-            "source_refs": list(body.get("sources") or []),
-            "scope": scope,
-            "subject_key": body.get("subject_key"),
-        },
-    )

@@ -13,7 +13,7 @@ from ... import filters as F
 from ...model import Kind
 from ...port import LEG_FIELDS, Hit
 from .. import hops as H
-from .base import AsyncCoreBase
+from .shared import AsyncCoreContext
 
 
 def _content(hit: Hit) -> str:
@@ -21,10 +21,13 @@ def _content(hit: Hit) -> str:
     return str(value.get("content", ""))[:2_000]  # the head is enough to name who and what
 
 
-class AsyncHops(AsyncCoreBase):
+class AsyncHops:
     """One more BM25 search seeded by the first hop's best hits."""
 
-    async def _second_hop(
+    def __init__(self, ctx: AsyncCoreContext) -> None:
+        self._ctx = ctx
+
+    async def second_hop(
         self,
         query: str,
         kinds: Iterable[Kind],
@@ -35,14 +38,17 @@ class AsyncHops(AsyncCoreBase):
         *,
         allow_partial: bool = False,
     ) -> list[Hit]:
-        seeds = [by_id[i] for i, _ in fused[: self.config.second_hop_seeds] if i in by_id]
+        seeds = [by_id[i] for i, _ in fused[: self._ctx.config.second_hop_seeds] if i in by_id]
         window = [by_id[i] for i, _ in fused[:size] if i in by_id]
         terms = H.expansion_terms(
-            query, [_content(h) for h in seeds], [_content(h) for h in window], n_terms=self.config.second_hop_terms
+            query,
+            [_content(h) for h in seeds],
+            [_content(h) for h in window],
+            n_terms=self._ctx.config.second_hop_terms,
         )
         if not terms:
             return []
-        legs = await self.backend.hybrid(
+        legs = await self._ctx.backend.hybrid(
             list(kinds),
             flt,
             text=f"{query} {' '.join(terms)}",

@@ -1,7 +1,7 @@
 """Building new memories and bulk ingest (async source; ``_sync/ingest.py`` is generated).
 
 A new memory is validated, authorised and stamped with its provenance in one place
-(:meth:`~AsyncIngest._new_memory`); :meth:`~AsyncIngest.remember_many` writes raw events in
+(:meth:`~AsyncIngest.new_memory`); :meth:`~AsyncIngest.remember_many` writes raw events in
 bulk: each event embedded once, its in-context vector derived from its neighbours' vectors,
 each batch written while the next one is embedded.
 """
@@ -23,12 +23,22 @@ from .. import context as ctx
 from .. import validation as V
 from ..background import AsyncAhead
 from ..records import memory_document
-from .base import owner_of
 from .long_events import AsyncLongEvents
+from .shared import AsyncCoreContext, owner_of
+from .tombstones import AsyncTombstones
 
 
-class AsyncIngest(AsyncLongEvents):
-    """New memories, and raw events written in bulk (no belief maintenance)."""
+class AsyncIngest:
+    """New memories, and raw events written in bulk (no belief maintenance).
+
+    Collaborators: the shared context, the tombstones (a forgotten event is not written
+    again) and the long events (passage vectors of a long content).
+    """
+
+    def __init__(self, ctx: AsyncCoreContext, tombstones: AsyncTombstones, long_events: AsyncLongEvents) -> None:
+        self._ctx = ctx
+        self._tombstones = tombstones
+        self._long_events = long_events
 
     async def remember_many(
         self,
@@ -42,13 +52,9 @@ class AsyncIngest(AsyncLongEvents):
     ) -> list[str]:
         """Bulk-ingest raw events in order (no belief maintenance), one bulk write per batch.
 
-        Each item is a mapping of :meth:`remember` arguments (``content`` required).
-        Events of one ``session_id`` are indexed with their neighbours as context (see
-        :mod:`langmem_es.core.context`); an item's own ``context`` text replaces that.
-        Returns the ids, in order. Retrying the same call is safe: ids are deterministic.
-        Events that were forgotten (a tombstone covers them) are skipped: their ids are
-        returned but nothing is written.
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.remember_many`.
         """
+        config = self._ctx.config
         memories: list[Memory] = []
         explicit: list[str | None] = []
         for n, item in enumerate(items):
@@ -57,39 +63,39 @@ class AsyncIngest(AsyncLongEvents):
             args = dict(item)
             explicit.append(args.pop("context", None))
             memories.append(
-                self._new_memory(
+                self.new_memory(
                     identity,
                     args.pop("content"),
                     kind=args.pop("kind", kind),
                     scope=args.pop("scope", scope),
-                    limit=self.config.max_event_chars,
+                    limit=config.max_event_chars,
                     **args,
                 )
             )
         if not memories:
             return []
         written = sorted({m.kind for m in memories})  # the indices refreshed at the end, and only they
-        text_nb = ctx.session_neighbours(memories, self.config.context_window_text)
-        vec_nb = ctx.session_neighbour_indices(memories, self.config.context_window_vector)
+        text_nb = ctx.session_neighbours(memories, config.context_window_text)
+        vec_nb = ctx.session_neighbour_indices(memories, config.context_window_vector)
         ids: list[str] = []
         own: dict[int, list[float]] = {}  # each event embedded once; neighbours across batches kept
         writing: AsyncAhead[int] | None = None  # the previous batch's write, while this one is embedded
         try:
             for batch in _batches([len(m.content) for m in memories], batch_size, tail=True):
                 # one tombstone query a batch, while the batch is embedded
-                burying = AsyncAhead(partial(self._tombstoned_ids, identity, [memories[i] for i in batch]))
+                burying = AsyncAhead(partial(self._tombstones.tombstoned_ids, identity, [memories[i] for i in batch]))
                 wanted = sorted({j for i in batch for j in (i, *vec_nb[i]) if j not in own})
                 try:
-                    embedded = await self.embeddings.aembed_documents([memories[j].content for j in wanted])
+                    embedded = await self._ctx.embeddings.aembed_documents([memories[j].content for j in wanted])
                 except BaseException:
                     await burying.drain()
                     raise
                 buried = await burying.result()
                 own.update(zip(wanted, embedded, strict=False))
-                vectors = ctx.indexed_vectors(own, batch, vec_nb, self.config.context_neighbour_weight)
-                for j in [j for j in own if j < batch.start - self.config.context_window_vector]:
+                vectors = ctx.indexed_vectors(own, batch, vec_nb, config.context_neighbour_weight)
+                for j in [j for j in own if j < batch.start - config.context_window_vector]:
                     del own[j]
-                passages = await self._passage_vectors(
+                passages = await self._long_events.passage_vectors(
                     [memories[i].content if memories[i].id not in buried else "" for i in batch]
                 )
                 kept = [
@@ -113,9 +119,9 @@ class AsyncIngest(AsyncLongEvents):
             if writing is not None:
                 await writing.drain()
             with contextlib.suppress(Exception):
-                await self.backend.refresh(written)
+                await self._ctx.backend.refresh(written)
             raise
-        await self.backend.refresh(written)
+        await self._ctx.backend.refresh(written)
         return ids
 
     async def _write_batch(
@@ -123,16 +129,16 @@ class AsyncIngest(AsyncLongEvents):
     ) -> int:
         """Make and write one ingest batch's documents (each memory, its vectors, its own context
         and its session neighbours) without a refresh; ``stop`` (the events done) when written."""
-        now = self.clock()
+        now = self._ctx.clock()
         by_kind: dict[Kind, list[dict[str, Any]]] = {}
         for m, vectors, explicit, neighbours in kept:
-            context = explicit or ctx.text_context(neighbours, m.event_time if self.config.time_in_text else None)
+            context = explicit or ctx.text_context(neighbours, m.event_time if self._ctx.config.time_in_text else None)
             by_kind.setdefault(m.kind, []).append(memory_document(m, vectors, now=now, context=context))
         for k, docs in by_kind.items():
-            await self.backend.put(k, docs, refresh=False)
+            await self._ctx.backend.put(k, docs, refresh=False)
         return stop
 
-    def _new_memory(
+    def new_memory(
         self,
         identity: Identity,
         content: Any,
@@ -153,12 +159,14 @@ class AsyncIngest(AsyncLongEvents):
         limit: int | None = None,
         origin: str | None = None,
     ) -> Memory:
+        """A new memory from a caller's arguments: validated, authorised, stamped with its provenance (not written)."""
+        config = self._ctx.config
         V.check_write_args(
             confidence=confidence, event_time=event_time, sources=sources, metadata=metadata, steps=steps
         )
         [kind] = V.check_kinds([kind])
         [scope] = V.check_scopes([scope])
-        text = V.clean_text(content, limit=limit or self.config.max_content_chars)
+        text = V.clean_text(content, limit=limit or config.max_content_chars)
         reason = V.check_reason(kind, reason)
         owner = owner_of(identity, scope)
         if confidence is not None and not (0.0 <= float(confidence) <= 1.0):
@@ -174,13 +182,11 @@ class AsyncIngest(AsyncLongEvents):
             metadata = {**(metadata or {}), "origin": origin}
         if confidence is None:
             confidence = (
-                R.initial_confidence(
-                    origin or "user", polarity, self.config.origin_confidence, self.config.denial_confidence
-                )
+                R.initial_confidence(origin or "user", polarity, config.origin_confidence, config.denial_confidence)
                 if kind == "semantic"
                 else 1.0
             )
-        now = self.clock()
+        now = self._ctx.clock()
         writer = written_by or identity.agent_id or identity.user_id
         mid = id or V.memory_id(
             identity.tenant,
@@ -218,8 +224,8 @@ class AsyncIngest(AsyncLongEvents):
 
     def _admit(self, identity: Identity, memory: Memory) -> Memory:
         """Authorise a new memory and stamp its provenance; in review mode a member's shared write is pending."""
-        review = memory.scope == "shared" and self.config.shared_writes == "review" and not identity.is_owner
-        self._authorize(identity, authz.Request("propose" if review else "write", memory.scope))
+        review = memory.scope == "shared" and self._ctx.config.shared_writes == "review" and not identity.is_owner
+        self._ctx.authorize(identity, authz.Request("propose" if review else "write", memory.scope))
         update: dict[str, Any] = {"metadata": {**memory.metadata, "provenance": authz.provenance(identity)}}
         if review:
             update["status"] = "pending"

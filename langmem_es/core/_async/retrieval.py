@@ -27,13 +27,35 @@ from ..background import AsyncAhead
 from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, Searched, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import with_access
+from .conflicts import AsyncConflicts
 from .decompose import AsyncDecompose
 from .hops import AsyncHops
 from .long_events import AsyncLongEvents
+from .shared import AsyncCoreContext
 
 
-class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
-    """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
+class AsyncRetrieval:
+    """Recall, reads by id or key, and playbooks; recall notes what it returned in the access log.
+
+    Collaborators: the shared context (the access log among it); the long events (the
+    passage of a long event that matched); the conflicts (the members of an open conflict
+    are flagged); the opt-in second hop and query decomposition.
+    """
+
+    def __init__(
+        self,
+        ctx: AsyncCoreContext,
+        *,
+        long_events: AsyncLongEvents,
+        conflicts: AsyncConflicts,
+        hops: AsyncHops,
+        decompose: AsyncDecompose,
+    ) -> None:
+        self._ctx = ctx
+        self._long_events = long_events
+        self._conflicts = conflicts
+        self._hops = hops
+        self._decompose = decompose
 
     async def recall(
         self,
@@ -52,22 +74,18 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
     ) -> RecallResult:
         """Hybrid recall: BM25 and kNN legs in one round trip, fused, reranked, scope-checked.
 
-        ``filters`` narrow further (same filter language); they can never widen what
-        the caller's identity may see. ``as_of`` answers with what was believed then.
-        When part of the store cannot be read (shards without an active copy), recall
-        raises :class:`~langmem_es.errors.ShardsUnavailableError`; with
-        ``allow_partial=True`` it answers from the rest and says so
-        (``RecallResult.partial``, ``RecallResult.unavailable_shards``).
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.recall`.
         """
         started = time.perf_counter()
-        self._access.busy()  # a due access flush waits for recalls to pause
+        config = self._ctx.config
+        self._ctx.access.busy()  # a due access flush waits for recalls to pause
         query = V.clean_text(query, "query", limit=V.MAX_QUERY_CHARS)
         V.check_recall_args(k=k, candidates=candidates, filters=filters, as_of=as_of)
         kinds = V.check_kinds(kinds)
         scopes = V.check_scopes(scopes)
         if not 1 <= k <= 1000:
             raise InvalidMemoryError(f"k must be between 1 and 1000, got {k}")
-        size = candidates or self.config.candidates
+        size = candidates or config.candidates
         if not 1 <= size <= 10_000:
             raise InvalidMemoryError(f"candidates must be between 1 and 10000, got {size}")
         statuses = S.recall_statuses(
@@ -82,33 +100,33 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         t = time.perf_counter()
         vector = await self._embed_while_refreshing(query, kinds)
         timings["embed"] = _ms(t)
-        server = self.config.fusion == "server" or (  # the server's RRF reads ranks only: not when scores vote
-            self.config.fusion == "auto" and self.capabilities.server_rrf and not any(self.config.leg_score_weights)
+        server = config.fusion == "server" or (  # the server's RRF reads ranks only: not when scores vote
+            config.fusion == "auto" and self._ctx.capabilities.server_rrf and not any(config.leg_score_weights)
         )
         t = time.perf_counter()
         # the legs carry what fusion, reranking and the candidate check read (the texts only when
         # this query's ranking reads them; the second hop: the contents); the k kept are fetched whole
         weights = Q.SignalWeights(
-            self.config.signal_when,
-            self.config.signal_window,
-            self.config.signal_names,
-            self.config.signal_neighbours,
-            now=self.config.signal_now,
+            config.signal_when,
+            config.signal_window,
+            config.signal_names,
+            config.signal_neighbours,
+            now=config.signal_now,
         )
-        reads = reads_text(self.reranker, query) or Q.reads_text(query, weights)
+        reads = reads_text(self._ctx.reranker, query) or Q.reads_text(query, weights)
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
         if not weights.neighbours:  # only the neighbours signal reads a candidate's session
             fields = tuple(f for f in fields if f != "session_id")
-        if self.config.second_hop:
+        if config.second_hop:
             fields = (*fields, "value.content")
-        legs = await self.backend.hybrid(
+        legs = await self._ctx.backend.hybrid(
             kinds,
             flt,
-            text=self._bm25_text(query),
+            text=query,
             vector=vector,
             size=size,
             server_rrf=server,
-            rrf_k=self.config.rrf_k,
+            rrf_k=config.rrf_k,
             fields=fields,
             exact=False,
             allow_partial=allow_partial,
@@ -131,23 +149,25 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
             ]
             fused = rrf_scored(
                 scored,
-                k=self.config.rrf_k,
-                weights=self.config.leg_weights,
-                score_weights=self.config.leg_score_weights,
+                k=config.rrf_k,
+                weights=config.leg_weights,
+                score_weights=config.leg_score_weights,
             )
-            if self.config.second_hop:  # opt-in: see core/_async/hops.py
-                hop = await self._second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
+            if config.second_hop:  # opt-in: see core/_async/hops.py
+                hop = await self._hops.second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
                 for h in hop:
                     by_id.setdefault(h.doc["id"], h)
                 if hop:
                     fused = rrf_scored(
                         [*scored, [(h.doc["id"], h.score) for h in hop]],
-                        k=self.config.rrf_k,
-                        weights=(*self.config.leg_weights, self.config.second_hop_weight),
-                        score_weights=(*self.config.leg_score_weights, 0.0),
+                        k=config.rrf_k,
+                        weights=(*config.leg_weights, config.second_hop_weight),
+                        score_weights=(*config.leg_score_weights, 0.0),
                     )
-            if self.config.query_model is not None:  # opt-in: see core/_async/decompose.py
-                fused = await self._decomposed(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
+            if config.query_model is not None:  # opt-in: see core/_async/decompose.py
+                fused = await self._decompose.decomposed(
+                    query, kinds, flt, size, fused, by_id, allow_partial=allow_partial
+                )
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only the caller's candidates are ranked,
         # and only provably visible memories are returned (the whole check in _fetch_top).
@@ -156,7 +176,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         t = time.perf_counter()
         reranked = await self._rerank(query, ranked, by_id)
         if weights:  # query-time signals: core/signals.py
-            window = self.config.rerank_window
+            window = config.rerank_window
             docs = {i: by_id[i].doc for i, _ in reranked[:window]}
             reranked = Q.adjust(query, reranked, docs, weights, reference=as_of or _now(), window=window)
         timings["rerank"] = _ms(t)
@@ -169,9 +189,9 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         # a contested value carries its conflict's id; every member of an open conflict is flagged,
         # the value it contests included
         flagged = any(stored.doc.get("conflict_id") for _, _, stored in top)
-        disputed = {m for c in (await self.conflicts(identity) if flagged else []) for m in c.memory_ids}
+        disputed = {m for c in (await self._conflicts.conflicts(identity) if flagged else []) for m in c.memory_ids}
         memories = {i: memory_of(stored.doc) for i, _, stored in top}
-        matched = await self._matched_passages(
+        matched = await self._long_events.matched_passages(
             query, vector, [(stored.collection, i, memories[i].content) for i, _, stored in top]
         )
         for i, score, _ in top:
@@ -186,7 +206,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
                     passage=matched.get(i),
                 )
             )
-        self._access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn
+        self._ctx.access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn
         timings["total"] = _ms(started)
         return RecallResult(
             query,
@@ -196,9 +216,6 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
             len(fused),
             unavailable_shards=unavailable,
         )
-
-    def _bm25_text(self, query: str) -> str:
-        return query
 
     async def _fetch_top(
         self,
@@ -236,7 +253,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
             seen_as = {i: Searched(stored.doc) for i, stored in docs.items()}
             unread = [(h.collection, h.doc["id"]) for i, h in hits.items() if i not in docs]
             if unread:
-                found = await self.backend.get_many(unread, vectors=False)
+                found = await self._ctx.backend.get_many(unread, vectors=False)
                 docs.update({i: s for (_, i), s in zip(unread, found, strict=True) if s is not None})
             for i, score in window:
                 stored = docs.get(i)
@@ -247,9 +264,9 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
     async def _rerank(
         self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]
     ) -> list[tuple[str, float]]:
-        if isinstance(self.reranker, NoReranker) or not ranked:
+        if isinstance(self._ctx.reranker, NoReranker) or not ranked:
             return ranked
-        window = ranked[: self.config.rerank_window]
+        window = ranked[: self._ctx.config.rerank_window]
         cands: list[Candidate] = []
         for i, s in window:
             doc = by_id[i].doc
@@ -264,43 +281,29 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
                     access_count=int(doc.get("access_count", 0)),
                 )
             )
-        scores = await self.reranker.arerank(query, cands)
+        scores = await self._ctx.reranker.arerank(query, cands)
         order = sorted(range(len(window)), key=lambda j: -scores[j])
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window) :]
 
     async def _embed_while_refreshing(self, query: str, collections: Sequence[Collection]) -> list[float]:
         """The query's vector; the writes not yet searchable in ``collections`` (lazy
         read-your-writes) are made searchable meanwhile, not after it."""
-        if not self.backend.needs_refresh(collections):
-            return await self.embeddings.aembed_query(query)
-        refreshing = AsyncAhead(partial(self.backend.refresh_written, collections))
+        if not self._ctx.backend.needs_refresh(collections):
+            return await self._ctx.embeddings.aembed_query(query)
+        refreshing = AsyncAhead(partial(self._ctx.backend.refresh_written, collections))
         try:
-            vector = await self.embeddings.aembed_query(query)
+            vector = await self._ctx.embeddings.aembed_query(query)
         except BaseException:
             await refreshing.drain()
             raise
         await refreshing.result()
         return vector
 
-    async def flush_access(self) -> int:
-        """Write the buffered access statistics now; returns the memories whose counts were written.
-
-        Recalls buffer them and a background flush writes them every
-        ``access_flush_every`` recalls (see :mod:`langmem_es.core._async.access`); this waits
-        for that flush and writes the rest. ``close`` does the same.
-        """
-        await self._access.wait()
-        return await self._access.flush()
-
-    async def wait_background(self) -> None:
-        """Wait for the access statistics being written in the background (tests, benchmarks)."""
-        await self._access.wait()
-
     async def get(self, identity: Identity, memory_id: str) -> Memory | None:
-        stored = await self._get_visible(identity, memory_id)
+        stored = await self._ctx.get_visible(identity, memory_id)
         if stored is None:
             return None
-        [record] = await self._access.records([(stored.collection, stored.doc)])
+        [record] = await self._ctx.access.records([(stored.collection, stored.doc)])
         return with_access(memory_of(stored.doc), record.doc if record else None)
 
     async def history(self, identity: Identity, key_or_id: str) -> list[Memory]:
@@ -308,7 +311,7 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
         key_or_id = V.check_ref(key_or_id, "subject key or id")
         vis = S.visibility_filter(identity)
         flt = F.all_of(vis, F.any_of(F.term("subject_key", key_or_id), F.term("key", key_or_id)))
-        found = await self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
+        found = await self._ctx.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
         memories = {s.doc["key"]: memory_of(s.doc) for s in found if S.visible(s.doc, identity)}
         frontier = list(memories.values())
         while frontier:  # follow supersedes / superseded_by links
@@ -326,16 +329,14 @@ class AsyncRetrieval(AsyncLongEvents, AsyncHops, AsyncDecompose):
     ) -> list[RecalledMemory]:
         """Playbooks for ``problem``, ranked by relevance × success rate; ones that failed for it are withheld.
 
-        Relevance is the cosine of problem and playbook; the success rate is Laplace
-        smoothed (:func:`~langmem_es.core.scoring.outcome_weight`), so an untried
-        playbook counts as 0.5. ``stages`` carries ``relevance``, ``success_rate`` and ``final``.
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.playbooks`.
         """
         found = await self.recall(identity, problem, kinds=["procedural"], scopes=scopes, k=max(4 * k, 20))
         kept = [r for r in found.memories if not scoring.failed_for_query(r.memory, problem)]
         if not kept:
             return []
-        query = await self.embeddings.aembed_query(problem)
-        vectors = await self.embeddings.aembed_documents([r.memory.content for r in kept])
+        query = await self._ctx.embeddings.aembed_query(problem)
+        vectors = await self._ctx.embeddings.aembed_documents([r.memory.content for r in kept])
         ranked = []
         for r, v in zip(kept, vectors, strict=False):
             relevance = max(0.0, scoring.cosine(query, v))

@@ -17,55 +17,66 @@ from .. import scope as S
 from .. import validation as V
 from ..records import memory_document, memory_of
 from ..results import WriteResult
-from .base import AsyncCoreBase
+from .beliefs import AsyncBeliefs
+from .shared import AsyncCoreContext
 
 
-class AsyncReview(AsyncCoreBase):
-    """Shared writes awaiting an owner's decision."""
+class AsyncReview:
+    """Shared writes awaiting an owner's decision.
+
+    Collaborators: the shared context, and the beliefs (an approved write goes through the
+    ordinary write path).
+    """
+
+    def __init__(self, ctx: AsyncCoreContext, beliefs: AsyncBeliefs) -> None:
+        self._ctx = ctx
+        self._beliefs = beliefs
 
     async def pending(self, identity: Identity) -> list[Memory]:
         """Pending shared writes, oldest first: all of the tenant's for an owner, one's own for a member."""
         flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("status", "pending"))
-        found = await self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
+        found = await self._ctx.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
         return [
             m
             for m in (memory_of(s.doc) for s in found if S.visible(s.doc, identity, ["shared"]))
-            if self._allowed(identity, authz.Request("read", "shared", target=m))
+            if self._ctx.allowed(identity, authz.Request("read", "shared", target=m))
         ]
 
     async def approve(self, identity: Identity, memory_id: str) -> Memory:
         """Apply a pending shared write (owners only): it becomes active through the ordinary write path."""
-        self._authorize(identity, authz.Request("review", "shared"))
+        self._ctx.authorize(identity, authz.Request("review", "shared"))
         stored = await self._pending_doc(identity, memory_id)
         proposal = memory_of(stored.doc)
-        await self.backend.delete(stored.collection, [stored.doc["id"]])
+        await self._ctx.backend.delete(stored.collection, [stored.doc["id"]])
         metadata = {**proposal.metadata, "approved_by": identity.user_id or identity.agent_id}
         memory = proposal.model_copy(
-            update={"status": "active", "metadata": metadata, "supersedes": [], "written_at": self.clock()}
+            update={"status": "active", "metadata": metadata, "supersedes": [], "written_at": self._ctx.clock()}
         )
         replaces = list(proposal.supersedes)
         if memory.kind == "semantic":
-            result: WriteResult = await self._write_semantic(identity, memory, replaces)
+            result: WriteResult = await self._beliefs.write_semantic(identity, memory, replaces)
         else:
-            [vector] = await self.embeddings.aembed_documents([memory.content])
-            await self.backend.put(memory.kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+            [vector] = await self._ctx.embeddings.aembed_documents([memory.content])
+            await self._ctx.backend.put(
+                memory.kind, [memory_document(memory, [("content", vector)], now=self._ctx.clock())]
+            )
             result = WriteResult(memory.id, "created", memory)
-        await self._audit(identity, "approve", {"memory_id": memory_id, "result": result.id}, self.clock())
+        await self._ctx.audit(identity, "approve", {"memory_id": memory_id, "result": result.id}, self._ctx.clock())
         return result.memory or memory
 
     async def reject(self, identity: Identity, memory_id: str) -> None:
         """Drop a pending shared write (owners only); audited."""
-        self._authorize(identity, authz.Request("review", "shared"))
+        self._ctx.authorize(identity, authz.Request("review", "shared"))
         stored = await self._pending_doc(identity, memory_id)
-        await self.backend.delete(stored.collection, [stored.doc["id"]])
-        await self._audit(identity, "reject", {"memory_id": memory_id}, self.clock())
+        await self._ctx.backend.delete(stored.collection, [stored.doc["id"]])
+        await self._ctx.audit(identity, "reject", {"memory_id": memory_id}, self._ctx.clock())
 
     async def _pending_doc(self, identity: Identity, memory_id: str) -> StoredDoc:
         memory_id = V.check_ref(memory_id)
         flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("key", memory_id))
         found = [
             s
-            for s in await self.backend.find(list(MEMORY_COLLECTIONS), flt, size=2)
+            for s in await self._ctx.backend.find(list(MEMORY_COLLECTIONS), flt, size=2)
             if S.visible(s.doc, identity, ["shared"])
         ]
         if not found:
@@ -74,7 +85,7 @@ class AsyncReview(AsyncCoreBase):
             raise InvalidMemoryError(
                 f"memory {memory_id!r} is not pending review (status {found[0].doc.get('status')!r})"
             )
-        [exact] = await self.backend.get(found[0].collection, [found[0].doc["id"]])
+        [exact] = await self._ctx.backend.get(found[0].collection, [found[0].doc["id"]])
         if exact is None:
             raise InvalidMemoryError(f"memory {memory_id!r} was approved or rejected meanwhile")
         return exact

@@ -19,10 +19,19 @@ from .. import reconcile as LLM
 from ..records import document_id, memory_of
 from ..results import WriteResult
 from .denials import AsyncDenials
+from .shared import AsyncCoreContext
 
 
-class AsyncStatementReading(AsyncDenials):
-    """What a new statement does to the facts nearest to it."""
+class AsyncStatementReading:
+    """What a new statement does to the facts nearest to it.
+
+    Collaborators: the shared context, and the denials (which held facts a statement is
+    read against; a repeat the chat model names reinforces the fact it repeats).
+    """
+
+    def __init__(self, ctx: AsyncCoreContext, denials: AsyncDenials) -> None:
+        self._ctx = ctx
+        self._denials = denials
 
     def _related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
         """Held facts close enough to read against ``memory``, with what ``memory`` does to each."""
@@ -31,10 +40,10 @@ class AsyncStatementReading(AsyncDenials):
             for hit in near
             if hit.doc.get("id")
             for old in [memory_of(hit.doc)]
-            if old.id != memory.id and self._read_against(hit, old, memory)
+            if old.id != memory.id and self._denials.read_against(hit, old, memory)
         ]
 
-    def _repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
+    def repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
         """The held fact ``memory`` repeats in other words (same polarity, compatible key)."""
         for hit, old, rel in self._related(near, memory):
             if (
@@ -46,7 +55,7 @@ class AsyncStatementReading(AsyncDenials):
                 return hit
         return None
 
-    def _negates_held(self, near: Sequence[Hit], memory: Memory, set_confidence: bool) -> Memory:
+    def negates_held(self, near: Sequence[Hit], memory: Memory, set_confidence: bool) -> Memory:
         """A negative habit ("I don't live in Bristol") that negates a held fact is a denial of it."""
         if memory.polarity != "assert" or not any(
             rel == "denial" for _, old, rel in self._related(near, memory) if old.polarity == "assert"
@@ -54,17 +63,17 @@ class AsyncStatementReading(AsyncDenials):
             return memory
         update: dict[str, Any] = {"polarity": "deny"}
         if set_confidence:
-            update["confidence"] = self.config.denial_confidence
+            update["confidence"] = self._ctx.config.denial_confidence
         return memory.model_copy(update=update)
 
-    def _infer_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
+    def infer_key(self, near: Sequence[Hit], memory: Memory) -> Memory:
         """A keyless statement that updates a keyed fact (same holder and attribute) takes its key."""
         for _, old, rel in self._related(near, memory):
             if old.polarity == "assert" and old.subject_key and rel == "update":
                 return memory.model_copy(update={"subject_key": old.subject_key})
         return memory
 
-    def _updated_unkeyed(self, near: Sequence[Hit], memory: Memory) -> list[str]:
+    def updated_unkeyed(self, near: Sequence[Hit], memory: Memory) -> list[str]:
         """Held facts without a key that a keyless statement updates (same holder and attribute,
         a new value or an ending): it replaces them by id, under the usual strength rules."""
         return [
@@ -73,7 +82,7 @@ class AsyncStatementReading(AsyncDenials):
             if rel == "update" and old.polarity == "assert" and not old.subject_key
         ]
 
-    async def _canonical_key(self, near: Sequence[Hit], memory: Memory, *, held: bool) -> Memory:
+    async def canonical_key(self, near: Sequence[Hit], memory: Memory, *, held: bool) -> Memory:
         """Map the caller's key to a held key for the same subject (``user.location.city`` → ``user.home_city``).
 
         Only when no fact is held under the caller's key (``held``: from the write's batched
@@ -91,20 +100,20 @@ class AsyncStatementReading(AsyncDenials):
         ]
         if not others:
             return memory
-        vectors = await self.embeddings.aembed_documents(
+        vectors = await self._ctx.embeddings.aembed_documents(
             [_key_text(key), *(_key_text(o.subject_key or "") for o, _ in others)]
         )
         from ..scoring import cosine
 
         for (old, rel), vec in zip(others, vectors[1:], strict=False):
-            close = R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self.config.key_similarity)
+            close = R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self._ctx.config.key_similarity)
             # or, whatever the keys' words, a new value of the one named attribute the held fact sets
             # ("I moved to Leeds" as user.location ← "I live in Bristol" as user.home_city)
             if close or (rel == "update" and R.one_attribute(old, memory) and R.same_key_ids(key, old.subject_key)):
                 return memory.model_copy(update={"subject_key": old.subject_key})
         return memory
 
-    def _guard_lookalike(self, memory: Memory, actives: Sequence[StoredDoc]) -> Memory:
+    def guard_lookalike(self, memory: Memory, actives: Sequence[StoredDoc]) -> Memory:
         """Another fact under a held key gets its own key instead of replacing the held ones:
         about another holder ("my sister lives in York" as ``user.home_city``), one more ("also
         has a cat" as ``user.pets``), another of a kind (``user.health``): :func:`R.another_fact_under_key`."""
@@ -116,16 +125,16 @@ class AsyncStatementReading(AsyncDenials):
             return memory.model_copy(update={"subject_key": own})
         return memory
 
-    async def _reconcile(self, memory: Memory, near: Sequence[Hit]) -> LLM.Decision | None:
+    async def reconcile(self, memory: Memory, near: Sequence[Hit]) -> LLM.Decision | None:
         """The configured chat model's decision over the candidates; ``None`` when it fails or talks nonsense."""
         candidates = [memory_of(h.doc) for h in near if h.doc.get("id")]
         try:
-            answer = await self.config.reconcile_model.ainvoke(LLM.messages(memory, candidates))
+            answer = await self._ctx.config.reconcile_model.ainvoke(LLM.messages(memory, candidates))
         except Exception:  # noqa: BLE001 - any model failure: the rules decide
             return None
         return LLM.read(answer, candidates)
 
-    async def _apply_decision(
+    async def apply_decision(
         self, decision: LLM.Decision, memory: Memory, near: Sequence[Hit], now: datetime
     ) -> tuple[Memory, list[str], WriteResult | None]:
         """Carry out a model's decision through the ordinary path: (memory, replaces, a finished result)."""
@@ -133,13 +142,13 @@ class AsyncStatementReading(AsyncDenials):
         if decision.event == "ADD" or target is None:
             return memory, [], None
         if decision.event == "NONE":
-            [stored] = await self.backend.get("semantic", [document_id(target)])
+            [stored] = await self._ctx.backend.get("semantic", [document_id(target)])
             if stored is not None:
-                return memory, [], await self._reinforce(stored, memory, now)
+                return memory, [], await self._denials.reinforce(stored, memory, now)
             return memory, [], None
         if decision.event == "DELETE":
             denial = memory.model_copy(
-                update={"polarity": "deny", "confidence": min(memory.confidence, self.config.denial_confidence)}
+                update={"polarity": "deny", "confidence": min(memory.confidence, self._ctx.config.denial_confidence)}
             )
             return denial, [target.id], None
         key = memory.subject_key or target.subject_key

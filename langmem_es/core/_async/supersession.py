@@ -20,41 +20,48 @@ from .. import authz
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, document_id, memory_document, memory_of, restamp
-from .ingest import AsyncIngest
+from .shared import AsyncCoreContext
 
 
-class AsyncSupersession(AsyncIngest):
-    """Head records, and marking facts superseded under optimistic concurrency."""
+class AsyncSupersession:
+    """Head records, and marking facts superseded under optimistic concurrency.
 
-    def _authorize_supersede(self, identity: Identity, targets: Iterable[Memory], *, conflict: bool) -> None:
+    Collaborators: the shared context only (the store, the clock, the settings, the rules
+    and the compare-and-swap primitive).
+    """
+
+    def __init__(self, ctx: AsyncCoreContext) -> None:
+        self._ctx = ctx
+
+    def authorize_supersede(self, identity: Identity, targets: Iterable[Memory], *, conflict: bool) -> None:
         """Raise before anything is written unless the caller may replace every target (authz: supersede)."""
         for old in targets:
             if old.status == "active":
-                self._authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
+                self._ctx.authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
 
-    async def _actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
+    async def actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
         """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
         flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
-        [found] = await self.backend.read_many(
+        [found] = await self._ctx.backend.read_many(
             [Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=vectors)]
         )
         return find_result(found)
 
-    def _key_reads(self, scope_filter: F.Filter, memory: Memory) -> list[Find | Nearest]:
+    def key_reads(self, scope_filter: F.Filter, memory: Memory) -> list[Find | Nearest]:
         """The reads a keyed write needs, to batch with the others: the active facts under
         ``memory``'s key (whole, with their versions) and the key's head record."""
         flt = F.all_of(scope_filter, F.term("subject_key", memory.subject_key or ""), F.term("status", "active"))
         return [
             Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=True),
-            Find((AUDIT,), F.term("id", self._head_document(memory, self.clock(), previous=None)["id"]), size=1),
+            Find((AUDIT,), F.term("id", self._head_document(memory, self._ctx.clock(), previous=None)["id"]), size=1),
         ]
 
-    async def _key_state(self, scope_filter: F.Filter, memory: Memory) -> tuple[list[StoredDoc], StoredDoc | None]:
+    async def key_state(self, scope_filter: F.Filter, memory: Memory) -> tuple[list[StoredDoc], StoredDoc | None]:
         """The active facts under ``memory``'s key and its head record, in one batched read."""
-        actives, heads = await self.backend.read_many(self._key_reads(scope_filter, memory))
+        actives, heads = await self._ctx.backend.read_many(self.key_reads(scope_filter, memory))
         return find_result(actives), next(iter(find_result(heads)), None)
 
-    async def _write_keyed(
+    async def write_keyed(
         self,
         identity: Identity,
         memory: Memory,
@@ -69,7 +76,7 @@ class AsyncSupersession(AsyncIngest):
         it supersedes), the head record (compare-and-swap on the version read) and each
         replaced fact (likewise) go in one write. When a conditional part is refused — a
         concurrent writer, or a read that was not fresh — :meth:`_settle_keyed` finishes the
-        claim the careful way, so the guarantees are those of :meth:`_claim_head`. Returns
+        claim the careful way, so the guarantees are those of :meth:`claim_head`. Returns
         the ids superseded.
         """
         by_key = {s.doc["key"]: s for s in actives}
@@ -86,13 +93,13 @@ class AsyncSupersession(AsyncIngest):
             ),
             *_marks(replaced, now),
         ]
-        applied = await self.backend.write(writes)
+        applied = await self._ctx.backend.write(writes)
         won = [old.id for (_, old, _), ok in zip(replaced, applied[2:], strict=True) if ok]
         if applied[1] and len(won) == len(replaced):
             return won
         return await self._settle_keyed(identity, fact, bool(applied[1]), replaced, won, actives, now)
 
-    async def _write_replacing(
+    async def write_replacing(
         self, identity: Identity, memory: Memory, vector: Sequence[float], targets: Sequence[StoredDoc], now: datetime
     ) -> list[str]:
         """Write a keyless ``memory`` and supersede the facts it replaces (``targets``, read by id
@@ -102,12 +109,12 @@ class AsyncSupersession(AsyncIngest):
         replaced = self._plan_supersession(identity, memory, targets, now)
         fact = memory.model_copy(update={"supersedes": [old.id for _, old, _ in replaced]})
         writes = [Write("semantic", memory_document(fact, [("content", vector)], now=now)), *_marks(replaced, now)]
-        applied = await self.backend.write(writes)
+        applied = await self._ctx.backend.write(writes)
         done = [old.id for (_, old, _), ok in zip(replaced, applied[1:], strict=True) if ok]
         if len(done) == len(replaced):
             return done
         lost = [old.id for _, old, _ in replaced if old.id not in done]
-        done += await self._supersede_with(self._supersession(memory, now), lost, identity, fact, now, link=False)
+        done += await self.supersede_with(self._supersession(memory, now), lost, identity, fact, now, link=False)
         await self._name_superseded(fact, done, now)
         return done
 
@@ -132,18 +139,18 @@ class AsyncSupersession(AsyncIngest):
         def exactly(current: Memory) -> dict[str, Any] | None:
             return None if current.supersedes == done else {"supersedes": done}
 
-        await self._update("semantic", document_id(fact), exactly, now, what="link the supersession")
+        await self._ctx.update("semantic", document_id(fact), exactly, now, what="link the supersession")
 
     async def _write_keyed_carefully(
         self, identity: Identity, memory: Memory, vector: Sequence[float], actives: Sequence[StoredDoc], now: datetime
     ) -> list[str]:
         """The fact, then the head claimed by compare-and-swap (retried), then what it replaces."""
-        await self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
-        had_head, previous = await self._claim_head(memory, now)
+        await self._ctx.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        had_head, previous = await self.claim_head(memory, now)
         targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
-        return await self._supersede_under_key(targets, identity, memory, now)
+        return await self.supersede_under_key(targets, identity, memory, now)
 
-    async def _supersede_under_key(
+    async def supersede_under_key(
         self, keys: Iterable[str], identity: Identity, by: Memory, now: datetime, *, link: bool = True
     ) -> list[str]:
         """Supersede facts under ``by``'s own key (its tenant, scope and owner), each resolved by
@@ -181,9 +188,9 @@ class AsyncSupersession(AsyncIngest):
             for stored, old, _ in replaced:
                 if old.id in won:
                     await self._give_back(stored, old, fact, now)
-            had_head, previous = await self._claim_head(fact, now)
+            had_head, previous = await self.claim_head(fact, now)
             targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
-            done = await self._supersede_under_key(targets, identity, fact, now, link=False)
+            done = await self.supersede_under_key(targets, identity, fact, now, link=False)
         else:
             done = list(won)
             for stored, old, _ in replaced:
@@ -206,7 +213,7 @@ class AsyncSupersession(AsyncIngest):
                 "confidence": old.confidence,
             }
 
-        await self._update("semantic", stored.doc["id"], undo, now, what="give back a superseded fact")
+        await self._ctx.update("semantic", stored.doc["id"], undo, now, what="give back a superseded fact")
 
     async def _supersede_as_head(self, did: str, identity: Identity, by: Memory, now: datetime) -> bool:
         """Supersede the fact stored as ``did`` by ``by``, whose head claim replaced it; on fresh reads.
@@ -223,17 +230,17 @@ class AsyncSupersession(AsyncIngest):
             seen[:] = [current]
             return decide(current) if self._may_supersede(identity, by, current) else None
 
-        for attempt in range(min(self.config.occ_retries, 8)):
+        for attempt in range(min(self._ctx.config.occ_retries, 8)):
             seen.clear()
-            changed = await self._update("semantic", did, mark, now, what="supersede")
+            changed = await self._ctx.update("semantic", did, mark, now, what="supersede")
             if changed is not None:
                 return changed[1].get("status") == "superseded"
             if seen and (seen[0].superseded_by == by.id or seen[0].status != "superseded"):
                 return seen[0].superseded_by == by.id
-            await self._pause(attempt)
+            await self._ctx.pause(attempt)
         return False
 
-    async def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
+    async def claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
         """Make ``memory`` the head of its subject key (compare-and-swap, retried).
 
         One small record per (tenant, scope, owner, subject key) names the active fact.
@@ -257,10 +264,10 @@ class AsyncSupersession(AsyncIngest):
             return None if active == memory.id else head_doc(active)
 
         try:
-            await self._cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
+            await self._ctx.cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
         except WriteError:
             if withdraw:  # never leave a second active fact behind
-                await self.backend.delete("semantic", [document_id(memory)])
+                await self._ctx.backend.delete("semantic", [document_id(memory)])
             raise
         [head] = seen
         return _replaced(head, memory)
@@ -282,7 +289,7 @@ class AsyncSupersession(AsyncIngest):
             extra={"scope": memory.scope, "subject_key": memory.subject_key},
         )
 
-    async def _supersede(
+    async def supersede(
         self,
         ids: Iterable[str],
         identity: Identity,
@@ -297,7 +304,7 @@ class AsyncSupersession(AsyncIngest):
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
         contradiction. A frozen fact's confidence never changes.
         """
-        return await self._supersede_with(
+        return await self.supersede_with(
             self._supersession(by, now, spare_frozen), ids, identity, by, now, confirmed_by=confirmed_by
         )
 
@@ -318,12 +325,12 @@ class AsyncSupersession(AsyncIngest):
                 "contradiction_count": old.contradiction_count + 1,
                 "confidence": old.confidence
                 if old.frozen
-                else round(old.confidence * self.config.contradiction_factor, 6),
+                else round(old.confidence * self._ctx.config.contradiction_factor, 6),
             }
 
         return decide
 
-    async def _supersede_with(
+    async def supersede_with(
         self,
         decide: Callable[[Memory], Mapping[str, Any] | None],
         ids: Iterable[str],
@@ -341,18 +348,18 @@ class AsyncSupersession(AsyncIngest):
         core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
         done = []
         for key in dict.fromkeys(i for i in ids if i and i != by.id):
-            stored = await self._get_visible(
+            stored = await self._ctx.get_visible(
                 identity, key, collection="semantic"
             )  # scope is checked once: it never changes
             if stored is not None and self._may_supersede(identity, by, memory_of(stored.doc), confirmed_by):
-                changed = await self._update("semantic", stored.doc["id"], decide, now, what="supersede")
+                changed = await self._ctx.update("semantic", stored.doc["id"], decide, now, what="supersede")
                 if changed and changed[1].get("status") == "superseded":
                     done.append(key)
         if done and link:
             await self._link_supersedes(by, done, now)
         return done
 
-    async def _read_known(
+    async def read_known(
         self, ids: Sequence[str], known: Mapping[str, StoredDoc], identity: Identity
     ) -> dict[str, StoredDoc]:
         """Semantic facts by memory id, as the write's batched read found them (``known``):
@@ -364,7 +371,7 @@ class AsyncSupersession(AsyncIngest):
         whole = {i: known[i] for i in ids if known[i].version is not None and "vectors" in known[i].doc}
         again = [i for i in ids if i not in whole]
         if again:
-            found = await self.backend.get("semantic", [known[i].doc["id"] for i in again])
+            found = await self._ctx.backend.get("semantic", [known[i].doc["id"] for i in again])
             whole.update({i: s for i, s in zip(again, found, strict=True) if s is not None})
         return {i: s for i, s in whole.items() if s.doc.get("key") == i and S.visible(s.doc, identity)}
 
@@ -374,14 +381,14 @@ class AsyncSupersession(AsyncIngest):
         actors = [identity] if (identity.user_id or identity.agent_id) else [authz.actor_of(by)]
         actors += [confirmed_by] if confirmed_by is not None else []
         request = authz.Request("supersede", target=old, conflict=bool(by.conflict_id))
-        return any(self._allowed(actor, request) for actor in actors)
+        return any(self._ctx.allowed(actor, request) for actor in actors)
 
     async def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
         def link(current: Memory) -> dict[str, Any] | None:
             supersedes = list(dict.fromkeys([*current.supersedes, *ids]))
             return None if supersedes == current.supersedes else {"supersedes": supersedes}
 
-        await self._update("semantic", document_id(by), link, now, what="link the supersession")
+        await self._ctx.update("semantic", document_id(by), link, now, what="link the supersession")
 
 
 def _marks(replaced: Sequence[tuple[StoredDoc, Memory, Mapping[str, Any]]], now: datetime) -> list[Write]:

@@ -196,10 +196,14 @@ class AccessLog:
                 return
             time.sleep(min(left, give_up - now, 0.02))
 
+    def flush_now(self) -> int:
+        """Wait for the background flushes, then write what is left; returns the records written."""
+        self.wait()
+        return self.flush()
+
     def close(self) -> None:
         """Wait for background flushes, then write what is left."""
-        self.wait()
-        self.flush()
+        self.flush_now()
 
     def records(self, refs: Sequence[tuple[Collection, Mapping[str, Any]]]) -> list[StoredDoc | None]:
         """The access records of some memories (collection, document), in order, in one real-time read."""

@@ -27,15 +27,49 @@ from .. import validation as V
 from ..background import Ahead
 from ..records import AUDIT, document_id, memory_document, memory_of
 from ..results import WriteResult
-from .forgetting import buried_ids, tombstone_find
+from .conflicts import Conflicts
+from .denials import Denials
+from .ingest import Ingest
+from .long_events import LongEvents
+from .shared import CoreContext
 from .statement_reading import StatementReading
+from .supersession import Supersession
+from .tombstones import Tombstones, buried_ids, tombstone_find
 
 #: Why a write was not stored: a tombstone covers its content, its source or its key.
 SUPPRESSED = "this was forgotten (the same content, or the message or source it came from); it stays forgotten"
 
 
-class Beliefs(StatementReading):
-    """Writing memories and maintaining the beliefs they state."""
+class Beliefs:
+    """Writing memories and maintaining the beliefs they state.
+
+    Collaborators: the shared context; the ingest (a new memory, validated and authorised);
+    the tombstones (what was forgotten is not written again); the long events (passage
+    vectors); the statement reading (what a statement does to the facts nearest to it); the
+    denials (reinforcement, held denials); the supersession (heads and superseded facts);
+    the conflicts (opened by weaker or rival values, decided by an owner's value).
+    """
+
+    def __init__(
+        self,
+        ctx: CoreContext,
+        *,
+        ingest: Ingest,
+        tombstones: Tombstones,
+        long_events: LongEvents,
+        reading: StatementReading,
+        denials: Denials,
+        supersession: Supersession,
+        conflicts: Conflicts,
+    ) -> None:
+        self._ctx = ctx
+        self._ingest = ingest
+        self._tombstones = tombstones
+        self._long_events = long_events
+        self._reading = reading
+        self._denials = denials
+        self._supersession = supersession
+        self._conflicts = conflicts
 
     def remember(
         self,
@@ -60,33 +94,31 @@ class Beliefs(StatementReading):
     ) -> WriteResult:
         """Write one memory synchronously: visible to recall as soon as this returns.
 
-        Semantic facts are deduplicated (same content → reinforced), supersede the
-        active fact with the same ``subject_key`` in the same scope (or the ids in
-        ``replaces``), and a flat denial waits at reduced confidence until reinforced.
-        A fact that was forgotten is not written again (its tombstone suppresses it).
-        ``origin`` (``"user"``, ``"tool"``, ``"extracted"``; default ``"user"``) sets the
-        default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.remember`.
         """
         # a fact's vector is computed while its statement is read (spaCy): two models, two threads;
         # the writes its reads must see (lazy read-your-writes) are made searchable meanwhile
         embedding = (
             Ahead(
-                partial(self.embeddings.embed_documents, [V.clean_text(content, limit=self.config.max_content_chars)])
+                partial(
+                    self._ctx.embeddings.embed_documents,
+                    [V.clean_text(content, limit=self._ctx.config.max_content_chars)],
+                )
             )
             if kind == "semantic"
             else None
         )
         read: tuple[Collection, ...] = ("semantic", AUDIT)
         refreshing = (
-            Ahead(partial(self.backend.refresh_written, read))
-            if kind == "semantic" and self.backend.needs_refresh(read)
+            Ahead(partial(self._ctx.backend.refresh_written, read))
+            if kind == "semantic" and self._ctx.backend.needs_refresh(read)
             else None
         )
         try:
-            memory = self._new_memory(
+            memory = self._ingest.new_memory(
                 identity,
                 content,
-                limit=self.config.max_event_chars if kind == "episodic" else None,  # a raw turn: any paste
+                limit=self._ctx.config.max_event_chars if kind == "episodic" else None,  # a raw turn: any paste
                 kind=kind,
                 scope=scope,
                 reason=reason,
@@ -118,7 +150,7 @@ class Beliefs(StatementReading):
         if embedding is not None:
             [vector] = embedding.result()
             if memory.status != "pending":  # its tombstone check is one of the batched belief-maintenance reads
-                return self._write_semantic(
+                return self.write_semantic(
                     identity,
                     memory,
                     replaces,
@@ -126,15 +158,17 @@ class Beliefs(StatementReading):
                     read_polarity=polarity is None,
                     read_confidence=confidence is None,
                 )
-        if self._tombstoned(identity, memory):
+        if self._tombstones.tombstoned(identity, memory):
             return WriteResult(memory.id, "suppressed", None, note=SUPPRESSED)
         if memory.status == "pending":  # review mode: held for an owner, no belief maintenance yet
             return self._write_pending(memory, replaces, vector)
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
-        [vector] = self.embeddings.embed_documents([memory.content])
-        [passages] = self._passage_vectors([memory.content])
-        self.backend.put(kind, [memory_document(memory, [("content", vector), *passages], now=self.clock())])
+        [vector] = self._ctx.embeddings.embed_documents([memory.content])
+        [passages] = self._long_events.passage_vectors([memory.content])
+        self._ctx.backend.put(
+            kind, [memory_document(memory, [("content", vector), *passages], now=self._ctx.clock())]
+        )
         return WriteResult(memory.id, "created", memory)
 
     def _write_pending(
@@ -143,8 +177,10 @@ class Beliefs(StatementReading):
         if replaces:
             memory = memory.model_copy(update={"supersedes": list(replaces)})
         if vector is None:
-            [vector] = self.embeddings.embed_documents([memory.content])
-        self.backend.put(memory.kind, [memory_document(memory, [("content", vector)], now=self.clock())])
+            [vector] = self._ctx.embeddings.embed_documents([memory.content])
+        self._ctx.backend.put(
+            memory.kind, [memory_document(memory, [("content", vector)], now=self._ctx.clock())]
+        )
         return WriteResult(
             memory.id,
             "pending",
@@ -152,7 +188,7 @@ class Beliefs(StatementReading):
             note="a shared write waits for an owner's review; until then only you and owners see it",
         )
 
-    def _write_semantic(
+    def write_semantic(
         self,
         identity: Identity,
         memory: Memory,
@@ -163,11 +199,11 @@ class Beliefs(StatementReading):
         read_confidence: bool = False,
     ) -> WriteResult:
         """Write a semantic fact with belief maintenance (``vector``: its content's, if computed)."""
-        now = self.clock()
+        now = self._ctx.clock()
         scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
         active = F.term("status", "active")
         if vector is None:
-            [vector] = self.embeddings.embed_documents([memory.content])
+            [vector] = self._ctx.embeddings.embed_documents([memory.content])
         # every belief-maintenance read in one round trip: tombstones, the same claim, this id,
         # the nearest active claims, the active facts under the key
         key = memory.subject_key
@@ -180,7 +216,7 @@ class Beliefs(StatementReading):
             Find(("semantic",), F.term("id", document_id(memory)), size=1),
             # whole, with versions: a held fact this write replaces or repeats is rewritten as read
             Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10, vectors=True),
-            *(self._key_reads(scope_filter, memory) if key else ()),
+            *(self._supersession.key_reads(scope_filter, memory) if key else ()),
             *(
                 [
                     Find(
@@ -194,7 +230,7 @@ class Beliefs(StatementReading):
                 else []
             ),
         ]
-        found = self.backend.read_many(reads)
+        found = self._ctx.backend.read_many(reads)
         tombs, same, exists = (find_result(r) for r in found[:3])
         near = nearest_result(found[3])
         actives = find_result(found[4]) if key else []
@@ -209,9 +245,9 @@ class Beliefs(StatementReading):
         # 1. the same claim, still active in the same scope: reinforce it (an independent
         #    confirmation raises its confidence; a confirmed denial then applies).
         if same:
-            return self._reinforce(same[0], memory, now)
+            return self._denials.reinforce(same[0], memory, now)
         for tid in replaces:
-            if self._get_visible(identity, tid, collection="semantic") is None:
+            if self._ctx.get_visible(identity, tid, collection="semantic") is None:
                 raise ScopeViolationError(f"replaces={tid!r}: no such semantic memory in your scopes")
         if exists:
             # an older, no longer active version of this very sentence keeps its id and its history
@@ -219,46 +255,50 @@ class Beliefs(StatementReading):
         explicit = bool(memory.subject_key)  # the caller named the fact: its key, or the ids in replaces=
         named = set(replaces)
         decision = (
-            self._reconcile(memory, near) if self.config.reconcile_model is not None and not replaces else None
+            self._reading.reconcile(memory, near)
+            if self._ctx.config.reconcile_model is not None and not replaces
+            else None
         )
         if decision is not None:
-            memory, replaces, done = self._apply_decision(decision, memory, near, now)
+            memory, replaces, done = self._reading.apply_decision(decision, memory, near, now)
             if done is not None:
                 return done
         else:
             if read_polarity:
-                memory = self._negates_held(near, memory, read_confidence)
+                memory = self._reading.negates_held(near, memory, read_confidence)
             # 2. the same claim in other words (paraphrase, spelling, tense) reinforces the fact it repeats.
-            repeated = None if replaces else self._repeated(near, memory)
+            repeated = None if replaces else self._reading.repeated(near, memory)
             if repeated is not None:
-                [stored] = self.backend.get("semantic", [repeated.doc["id"]])
+                [stored] = self._ctx.backend.get("semantic", [repeated.doc["id"]])
                 if stored is not None:
-                    return self._reinforce(stored, memory, now)
+                    return self._denials.reinforce(stored, memory, now)
             # 3. keys: a caller's key is mapped to the tenant's key for the same subject; a keyless
             #    statement that updates a keyed fact takes its key.
             if memory.subject_key:
-                memory = self._canonical_key(near, memory, held=bool(actives))
+                memory = self._reading.canonical_key(near, memory, held=bool(actives))
             elif memory.polarity == "assert" and not replaces:
-                memory = self._infer_key(near, memory)
+                memory = self._reading.infer_key(near, memory)
                 if not memory.subject_key:  # keyless facts it updates are replaced by id (not named: frozen ones hold)
-                    replaces = self._updated_unkeyed(near, memory)
+                    replaces = self._reading.updated_unkeyed(near, memory)
         if memory.polarity == "deny":
-            return self._write_denial(scope_filter, memory, vector, near, replaces, now)
+            return self._denials.write_denial(scope_filter, memory, vector, near, replaces, now)
         if memory.subject_key != key:  # a key inferred or mapped since the batched read: read its state now
-            actives, head = self._key_state(scope_filter, memory) if memory.subject_key else ([], None)
+            actives, head = (
+                self._supersession.key_state(scope_filter, memory) if memory.subject_key else ([], None)
+            )
         actives = [s for s in actives if S.visible(s.doc, identity)]
         if actives:
             held = [memory_of(x.doc) for x in actives]
-            self._authorize_supersede(
+            self._supersession.authorize_supersede(
                 identity,
                 held,
                 conflict=memory.scope == "shared"
                 and any(m.polarity == "assert" and authz.someone_elses(identity, m) for m in held),
             )
-            guarded = self._guard_lookalike(memory, actives)
+            guarded = self._reading.guard_lookalike(memory, actives)
             if guarded.subject_key != memory.subject_key:
                 memory = guarded
-                actives, head = self._key_state(scope_filter, memory)
+                actives, head = self._supersession.key_state(scope_filter, memory)
                 actives = [s for s in actives if S.visible(s.doc, identity)]
         # the held facts found by meaning, whole and with their versions: what a keyless update
         # replaces is rewritten under the version read (a stale one is refused, then read again)
@@ -287,14 +327,16 @@ class Beliefs(StatementReading):
         their versions; those of ``replaces`` are rewritten under that version (no further
         read), the others read by id."""
         held = [memory_of(s.doc) for s in actives]
-        by_id = self._read_known([t for t in replaces if known and t in known], known or {}, identity)
+        by_id = self._supersession.read_known(
+            [t for t in replaces if known and t in known], known or {}, identity
+        )
         held += [
             m
             for m in [memory_of(s.doc) for s in by_id.values()]
-            + self._memories([t for t in replaces if t not in by_id])
+            + self._denials.memories([t for t in replaces if t not in by_id])
             if m.status == "active" and m.id not in {h.id for h in held}
         ]
-        margin = self.config.reinforce_step
+        margin = self._ctx.config.reinforce_step
         blocked = [
             m
             for m in held
@@ -312,34 +354,38 @@ class Beliefs(StatementReading):
             and m.polarity == "assert"
             and authz.someone_elses(identity, m)
             and m not in blocked
-            and not self._allowed(identity, authz.Request("supersede", m.scope, target=m))
+            and not self._ctx.allowed(identity, authz.Request("supersede", m.scope, target=m))
         ]
         conflict_id = None
-        self._authorize_supersede(identity, held, conflict=bool(contested))
+        self._supersession.authorize_supersede(identity, held, conflict=bool(contested))
         if blocked or contested:
-            conflict_id = self._open_conflict(memory, [*contested, *blocked], now)
+            conflict_id = self._conflicts.open_conflict(memory, [*contested, *blocked], now)
             memory = memory.model_copy(update={"conflict_id": conflict_id})
         kept = blocked + contested
         if memory.subject_key and not kept and not replaces:  # the plain supersession: one batched write
-            superseded = self._write_keyed(identity, memory, vector, actives, head, now)
+            superseded = self._supersession.write_keyed(identity, memory, vector, actives, head, now)
         elif not memory.subject_key and not kept and replaces and all(t in by_id for t in replaces):
-            superseded = self._write_replacing(identity, memory, vector, [by_id[t] for t in replaces], now)
+            superseded = self._supersession.write_replacing(
+                identity, memory, vector, [by_id[t] for t in replaces], now
+            )
         else:
-            self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+            self._ctx.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
             spared = {m.id for m in kept}
-            superseded = self._supersede([t for t in replaces if t not in spared], identity, memory, now)
+            superseded = self._supersession.supersede(
+                [t for t in replaces if t not in spared], identity, memory, now
+            )
             if memory.subject_key and not kept:
-                had_head, previous = self._claim_head(memory, now)
+                had_head, previous = self._supersession.claim_head(memory, now)
                 # first write through the head: whatever was active under the key is older
                 targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
-                superseded += self._supersede_under_key(
+                superseded += self._supersession.supersede_under_key(
                     [t for t in targets if t not in superseded], identity, memory, now
                 )
             elif memory.subject_key and not blocked:  # disputed: the caller's own values go, the others' stand
                 mine = [m.id for m in held if m not in kept and m.id not in superseded and m.id != memory.id]
-                superseded += self._supersede(mine, identity, memory, now)
+                superseded += self._supersession.supersede(mine, identity, memory, now)
         if memory.scope == "shared" and not conflict_id:  # an owner's value decides the disputes it ends
-            settled, decided = self._decide(identity, memory, held, now)
+            settled, decided = self._conflicts.decide(identity, memory, held, now)
             superseded += [i for i in settled if i not in superseded]
             if decided:
                 note = "another writer's value is replaced; the override is on record as a resolved conflict"

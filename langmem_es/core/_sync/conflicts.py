@@ -24,16 +24,25 @@ from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, memory_of, restamp
 from ..results import Conflict
-from .base import CoreBase
+from .shared import CoreContext
+from .supersession import Supersession
 
 
-class Conflicts(CoreBase):
-    """Conflicts, their resolution, and the audit log."""
+class Conflicts:
+    """Conflicts, their resolution, and the audit log.
 
-    def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str:
+    Collaborators: the shared context, and the supersession (the winner of a resolved
+    conflict claims its key's head; the losers are superseded by it).
+    """
+
+    def __init__(self, ctx: CoreContext, supersession: Supersession) -> None:
+        self._ctx = ctx
+        self._supersession = supersession
+
+    def open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str:
         """Record who asserted what, when and from which sources, for one subject key."""
         record = _conflict_record(memory, rivals, now)
-        self.backend.put(AUDIT, [record])
+        self._ctx.backend.put(AUDIT, [record])
         return str(record["key"])
 
     def conflicts(
@@ -47,13 +56,13 @@ class Conflicts(CoreBase):
             F.term("status", status),
             F.term("subject_key", subject_key) if subject_key else None,
         )
-        found = self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
+        found = self._ctx.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [_conflict(s.doc["value"]) for s in found if s.doc.get("tenant") == identity.tenant]
 
     def resolve(self, identity: Identity, conflict_id: str, winner: str) -> Conflict:
         """Close a conflict: ``winner`` becomes the active fact, the others superseded; audited (owners only)."""
-        self._authorize(identity, authz.Request("resolve", "shared"))
-        found = self.backend.find([AUDIT], _conflicts_of(identity, [conflict_id]), size=1)
+        self._ctx.authorize(identity, authz.Request("resolve", "shared"))
+        found = self._ctx.backend.find([AUDIT], _conflicts_of(identity, [conflict_id]), size=1)
         if not found:
             raise InvalidMemoryError(f"no conflict {conflict_id!r} in your workspace")
         stored = found[0]
@@ -62,15 +71,15 @@ class Conflicts(CoreBase):
             raise InvalidMemoryError(f"conflict {conflict_id!r} is already resolved (winner {conflict.winner!r})")
         if winner not in conflict.memory_ids:
             raise InvalidMemoryError(f"winner must be one of {conflict.memory_ids}")
-        now = self.clock()
-        win = self._get_visible(identity, winner, collection="semantic")
+        now = self._ctx.clock()
+        win = self._ctx.get_visible(identity, winner, collection="semantic")
         if win is None:
             raise ScopeViolationError(f"memory {winner!r} is not in your scopes")
         # every fact that is still active under the key loses to the winner, not only the members
         losers = [m for m in conflict.memory_ids if m != winner]
         if conflict.subject_key:
             scope_filter = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("owner", identity.tenant))
-            losers += [s.doc["key"] for s in self._actives(scope_filter, conflict.subject_key)]
+            losers += [s.doc["key"] for s in self._supersession.actives(scope_filter, conflict.subject_key)]
         held = memory_of(win.doc)
         # a value that stood through the dispute was contradicted once (one superseded by it counted it then)
         disputed = held.contradiction_count + (1 if held.status == "active" and held.conflict_id is None else 0)
@@ -83,10 +92,10 @@ class Conflicts(CoreBase):
                 "contradiction_count": disputed,
             }
         )
-        if not self.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version):
+        if not self._ctx.backend.put_if("semantic", restamp(win.doc, restored, now=now), version=win.version):
             raise WriteError("the winning memory changed while resolving; retry")
         if restored.subject_key:
-            self._claim_head(restored, now, withdraw=False)
+            self._supersession.claim_head(restored, now, withdraw=False)
         self._supersede_any(losers, identity, restored, now)
         return self._close_conflict(identity, stored, conflict, winner, losers, now)
 
@@ -110,8 +119,8 @@ class Conflicts(CoreBase):
             "status": "resolved",
             "updated_at": D.iso(now),
         }
-        self.backend.put(AUDIT, [doc])
-        self._audit(
+        self._ctx.backend.put(AUDIT, [doc])
+        self._ctx.audit(
             identity,
             "resolve",
             {"conflict_id": conflict.id, "winner": winner, "losers": ",".join(sorted(set(losers) - {winner}))},
@@ -119,24 +128,24 @@ class Conflicts(CoreBase):
         )
         return conflict
 
-    def _decide(
+    def decide(
         self, identity: Identity, by: Memory, held: Sequence[Memory], now: datetime
     ) -> tuple[list[str], str | None]:
         """A shared value written by one who may resolve conflicts (an owner) decides: the open
         conflicts of the facts it replaces close with it as the winner (their values still
         active are superseded by it), and other writers' values it replaced outright go on
         record as a conflict resolved at once. Returns the ids superseded and that record's id."""
-        if not self._allowed(identity, authz.Request("resolve", "shared")):
+        if not self._ctx.allowed(identity, authz.Request("resolve", "shared")):
             return [], None
         superseded: list[str] = []
         settled: set[str] = set()
         disputes = sorted({m.conflict_id for m in held if m.conflict_id and m.id != by.id})
         if disputes:
-            found = self.backend.find([AUDIT], _conflicts_of(identity, disputes, "open"), size=len(disputes))
+            found = self._ctx.backend.find([AUDIT], _conflicts_of(identity, disputes, "open"), size=len(disputes))
             for stored in found:
                 conflict = _conflict(stored.doc["value"])
                 losers = [m.id for m in held if m.conflict_id == conflict.id or m.id in conflict.memory_ids]
-                superseded += self._supersede([i for i in losers if i != by.id], identity, by, now)
+                superseded += self._supersession.supersede([i for i in losers if i != by.id], identity, by, now)
                 self._close_conflict(identity, stored, conflict, by.id, losers, now)
                 settled |= {*losers, *conflict.memory_ids}
         overridden = [
@@ -152,8 +161,8 @@ class Conflicts(CoreBase):
         return superseded, conflict.id
 
     def _supersede_any(self, ids: Iterable[str], identity: Identity, by: Memory, now: datetime) -> list[str]:
-        """Like :meth:`_supersede` but also re-points already superseded ids at ``by`` (resolution)."""
-        return self._supersede_with(
+        """Like :meth:`AsyncSupersession.supersede` but also re-points already superseded ids at ``by`` (resolution)."""
+        return self._supersession.supersede_with(
             lambda old: {
                 "status": "superseded",
                 "superseded_by": by.id,
@@ -161,7 +170,7 @@ class Conflicts(CoreBase):
                 "conflict_id": None,
                 "confidence": old.confidence
                 if old.frozen or old.status != "active"
-                else round(old.confidence * self.config.contradiction_factor, 6),
+                else round(old.confidence * self._ctx.config.contradiction_factor, 6),
             },
             ids,
             identity,
@@ -171,13 +180,13 @@ class Conflicts(CoreBase):
 
     def audit_log(self, identity: Identity, *, action: str | None = None) -> list[dict[str, Any]]:
         """Audit entries of the caller's tenant (resolutions, forgetting, purges, reviews), oldest first (owners only)."""
-        self._authorize(identity, authz.Request("audit_log"))
+        self._ctx.authorize(identity, authz.Request("audit_log"))
         flt = F.all_of(
             F.term("record", "audit"),
             F.term("tenant", identity.tenant),
             D.value_filter({"action": action}) if action else None,
         )
-        found = self.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
+        found = self._ctx.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
 
 

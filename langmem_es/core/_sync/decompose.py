@@ -15,15 +15,18 @@ from ...fusion import rrf
 from ...model import Kind
 from ...port import LEG_FIELDS, Hit
 from .. import decompose as D
-from .base import CoreBase
+from .shared import CoreContext
 
 
-class Decompose(CoreBase):
+class Decompose:
     """Sub-queries from a chat model, each searched like the question."""
+
+    def __init__(self, ctx: CoreContext) -> None:
+        self._ctx = ctx
 
     def _sub_queries(self, query: str) -> list[str]:
         """The model's sub-queries; ``[]`` when there is no model, or it fails or talks nonsense."""
-        model = self.config.query_model
+        model = self._ctx.config.query_model
         if model is None:
             return []
         try:
@@ -44,11 +47,11 @@ class Decompose(CoreBase):
         """Per sub-query, its BM25 and its kNN ranking (two lists each)."""
         out: list[list[Hit]] = []
         for q in queries:
-            legs = self.backend.hybrid(
+            legs = self._ctx.backend.hybrid(
                 list(kinds),
                 flt,
                 text=q,
-                vector=self.embeddings.embed_query(q),
+                vector=self._ctx.embeddings.embed_query(q),
                 size=size,
                 fields=LEG_FIELDS,
                 allow_partial=allow_partial,
@@ -56,7 +59,7 @@ class Decompose(CoreBase):
             out += [list(legs.text_hits), list(legs.vector_hits)]
         return out
 
-    def _decomposed(
+    def decomposed(
         self,
         query: str,
         kinds: Iterable[Kind],
@@ -77,9 +80,9 @@ class Decompose(CoreBase):
         for hits in rankings:
             for h in hits:
                 by_id.setdefault(h.doc["id"], h)
-        w = self.config.query_model_weight
+        w = self._ctx.config.query_model_weight
         return rrf(
             [[i for i, _ in fused], *[[h.doc["id"] for h in hits] for hits in rankings]],
-            k=self.config.rrf_k,
+            k=self._ctx.config.rrf_k,
             weights=(1.0, *[w] * len(rankings)),
         )

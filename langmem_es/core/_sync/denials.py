@@ -20,14 +20,22 @@ from .. import authz
 from .. import belief_rules as R
 from ..records import memory_document, memory_of
 from ..results import WriteResult
-from .base import identity_of
+from .shared import CoreContext, identity_of
 from .supersession import Supersession
 
 
-class Denials(Supersession):
-    """Reinforcing held facts, and denials held until confirmed."""
+class Denials:
+    """Reinforcing held facts, and denials held until confirmed.
 
-    def _reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
+    Collaborators: the shared context, and the supersession (the active facts under a key;
+    a confirmed denial supersedes what it denies).
+    """
+
+    def __init__(self, ctx: CoreContext, supersession: Supersession) -> None:
+        self._ctx = ctx
+        self._supersession = supersession
+
+    def reinforce(self, stored: StoredDoc, incoming: Memory, now: datetime) -> WriteResult:
         """Merge ``incoming`` into the same active claim; an independent confirmation raises confidence.
 
         Independent means another source or another writer. A denial whose confidence
@@ -41,16 +49,18 @@ class Denials(Supersession):
             update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
             if independent and not old.frozen:
                 update["confidence"] = R.reinforced(
-                    old.confidence, self.config.reinforce_step, max(self.config.max_confidence, old.confidence)
+                    old.confidence,
+                    self._ctx.config.reinforce_step,
+                    max(self._ctx.config.max_confidence, old.confidence),
                 )
             return update
 
-        done = self._update("semantic", stored.doc["id"], merge, now, what="reinforce")
+        done = self._ctx.update("semantic", stored.doc["id"], merge, now, what="reinforce")
         if done is None:
             raise WriteError("could not reinforce: the memory changed or vanished meanwhile; retry")
         old, update = done
         new = old.model_copy(update=update)
-        if new.polarity == "deny" and old.confidence < self.config.apply_denial_at <= new.confidence:
+        if new.polarity == "deny" and old.confidence < self._ctx.config.apply_denial_at <= new.confidence:
             superseded = self._apply_denial(new, now, confirmed_by=authz.actor_of(incoming))
             return WriteResult(
                 new.id, "reinforced", new, superseded, note="the denial is confirmed and now supersedes what it denies"
@@ -59,13 +69,17 @@ class Denials(Supersession):
             new.id, "reinforced", new, note="" if independent else "same source and writer: confidence unchanged"
         )
 
-    def _read_against(self, hit: Hit, old: Memory, memory: Memory) -> bool:
+    def read_against(self, hit: Hit, old: Memory, memory: Memory) -> bool:
         """Is the held fact ``old`` (found as ``hit``) read against the new statement ``memory``?
         When close in meaning (``relation_similarity``), when both set one attribute, or
         when both speak of one life domain."""
-        return hit.score >= self.config.relation_similarity or R.one_attribute(old, memory) or R.one_topic(old, memory)
+        return (
+            hit.score >= self._ctx.config.relation_similarity
+            or R.one_attribute(old, memory)
+            or R.one_topic(old, memory)
+        )
 
-    def _write_denial(
+    def write_denial(
         self,
         scope_filter: F.Filter,
         memory: Memory,
@@ -85,7 +99,7 @@ class Denials(Supersession):
         denied = list(replaces)
         pending: list[Hit] = []
         if memory.subject_key:
-            for s in self._actives(scope_filter, memory.subject_key):
+            for s in self._supersession.actives(scope_filter, memory.subject_key):
                 if memory_of(s.doc).polarity == "assert":
                     denied.append(s.doc["key"])
                 else:
@@ -97,19 +111,19 @@ class Denials(Supersession):
             elif (
                 not replaces
                 and not memory.subject_key
-                and self._read_against(hit, old, memory)
+                and self.read_against(hit, old, memory)
                 and R.relation(old, memory) == "denial"
             ):
                 denied.append(old.id)
         denied = [d for d in dict.fromkeys(denied) if d != memory.id]
         for hit in pending:  # the same claim already denied and waiting: this confirms it
             if denied and set(memory_of(hit.doc).supersedes) & set(denied):
-                return self._reinforce(StoredDoc("semantic", hit.doc), memory, now)
+                return self.reinforce(StoredDoc("semantic", hit.doc), memory, now)
         memory = memory.model_copy(
-            update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(self._memories(denied))}
+            update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(self.memories(denied))}
         )
-        self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
-        if memory.confidence >= self.config.apply_denial_at:
+        self._ctx.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        if memory.confidence >= self._ctx.config.apply_denial_at:
             superseded = self._apply_denial(memory, now)
             return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
         return WriteResult(
@@ -120,17 +134,17 @@ class Denials(Supersession):
             "confirmation; it supersedes nothing yet",
         )
 
-    def _memories(self, ids: Sequence[str]) -> list[Memory]:
+    def memories(self, ids: Sequence[str]) -> list[Memory]:
         if not ids:
             return []
-        found = self.backend.find(["semantic"], F.terms("key", list(ids)), size=len(ids) * 2)
+        found = self._ctx.backend.find(["semantic"], F.terms("key", list(ids)), size=len(ids) * 2)
         return [memory_of(s.doc) for s in found]
 
     def _apply_denial(self, denial: Memory, now: datetime, confirmed_by: Identity | None = None) -> list[str]:
         """Supersede what a (now confirmed) denial denies. Frozen facts keep their standing.
 
         It acts with the authority of its writer or of whoever confirmed it (core/authz.py)."""
-        return self._supersede(
+        return self._supersession.supersede(
             denial.supersedes, identity_of(denial), denial, now, spare_frozen=True, confirmed_by=confirmed_by
         )
 

@@ -17,28 +17,32 @@ from .. import validation as V
 from ..records import memory_of
 from ..results import DecayReport
 from .access import with_access
-from .base import CoreBase
+from .shared import CoreContext
 
 
-class Lifecycle(CoreBase):
-    """Decay into soft deletion, freezing stable facts, and counting playbook outcomes."""
+class Lifecycle:
+    """Decay into soft deletion, freezing stable facts, and counting playbook outcomes.
+
+    Collaborators: the shared context only (decay reads the access log among it).
+    """
+
+    def __init__(self, ctx: CoreContext) -> None:
+        self._ctx = ctx
 
     def record_outcome(
         self, identity: Identity, playbook_id: str, success: bool, note: str | None = None, problem: str | None = None
     ) -> Memory:
         """Count a playbook's success or failure atomically; a failure remembers the problem it failed on.
 
-        Concurrent calls never lose a count (optimistic concurrency, retried with
-        back-off). A playbook that failed for a problem is not offered again for it by
-        :meth:`playbooks` (see :func:`~langmem_es.core.scoring.failed_for_query`).
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.record_outcome`.
         """
         note = V.clean_text(note, "note", limit=2000) if note else None
         problem = V.clean_text(problem, "problem", limit=2000) if problem else None
-        visible = self._get_visible(identity, playbook_id, collection="procedural")
+        visible = self._ctx.get_visible(identity, playbook_id, collection="procedural")
         if visible is None:
             raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
         playbook = memory_of(visible.doc)
-        self._authorize(identity, authz.Request("outcome", scope=playbook.scope, target=playbook))
+        self._ctx.authorize(identity, authz.Request("outcome", scope=playbook.scope, target=playbook))
 
         def count(m: Memory) -> dict[str, Any]:
             meta = dict(m.metadata)
@@ -54,7 +58,9 @@ class Lifecycle(CoreBase):
                 "metadata": meta,
             }
 
-        done = self._update("procedural", visible.doc["id"], count, self.clock(), what="record the outcome")
+        done = self._ctx.update(
+            "procedural", visible.doc["id"], count, self._ctx.clock(), what="record the outcome"
+        )
         if done is None:
             raise ScopeViolationError(f"playbook {playbook_id!r} was forgotten")
         old, update = done
@@ -65,16 +71,10 @@ class Lifecycle(CoreBase):
     ) -> DecayReport:
         """Score active memories on age, access and contradictions; soft-delete each kind's weakest.
 
-        Per kind, memories scoring below ``decay_threshold[kind]`` (see
-        :func:`~langmem_es.core.scoring.decay_score`; episodic memories have the shortest
-        half-life) become ``soft_deleted``: no longer recalled unless asked with
-        ``include_deleted=True``. Memories stable and unchallenged for
-        ``freeze_after_days`` are frozen: their confidence no longer changes.
-        ``tenant_wide`` (operators, ``langmem-es decay --tenant``) covers every owner of
-        the tenant; otherwise only what the identity can see. ``dry_run`` changes nothing.
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.decay`.
         """
-        now = now or self.clock()
-        self.flush_access()  # decay scores on every access counted so far
+        now = now or self._ctx.clock()
+        self._ctx.access.flush_now()  # decay scores on every access counted so far
         report = DecayReport()
         if tenant_wide:
             flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.term("status", "active"))
@@ -83,14 +83,16 @@ class Lifecycle(CoreBase):
         for kind in KINDS:
             docs: list[StoredDoc] = []
             while True:  # read every page first: the writes below change what the filter matches
-                page = self.backend.find([kind], flt, size=1000, offset=len(docs), sort=(("written_at", "asc"),))
+                page = self._ctx.backend.find(
+                    [kind], flt, size=1000, offset=len(docs), sort=(("written_at", "asc"),)
+                )
                 docs.extend(page)
                 if len(page) < 1000:
                     break
             docs = [s for s in docs if tenant_wide or S.visible(s.doc, identity)]
             records: list[StoredDoc | None] = []
             for start in range(0, len(docs), 1000):
-                records += self._access.records([(kind, s.doc) for s in docs[start : start + 1000]])
+                records += self._ctx.access.records([(kind, s.doc) for s in docs[start : start + 1000]])
             report.scored[kind] = len(docs)
             deleted: list[str] = []
             frozen = 0
@@ -98,10 +100,13 @@ class Lifecycle(CoreBase):
             def decide(m: Memory, kind: str = kind) -> dict[str, Any] | None:
                 if m.status != "active":
                     return None
-                if scoring.decay_score(m, now, self.config.half_life_days) < self.config.decay_threshold[kind]:
+                if (
+                    scoring.decay_score(m, now, self._ctx.config.half_life_days)
+                    < self._ctx.config.decay_threshold[kind]
+                ):
                     return {"status": "soft_deleted"}
                 age_days = (now - m.written_at).total_seconds() / 86400
-                if not m.frozen and m.contradiction_count == 0 and age_days >= self.config.freeze_after_days:
+                if not m.frozen and m.contradiction_count == 0 and age_days >= self._ctx.config.freeze_after_days:
                     return {"frozen": True}
                 return None
 
@@ -109,14 +114,14 @@ class Lifecycle(CoreBase):
                 # decide on the real-time document, with its access record added
                 seen = record.doc if record else None
                 if dry_run:
-                    [exact] = self.backend.get(kind, [s.doc["id"]])
+                    [exact] = self._ctx.backend.get(kind, [s.doc["id"]])
                     update = decide(with_access(memory_of(exact.doc), seen)) if exact else None
                 else:
 
                     def decide_seen(m: Memory, record: Mapping[str, Any] | None = seen) -> dict[str, Any] | None:
                         return decide(with_access(m, record))
 
-                    changed = self._update(kind, s.doc["id"], decide_seen, now, what="decay")
+                    changed = self._ctx.update(kind, s.doc["id"], decide_seen, now, what="decay")
                     update = changed[1] if changed else None
                 if update is None:
                     continue

@@ -13,31 +13,35 @@ from collections.abc import Sequence
 
 from .. import passages as P
 from .. import scoring
-from .base import CoreBase
+from .shared import CoreContext
 
 #: Passages embedded per call to the embedder (bounds memory on megabyte events).
 EMBED_BATCH = 64
 
 
-class LongEvents(CoreBase):
+class LongEvents:
     """Passage vectors for long contents, and the matched passage at recall."""
 
-    def _spans(self, content: str) -> list[P.Passage]:
-        return P.split(content, max_tokens=self.config.passage_tokens, overlap=self.config.passage_overlap)
+    def __init__(self, ctx: CoreContext) -> None:
+        self._ctx = ctx
 
-    def _passage_vectors(self, contents: Sequence[str]) -> list[list[tuple[str, list[float]]]]:
+    def _spans(self, content: str) -> list[P.Passage]:
+        config = self._ctx.config
+        return P.split(content, max_tokens=config.passage_tokens, overlap=config.passage_overlap)
+
+    def passage_vectors(self, contents: Sequence[str]) -> list[list[tuple[str, list[float]]]]:
         """Per content, one ``("passage.<i>", vector)`` per passage; ``[]`` for a content
         that fits in one passage. Embedded :data:`EMBED_BATCH` passages at a time."""
         out: list[list[tuple[str, list[float]]]] = [[] for _ in contents]
         todo = [(i, j, c[p.start : p.end]) for i, c in enumerate(contents) for j, p in enumerate(self._spans(c))]
         for start in range(0, len(todo), EMBED_BATCH):
             chunk = todo[start : start + EMBED_BATCH]
-            vectors = self.embeddings.embed_documents([text for _, _, text in chunk])
+            vectors = self._ctx.embeddings.embed_documents([text for _, _, text in chunk])
             for (i, j, _), vector in zip(chunk, vectors, strict=False):
                 out[i].append((f"passage.{j}", list(vector)))
         return out
 
-    def _matched_passages(
+    def matched_passages(
         self, query: str, vector: Sequence[float], found: Sequence[tuple[str, str, str]]
     ) -> dict[str, str]:
         """For ``(collection, doc id, content)`` of recalled memories: the passage of each
@@ -51,7 +55,7 @@ class LongEvents(CoreBase):
         if not wanted:
             return {}
         stored: dict[str, dict[str, list[float]]] = {}
-        fetch = getattr(self.backend, "vectors", None)
+        fetch = getattr(self._ctx.backend, "vectors", None)
         if fetch is not None:
             for collection, ids in wanted.items():
                 for did, vectors in (fetch(collection, ids)).items():

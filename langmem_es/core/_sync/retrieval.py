@@ -28,13 +28,35 @@ from ..background import Ahead
 from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, Searched, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
 from .access import with_access
+from .conflicts import Conflicts
 from .decompose import Decompose
 from .hops import Hops
 from .long_events import LongEvents
+from .shared import CoreContext
 
 
-class Retrieval(LongEvents, Hops, Decompose):
-    """Recall, reads by id or key, playbooks, and the access statistics recall keeps."""
+class Retrieval:
+    """Recall, reads by id or key, and playbooks; recall notes what it returned in the access log.
+
+    Collaborators: the shared context (the access log among it); the long events (the
+    passage of a long event that matched); the conflicts (the members of an open conflict
+    are flagged); the opt-in second hop and query decomposition.
+    """
+
+    def __init__(
+        self,
+        ctx: CoreContext,
+        *,
+        long_events: LongEvents,
+        conflicts: Conflicts,
+        hops: Hops,
+        decompose: Decompose,
+    ) -> None:
+        self._ctx = ctx
+        self._long_events = long_events
+        self._conflicts = conflicts
+        self._hops = hops
+        self._decompose = decompose
 
     def recall(
         self,
@@ -53,22 +75,18 @@ class Retrieval(LongEvents, Hops, Decompose):
     ) -> RecallResult:
         """Hybrid recall: BM25 and kNN legs in one round trip, fused, reranked, scope-checked.
 
-        ``filters`` narrow further (same filter language); they can never widen what
-        the caller's identity may see. ``as_of`` answers with what was believed then.
-        When part of the store cannot be read (shards without an active copy), recall
-        raises :class:`~langmem_es.errors.ShardsUnavailableError`; with
-        ``allow_partial=True`` it answers from the rest and says so
-        (``RecallResult.partial``, ``RecallResult.unavailable_shards``).
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.recall`.
         """
         started = time.perf_counter()
-        self._access.busy()  # a due access flush waits for recalls to pause
+        config = self._ctx.config
+        self._ctx.access.busy()  # a due access flush waits for recalls to pause
         query = V.clean_text(query, "query", limit=V.MAX_QUERY_CHARS)
         V.check_recall_args(k=k, candidates=candidates, filters=filters, as_of=as_of)
         kinds = V.check_kinds(kinds)
         scopes = V.check_scopes(scopes)
         if not 1 <= k <= 1000:
             raise InvalidMemoryError(f"k must be between 1 and 1000, got {k}")
-        size = candidates or self.config.candidates
+        size = candidates or config.candidates
         if not 1 <= size <= 10_000:
             raise InvalidMemoryError(f"candidates must be between 1 and 10000, got {size}")
         statuses = S.recall_statuses(
@@ -83,33 +101,33 @@ class Retrieval(LongEvents, Hops, Decompose):
         t = time.perf_counter()
         vector = self._embed_while_refreshing(query, kinds)
         timings["embed"] = _ms(t)
-        server = self.config.fusion == "server" or (  # the server's RRF reads ranks only: not when scores vote
-            self.config.fusion == "auto" and self.capabilities.server_rrf and not any(self.config.leg_score_weights)
+        server = config.fusion == "server" or (  # the server's RRF reads ranks only: not when scores vote
+            config.fusion == "auto" and self._ctx.capabilities.server_rrf and not any(config.leg_score_weights)
         )
         t = time.perf_counter()
         # the legs carry what fusion, reranking and the candidate check read (the texts only when
         # this query's ranking reads them; the second hop: the contents); the k kept are fetched whole
         weights = Q.SignalWeights(
-            self.config.signal_when,
-            self.config.signal_window,
-            self.config.signal_names,
-            self.config.signal_neighbours,
-            now=self.config.signal_now,
+            config.signal_when,
+            config.signal_window,
+            config.signal_names,
+            config.signal_neighbours,
+            now=config.signal_now,
         )
-        reads = reads_text(self.reranker, query) or Q.reads_text(query, weights)
+        reads = reads_text(self._ctx.reranker, query) or Q.reads_text(query, weights)
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
         if not weights.neighbours:  # only the neighbours signal reads a candidate's session
             fields = tuple(f for f in fields if f != "session_id")
-        if self.config.second_hop:
+        if config.second_hop:
             fields = (*fields, "value.content")
-        legs = self.backend.hybrid(
+        legs = self._ctx.backend.hybrid(
             kinds,
             flt,
-            text=self._bm25_text(query),
+            text=query,
             vector=vector,
             size=size,
             server_rrf=server,
-            rrf_k=self.config.rrf_k,
+            rrf_k=config.rrf_k,
             fields=fields,
             exact=False,
             allow_partial=allow_partial,
@@ -132,23 +150,25 @@ class Retrieval(LongEvents, Hops, Decompose):
             ]
             fused = rrf_scored(
                 scored,
-                k=self.config.rrf_k,
-                weights=self.config.leg_weights,
-                score_weights=self.config.leg_score_weights,
+                k=config.rrf_k,
+                weights=config.leg_weights,
+                score_weights=config.leg_score_weights,
             )
-            if self.config.second_hop:  # opt-in: see core/_async/hops.py
-                hop = self._second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
+            if config.second_hop:  # opt-in: see core/_async/hops.py
+                hop = self._hops.second_hop(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
                 for h in hop:
                     by_id.setdefault(h.doc["id"], h)
                 if hop:
                     fused = rrf_scored(
                         [*scored, [(h.doc["id"], h.score) for h in hop]],
-                        k=self.config.rrf_k,
-                        weights=(*self.config.leg_weights, self.config.second_hop_weight),
-                        score_weights=(*self.config.leg_score_weights, 0.0),
+                        k=config.rrf_k,
+                        weights=(*config.leg_weights, config.second_hop_weight),
+                        score_weights=(*config.leg_score_weights, 0.0),
                     )
-            if self.config.query_model is not None:  # opt-in: see core/_async/decompose.py
-                fused = self._decomposed(query, kinds, flt, size, fused, by_id, allow_partial=allow_partial)
+            if config.query_model is not None:  # opt-in: see core/_async/decompose.py
+                fused = self._decompose.decomposed(
+                    query, kinds, flt, size, fused, by_id, allow_partial=allow_partial
+                )
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only the caller's candidates are ranked,
         # and only provably visible memories are returned (the whole check in _fetch_top).
@@ -157,7 +177,7 @@ class Retrieval(LongEvents, Hops, Decompose):
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
         if weights:  # query-time signals: core/signals.py
-            window = self.config.rerank_window
+            window = config.rerank_window
             docs = {i: by_id[i].doc for i, _ in reranked[:window]}
             reranked = Q.adjust(query, reranked, docs, weights, reference=as_of or _now(), window=window)
         timings["rerank"] = _ms(t)
@@ -170,9 +190,9 @@ class Retrieval(LongEvents, Hops, Decompose):
         # a contested value carries its conflict's id; every member of an open conflict is flagged,
         # the value it contests included
         flagged = any(stored.doc.get("conflict_id") for _, _, stored in top)
-        disputed = {m for c in (self.conflicts(identity) if flagged else []) for m in c.memory_ids}
+        disputed = {m for c in (self._conflicts.conflicts(identity) if flagged else []) for m in c.memory_ids}
         memories = {i: memory_of(stored.doc) for i, _, stored in top}
-        matched = self._matched_passages(
+        matched = self._long_events.matched_passages(
             query, vector, [(stored.collection, i, memories[i].content) for i, _, stored in top]
         )
         for i, score, _ in top:
@@ -187,7 +207,7 @@ class Retrieval(LongEvents, Hops, Decompose):
                     passage=matched.get(i),
                 )
             )
-        self._access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn
+        self._ctx.access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn
         timings["total"] = _ms(started)
         return RecallResult(
             query,
@@ -197,9 +217,6 @@ class Retrieval(LongEvents, Hops, Decompose):
             len(fused),
             unavailable_shards=unavailable,
         )
-
-    def _bm25_text(self, query: str) -> str:
-        return query
 
     def _fetch_top(
         self,
@@ -237,7 +254,7 @@ class Retrieval(LongEvents, Hops, Decompose):
             seen_as = {i: Searched(stored.doc) for i, stored in docs.items()}
             unread = [(h.collection, h.doc["id"]) for i, h in hits.items() if i not in docs]
             if unread:
-                found = self.backend.get_many(unread, vectors=False)
+                found = self._ctx.backend.get_many(unread, vectors=False)
                 docs.update({i: s for (_, i), s in zip(unread, found, strict=True) if s is not None})
             for i, score in window:
                 stored = docs.get(i)
@@ -248,9 +265,9 @@ class Retrieval(LongEvents, Hops, Decompose):
     def _rerank(
         self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]
     ) -> list[tuple[str, float]]:
-        if isinstance(self.reranker, NoReranker) or not ranked:
+        if isinstance(self._ctx.reranker, NoReranker) or not ranked:
             return ranked
-        window = ranked[: self.config.rerank_window]
+        window = ranked[: self._ctx.config.rerank_window]
         cands: list[Candidate] = []
         for i, s in window:
             doc = by_id[i].doc
@@ -265,43 +282,29 @@ class Retrieval(LongEvents, Hops, Decompose):
                     access_count=int(doc.get("access_count", 0)),
                 )
             )
-        scores = self.reranker.rerank(query, cands)
+        scores = self._ctx.reranker.rerank(query, cands)
         order = sorted(range(len(window)), key=lambda j: -scores[j])
         return [(window[j][0], float(scores[j])) for j in order] + ranked[len(window) :]
 
     def _embed_while_refreshing(self, query: str, collections: Sequence[Collection]) -> list[float]:
         """The query's vector; the writes not yet searchable in ``collections`` (lazy
         read-your-writes) are made searchable meanwhile, not after it."""
-        if not self.backend.needs_refresh(collections):
-            return self.embeddings.embed_query(query)
-        refreshing = Ahead(partial(self.backend.refresh_written, collections))
+        if not self._ctx.backend.needs_refresh(collections):
+            return self._ctx.embeddings.embed_query(query)
+        refreshing = Ahead(partial(self._ctx.backend.refresh_written, collections))
         try:
-            vector = self.embeddings.embed_query(query)
+            vector = self._ctx.embeddings.embed_query(query)
         except BaseException:
             refreshing.drain()
             raise
         refreshing.result()
         return vector
 
-    def flush_access(self) -> int:
-        """Write the buffered access statistics now; returns the memories whose counts were written.
-
-        Recalls buffer them and a background flush writes them every
-        ``access_flush_every`` recalls (see :mod:`langmem_es.core._async.access`); this waits
-        for that flush and writes the rest. ``close`` does the same.
-        """
-        self._access.wait()
-        return self._access.flush()
-
-    def wait_background(self) -> None:
-        """Wait for the access statistics being written in the background (tests, benchmarks)."""
-        self._access.wait()
-
     def get(self, identity: Identity, memory_id: str) -> Memory | None:
-        stored = self._get_visible(identity, memory_id)
+        stored = self._ctx.get_visible(identity, memory_id)
         if stored is None:
             return None
-        [record] = self._access.records([(stored.collection, stored.doc)])
+        [record] = self._ctx.access.records([(stored.collection, stored.doc)])
         return with_access(memory_of(stored.doc), record.doc if record else None)
 
     def history(self, identity: Identity, key_or_id: str) -> list[Memory]:
@@ -309,7 +312,7 @@ class Retrieval(LongEvents, Hops, Decompose):
         key_or_id = V.check_ref(key_or_id, "subject key or id")
         vis = S.visibility_filter(identity)
         flt = F.all_of(vis, F.any_of(F.term("subject_key", key_or_id), F.term("key", key_or_id)))
-        found = self.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
+        found = self._ctx.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
         memories = {s.doc["key"]: memory_of(s.doc) for s in found if S.visible(s.doc, identity)}
         frontier = list(memories.values())
         while frontier:  # follow supersedes / superseded_by links
@@ -327,16 +330,14 @@ class Retrieval(LongEvents, Hops, Decompose):
     ) -> list[RecalledMemory]:
         """Playbooks for ``problem``, ranked by relevance × success rate; ones that failed for it are withheld.
 
-        Relevance is the cosine of problem and playbook; the success rate is Laplace
-        smoothed (:func:`~langmem_es.core.scoring.outcome_weight`), so an untried
-        playbook counts as 0.5. ``stages`` carries ``relevance``, ``success_rate`` and ``final``.
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.playbooks`.
         """
         found = self.recall(identity, problem, kinds=["procedural"], scopes=scopes, k=max(4 * k, 20))
         kept = [r for r in found.memories if not scoring.failed_for_query(r.memory, problem)]
         if not kept:
             return []
-        query = self.embeddings.embed_query(problem)
-        vectors = self.embeddings.embed_documents([r.memory.content for r in kept])
+        query = self._ctx.embeddings.embed_query(problem)
+        vectors = self._ctx.embeddings.embed_documents([r.memory.content for r in kept])
         ranked = []
         for r, v in zip(kept, vectors, strict=False):
             relevance = max(0.0, scoring.cosine(query, v))

@@ -21,41 +21,48 @@ from .. import authz
 from .. import scope as S
 from .. import validation as V
 from ..records import AUDIT, audit_document, document_id, memory_document, memory_of, restamp
-from .ingest import Ingest
+from .shared import CoreContext
 
 
-class Supersession(Ingest):
-    """Head records, and marking facts superseded under optimistic concurrency."""
+class Supersession:
+    """Head records, and marking facts superseded under optimistic concurrency.
 
-    def _authorize_supersede(self, identity: Identity, targets: Iterable[Memory], *, conflict: bool) -> None:
+    Collaborators: the shared context only (the store, the clock, the settings, the rules
+    and the compare-and-swap primitive).
+    """
+
+    def __init__(self, ctx: CoreContext) -> None:
+        self._ctx = ctx
+
+    def authorize_supersede(self, identity: Identity, targets: Iterable[Memory], *, conflict: bool) -> None:
         """Raise before anything is written unless the caller may replace every target (authz: supersede)."""
         for old in targets:
             if old.status == "active":
-                self._authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
+                self._ctx.authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
 
-    def _actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
+    def actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
         """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
         flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
-        [found] = self.backend.read_many(
+        [found] = self._ctx.backend.read_many(
             [Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=vectors)]
         )
         return find_result(found)
 
-    def _key_reads(self, scope_filter: F.Filter, memory: Memory) -> list[Find | Nearest]:
+    def key_reads(self, scope_filter: F.Filter, memory: Memory) -> list[Find | Nearest]:
         """The reads a keyed write needs, to batch with the others: the active facts under
         ``memory``'s key (whole, with their versions) and the key's head record."""
         flt = F.all_of(scope_filter, F.term("subject_key", memory.subject_key or ""), F.term("status", "active"))
         return [
             Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=True),
-            Find((AUDIT,), F.term("id", self._head_document(memory, self.clock(), previous=None)["id"]), size=1),
+            Find((AUDIT,), F.term("id", self._head_document(memory, self._ctx.clock(), previous=None)["id"]), size=1),
         ]
 
-    def _key_state(self, scope_filter: F.Filter, memory: Memory) -> tuple[list[StoredDoc], StoredDoc | None]:
+    def key_state(self, scope_filter: F.Filter, memory: Memory) -> tuple[list[StoredDoc], StoredDoc | None]:
         """The active facts under ``memory``'s key and its head record, in one batched read."""
-        actives, heads = self.backend.read_many(self._key_reads(scope_filter, memory))
+        actives, heads = self._ctx.backend.read_many(self.key_reads(scope_filter, memory))
         return find_result(actives), next(iter(find_result(heads)), None)
 
-    def _write_keyed(
+    def write_keyed(
         self,
         identity: Identity,
         memory: Memory,
@@ -70,7 +77,7 @@ class Supersession(Ingest):
         it supersedes), the head record (compare-and-swap on the version read) and each
         replaced fact (likewise) go in one write. When a conditional part is refused — a
         concurrent writer, or a read that was not fresh — :meth:`_settle_keyed` finishes the
-        claim the careful way, so the guarantees are those of :meth:`_claim_head`. Returns
+        claim the careful way, so the guarantees are those of :meth:`claim_head`. Returns
         the ids superseded.
         """
         by_key = {s.doc["key"]: s for s in actives}
@@ -87,13 +94,13 @@ class Supersession(Ingest):
             ),
             *_marks(replaced, now),
         ]
-        applied = self.backend.write(writes)
+        applied = self._ctx.backend.write(writes)
         won = [old.id for (_, old, _), ok in zip(replaced, applied[2:], strict=True) if ok]
         if applied[1] and len(won) == len(replaced):
             return won
         return self._settle_keyed(identity, fact, bool(applied[1]), replaced, won, actives, now)
 
-    def _write_replacing(
+    def write_replacing(
         self, identity: Identity, memory: Memory, vector: Sequence[float], targets: Sequence[StoredDoc], now: datetime
     ) -> list[str]:
         """Write a keyless ``memory`` and supersede the facts it replaces (``targets``, read by id
@@ -103,12 +110,12 @@ class Supersession(Ingest):
         replaced = self._plan_supersession(identity, memory, targets, now)
         fact = memory.model_copy(update={"supersedes": [old.id for _, old, _ in replaced]})
         writes = [Write("semantic", memory_document(fact, [("content", vector)], now=now)), *_marks(replaced, now)]
-        applied = self.backend.write(writes)
+        applied = self._ctx.backend.write(writes)
         done = [old.id for (_, old, _), ok in zip(replaced, applied[1:], strict=True) if ok]
         if len(done) == len(replaced):
             return done
         lost = [old.id for _, old, _ in replaced if old.id not in done]
-        done += self._supersede_with(self._supersession(memory, now), lost, identity, fact, now, link=False)
+        done += self.supersede_with(self._supersession(memory, now), lost, identity, fact, now, link=False)
         self._name_superseded(fact, done, now)
         return done
 
@@ -133,18 +140,18 @@ class Supersession(Ingest):
         def exactly(current: Memory) -> dict[str, Any] | None:
             return None if current.supersedes == done else {"supersedes": done}
 
-        self._update("semantic", document_id(fact), exactly, now, what="link the supersession")
+        self._ctx.update("semantic", document_id(fact), exactly, now, what="link the supersession")
 
     def _write_keyed_carefully(
         self, identity: Identity, memory: Memory, vector: Sequence[float], actives: Sequence[StoredDoc], now: datetime
     ) -> list[str]:
         """The fact, then the head claimed by compare-and-swap (retried), then what it replaces."""
-        self.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
-        had_head, previous = self._claim_head(memory, now)
+        self._ctx.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
+        had_head, previous = self.claim_head(memory, now)
         targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
-        return self._supersede_under_key(targets, identity, memory, now)
+        return self.supersede_under_key(targets, identity, memory, now)
 
-    def _supersede_under_key(
+    def supersede_under_key(
         self, keys: Iterable[str], identity: Identity, by: Memory, now: datetime, *, link: bool = True
     ) -> list[str]:
         """Supersede facts under ``by``'s own key (its tenant, scope and owner), each resolved by
@@ -182,9 +189,9 @@ class Supersession(Ingest):
             for stored, old, _ in replaced:
                 if old.id in won:
                     self._give_back(stored, old, fact, now)
-            had_head, previous = self._claim_head(fact, now)
+            had_head, previous = self.claim_head(fact, now)
             targets = ([previous] if previous else []) if had_head else [s.doc["key"] for s in actives]
-            done = self._supersede_under_key(targets, identity, fact, now, link=False)
+            done = self.supersede_under_key(targets, identity, fact, now, link=False)
         else:
             done = list(won)
             for stored, old, _ in replaced:
@@ -207,7 +214,7 @@ class Supersession(Ingest):
                 "confidence": old.confidence,
             }
 
-        self._update("semantic", stored.doc["id"], undo, now, what="give back a superseded fact")
+        self._ctx.update("semantic", stored.doc["id"], undo, now, what="give back a superseded fact")
 
     def _supersede_as_head(self, did: str, identity: Identity, by: Memory, now: datetime) -> bool:
         """Supersede the fact stored as ``did`` by ``by``, whose head claim replaced it; on fresh reads.
@@ -224,17 +231,17 @@ class Supersession(Ingest):
             seen[:] = [current]
             return decide(current) if self._may_supersede(identity, by, current) else None
 
-        for attempt in range(min(self.config.occ_retries, 8)):
+        for attempt in range(min(self._ctx.config.occ_retries, 8)):
             seen.clear()
-            changed = self._update("semantic", did, mark, now, what="supersede")
+            changed = self._ctx.update("semantic", did, mark, now, what="supersede")
             if changed is not None:
                 return changed[1].get("status") == "superseded"
             if seen and (seen[0].superseded_by == by.id or seen[0].status != "superseded"):
                 return seen[0].superseded_by == by.id
-            self._pause(attempt)
+            self._ctx.pause(attempt)
         return False
 
-    def _claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
+    def claim_head(self, memory: Memory, now: datetime, *, withdraw: bool = True) -> tuple[bool, str | None]:
         """Make ``memory`` the head of its subject key (compare-and-swap, retried).
 
         One small record per (tenant, scope, owner, subject key) names the active fact.
@@ -258,10 +265,10 @@ class Supersession(Ingest):
             return None if active == memory.id else head_doc(active)
 
         try:
-            self._cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
+            self._ctx.cas(AUDIT, head_doc(None)["id"], change, what=f"supersede {memory.subject_key!r}")
         except WriteError:
             if withdraw:  # never leave a second active fact behind
-                self.backend.delete("semantic", [document_id(memory)])
+                self._ctx.backend.delete("semantic", [document_id(memory)])
             raise
         [head] = seen
         return _replaced(head, memory)
@@ -283,7 +290,7 @@ class Supersession(Ingest):
             extra={"scope": memory.scope, "subject_key": memory.subject_key},
         )
 
-    def _supersede(
+    def supersede(
         self,
         ids: Iterable[str],
         identity: Identity,
@@ -298,7 +305,7 @@ class Supersession(Ingest):
         With ``spare_frozen`` (a denial), a frozen fact stays active: it only counts the
         contradiction. A frozen fact's confidence never changes.
         """
-        return self._supersede_with(
+        return self.supersede_with(
             self._supersession(by, now, spare_frozen), ids, identity, by, now, confirmed_by=confirmed_by
         )
 
@@ -319,12 +326,12 @@ class Supersession(Ingest):
                 "contradiction_count": old.contradiction_count + 1,
                 "confidence": old.confidence
                 if old.frozen
-                else round(old.confidence * self.config.contradiction_factor, 6),
+                else round(old.confidence * self._ctx.config.contradiction_factor, 6),
             }
 
         return decide
 
-    def _supersede_with(
+    def supersede_with(
         self,
         decide: Callable[[Memory], Mapping[str, Any] | None],
         ids: Iterable[str],
@@ -342,18 +349,18 @@ class Supersession(Ingest):
         core's own follow-up writes — the writer of ``by`` or whoever confirmed it."""
         done = []
         for key in dict.fromkeys(i for i in ids if i and i != by.id):
-            stored = self._get_visible(
+            stored = self._ctx.get_visible(
                 identity, key, collection="semantic"
             )  # scope is checked once: it never changes
             if stored is not None and self._may_supersede(identity, by, memory_of(stored.doc), confirmed_by):
-                changed = self._update("semantic", stored.doc["id"], decide, now, what="supersede")
+                changed = self._ctx.update("semantic", stored.doc["id"], decide, now, what="supersede")
                 if changed and changed[1].get("status") == "superseded":
                     done.append(key)
         if done and link:
             self._link_supersedes(by, done, now)
         return done
 
-    def _read_known(
+    def read_known(
         self, ids: Sequence[str], known: Mapping[str, StoredDoc], identity: Identity
     ) -> dict[str, StoredDoc]:
         """Semantic facts by memory id, as the write's batched read found them (``known``):
@@ -365,7 +372,7 @@ class Supersession(Ingest):
         whole = {i: known[i] for i in ids if known[i].version is not None and "vectors" in known[i].doc}
         again = [i for i in ids if i not in whole]
         if again:
-            found = self.backend.get("semantic", [known[i].doc["id"] for i in again])
+            found = self._ctx.backend.get("semantic", [known[i].doc["id"] for i in again])
             whole.update({i: s for i, s in zip(again, found, strict=True) if s is not None})
         return {i: s for i, s in whole.items() if s.doc.get("key") == i and S.visible(s.doc, identity)}
 
@@ -375,14 +382,14 @@ class Supersession(Ingest):
         actors = [identity] if (identity.user_id or identity.agent_id) else [authz.actor_of(by)]
         actors += [confirmed_by] if confirmed_by is not None else []
         request = authz.Request("supersede", target=old, conflict=bool(by.conflict_id))
-        return any(self._allowed(actor, request) for actor in actors)
+        return any(self._ctx.allowed(actor, request) for actor in actors)
 
     def _link_supersedes(self, by: Memory, ids: list[str], now: datetime) -> None:
         def link(current: Memory) -> dict[str, Any] | None:
             supersedes = list(dict.fromkeys([*current.supersedes, *ids]))
             return None if supersedes == current.supersedes else {"supersedes": supersedes}
 
-        self._update("semantic", document_id(by), link, now, what="link the supersession")
+        self._ctx.update("semantic", document_id(by), link, now, what="link the supersession")
 
 
 def _marks(replaced: Sequence[tuple[StoredDoc, Memory, Mapping[str, Any]]], now: datetime) -> list[Write]:

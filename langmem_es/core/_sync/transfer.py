@@ -19,9 +19,10 @@ from ...port import MEMORY_COLLECTIONS, StoredDoc
 from .. import authz
 from .. import scope as S
 from .. import validation as V
-from ..records import AUDIT, memory_document, memory_of
-from .base import CoreBase, owner_of
-from .forgetting import tombstone_doc
+from ..records import memory_document, memory_of
+from .shared import CoreContext, owner_of
+from .supersession import Supersession
+from .tombstones import Tombstones, tombstone_doc
 
 Preset = Literal["handover", "offboarding"]
 PRESETS: dict[str, str] = {
@@ -31,8 +32,18 @@ PRESETS: dict[str, str] = {
 }
 
 
-class Transfer(CoreBase):
-    """Export a caller's memories (with tombstones); import them as the caller's own."""
+class Transfer:
+    """Export a caller's memories (with tombstones); import them as the caller's own.
+
+    Collaborators: the shared context; the tombstones (exported and imported with the
+    memories; a covered memory is not imported); the supersession (an imported active fact
+    becomes the head of its key).
+    """
+
+    def __init__(self, ctx: CoreContext, tombstones: Tombstones, supersession: Supersession) -> None:
+        self._ctx = ctx
+        self._tombstones = tombstones
+        self._supersession = supersession
 
     def export(
         self,
@@ -45,12 +56,7 @@ class Transfer(CoreBase):
     ) -> list[dict[str, Any]]:
         """Memories as JSON-ready dicts (any status but pending), oldest first.
 
-        Say what to export: ``scopes`` (the caller's own memories in those scopes) or a
-        ``preset`` — ``"handover"`` (shared + the caller's playbooks) or ``"offboarding"``
-        (everything of ``user_id``, default the caller; another user's takes an owner).
-        With ``include_tombstones`` the matching tombstones come along (as
-        ``{"record": "tombstone", ...}``), so what was forgotten stays forgotten where
-        they are imported. Each record keeps its ``owner``, ``scope`` and provenance.
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.export`.
         """
         if (scopes is None) == (preset is None):
             raise InvalidMemoryError(
@@ -63,7 +69,7 @@ class Transfer(CoreBase):
             return self._offboarding(identity, user_id or identity.user_id, include_tombstones)
         if user_id is not None:
             raise InvalidMemoryError("user_id= goes with preset='offboarding'")
-        self._authorize(identity, authz.Request("export"))
+        self._ctx.authorize(identity, authz.Request("export"))
         if preset == "handover":
             flt = F.any_of(
                 S.visibility_filter(identity, ["shared"]),
@@ -77,7 +83,9 @@ class Transfer(CoreBase):
         out = [memory_of(s.doc).model_dump(mode="json") for s in docs]
         if include_tombstones:
             owners = [o for sc in tomb_scopes for o in identity.owners()[sc]]
-            out += self._tombstone_records(F.all_of(F.term("tenant", identity.tenant), F.terms("owner", owners)))
+            out += self._tombstones.exported(
+                F.all_of(F.term("tenant", identity.tenant), F.terms("owner", owners))
+            )
         return out
 
     def _offboarding(
@@ -86,7 +94,7 @@ class Transfer(CoreBase):
         if not user_id:
             raise InvalidMemoryError("offboarding exports one user: give user_id= (or call as that user)")
         user_id = V.clean_text(user_id, "user_id", limit=256)
-        self._authorize(identity, authz.Request("export", user_id=user_id))
+        self._ctx.authorize(identity, authz.Request("export", user_id=user_id))
         subject = Identity(tenant=identity.tenant, user_id=user_id)
         owner = f"user:{user_id}"
         flt = F.all_of(
@@ -105,24 +113,18 @@ class Transfer(CoreBase):
         ]
         out = [memory_of(s.doc).model_dump(mode="json") for s in mine]
         if include_tombstones:
-            out += self._tombstone_records(F.all_of(F.term("tenant", identity.tenant), F.term("owner", owner)))
+            out += self._tombstones.exported(F.all_of(F.term("tenant", identity.tenant), F.term("owner", owner)))
         return out
 
     def _export_docs(self, flt: F.Filter) -> list[StoredDoc]:
         out: list[StoredDoc] = []
         while True:
-            page = self.backend.find(
+            page = self._ctx.backend.find(
                 list(MEMORY_COLLECTIONS), flt, size=1000, offset=len(out), sort=(("written_at", "asc"),)
             )
             out.extend(page)
             if len(page) < 1000:
                 return [s for s in out if s.doc.get("status") != "pending"]
-
-    def _tombstone_records(self, flt: F.Filter) -> list[dict[str, Any]]:
-        found = self.backend.find(
-            [AUDIT], F.all_of(F.term("record", "tombstone"), flt), size=10_000, sort=(("created_at", "asc"),)
-        )
-        return [{"record": "tombstone", **s.doc["value"]} for s in found]
 
     def import_(
         self,
@@ -134,14 +136,7 @@ class Transfer(CoreBase):
     ) -> list[str]:
         """Import exported memories for the caller (re-embedded; tombstones respected). Returns the imported ids.
 
-        Each record keeps its scope (``scope=`` moves them all into one): a private
-        record becomes the caller's private memory, a conversation record the caller's
-        conversation's, a shared record the tenant's (a shared write: the rules decide).
-        Shared records of the caller's own tenant are already there and are skipped.
-        A private or conversation record of *someone else* is refused with
-        :class:`~langmem_es.errors.PermissionDeniedError` unless ``adopt=True`` says to
-        make it the caller's own. Statuses and supersession links are kept, conflicts are
-        not. Tombstones are written first; any memory a tombstone covers is skipped.
+        The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.import_`.
         """
         if scope is not None:
             [scope] = V.check_scopes([scope])
@@ -155,7 +150,7 @@ class Transfer(CoreBase):
             if target == source_scope == "shared" and r.get("tenant") == identity.tenant:
                 continue  # already the workspace's: nothing to copy
             theirs = source_scope != "shared" and r.get("owner") not in identity.owners().get(source_scope, ())
-            self._authorize(
+            self._ctx.authorize(
                 identity, authz.Request("import", target, user_id=str(r.get("owner")) if theirs else None, adopt=adopt)
             )
             value = {
@@ -171,29 +166,29 @@ class Transfer(CoreBase):
             metadata.setdefault("provenance", authz.provenance(identity))
             value["metadata"] = metadata
             memories.append(Memory.model_validate(value))
-        now = self.clock()
+        now = self._ctx.clock()
         tombs = []
         for r in records:
             if r.get("record") == "tombstone":
                 body = {k: v for k, v in r.items() if k != "record"}
                 target = scope or _scope_of(body)
-                if target != "shared" or self._allowed(identity, authz.Request("write", "shared")):
+                if target != "shared" or self._ctx.allowed(identity, authz.Request("write", "shared")):
                     tombs.append(tombstone_doc(body, identity.tenant, owner_of(identity, target), target, now))
-        self.backend.put(AUDIT, tombs)
-        memories = [m for m in memories if not self._tombstoned(identity, m)]
+        self._tombstones.write(tombs)
+        memories = [m for m in memories if not self._tombstones.tombstoned(identity, m)]
         if not memories:
             return []
-        vectors = self.embeddings.embed_documents([m.content for m in memories])
+        vectors = self._ctx.embeddings.embed_documents([m.content for m in memories])
         for kind in KINDS:
             docs = [
                 memory_document(m, [("content", v)], now=now)
                 for m, v in zip(memories, vectors, strict=False)
                 if m.kind == kind
             ]
-            self.backend.put(kind, docs)
+            self._ctx.backend.put(kind, docs)
         for m in memories:  # the imported active fact becomes the head of its key
             if m.kind == "semantic" and m.status == "active" and m.subject_key and m.polarity == "assert":
-                self._claim_head(m, now, withdraw=False)
+                self._supersession.claim_head(m, now, withdraw=False)
         return [m.id for m in memories]
 
 

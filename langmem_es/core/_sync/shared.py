@@ -1,19 +1,24 @@
-"""What every part of the memory core shares (async source; ``_sync/base.py`` is generated).
+# generated from the _async twin by scripts/unasync.py — do not edit
+"""What every part of the memory core shares (async source; ``_sync/shared.py`` is generated).
 
-:class:`AsyncCoreBase` holds the storage port, the embedder, the reranker, the settings
-and the clock, and the three primitives the parts build on: the one
-optimistic-concurrency helper (:meth:`~AsyncCoreBase._cas`, with
-:meth:`~AsyncCoreBase._update` for memories), a scope-checked read by id
-(:meth:`~AsyncCoreBase._get_visible`), and the audit entry.
+:class:`AsyncCoreContext` is handed to each part of :class:`~langmem_es.core.AsyncMemoryCore`
+when the façade builds it: the storage port, the embedder, the reranker, the settings, the
+clock, the authorisation rules and the access log, and the few primitives the parts build
+on — the one optimistic-concurrency helper (:meth:`~AsyncCoreContext.cas`, with
+:meth:`~AsyncCoreContext.update` for memories), a scope-checked read by id
+(:meth:`~AsyncCoreContext.get_visible`), the one authorisation check and the audit entry.
+
+It is one object, shared: a part reads ``ctx.config`` (or the embedder, the reranker) at
+each call, so a setting changed on the façade reaches every part at once.
 """
 
 from __future__ import annotations
 
-import asyncio
+import time
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
@@ -21,24 +26,21 @@ from ... import documents as D
 from ... import filters as F
 from ...embeddings import EmbeddingsSpec, resolve_embeddings
 from ...errors import InvalidMemoryError, WriteError
-from ...model import Identity, Kind, Memory, Scope
-from ...port import MEMORY_COLLECTIONS, AsyncStoragePort, Capabilities, Collection, StoredDoc
+from ...model import Identity, Memory, Scope
+from ...port import MEMORY_COLLECTIONS, StoragePort, Capabilities, Collection, StoredDoc
 from ...rerank import Reranker, RerankerSpec, resolve_reranker
 from .. import authz
 from .. import scope as S
 from ..config import MemoryConfig
 from ..records import AUDIT, audit_document, memory_of, restamp
 from ..validation import check_ref, checked_embeddings, memory_id
-from .access import AsyncAccessLog
-
-if TYPE_CHECKING:
-    from ..results import Conflict, RecallResult, WriteResult
+from .access import AccessLog
 
 
-class AsyncCoreBase:
-    """State and primitives shared by the parts of :class:`~langmem_es.core.AsyncMemoryCore`."""
+class CoreContext:
+    """The state and primitives every part of the core is given (never inherited)."""
 
-    backend: AsyncStoragePort
+    backend: StoragePort
     """The storage port every read and write goes through."""
     embeddings: Embeddings
     """The embedder, wrapped so a NaN, infinite or empty vector raises a clear error."""
@@ -46,10 +48,12 @@ class AsyncCoreBase:
     config: MemoryConfig
     clock: Callable[[], datetime]
     rules: authz.Rules
+    access: AccessLog
+    """Access statistics: recalls note what they returned, written after the turn."""
 
     def __init__(
         self,
-        backend: AsyncStoragePort,
+        backend: StoragePort,
         *,
         embeddings: EmbeddingsSpec = None,
         reranker: RerankerSpec = None,
@@ -65,7 +69,7 @@ class AsyncCoreBase:
         self.reranker = resolve_reranker("memory" if reranker is None else reranker)
         self.config = config or MemoryConfig()
         self.clock = clock
-        self._access = AsyncAccessLog(
+        self.access = AccessLog(
             backend,
             flush_every=self.config.access_flush_every,
             chunk=self.config.access_flush_chunk,
@@ -81,13 +85,9 @@ class AsyncCoreBase:
     def capabilities(self) -> Capabilities:
         return self.backend.capabilities
 
-    async def setup(self) -> Capabilities:
-        """Create indices/tables (idempotent) and detect what the engine offers."""
-        return await self.backend.setup()
-
     # ------------------------------------------------------------------ optimistic concurrency
 
-    async def _cas(
+    def cas(
         self,
         collection: Collection,
         did: str,
@@ -104,16 +104,16 @@ class AsyncCoreBase:
         :class:`~langmem_es.errors.WriteError` after ``occ_retries`` lost races.
         """
         for attempt in range(self.config.occ_retries):
-            [stored] = await self.backend.get(collection, [did])
+            [stored] = self.backend.get(collection, [did])
             new = change(stored)
             if new is None:
                 return None
-            if await self.backend.put_if(collection, dict(new), version=stored.version if stored else None):
+            if self.backend.put_if(collection, dict(new), version=stored.version if stored else None):
                 return stored
-            await self._pause(attempt)
+            self.pause(attempt)
         raise WriteError(f"could not {what}: too many concurrent writers; retry")
 
-    async def _update(
+    def update(
         self,
         collection: Collection,
         did: str,
@@ -139,42 +139,43 @@ class AsyncCoreBase:
             applied[:] = [(old, dict(update))]
             return restamp(stored.doc, old.model_copy(update=dict(update)), now=now)
 
-        return applied[0] if await self._cas(collection, did, change, what=what) else None
+        return applied[0] if self.cas(collection, did, change, what=what) else None
 
-    async def _pause(self, attempt: int) -> None:
+    def pause(self, attempt: int) -> None:
         """Jittered, growing back-off between optimistic-concurrency retries."""
-        await asyncio.sleep(random.uniform(0.5, 1.5) * self.config.occ_backoff_ms * 2 ** min(attempt, 6) / 1000)
+        time.sleep(random.uniform(0.5, 1.5) * self.config.occ_backoff_ms * 2 ** min(attempt, 6) / 1000)
 
     # ------------------------------------------------------------------ authorisation
 
-    def _authorize(self, identity: Identity, request: authz.Request) -> None:
+    def authorize(self, identity: Identity, request: authz.Request) -> None:
         """The one authorisation check (see :mod:`langmem_es.core.authz`): raises unless the rules allow."""
         authz.authorize(self.rules, identity, request)
 
-    def _allowed(self, identity: Identity, request: authz.Request) -> bool:
+    def allowed(self, identity: Identity, request: authz.Request) -> bool:
         return authz.allowed(self.rules, identity, request)
 
     # ------------------------------------------------------------------ shared reads and records
 
-    async def _get_visible(
+    def get_visible(
         self, identity: Identity, memory_id: str, *, collection: Collection | None = None
     ) -> StoredDoc | None:
         """A memory by id, only if the caller may see it (any status but forgotten)."""
         memory_id = check_ref(memory_id)
         flt = F.all_of(S.visibility_filter(identity), F.term("key", memory_id))
-        found = await self.backend.find([collection] if collection else list(MEMORY_COLLECTIONS), flt, size=2)
+        found = self.backend.find([collection] if collection else list(MEMORY_COLLECTIONS), flt, size=2)
         found = [s for s in found if S.visible(s.doc, identity)]
         if not found:
             return None
-        exact = (await self.backend.get(found[0].collection, [found[0].doc["id"]]))[0]  # real-time, with version
+        exact = (self.backend.get(found[0].collection, [found[0].doc["id"]]))[0]  # real-time, with version
         return exact if exact and S.visible(exact.doc, identity) else None
 
-    async def _audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
+    def audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
+        """One audit entry: who acted (the person; the agent that carried it beside), what, when."""
         rid = memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
         # the person who acted; the agent that carried it beside (members often share one agent)
         actor = identity.user_id or identity.agent_id or ""
         carried = {"agent": identity.agent_id} if identity.user_id and identity.agent_id else {}
-        await self.backend.put(
+        self.backend.put(
             AUDIT,
             [
                 audit_document(
@@ -188,71 +189,6 @@ class AsyncCoreBase:
                 )
             ],
         )
-
-    if TYPE_CHECKING:
-        # What one part calls on another, declared here so each part type-checks on its own.
-        # The parts' definitions override these, so mypy checks that the signatures agree.
-
-        async def recall(  # retrieval.py
-            self,
-            identity: Identity,
-            query: str,
-            *,
-            kinds: Iterable[Kind] = ...,
-            scopes: Iterable[Scope] = ...,
-            k: int = ...,
-            filters: F.Filter | None = ...,
-            include_superseded: bool = ...,
-            include_deleted: bool = ...,
-            as_of: datetime | None = ...,
-            candidates: int | None = ...,
-            allow_partial: bool = ...,
-        ) -> RecallResult: ...
-        async def flush_access(self) -> int: ...  # retrieval.py
-        async def _tombstoned(self, identity: Identity, memory: Memory) -> bool: ...  # forgetting.py
-        async def _tombstoned_ids(self, identity: Identity, memories: Sequence[Memory]) -> set[str]: ...
-        async def _open_conflict(self, memory: Memory, rivals: list[Memory], now: datetime) -> str: ...  # conflicts.py
-        async def _decide(
-            self, identity: Identity, by: Memory, held: Sequence[Memory], now: datetime
-        ) -> tuple[list[str], str | None]: ...
-        async def conflicts(
-            self, identity: Identity, *, status: str = ..., subject_key: str | None = ...
-        ) -> list[Conflict]: ...
-        async def _write_semantic(  # beliefs.py
-            self,
-            identity: Identity,
-            memory: Memory,
-            replaces: Sequence[str],
-            *,
-            read_polarity: bool = ...,
-            read_confidence: bool = ...,
-        ) -> WriteResult: ...
-        async def _actives(
-            self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = ...
-        ) -> list[StoredDoc]: ...
-        async def _claim_head(
-            self, memory: Memory, now: datetime, *, withdraw: bool = ...
-        ) -> tuple[bool, str | None]: ...
-        async def _supersede(  # supersession.py
-            self,
-            ids: Iterable[str],
-            identity: Identity,
-            by: Memory,
-            now: datetime,
-            *,
-            spare_frozen: bool = ...,
-            confirmed_by: Identity | None = ...,
-        ) -> list[str]: ...
-        async def _supersede_with(
-            self,
-            decide: Callable[[Memory], Mapping[str, Any] | None],
-            ids: Iterable[str],
-            identity: Identity,
-            by: Memory,
-            now: datetime,
-            *,
-            confirmed_by: Identity | None = ...,
-        ) -> list[str]: ...
 
 
 def owner_of(identity: Identity, scope: Scope) -> str:
