@@ -91,7 +91,56 @@ def _relation(
         rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
     if old_polarity == "deny" and rel == "reinforcement" and new_polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected
+    if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
+        return "lookalike"  # another instance of the attribute: a past one, beside the present
     return rel
+
+
+#: Words that put a statement's value in the past ("before", "previously", "my former employer").
+_PREVIOUS = re.compile(
+    r"\b(?:before|previously|formerly|former|used to|back then|back in (?:the day|(?:19|20)\d\d)|prior|earlier|ex-|at the time|"
+    r"once (?:lived|worked|had|owned|was|were)|as a (?:kid|child|student|teenager)|growing up|in the past|"
+    r"(?:my|our|his|her|their|the user's) old)\b",
+    re.IGNORECASE,
+)
+
+
+def previous_value(old_content: str, old_owner: str, new_content: str, new_owner: str) -> bool:
+    """Safety rule: does the new statement tell a *previous, different* value of the attribute the
+    held fact sets ("I lived in Bristol before", "The user previously worked at Globex", "My
+    former employer was Globex", "I used to work at Globex" — held: Glasgow, Initech)? Such a
+    statement never replaces the present fact, whatever its wording. A statement that the held
+    value itself is over ("I used to live in Glasgow", "I no longer work at Initech") is a change,
+    and a change told in the past ("I moved to Leeds last month") too.
+
+    >>> previous_value("The user lives in Glasgow.", "", "I lived in Bristol before.", "")
+    True
+    >>> previous_value("The user lives in Glasgow.", "", "I moved to Leeds last month.", "")
+    False
+    >>> previous_value("The user lives in Glasgow.", "", "I used to live in Glasgow.", "")
+    False
+    """
+    held, new = _statement(old_content, old_owner), _statement(new_content, new_owner)
+    if new.values:
+        if St.same_value(new.values, held.values) or new.replaced & held.values:
+            return False  # the held value: a repeat, or a change or an ending of it
+    elif not held.values or held.values <= St.word_lemmas(new_content):
+        return False  # no value of its own read, and the held one named: about the held value
+    if _PREVIOUS.search(new_content):
+        return True
+    if new.ending and not new.values:  # "I used to be on the billing team": another value that ended
+        return True
+    # a state told in the past ("I lived in Bristol", "The user worked at Globex"), not an event
+    # that changed it ("I moved to …", "We bought a house", "Bob took over …")
+    return new.tense == "past" and not new.change and not new.ending and bool(_PAST_STATE.search(new_content))
+
+
+#: Verbs of a lasting state in the past tense: told of another value, a state that was.
+_PAST_STATE = re.compile(
+    r"\b(?:lived|worked|resided|stayed|studied|attended|rented|owned|drove|had|used|played|belonged|"
+    r"(?:was|were)(?!\s+\w+ed\b))\b",  # not a passive change ("the flight was rebooked")
+    re.IGNORECASE,
+)
 
 
 _NAMED_ATTRIBUTES = frozenset(
@@ -181,13 +230,27 @@ def keys_close(a: str, b: str, cosine: float, threshold: float) -> bool:
     >>> keys_close("device.7f.0", "device.7f.1", 0.99, 0.8), keys_close("user.home_city", "user.city", 0.5, 0.8)
     (False, True)
     """
-    if _key_ids(a) != _key_ids(b):
+    if _key_ids(a) != _key_ids(b) or _times_of(a) != _times_of(b):
         return False
     wa, wb = key_words(a), key_words(b)
     if not wa or not wb:
         return False
     shared = len(wa & wb) / len(wa | wb)
     return shared >= 0.5 or (shared > 0 and cosine >= threshold) or cosine >= max(threshold, 0.9)
+
+
+#: Key words that put a key's fact in another time than the present: ``user.previous_employer``
+#: is never ``user.employer`` (a key the caller gave is never remapped to one of another meaning).
+_KEY_TIMES = frozenset("previous former past old prior ex earlier first original childhood next future".split())
+
+
+def _times_of(key: str) -> set[str]:
+    """The words of ``key`` that place its fact in time (see :data:`_KEY_TIMES`).
+
+    >>> sorted(_times_of("user.previous_employer")), sorted(_times_of("user.employer"))
+    (['previous'], [])
+    """
+    return {w for w in re.split(r"[._\-:/\s]+", key.casefold()) if w in _KEY_TIMES}
 
 
 def same_key_ids(a: str | None, b: str | None) -> bool:

@@ -193,3 +193,27 @@ def test_two_users_contradicting_through_the_agents_tools_open_a_conflict(core, 
         second = remember.invoke({"content": f"The {what} is 9876.", **args}, config=cfg("bob"))
         assert "Conflict" in second, second
     assert len(core.conflicts(olga)) == 2
+
+
+# -- issue 45, class 1: a statement about the past never replaces the present ----------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        ("I lived in Bristol before.", None),
+        ("Before moving to Glasgow, the user lived in Bristol.", None),
+        ("The user previously lived in Bristol.", "user.previous_home_city"),
+        ("The user lived in Bristol until 2021.", "user.home_city"),
+    ],
+)
+def test_where_i_lived_before_never_replaces_where_i_live(core, tenant, said, key):
+    """As a user who mentions where I lived before, I want my current city kept: the past is
+    remembered beside it, never in its place — even under a key the caller named."""
+    alice = Identity(tenant=tenant, user_id="alice")
+    now = core.remember(alice, "The user lives in Glasgow.", subject_key="user.home_city", reason=WHY)
+    before = core.remember(alice, said, reason=WHY, **({"subject_key": key} if key else {}))
+    assert now.id not in before.superseded
+    current = [r.memory for r in core.recall(alice, "Where does the user live?").memories]
+    assert any(m.id == now.id and m.status == "active" for m in current)
+    assert core.history(alice, "user.home_city")[-1].content == "The user lives in Glasgow."

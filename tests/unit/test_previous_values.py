@@ -1,0 +1,174 @@
+"""Safety rule of belief maintenance (issue 45): a statement about a previous, *different* value
+never supersedes the present fact, whatever its wording; one saying the held value itself is
+over ("used to", "no longer") is a change.
+
+Generated stories, in template families. The *tuning* families are those the rule was written
+against; the *held-out* families (other attributes, other time markers) were written before the
+rule's last change and measured once: ``python -m tests.unit.test_previous_values`` prints
+both halves per family. The test holds every family to the floor measured for it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import pytest
+
+from langmem_es.core import belief_rules
+
+#: attribute -> (the held present fact, templates of a previous value {B}, held values, other values)
+Family = dict[str, tuple[str, list[str], list[str], list[str]]]
+
+TUNING: Family = {
+    "home": (
+        "The user lives in {A}.",
+        ["I lived in {B} {m}.", "{M} I lived in {B}.", "The user lived in {B} {m}.", "I used to live in {B}."],
+        ["Glasgow", "Porto"],
+        ["Bristol", "Lyon"],
+    ),
+    "employer": (
+        "The user works at {A}.",
+        ["I worked at {B} {m}.", "{M} I worked at {B}.", "My {old} employer was {B}.", "I used to work at {B}."],
+        ["Initech", "Acme"],
+        ["Globex", "Hooli"],
+    ),
+    "school": (
+        "The user studies at {A}.",
+        ["I studied at {B} {m}.", "{M} I studied at {B}.", "My {old} school was {B}."],
+        ["MIT"],
+        ["ETH", "Leeds University"],
+    ),
+    "car": (
+        "The user drives a {A}.",
+        ["I drove a {B} {m}.", "{M} I drove a {B}.", "I used to drive a {B}.", "My {old} car was a {B}."],
+        ["Tesla Model 3"],
+        ["Ford Fiesta", "VW Golf"],
+    ),
+    "team": (
+        "The user is on the {A} team.",
+        ["I was on the {B} team {m}.", "{M} I was on the {B} team.", "I used to be on the {B} team."],
+        ["payments"],
+        ["billing", "ads"],
+    ),
+    "doctor": (
+        "The user's doctor is Dr {A}.",
+        ["My doctor was Dr {B} {m}.", "{M} my doctor was Dr {B}.", "I used to see Dr {B}."],
+        ["Patel"],
+        ["Smith", "Novak"],
+    ),
+    "partner": (
+        "The user's partner is {A}.",
+        ["My partner was {B} {m}.", "{M} I was with {B}.", "I dated {B} {m}."],
+        ["Sam"],
+        ["Jordan", "Chris"],
+    ),
+}
+TUNING_MARKS = (
+    ["before", "previously", "back then", "at one point", "until last year"],
+    ["Before that,", "Growing up,", "In 2018,"],
+    ["former", "old"],
+)
+
+HELD_OUT: Family = {
+    "manager": (
+        "The user's manager is {A}.",
+        ["My manager was {B} {m}.", "{M} I reported to {B}.", "I worked under {B} {m}."],
+        ["Priya", "Tom"],
+        ["Greta", "Ravi"],
+    ),
+    "landlord": (
+        "The user's landlord is {A}.",
+        ["My landlord was {B} {m}.", "{M} I rented from {B}.", "{M} {B} was my landlord."],
+        ["Mr Hughes", "Foxtons"],
+        ["Mrs Ortiz", "Savills"],
+    ),
+    "band": (
+        "The user's favourite band is {A}.",
+        ["My favourite band was {B} {m}.", "{M} I loved {B} most.", "{M} my favourite band was {B}."],
+        ["Radiohead", "Blur"],
+        ["Oasis", "Muse"],
+    ),
+    "language": (
+        "The user codes in {A} at work.",
+        ["I coded in {B} {m}.", "{M} I wrote {B} at work.", "{M} my main language was {B}."],
+        ["Rust", "Go"],
+        ["Perl", "Java"],
+    ),
+    "commute": (
+        "The user commutes by {A}.",
+        ["I commuted by {B} {m}.", "{M} I commuted by {B}.", "{M} I took the {B} to work."],
+        ["bike", "train"],
+        ["bus", "car"],
+    ),
+}
+HELD_OUT_MARKS = (
+    ["as a teenager", "in college", "for a while", "last decade"],
+    ["In my first job,", "Years ago,", "When I lived abroad,"],
+    ["former"],
+)
+
+#: safe share per held-out family, as measured once before any change made for it (0.909 and
+#: 0.600 are misses left standing: "Years ago, I reported to Greta", "I commuted by bus for a while")
+HELD_OUT_FLOORS = {"manager": 0.9, "landlord": 1.0, "band": 1.0, "language": 1.0, "commute": 0.6}
+
+
+def stories(families: Family, marks: tuple[list[str], list[str], list[str]]) -> Iterator[tuple[str, str, str]]:
+    after, before, olds = marks
+    seen = set()
+    for name, (held, templates, held_values, others) in families.items():
+        for t, a, b, m, big_m, old in itertools.product(templates, held_values, others, after, before, olds):
+            said = t.format(B=b, m=m, M=big_m, old=old)
+            pair = (held.format(A=a), said[0].upper() + said[1:])
+            if pair not in seen:
+                seen.add(pair)
+                yield name, *pair
+
+
+def safe(held: str, said: str) -> bool:
+    """The held fact survives: the statement neither updates nor denies it."""
+    return belief_rules._relation(held, "user:sam", "assert", said, "user:sam", "assert") not in ("update", "denial")
+
+
+def shares(families: Family, marks: tuple[list[str], list[str], list[str]]) -> dict[str, float]:
+    tally: dict[str, list[bool]] = {}
+    for name, held, said in stories(families, marks):
+        tally.setdefault(name, []).append(safe(held, said))
+    return {name: sum(v) / len(v) for name, v in tally.items()}
+
+
+def test_no_previous_value_of_the_tuning_families_supersedes_the_present() -> None:
+    unsafe = [(held, said) for _, held, said in stories(TUNING, TUNING_MARKS) if not safe(held, said)]
+    assert not unsafe, unsafe[:5]
+
+
+def test_held_out_families_stay_at_their_measured_floor() -> None:
+    measured = shares(HELD_OUT, HELD_OUT_MARKS)
+    assert {n: v >= HELD_OUT_FLOORS[n] for n, v in measured.items()} == {n: True for n in HELD_OUT_FLOORS}, measured
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("The user lives in Glasgow.", "I used to live in Glasgow."),  # the held value is over
+        ("The user works at Initech.", "I no longer work at Initech, I'm at Globex now."),
+        ("The user works at Initech.", "I left Initech and joined Globex."),
+        ("The user lives in Glasgow.", "I moved to Leeds last month."),  # a change told in the past
+        ("The user lives in Glasgow.", "Last year I relocated to Leeds."),
+        ("The user's flight to Lisbon is on 14 June.", "The Lisbon flight was rebooked for 16 June."),
+    ],
+)
+def test_an_ended_held_value_or_a_change_still_updates(held: str, said: str) -> None:
+    assert belief_rules._relation(held, "user:sam", "assert", said, "user:sam", "assert") == "update"
+
+
+def test_a_key_naming_another_time_is_never_remapped_onto_the_present_key() -> None:
+    assert not belief_rules.keys_close("user.previous_employer", "user.employer", 0.95, 0.8)
+    assert not belief_rules.keys_close("user.former_home_city", "user.home_city", 0.95, 0.8)
+    assert belief_rules.keys_close("user.home_city", "user.city", 0.5, 0.8)
+
+
+if __name__ == "__main__":  # the report of both halves, per family
+    for label, fam, mk in (("tuning", TUNING, TUNING_MARKS), ("held-out", HELD_OUT, HELD_OUT_MARKS)):
+        for family, share in shares(fam, mk).items():
+            print(f"{label:9s} {family:10s} {share:.3f}")
