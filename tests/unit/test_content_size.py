@@ -40,12 +40,6 @@ def test_content_over_the_limit_is_one_line_naming_size_limit_and_what_to_use() 
     assert "remember_many(items, progress=...)" in message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="needs core/_async/beliefs.py remember to call V.check_content_size(content) first "
-    "(core/_async is outside this change; proposed in the note of issue 43)",
-)
 def test_remember_refuses_two_megabytes_at_once(tmp_path: Path) -> None:
     from langmem_es.backends.sqlite import SQLiteBackend
 

@@ -95,6 +95,8 @@ class AsyncBeliefs:
 
         The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.remember`.
         """
+        if isinstance(content, str):
+            V.check_content_size(content)  # refused at once, before any embedding
         # a fact's vector is computed while its statement is read (spaCy): two models, two threads;
         # the writes its reads must see (lazy read-your-writes) are made searchable meanwhile
         embedding = (

@@ -215,6 +215,13 @@ class MemoryCore:
         A fact that was forgotten is not written again (its tombstone suppresses it).
         ``origin`` (``"user"``, ``"tool"``, ``"extracted"``; default ``"user"``) sets the
         default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
+
+        Content: a fact or playbook up to ``MemoryConfig.max_content_chars`` characters; an
+        event up to :data:`~langmem_es.core.validation.MAX_CONTENT_BYTES` (1 MiB of UTF-8, the
+        HTTP API's request limit too). A long event is embedded passage by passage (about
+        1,600 passages for 1 MiB of prose: a minute or more on a CPU with the default
+        embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
+        document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
         """
         return self._beliefs.remember(
             identity,
