@@ -212,11 +212,13 @@ from langmem_es_cli.setup_cli import register as add_setup_command  # noqa: E402
 from langmem_es_cli.tenants_cli import register as add_tenants_command  # noqa: E402
 from langmem_es_cli.trust import register as add_trust_commands  # noqa: E402
 from langmem_es_eval.cli import register as add_eval_command  # noqa: E402
+from langmem_es_eval.ranker_cli import register as add_train_ranker_command  # noqa: E402
 
 for _group in (
     add_demo_command,
     add_setup_command,
     add_eval_command,
+    add_train_ranker_command,
     add_bench_command,
     add_load_command,
     add_decay_command,

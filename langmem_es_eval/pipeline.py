@@ -54,7 +54,7 @@ class MemoryPipelineSystem:
         self.name = "langmem_es" if mode == "full" else f"langmem_es_{mode}"
         full = mode == "full"
         defaults = MemoryConfig()
-        signals: dict[str, Any] = {  # query-time signals (core/signals.py): our full pipeline only
+        signals: dict[str, Any] = {  # query-time signals (rank/signals.py): our full pipeline only
             name: float(opts.get(name, getattr(defaults, name))) if full else 0.0
             for name in (
                 "signal_when",

@@ -26,7 +26,16 @@ class MemoryConfig:
     fusion: Literal["auto", "client", "server"] = "auto"
     """``auto``: server-side RRF when the cluster's licence and modules allow it."""
     rerank_window: int = 80
-    """How many fused candidates the reranker sees."""
+    """How many fused candidates the reranker (and the learned ranker after it) sees."""
+    ranker: Literal["learned", "rules"] = "learned"
+    """``learned``: the shipped model (:mod:`langmem_es.rank`) orders the window after the rules
+    (reranker and query-time signals), whose score is one of its features; recall then fuses on
+    the client, which gives the model each leg's score and rank. ``rules``: the rules' order as is.
+    Without LightGBM or the model file, ``learned`` falls back to the rules; with another reranker
+    than the default memory-aware rescorer (whose score the model reads), or when the opt-in second
+    hop or query model added candidates (not what it was trained on), the rules decide."""
+    ranker_model: str | None = None
+    """Another model file for ``ranker="learned"`` (``langmem-es train-ranker --out``); default: the shipped one."""
     context_window_text: int = 2
     """Bulk ingest: neighbouring events (each side, same session) indexed for BM25 with an event."""
     context_window_vector: int = 1
@@ -63,14 +72,14 @@ class MemoryConfig:
     """RRF weight of the second hop's ranking (the two first-hop legs weigh ``leg_weights``)."""
     signal_when: float = 0.35
     """Recall: weight of "the candidate states a time" for questions asking *when*
-    (:mod:`langmem_es.core.signals`; added to the reranked score, whose best is about 1). On
+    (:mod:`langmem_es.rank.signals`; added to the reranked score, whose best is about 1). On
     the LoCoMo dev split (SQLite) with ``signal_window`` 0.2: recall@10 0.718 → 0.739 (temporal
     0.818 → 0.892, single-hop 0.837 → 0.846, adversarial 0.795 → 0.804, the rest unchanged),
     long conversations 0.800 → 0.804; 0.6 ms per recall. 0.35 goes with ``rrf_k`` 25 (a smaller
     constant makes the fused scores steeper); see docs/recall-experiments.md."""
     signal_window: float = 0.2
     """Recall: weight of "the event falls in the time the question names" ("in July 2023",
-    "two weeks ago" read against ``as_of`` or now; :mod:`langmem_es.core.temporal`)."""
+    "two weeks ago" read against ``as_of`` or now; :mod:`langmem_es.rank.temporal`)."""
     signal_names: float = 0.0
     """Recall: weight of the question's names (capitalised words, rarity-weighted) held by
     the candidate's own content. Off: a question naming the wrong person (LoCoMo's

@@ -13,8 +13,8 @@ import pytest
 
 from langmem_es.backends.sqlite import SQLiteBackend
 from langmem_es.core import MemoryConfig, MemoryCore
-from langmem_es.core import signals as Q
 from langmem_es.model import Identity
+from langmem_es.rank import signals as Q
 from langmem_es.rerank import CrossEncoderReranker, MemoryAwareRescorer, NoReranker
 from langmem_es.rerank.base import reads_text
 from tests.fixtures.embed import bag_of_words

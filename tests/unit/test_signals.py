@@ -1,4 +1,4 @@
-"""Query-time signals over the reranked window (core/signals.py)."""
+"""Query-time signals over the reranked window (rank/signals.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from langmem_es.core.signals import (
+from langmem_es.rank.signals import (
     SignalWeights,
     adjust,
     asks_when,

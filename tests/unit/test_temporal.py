@@ -6,7 +6,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from langmem_es.core.temporal import TimeHint, Window, time_match, time_windows
+from langmem_es.rank.temporal import TimeHint, Window, time_match, time_windows
 
 REF = datetime(2023, 5, 20, 15, 0, tzinfo=timezone.utc)  # a Saturday
 

@@ -12,17 +12,19 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from functools import partial
+from pathlib import Path
 
 from ... import filters as F
 from ...errors import InvalidMemoryError
 from ...fusion import rrf_scored
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import LEG_FIELDS, MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
-from ...rerank import Candidate, NoReranker
+from ...rank import LearnedRanker, learned_order, load_ranker
+from ...rank import signals as Q
+from ...rerank import Candidate, MemoryAwareRescorer, NoReranker
 from ...rerank.base import reads_text
 from .. import scope as S
 from .. import scoring
-from .. import signals as Q
 from .. import validation as V
 from ..background import Ahead
 from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, Searched, as_searched, memory_of
@@ -101,8 +103,12 @@ class Retrieval:
         t = time.perf_counter()
         vector = self._embed_while_refreshing(query, kinds)
         timings["embed"] = _ms(t)
+        ranker = self._learned_ranker()
         server = config.fusion == "server" or (  # the server's RRF reads ranks only: not when scores vote
-            config.fusion == "auto" and self._ctx.capabilities.server_rrf and not any(config.leg_score_weights)
+            config.fusion == "auto"
+            and self._ctx.capabilities.server_rrf
+            and not any(config.leg_score_weights)
+            and ranker is None  # the learned ranker reads each leg's score and rank
         )
         t = time.perf_counter()
         # the legs carry what fusion, reranking and the candidate check read (the texts only when
@@ -118,8 +124,10 @@ class Retrieval:
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
         if not weights.neighbours:  # only the neighbours signal reads a candidate's session
             fields = tuple(f for f in fields if f != "session_id")
-        if config.second_hop:
+        if config.second_hop or ranker is not None:
             fields = (*fields, "value.content")
+        if ranker is not None and "session_id" not in fields:
+            fields = (*fields, "session_id")
         legs = self._ctx.backend.hybrid(
             kinds,
             flt,
@@ -159,6 +167,7 @@ class Retrieval:
                 for h in hop:
                     by_id.setdefault(h.doc["id"], h)
                 if hop:
+                    ranker = None  # candidates the learned ranker was not trained on: the rules decide
                     fused = rrf_scored(
                         [*scored, [(h.doc["id"], h.score) for h in hop]],
                         k=config.rrf_k,
@@ -166,9 +175,12 @@ class Retrieval:
                         score_weights=(*config.leg_score_weights, 0.0),
                     )
             if config.query_model is not None:  # opt-in: see core/_async/decompose.py
+                plain = fused
                 fused = self._decompose.decomposed(
                     query, kinds, flt, size, fused, by_id, allow_partial=allow_partial
                 )
+                if fused != plain:
+                    ranker = None  # sub-queries' candidates: not what the learned ranker was trained on
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only the caller's candidates are ranked,
         # and only provably visible memories are returned (the whole check in _fetch_top).
@@ -176,10 +188,14 @@ class Retrieval:
         ranked = [(i, s) for i, s in fused if visible.candidate(by_id[i].doc)]
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
-        if weights:  # query-time signals: core/signals.py
+        if weights:  # query-time signals: rank/signals.py
             window = config.rerank_window
             docs = {i: by_id[i].doc for i, _ in reranked[:window]}
             reranked = Q.adjust(query, reranked, docs, weights, reference=as_of or _now(), window=window)
+        if ranker is not None:  # the learned order of the rules' window (langmem_es/rank)
+            reranked = learned_order(
+                ranker, query, reranked, by_id, stages, dict(fused), config.rerank_window, as_of or _now()
+            )
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
         unavailable = list(legs.unavailable)
@@ -261,6 +277,14 @@ class Retrieval:
                 if stored is not None and visible(stored.doc) and F.matches(seen_as.get(i, stored.doc), flt):
                     out.append((i, score, stored))
         return out
+
+    def _learned_ranker(self) -> LearnedRanker | None:
+        """The shipped learned ranker when the settings ask for it and it can be used, else ``None``."""
+        config = self._ctx.config
+        # the model reads the memory-aware rescorer's score: another reranker (or none) is the caller's choice
+        if config.ranker != "learned" or not isinstance(self._ctx.reranker, MemoryAwareRescorer):
+            return None
+        return load_ranker(Path(config.ranker_model)) if config.ranker_model else load_ranker()
 
     def _rerank(
         self, query: str, ranked: list[tuple[str, float]], by_id: Mapping[str, Hit]

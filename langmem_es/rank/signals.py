@@ -9,7 +9,7 @@ regular expressions over the window's texts):
   candidates that state a time ("yesterday", "last week", "two years ago", a date, a
   month) answer that kind of question; the others only share its topic.
 * ``window`` — the question names a time ("in July 2023", "two weeks ago", "last
-  spring"; :mod:`langmem_es.core.temporal`): events told inside the window, or soon after,
+  spring"; :mod:`langmem_es.rank.temporal`): events told inside the window, or soon after,
   rank higher.
 * ``names`` — the question names people, places or things (capitalised words): the
   share of those names, weighted by rarity among the candidates, that the candidate's
@@ -70,6 +70,8 @@ _TIME = re.compile(
     r"the other day|this morning|last night)\b",
     re.IGNORECASE,
 )
+TIME_PATTERN = _TIME
+"""What states a time in a text (:func:`states_time`): the learned ranker scans all candidates with it at once."""
 _NAME = re.compile(r"[A-Z][\w'’-]*")
 _FUNCTION_WORDS = frozenset(
     "what when where who whom whose which why how did does do is are was were has have had would could should "

@@ -1,0 +1,251 @@
+"""What the learned ranker reads of a recall's candidates (pure): one row of numbers each.
+
+Recall fuses a BM25 and a kNN leg into up to a few hundred candidates; the ranker orders
+them. Every feature is cheap at query time and comes from what recall already holds: each
+leg's score and rank, the fused and the hand-set rules' scores, the words, names and rare
+words a candidate shares with the question, time (a "when" question, a time it names, a
+question about the present), the candidate's session (how many candidates and how much
+score its session holds: a conversation spreads one topic over neighbouring turns), kind
+and length. Scores are relative to the candidate set (share of the best), so one model
+serves every store size.
+
+A candidate is a mapping with ``content`` and, where known, ``kind``, ``session_id``,
+``event_time`` / ``written_at`` (ISO text or datetime), ``bm25`` / ``bm25_rank``,
+``dense`` / ``dense_rank`` (leg score and 1-based rank; absent when the leg missed it),
+``fused`` and ``rules`` (the fused score and the rules' final score).
+
+>>> rows = features("When did Ann go hiking?", [
+...     {"content": "Ann: I went hiking yesterday!", "fused": 1.0, "rules": 1.0, "dense": 0.6, "dense_rank": 1},
+...     {"content": "Bob: I love cooking.", "fused": 0.5, "rules": 0.5, "bm25": 2.0, "bm25_rank": 1}])
+>>> rows.shape == (2, len(FEATURES))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from itertools import accumulate
+from typing import Any
+
+import numpy as np
+
+from .signals import TIME_PATTERN as _TIME
+from .signals import asks_now, asks_when, question_names
+from .temporal import time_match, time_windows
+
+__all__ = ["FEATURES", "features", "question_kind"]
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_STOP = frozenset(
+    "a an the is are was were be been being am do does did doing have has had having i me my mine you your "
+    "yours he him his she her hers it its we us our ours they them their theirs what which who whom whose "
+    "when where why how this that these those of in on at to for from by with about as into over after before "
+    "and or but if then so than too very can could will would should shall may might must not no nor only "
+    "just also any some such there here up down out off again further once all both each few more most other "
+    "own same s t don now ever".split()
+)
+_QUESTION_KINDS = ("when", "where", "who", "how_many", "how", "why", "which", "what", "yes_no")
+_QUESTION_PATTERNS = (
+    ("how_many", re.compile(r"\bhow (?:many|much|often|long)\b", re.I)),
+    ("when", re.compile(r"\b(?:when|what (?:year|month|date|day|time))\b", re.I)),
+    ("where", re.compile(r"\bwhere\b", re.I)),
+    ("who", re.compile(r"\bwho(?:m|se)?\b", re.I)),
+    ("why", re.compile(r"\bwhy\b", re.I)),
+    ("how", re.compile(r"\bhow\b", re.I)),
+    ("which", re.compile(r"\bwhich\b", re.I)),
+    ("what", re.compile(r"\bwhat\b", re.I)),
+)
+_KINDS = ("episodic", "semantic", "procedural")
+_DIGIT = re.compile(r"\d")
+
+FEATURES: tuple[str, ...] = (
+    "fused",
+    "fused_rank",
+    "rules",
+    "rules_rank",
+    "bm25",
+    "bm25_rank",
+    "bm25_missing",
+    "dense",
+    "dense_gap",
+    "dense_rank",
+    "dense_missing",
+    "both_legs",
+    "word_share",
+    "rare_share",
+    "rare_words",
+    "name_share",
+    "speaker_named",
+    "states_time",
+    "asks_when_states_time",
+    "time_window",
+    "recency",
+    "asks_now_recency",
+    "session_share",
+    "session_best",
+    "session_words",
+    "has_number",
+    "length",
+    "query_words",
+    *(f"kind_{k}" for k in _KINDS),
+    *(f"asks_{k}" for k in _QUESTION_KINDS),
+)
+"""The columns of :func:`features`, in order (the model file names them too)."""
+
+
+def question_kind(query: str) -> str:
+    """What the question asks for: ``when``, ``where``, ``who``, ``how_many``, ``how``, ``why``,
+    ``which``, ``what``, or ``yes_no`` (none of those words).
+
+    >>> question_kind("How many kids does Melanie have?"), question_kind("Did Jon go to Rome?")
+    ('how_many', 'yes_no')
+    """
+    for name, pattern in _QUESTION_PATTERNS:
+        if pattern.search(query):
+            return name
+    return "yes_no"
+
+
+def _words(text: str) -> set[str]:
+    """Folded content words: lowercase, no stop words, a trailing plural ``s`` dropped."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def _time(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _rank_feature(rank: Any, n: int) -> float:
+    """A 1-based rank as ``1 / log2(rank + 1)`` (1 for the first, falling slowly); 0 when absent."""
+    return 1.0 / math.log2(float(rank) + 1.0) if rank else 0.0
+
+
+def _share_of_best(values: np.ndarray) -> np.ndarray:
+    best = float(values.max(initial=0.0))
+    return values / best if best > 0 else np.zeros_like(values)
+
+
+def _holders(pattern: re.Pattern[str], texts: Sequence[str]) -> list[set[str]]:
+    """For each text, the (lowercased) matches of ``pattern`` in it: one scan of all texts."""
+    joined = "\n\x00".join(texts)
+    ends = list(accumulate(len(t) + 2 for t in texts))
+    found: list[set[str]] = [set() for _ in texts]
+    for m in pattern.finditer(joined):
+        found[bisect_right(ends, m.start())].add(m.group(0).lower())
+    return found
+
+
+def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:
+    """One row of :data:`FEATURES` per candidate (float32), in the candidates' order."""
+    n = len(candidates)
+    if not n:
+        return np.zeros((0, len(FEATURES)), dtype=np.float32)
+    contents = [str(c.get("content") or "") for c in candidates]
+    lowered = [t.lower() for t in contents]
+    q_words = _words(query)
+    words = [_words(t) & q_words for t in lowered]  # only the question's words matter
+    df: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    idf = {w: math.log((n + 1) / (df.get(w, 0) + 1)) for w in q_words}
+    rare = {w for w in q_words if df.get(w, 0) and df[w] <= max(2, n // 20)}
+    idf_total = sum(idf.values()) or 1.0
+    names = question_names(query)
+    named = _holders(re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)"), lowered) if names else []
+    name_idf = {w: math.log((n + 1) / (sum(w in h for h in named) + 1)) for w in names}
+    name_total = sum(name_idf.values())
+    timed = [bool(h) for h in _holders(_TIME, contents)]
+    when_q, now_q = asks_when(query), asks_now(query)
+    hint = time_windows(query, reference)
+    times = [_time(c.get("event_time") or c.get("written_at")) for c in candidates]
+    known = sorted({t.timestamp() for t in times if t is not None})
+    place_of = {t: k / max(len(known) - 1, 1) for k, t in enumerate(known)}
+    recency = [place_of[t.timestamp()] if t is not None else 0.0 for t in times]
+
+    def score(key: str) -> np.ndarray:
+        return np.array([float(c.get(key) or 0.0) for c in candidates], dtype=np.float64)
+
+    def ranks(key: str) -> tuple[list[float], list[float]]:
+        given = [c.get(key) for c in candidates]
+        return [_rank_feature(r, n) for r in given], [float(r is None) for r in given]
+
+    fused, rules, bm25, dense = score("fused"), score("rules"), score("bm25"), score("dense")
+    norm_fused = _share_of_best(fused)
+    place_fused = np.empty(n)
+    place_fused[np.argsort(-fused, kind="stable")] = np.arange(1, n + 1)
+    place_rules = np.empty(n)
+    place_rules[np.argsort(-rules, kind="stable")] = np.arange(1, n + 1)
+    bm25_rank, bm25_missing = ranks("bm25_rank")
+    dense_rank, dense_missing = ranks("dense_rank")
+    present = np.array(dense_missing) == 0
+    sessions: dict[str, list[int]] = {}
+    for i, c in enumerate(candidates):
+        if c.get("session_id"):
+            sessions.setdefault(str(c["session_id"]), []).append(i)
+    session_of = [sessions.get(str(c.get("session_id") or ""), []) for c in candidates]
+    counted: dict[str, dict[str, int]] = {}
+    for key, members in sessions.items():
+        tally: dict[str, int] = {}
+        for j in members:
+            for w in words[j]:
+                tally[w] = tally.get(w, 0) + 1
+        counted[key] = tally
+    session_words = []
+    session_best = []
+    for i, c in enumerate(candidates):
+        tally = counted.get(str(c.get("session_id") or ""), {})
+        others = sum(1 for w, k in tally.items() if k - (w in words[i]) > 0)
+        session_words.append(others / len(q_words) if q_words else 0.0)
+        session_best.append(max((norm_fused[j] for j in session_of[i] if j != i), default=0.0))
+    kind = question_kind(query)
+    kinds = [str(c.get("kind") or "episodic") for c in candidates]
+    columns: dict[str, Any] = {
+        "fused": norm_fused,
+        "fused_rank": 1.0 / np.log2(place_fused + 1.0),
+        "rules": _share_of_best(rules - min(0.0, float(rules.min()))),
+        "rules_rank": 1.0 / np.log2(place_rules + 1.0),
+        "bm25": _share_of_best(bm25),
+        "bm25_rank": bm25_rank,
+        "bm25_missing": bm25_missing,
+        "dense": dense,
+        "dense_gap": dense - float(dense[present].max()) if present.any() else 0.0,
+        "dense_rank": dense_rank,
+        "dense_missing": dense_missing,
+        "both_legs": [float(not a and not b) for a, b in zip(bm25_missing, dense_missing, strict=True)],
+        "word_share": [len(w) / len(q_words) if q_words else 0.0 for w in words],
+        "rare_share": [sum(idf[x] for x in w) / idf_total for w in words],
+        "rare_words": [len(w & rare) for w in words],
+        "name_share": [sum(name_idf[x] for x in h) / name_total for h in named] if name_total > 0 else 0.0,
+        "speaker_named": [float(t.split(":", 1)[0].strip() in names) if ":" in t[:40] else 0.0 for t in lowered]
+        if names
+        else 0.0,
+        "states_time": timed,
+        "asks_when_states_time": timed if when_q else 0.0,
+        "time_window": [time_match(hint, t) for t in times] if hint else 0.0,
+        "recency": recency,
+        "asks_now_recency": recency if now_q else 0.0,
+        "session_share": [(len(m) - 1) / n if m else 0.0 for m in session_of],
+        "session_best": session_best,
+        "session_words": session_words,
+        "has_number": [float(_DIGIT.search(t) is not None) for t in contents],
+        "length": np.log1p([len(t) for t in contents]),
+        "query_words": float(len(q_words)),
+        **{f"kind_{k}": [float(x == k) for x in kinds] for k in _KINDS},
+        **{f"asks_{k}": float(k == kind) for k in _QUESTION_KINDS},
+    }
+    out = np.empty((n, len(FEATURES)), dtype=np.float32)
+    for j, name in enumerate(FEATURES):
+        out[:, j] = columns[name]
+    return out

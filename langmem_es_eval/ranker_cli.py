@@ -1,0 +1,139 @@
+"""``langmem-es train-ranker``: collect the candidates, cross-validate by conversation, train, ship.
+
+    langmem-es train-ranker                       # LoCoMo dev split + generated long conversations
+    langmem-es train-ranker --cv-only             # the figures, no model written
+
+The training data are the LoCoMo development split (read from ``../shared/data``, never
+copied) and conversations of the long-conversation generator (seeds given by
+``--longconv-seeds``; the seeds a model was trained on are recorded, so its figures on
+other seeds are figures on unseen data). The figures printed — and stored in the model's
+``ranker.json`` — are cross-validated: a conversation is only ever ranked by a model trained
+without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register", "run_command"]
+
+CACHE = Path.home() / ".cache" / "langmem-es" / "ranker-data"
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``train-ranker`` subcommand to an ``argparse`` subparsers object."""
+    parser = subparsers.add_parser(
+        "train-ranker",
+        help="train the learned ranker of recall (cross-validated by conversation)",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
+    parser.add_argument("--dataset", default=None, help="LoCoMo JSONL (default: ../shared/data/locomo-dev.jsonl)")
+    parser.add_argument(
+        "--longconv-seeds",
+        default="1,2,3",
+        help="seeds of generated long conversations added to the training data ('' for none; default 1,2,3)",
+    )
+    parser.add_argument("--longconv-conversations", type=int, default=4, help="conversations per seed (default 4)")
+    parser.add_argument("--rounds", type=int, default=300, help="boosting rounds (default 300)")
+    parser.add_argument("--cv-only", action="store_true", help="print the cross-validated figures; write no model")
+    parser.add_argument("--out", default=None, help="model file (default: the package's langmem_es/rank/ranker.txt)")
+    parser.add_argument("--no-cache", action="store_true", help=f"collect again instead of reading {CACHE}")
+    parser.set_defaults(func=run_command)
+    return parser
+
+
+def _collected(spec: str, window: int, use_cache: bool) -> Any:
+    """The ranker data of one dataset spec, from the cache when its checksum and features match."""
+    from langmem_es_eval.datasets import load
+    from langmem_es_eval.pipeline import MemoryPipelineSystem
+    from langmem_es_eval.ranker_data import RankerData, collect, data_hash
+    from langmem_es_eval.systems import EvalContext
+
+    dataset = load(spec)
+    key = data_hash(str(dataset.meta.get("sha256")), f"window={window}")
+    path = CACHE / f"{key[:24]}.npz"
+    if use_cache and path.is_file():
+        return RankerData.load(path)
+    context = EvalContext(backend="sqlite")
+    started = time.perf_counter()
+    print(f"collecting candidates of {dataset.name} ({spec}) ...", file=sys.stderr, flush=True)
+    rules = {"ranker": "rules"}  # the candidates in the rules' order: the model's input at query time
+    data = collect(dataset, lambda: MemoryPipelineSystem(context, mode="full", options=rules), window=window)
+    data.source = key
+    CACHE.mkdir(parents=True, exist_ok=True)
+    data.save(path)
+    print(f"  {len(data.conv)} questions in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return data
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from langmem_es.core.config import MemoryConfig
+    from langmem_es.rank.features import FEATURES
+    from langmem_es.rank.model import MODEL_FILE
+    from langmem_es_eval.cli import default_dataset
+    from langmem_es_eval.ranker_data import data_hash
+    from langmem_es_eval.ranker_train import DEFAULT_PARAMS, cross_validate, fit, merge
+
+    spec = args.dataset or default_dataset()
+    if spec is None:
+        print(
+            "langmem-es train-ranker: no dataset: pass --dataset or put ../shared/data/locomo-dev.jsonl",
+            file=sys.stderr,
+        )
+        return 2
+    window = MemoryConfig().rerank_window
+    try:
+        seeds = [int(s) for s in str(args.longconv_seeds).split(",") if s.strip()]
+    except ValueError:
+        print(
+            f"langmem-es train-ranker: --longconv-seeds must be integers, got {args.longconv_seeds!r}", file=sys.stderr
+        )
+        return 2
+    use_cache = not args.no_cache
+    locomo = _collected(str(spec), window, use_cache)
+    generated = [
+        _collected(f"longconv:seed={s},conversations={args.longconv_conversations},scale=0.5", window, use_cache)
+        for s in seeds
+    ]
+    report: dict[str, Any] = {}
+    cv = cross_validate(locomo, rounds=args.rounds, extra=generated)
+    report["locomo_dev_cv"] = {"rules": cv["rules"], "learned": cv["learned"]}
+    print(
+        "LoCoMo dev split, leave-one-conversation-out (recall@10 of categories 1-4; per category: recall, questions):"
+    )
+    for name in ("rules", "learned"):
+        print(f"  {name:8s} {cv[name]['recall@10']:.4f}  by category {cv[name]['by_category']}")
+    if generated:
+        gen = merge(generated)
+        from langmem_es_eval.longconv import HEADLINE_CATEGORIES
+
+        cv_gen = cross_validate(gen, rounds=args.rounds, extra=[locomo], headline=HEADLINE_CATEGORIES)
+        report["longconv_cv"] = {"rules": cv_gen["rules"], "learned": cv_gen["learned"]}
+        print("generated long conversations (seeds above), leave-one-conversation-out (all categories):")
+        for name in ("rules", "learned"):
+            print(f"  {name:8s} {cv_gen[name]['recall@10']:.4f}  by category {cv_gen[name]['by_category']}")
+    if args.cv_only:
+        return 0
+    everything = merge([locomo, *generated])
+    model = fit(everything, everything.y >= 0, rounds=args.rounds)
+    out = Path(args.out) if args.out else MODEL_FILE
+    import lightgbm
+
+    out.write_text(model.model_to_string(), encoding="utf-8")
+    meta = {
+        "features": list(FEATURES),
+        "data_sha256": data_hash(locomo.source, *(g.source for g in generated)),
+        "trained_on": {"locomo": str(Path(spec).name), "longconv_seeds": seeds, "window": window},
+        "params": DEFAULT_PARAMS,
+        "rounds": args.rounds,
+        "lightgbm": lightgbm.__version__,
+        "cross_validated": report,
+    }
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out} and {out.with_suffix('.json').name} (data {meta['data_sha256'][:12]})")
+    return 0
