@@ -118,6 +118,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--set second_hop=true (repeatable; recorded in results)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--ranker-cv",
+        action="store_true",
+        help="rank each conversation with a learned ranker trained without it (cross-validated figures "
+        "on a dataset the shipped model was trained on; see `langmem-es train-ranker`)",
+    )
 
 
 def _settings(pairs: list[str]) -> dict[str, str]:
@@ -185,7 +191,11 @@ def run_command(args: argparse.Namespace) -> int:
         backend=args.backend,
         context=EvalContext(
             backend=args.backend,
-            options={"bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"), **settings},
+            options={
+                "bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"),
+                **settings,
+                **({"ranker_cv": "true"} if getattr(args, "ranker_cv", False) else {}),
+            },
         ),
         dump_misses=args.dump_misses,
     )

@@ -87,7 +87,7 @@ class MemoryPipelineSystem:
         }
         if extra:  # any other MemoryConfig field, e.g. --set second_hop=true
             config = dataclasses.replace(config, **extra)
-        self.info = {"config": {k: getattr(config, k) for k in sorted(handled | set(extra))}}
+        self.info: dict[str, Any] = {"config": {k: getattr(config, k) for k in sorted(handled | set(extra))}}
         self._owned_client = None
         self.backend: Any
         backend = getattr(context, "backend", "sqlite")
@@ -109,12 +109,21 @@ class MemoryPipelineSystem:
         )
         self.core.setup()
         self._turn_of: dict[str, dict[str, str]] = {}
+        self._folds = None
+        if full and str(opts.get("ranker_cv", "")).lower() in ("1", "true", "yes"):  # see ranker_folds.py
+            from langmem_es_eval.ranker_folds import FoldModels
+
+            self._folds = FoldModels(str(opts["dataset"]))
+            self.info["ranker"] = "cross-validated: each conversation ranked by a model trained without it"
 
     @staticmethod
     def _identity(conversation_id: str) -> Identity:
         return Identity(tenant=f"eval-{conversation_id}", user_id="eval")
 
     def index(self, conversation: Conversation) -> None:
+        if self._folds is not None:
+            model = str(self._folds.model_for(conversation.conv_id))
+            self.core.config = dataclasses.replace(self.core.config, ranker_model=model)
         turns = conversation.turns
         items = [
             {

@@ -47,7 +47,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _collected(spec: str, window: int, use_cache: bool) -> Any:
+def collected(spec: str, window: int, use_cache: bool) -> Any:
     """The ranker data of one dataset spec, from the cache when its checksum and features match."""
     from langmem_es_eval.datasets import load
     from langmem_es_eval.pipeline import MemoryPipelineSystem
@@ -95,9 +95,9 @@ def run_command(args: argparse.Namespace) -> int:
         )
         return 2
     use_cache = not args.no_cache
-    locomo = _collected(str(spec), window, use_cache)
+    locomo = collected(str(spec), window, use_cache)
     generated = [
-        _collected(f"longconv:seed={s},conversations={args.longconv_conversations},scale=0.5", window, use_cache)
+        collected(f"longconv:seed={s},conversations={args.longconv_conversations},scale=0.5", window, use_cache)
         for s in seeds
     ]
     report: dict[str, Any] = {}

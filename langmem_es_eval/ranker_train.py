@@ -15,7 +15,7 @@ import numpy as np
 
 from langmem_es_eval.ranker_data import RankerData
 
-__all__ = ["DEFAULT_PARAMS", "cross_validate", "fit", "recall_at"]
+__all__ = ["DEFAULT_PARAMS", "cross_validate", "fit", "merge", "recall_at", "subset"]
 
 DEFAULT_PARAMS: dict[str, Any] = {
     "objective": "lambdarank",
@@ -109,11 +109,11 @@ def _fit_with(
 ) -> Any:
     if not extra:
         return fit(data, rows, params, rounds)
-    merged = merge([_subset(data, rows), *extra])
+    merged = merge([subset(data, rows), *extra])
     return fit(merged, np.ones(len(merged.y), dtype=bool), params, rounds)
 
 
-def _subset(data: RankerData, rows: np.ndarray) -> RankerData:
+def subset(data: RankerData, rows: np.ndarray) -> RankerData:
     questions = np.unique(data.group[rows])
     renumber = {int(q): i for i, q in enumerate(questions)}
     return RankerData(

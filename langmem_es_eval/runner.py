@@ -165,6 +165,7 @@ def run_eval(
     dataset = load(dataset_path, limit_conversations)
     conversations = dataset.conversations
     context = context or EvalContext(backend=backend)
+    context.options.setdefault("dataset", str(dataset_path))  # for systems that train per fold
     depth = max(int(k), 10)
     errors: dict[str, str] = {}
     built = _build_systems(default_systems() if systems is None else systems, context, errors)

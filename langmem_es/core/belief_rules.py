@@ -37,6 +37,17 @@ def polarity(text: str) -> Literal["assert", "deny"]:
     return "deny" if St.parse(text).polarity == "deny" else "assert"
 
 
+def own_correction(denial: Memory, denied: list[Memory]) -> bool:
+    """Is ``denial`` the user's own correction of their own facts: written in their private
+    scope, about themselves, denying only facts of that scope? (The user is the authority on
+    themselves; a denial from anyone else waits for an independent confirmation.)"""
+    if denial.scope != "private" or not denial.owner.startswith("user:") or not denied:
+        return False
+    if any(m.owner != denial.owner or m.scope != "private" for m in denied):
+        return False
+    return statement(denial).holder[0] == "user"
+
+
 def stated_change(text: str) -> bool:
     """Does the sentence itself say something changed ("moved", "no longer", "took over", "not X, Y")?"""
     return St.parse(text).polarity == "update"

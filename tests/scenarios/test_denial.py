@@ -287,19 +287,21 @@ def test_denial_confidence_is_configurable(request, clock, alice):
         teardown()
 
 
-def test_keyed_denial_confirmed_in_other_words(core, alice):
-    """As a user, a confirmation in different words still counts as a confirmation."""
+def test_my_keyed_denial_applies_and_saying_it_again_changes_nothing(core, alice):
+    """As a user, my own correction under my fact's key applies at once (issue 45: the user is
+    the authority on themselves); saying it again in other words changes nothing more."""
     fact = core.remember(
         alice, "Alice's flight is on Friday.", subject_key="trip.flight_day", reason="Travel.", sources=["email:1"]
     )
-    core.remember(
+    first = core.remember(
         alice, "Alice's flight is not on Friday.", subject_key="trip.flight_day", reason="Travel.", sources=["chat:1"]
     )
-    w = core.remember(
+    assert first.action == "superseded" and first.superseded == [fact.id]
+    core.remember(
         alice,
         "That's wrong, there is no Friday flight.",
         subject_key="trip.flight_day",
         reason="Travel.",
         sources=["airline:pnr"],
     )
-    assert w.action == "reinforced" and w.superseded == [fact.id]
+    assert core.get(alice, fact.id).status == "superseded"

@@ -217,3 +217,21 @@ def test_where_i_lived_before_never_replaces_where_i_live(core, tenant, said, ke
     current = [r.memory for r in core.recall(alice, "Where does the user live?").memories]
     assert any(m.id == now.id and m.status == "active" for m in current)
     assert core.history(alice, "user.home_city")[-1].content == "The user lives in Glasgow."
+
+
+# -- issue 45, class 5: the user is the authority on themselves --------------------------------------
+
+
+def test_my_own_correction_under_the_facts_key_applies_at_once(core, tenant):
+    """As a user who says "I don't live in Paris" about the home city I gave, I want it corrected
+    now — while a denial of my fact by someone else (the shared team) still waits for confirmation."""
+    alice = Identity(tenant=tenant, user_id="alice")
+    fact = core.remember(alice, "The user lives in Paris.", subject_key="user.home_city", reason=WHY)
+    denial = core.remember(alice, "I don't live in Paris.", subject_key="user.home_city", reason=WHY)
+    assert denial.action == "superseded" and fact.id in denial.superseded, (denial.action, denial.note)
+    assert core.get(alice, fact.id).status == "superseded"
+    shared = Identity(tenant=tenant, user_id="bob", agent_id="support")
+    office = core.remember(shared, "The office is in Leeds.", scope="shared", subject_key="office.city", reason=WHY)
+    carol = Identity(tenant=tenant, user_id="carol", agent_id="support")
+    doubt = core.remember(carol, "The office is not in Leeds.", scope="shared", subject_key="office.city", reason=WHY)
+    assert doubt.action != "superseded" and core.get(carol, office.id).status == "active"

@@ -118,13 +118,17 @@ class AsyncDenials:
         for hit in pending:  # the same claim already denied and waiting: this confirms it
             if denied and set(memory_of(hit.doc).supersedes) & set(denied):
                 return await self.reinforce(StoredDoc("semantic", hit.doc), memory, now)
+        own = bool(memory.subject_key) and R.own_correction(memory, await self.memories(denied))
         memory = memory.model_copy(
             update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(await self.memories(denied))}
         )
+        if own:  # the user is the authority on themselves: their correction under the fact's key applies
+            memory = memory.model_copy(update={"confidence": max(memory.confidence, self._ctx.config.apply_denial_at)})
         await self._ctx.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
         if memory.confidence >= self._ctx.config.apply_denial_at:
             superseded = await self._apply_denial(memory, now)
-            return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
+            note = "the user's own correction of their fact applies at once" if own else ""
+            return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded, note=note)
         return WriteResult(
             memory.id,
             "pending_denial",

@@ -119,13 +119,17 @@ class Denials:
         for hit in pending:  # the same claim already denied and waiting: this confirms it
             if denied and set(memory_of(hit.doc).supersedes) & set(denied):
                 return self.reinforce(StoredDoc("semantic", hit.doc), memory, now)
+        own = bool(memory.subject_key) and R.own_correction(memory, self.memories(denied))
         memory = memory.model_copy(
             update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(self.memories(denied))}
         )
+        if own:  # the user is the authority on themselves: their correction under the fact's key applies
+            memory = memory.model_copy(update={"confidence": max(memory.confidence, self._ctx.config.apply_denial_at)})
         self._ctx.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])
         if memory.confidence >= self._ctx.config.apply_denial_at:
             superseded = self._apply_denial(memory, now)
-            return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded)
+            note = "the user's own correction of their fact applies at once" if own else ""
+            return WriteResult(memory.id, "superseded" if superseded else "created", memory, superseded, note=note)
         return WriteResult(
             memory.id,
             "pending_denial",

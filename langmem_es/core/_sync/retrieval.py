@@ -122,12 +122,10 @@ class Retrieval:
         )
         reads = reads_text(self._ctx.reranker, query) or Q.reads_text(query, weights)
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
-        if not weights.neighbours:  # only the neighbours signal reads a candidate's session
+        if not weights.neighbours and ranker is None:  # only they read a candidate's session
             fields = tuple(f for f in fields if f != "session_id")
-        if config.second_hop or ranker is not None:
+        if config.second_hop:
             fields = (*fields, "value.content")
-        if ranker is not None and "session_id" not in fields:
-            fields = (*fields, "session_id")
         legs = self._ctx.backend.hybrid(
             kinds,
             flt,
