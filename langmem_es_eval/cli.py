@@ -181,6 +181,11 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"langmem-es eval: {exc}", file=sys.stderr)
         return 2
+    folds = None
+    if getattr(args, "ranker_cv", False):
+        from langmem_es_eval.ranker_folds import FoldModels
+
+        folds = FoldModels(str(dataset))
     results: dict[str, Any] = run_eval(
         dataset,
         systems=systems,
@@ -194,7 +199,7 @@ def run_command(args: argparse.Namespace) -> int:
             options={
                 "bm25_tokenizer": getattr(args, "bm25_tokenizer", "simple"),
                 **settings,
-                **({"ranker_cv": "true"} if getattr(args, "ranker_cv", False) else {}),
+                **({"ranker_folds": folds} if folds is not None else {}),
             },
         ),
         dump_misses=args.dump_misses,

@@ -109,11 +109,9 @@ class MemoryPipelineSystem:
         )
         self.core.setup()
         self._turn_of: dict[str, dict[str, str]] = {}
-        self._folds = None
-        if full and str(opts.get("ranker_cv", "")).lower() in ("1", "true", "yes"):  # see ranker_folds.py
-            from langmem_es_eval.ranker_folds import FoldModels
-
-            self._folds = FoldModels(str(opts["dataset"]))
+        # --ranker-cv (langmem_es_eval/ranker_folds.py): per conversation, a model trained without it
+        self._folds = opts.get("ranker_folds") if full else None
+        if self._folds is not None:
             self.info["ranker"] = "cross-validated: each conversation ranked by a model trained without it"
 
     @staticmethod

@@ -16,13 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 __all__ = ["register", "run_command"]
-
-CACHE = Path.home() / ".cache" / "langmem-es" / "ranker-data"
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -42,33 +39,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--rounds", type=int, default=300, help="boosting rounds (default 300)")
     parser.add_argument("--cv-only", action="store_true", help="print the cross-validated figures; write no model")
     parser.add_argument("--out", default=None, help="model file (default: the package's langmem_es/rank/ranker.txt)")
-    parser.add_argument("--no-cache", action="store_true", help=f"collect again instead of reading {CACHE}")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="collect again instead of reading the cache (~/.cache/langmem-es/ranker-data)",
+    )
     parser.set_defaults(func=run_command)
     return parser
-
-
-def collected(spec: str, window: int, use_cache: bool) -> Any:
-    """The ranker data of one dataset spec, from the cache when its checksum and features match."""
-    from langmem_es_eval.datasets import load
-    from langmem_es_eval.pipeline import MemoryPipelineSystem
-    from langmem_es_eval.ranker_data import RankerData, collect, data_hash
-    from langmem_es_eval.systems import EvalContext
-
-    dataset = load(spec)
-    key = data_hash(str(dataset.meta.get("sha256")), f"window={window}")
-    path = CACHE / f"{key[:24]}.npz"
-    if use_cache and path.is_file():
-        return RankerData.load(path)
-    context = EvalContext(backend="sqlite")
-    started = time.perf_counter()
-    print(f"collecting candidates of {dataset.name} ({spec}) ...", file=sys.stderr, flush=True)
-    rules = {"ranker": "rules"}  # the candidates in the rules' order: the model's input at query time
-    data = collect(dataset, lambda: MemoryPipelineSystem(context, mode="full", options=rules), window=window)
-    data.source = key
-    CACHE.mkdir(parents=True, exist_ok=True)
-    data.save(path)
-    print(f"  {len(data.conv)} questions in {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    return data
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -76,7 +53,7 @@ def run_command(args: argparse.Namespace) -> int:
     from langmem_es.rank.features import FEATURES
     from langmem_es.rank.model import MODEL_FILE
     from langmem_es_eval.cli import default_dataset
-    from langmem_es_eval.ranker_data import data_hash
+    from langmem_es_eval.ranker_data import collected, data_hash
     from langmem_es_eval.ranker_train import DEFAULT_PARAMS, cross_validate, fit, merge
 
     spec = args.dataset or default_dataset()

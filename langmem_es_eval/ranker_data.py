@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -26,7 +27,7 @@ import numpy as np
 from langmem_es.rank.features import FEATURES, features
 from langmem_es_eval.datasets import Dataset
 
-__all__ = ["RankerData", "collect", "data_hash"]
+__all__ = ["CACHE", "RankerData", "collect", "collected", "data_hash"]
 
 
 @dataclass
@@ -138,3 +139,30 @@ def candidate_of(memory: Any, stages: dict[str, float], rules: float) -> dict[st
         "fused": stages.get("fused"),
         "rules": rules,
     }
+
+
+CACHE = Path.home() / ".cache" / "langmem-es" / "ranker-data"
+"""Where collected candidates are kept, by the data's hash (never in the repository)."""
+
+
+def collected(spec: str, window: int, use_cache: bool = True) -> RankerData:
+    """The ranker data of one dataset spec, from the cache when its checksum and features match."""
+    from langmem_es_eval.datasets import load
+    from langmem_es_eval.pipeline import MemoryPipelineSystem
+    from langmem_es_eval.systems import EvalContext
+
+    dataset = load(spec)
+    key = data_hash(str(dataset.meta.get("sha256")), f"window={window}")
+    path = CACHE / f"{key[:24]}.npz"
+    if use_cache and path.is_file():
+        return RankerData.load(path)
+    context = EvalContext(backend="sqlite")
+    started = time.perf_counter()
+    print(f"collecting candidates of {dataset.name} ({spec}) ...", file=sys.stderr, flush=True)
+    rules = {"ranker": "rules"}  # the candidates in the rules' order: the model's input at query time
+    data = collect(dataset, lambda: MemoryPipelineSystem(context, mode="full", options=rules), window=window)
+    data.source = key
+    CACHE.mkdir(parents=True, exist_ok=True)
+    data.save(path)
+    print(f"  {len(data.conv)} questions in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return data

@@ -1,6 +1,6 @@
 """Cross-validated figures through ``langmem-es eval``: a fold model per conversation.
 
-``langmem-es eval --set ranker_cv=true`` ranks each conversation of the dataset with a
+``langmem-es eval --ranker-cv`` ranks each conversation of the dataset with a
 learned ranker trained *without* it (on the dataset's other conversations and the generated
 long conversations the shipped model is trained with), so the figures the eval prints for
 a dataset the shipped model was trained on are cross-validated, not in-sample. The
@@ -20,8 +20,9 @@ class FoldModels:
     """Per conversation of ``spec``, the path of a model trained without it (trained on first use)."""
 
     def __init__(self, spec: str, *, seeds: tuple[int, ...] = (1, 2), conversations: int = 4) -> None:
+        self.spec = spec
         from langmem_es.core.config import MemoryConfig
-        from langmem_es_eval.ranker_cli import collected
+        from langmem_es_eval.ranker_data import collected
 
         window = MemoryConfig().rerank_window
         self.data = collected(spec, window, use_cache=True)
@@ -31,6 +32,9 @@ class FoldModels:
         ]
         self._dir = Path(tempfile.mkdtemp(prefix="langmem-es-folds-"))
         self._models: dict[str, Path] = {}
+
+    def __repr__(self) -> str:
+        return f"FoldModels({self.spec!r})"
 
     def model_for(self, conversation_id: str) -> Path:
         if conversation_id not in self._models:

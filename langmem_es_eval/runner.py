@@ -165,7 +165,6 @@ def run_eval(
     dataset = load(dataset_path, limit_conversations)
     conversations = dataset.conversations
     context = context or EvalContext(backend=backend)
-    context.options.setdefault("dataset", str(dataset_path))  # for systems that train per fold
     depth = max(int(k), 10)
     errors: dict[str, str] = {}
     built = _build_systems(default_systems() if systems is None else systems, context, errors)
@@ -327,7 +326,7 @@ def _metadata_block(
         "[+ ' [shares image: {caption}]'], question text as query, top 10 turn ids",
         "headline_categories": list(dataset.headline),
         "categories": {str(c): n for c, n in dataset.category_names.items()},
-        "options": dict(context.options),
+        "options": {k: v if isinstance(v, (str, int, float, bool)) else repr(v) for k, v in context.options.items()},
         "timing_note": "turn and question embeddings are computed once, up front "
         "(embedding_warmup), and shared by every system: index_s and search ms/q exclude "
         "them; texts a system embeds beyond those are in its own timings",

@@ -16,11 +16,9 @@ Layout (``P`` is the prefix, ``C`` a logical collection)::
     P_seq          (tbl, seq)           the seq_no counter of each collection
     P_schema_version (version)          applied migrations
 
-Documents get an explicit ``rid INTEGER PRIMARY KEY`` beside ``id TEXT UNIQUE``:
-external-content FTS5 is keyed by rowid, and only an INTEGER PRIMARY KEY rowid survives
-``VACUUM`` unchanged. Side tables are per collection and keyed by that integer rid, not
-by a shared table with (collection, text id) columns: index entries are ~60 bytes
-smaller and bulk loads 2.5x faster.
+Documents get an explicit ``rid INTEGER PRIMARY KEY`` beside ``id TEXT UNIQUE``: FTS5 is
+keyed by rowid, and only an INTEGER PRIMARY KEY survives ``VACUUM``. Side tables are per
+collection, keyed by rid (index entries ~60 bytes smaller, bulk loads 2.5x faster).
 
 The text index uses ``unicode61 remove_diacritics 2``: like Elasticsearch's
 ``standard`` analyzer it splits on Unicode punctuation and spaces and lowercases, and
