@@ -33,8 +33,26 @@ _KEY_STOP = frozenset({"user", "users", "the", "a", "of", "my", "current", "info
 
 
 def polarity(text: str) -> Literal["assert", "deny"]:
-    """``deny`` for a flat denial ("I never lived in Bristol"), else ``assert`` (changes assert the new state)."""
-    return "deny" if St.parse(text).polarity == "deny" else "assert"
+    """``deny`` for a flat denial ("I never lived in Bristol") or a claim echoed as a question
+    and corrected ("Paris? I was only there on holiday."), else ``assert`` (changes assert the
+    new state)."""
+    return "deny" if St.parse(text).polarity == "deny" or echoed_claim(text) else "assert"
+
+
+#: "Paris? I was only there on holiday." — a claim echoed as a question, then narrowed or denied.
+_ECHO = re.compile(r"^\s*(?P<echo>[^?.!\n]{1,60})\?\s+(?P<rest>\S.*)$", re.DOTALL)
+_NARROWED = re.compile(r"\b(?:only|just|never|not|no longer|n't)\b|^\s*no\b", re.IGNORECASE)
+
+
+def echoed_claim(text: str) -> str:
+    """The words a sentence echoes as a question before narrowing or denying them ("Paris" in
+    "Paris? I was only there on holiday."), or ``""``.
+
+    >>> echoed_claim("Paris? I was only there on holiday."), echoed_claim("Paris? Yes, since May.")
+    ('Paris', '')
+    """
+    m = _ECHO.match(text)
+    return m["echo"].strip() if m and _NARROWED.search(m["rest"]) else ""
 
 
 def own_correction(denial: Memory, denied: list[Memory]) -> bool:
@@ -102,9 +120,19 @@ def _relation(
         rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
     if old_polarity == "deny" and rel == "reinforcement" and new_polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected
+    echo = echoed_claim(new_content) if new_polarity == "deny" else ""
+    if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
+        return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
     if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
         return "lookalike"  # another instance of the attribute: a past one, beside the present
     return rel
+
+
+def _names_held(echo: str, content: str, owner: str) -> bool:
+    """Does the echoed phrase name the held fact's value (its value words all in the echo, or the echo in them)?"""
+    held = _statement(content, owner).values
+    said = St.word_lemmas(echo)
+    return bool(held) and bool(said) and (held <= said or said <= held)
 
 
 #: Words that put a statement's value in the past ("before", "previously", "my former employer").

@@ -235,3 +235,19 @@ def test_my_own_correction_under_the_facts_key_applies_at_once(core, tenant):
     carol = Identity(tenant=tenant, user_id="carol", agent_id="support")
     doubt = core.remember(carol, "The office is not in Leeds.", scope="shared", subject_key="office.city", reason=WHY)
     assert doubt.action != "superseded" and core.get(carol, office.id).status == "active"
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("I live in Paris.", "Paris? I was only there on holiday."),
+        ("The user works at Google.", "Google? No, I only interviewed there."),
+    ],
+)
+def test_a_claim_echoed_as_a_question_and_corrected_is_a_denial(core, tenant, held, said):
+    """As a user who answers "Paris? I was only there on holiday." to what the assistant noted,
+    I want that taken as a denial of the noted fact, not filed as one more fact."""
+    alice = Identity(tenant=tenant, user_id="alice")
+    fact = core.remember(alice, held, reason=WHY, sources=["msg:1"])
+    denial = core.remember(alice, said, reason=WHY, sources=["msg:2"])
+    assert denial.memory.polarity == "deny" and fact.id in denial.memory.supersedes, (denial.action, denial.note)
