@@ -120,12 +120,28 @@ def _relation(
         rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
     if old_polarity == "deny" and rel == "reinforcement" and new_polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected
+    if rel == "other_key" and old_polarity == new_polarity == "assert":
+        rel = _qualified_head(old_content, old_owner, new_content, new_owner) or rel
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""
     if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
         return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
     if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
         return "lookalike"  # another instance of the attribute: a past one, beside the present
     return rel
+
+
+def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owner: str) -> St.Relation | None:
+    """One holder's one attribute named with a qualifier or a synonym ("my boss" / "my direct
+    supervisor"): an update when the value differs, a repeat when it is the same."""
+    held, new = _statement(old_content, old_owner), _statement(new_content, new_owner)
+    if held.holder != new.holder or not held.values or not new.values or held.key == new.key:
+        return None  # the same key read as another attribute: the statements know why ("also", …)
+    if C.adds(new) or _PREVIOUS.search(new_content) or _times_of(held.key) != _times_of(new.key):
+        return None  # one more, or a past one
+    group = _head_group(held.key)
+    if group is None or group != _head_group(new.key):
+        return None
+    return "reinforcement" if St.same_value(held.values, new.values) else "update"
 
 
 def _names_held(echo: str, content: str, owner: str) -> bool:
@@ -271,6 +287,8 @@ def keys_close(a: str, b: str, cosine: float, threshold: float) -> bool:
     """
     if _key_ids(a) != _key_ids(b) or _times_of(a) != _times_of(b):
         return False
+    if _head_group(a) is not None and _head_group(a) == _head_group(b) and _people(a) == _people(b):
+        return True  # one thing in other words: user.phone / user.mobile_number, user.boss / work.direct_supervisor
     wa, wb = key_words(a), key_words(b)
     if not wa or not wb:
         return False
@@ -290,6 +308,44 @@ def _times_of(key: str) -> set[str]:
     (['previous'], [])
     """
     return {w for w in re.split(r"[._\-:/\s]+", key.casefold()) if w in _KEY_TIMES}
+
+
+#: Everyday names of one attribute, as the last part of a key says them (the head of the key).
+_KEY_SYNONYMS: tuple[frozenset[str], ...] = tuple(
+    frozenset(group.split())
+    for group in (
+        "phone mobile cell cellphone telephone phone_number mobile_number cell_number mobile_phone cell_phone",
+        "boss manager supervisor line_manager direct_supervisor direct_manager team_lead reporting_manager",
+        "job job_title title role position occupation profession work_role",
+        "employer company workplace firm current_employer",
+        "email e_mail email_address mail_address",
+        "partner spouse wife husband girlfriend boyfriend",
+        "home_city city home_town_current location residence current_city",
+        "address home_address street_address postal_address",
+        "birthday date_of_birth dob birth_date",
+    )
+)
+
+
+def _head_group(key: str) -> int | None:
+    """Which synonym group the head of ``key`` names (its last part, else that part's last word).
+
+    >>> _head_group("user.mobile_number") == _head_group("user.phone"), _head_group("user.pets")
+    (True, None)
+    """
+    last = key.casefold().replace("-", "_").split(".")[-1]
+    for word in (last, last.split("_")[-1]):
+        for i, group in enumerate(_KEY_SYNONYMS):
+            if word in group:
+                return i
+    return None
+
+
+def _people(key: str) -> set[str]:
+    """The people a key's parts before its head name (``user.sister.phone`` → ``{"sister"}``):
+    a synonym never carries a fact across holders."""
+    parts = key.casefold().replace("-", "_").split(".")[:-1]
+    return {w for p in parts for w in p.split("_") if w in L.PEOPLE}
 
 
 def same_key_ids(a: str | None, b: str | None) -> bool:

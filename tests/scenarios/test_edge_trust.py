@@ -251,3 +251,29 @@ def test_a_claim_echoed_as_a_question_and_corrected_is_a_denial(core, tenant, he
     fact = core.remember(alice, held, reason=WHY, sources=["msg:1"])
     denial = core.remember(alice, said, reason=WHY, sources=["msg:2"])
     assert denial.memory.polarity == "deny" and fact.id in denial.memory.supersedes, (denial.action, denial.note)
+
+
+# -- issue 45, class 3: another spelling of the key does not fork the truth -------------------------
+
+
+@pytest.mark.parametrize(
+    ("held", "key", "new", "new_key"),
+    [
+        (
+            "The user's phone number is 555-0100.",
+            "user.phone",
+            "The user's mobile number is 555-0199.",
+            "user.mobile_number",
+        ),
+        ("The user's boss is Dana.", "user.boss", "The user's direct supervisor is Priya.", "work.direct_supervisor"),
+        ("The user works as a nurse.", "user.job", "The user works as a midwife now.", "user.job_title"),
+    ],
+)
+def test_an_update_under_another_spelling_of_the_key_replaces_the_fact(core, tenant, held, key, new, new_key):
+    """As a user whose assistant files my new number under user.mobile_number where the old one
+    was user.phone, I want one current number, not two."""
+    alice = Identity(tenant=tenant, user_id="alice")
+    old = core.remember(alice, held, subject_key=key, reason=WHY)
+    update = core.remember(alice, new, subject_key=new_key, reason=WHY)
+    assert old.id in update.superseded, (update.action, update.memory.subject_key if update.memory else None)
+    assert core.get(alice, old.id).status == "superseded"
