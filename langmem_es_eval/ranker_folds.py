@@ -34,7 +34,7 @@ class FoldModels:
         self._models: dict[str, Path] = {}
 
     def __repr__(self) -> str:
-        return f"FoldModels({self.spec!r})"
+        return f"FoldModels({Path(self.spec).name!r})"  # no machine path in saved results
 
     def model_for(self, conversation_id: str) -> Path:
         if conversation_id not in self._models:

@@ -22,9 +22,8 @@ from functools import lru_cache
 from typing import Literal
 
 from ..model import Memory
-from . import statements as St
-from .statements import changes as C
-from .statements import lexicon as L
+from . import statements
+from .statements import changes, lexicon
 
 Origin = Literal["user", "tool", "extracted"]
 ORIGINS: tuple[Origin, ...] = ("user", "tool", "extracted")
@@ -36,7 +35,7 @@ def polarity(text: str) -> Literal["assert", "deny"]:
     """``deny`` for a flat denial ("I never lived in Bristol") or a claim echoed as a question
     and corrected ("Paris? I was only there on holiday."), else ``assert`` (changes assert the
     new state)."""
-    return "deny" if St.parse(text).polarity == "deny" or echoed_claim(text) else "assert"
+    return "deny" if statements.parse(text).polarity == "deny" or echoed_claim(text) else "assert"
 
 
 #: "Paris? I was only there on holiday." — a claim echoed as a question, then narrowed or denied.
@@ -68,7 +67,7 @@ def own_correction(denial: Memory, denied: list[Memory]) -> bool:
 
 def stated_change(text: str) -> bool:
     """Does the sentence itself say something changed ("moved", "no longer", "took over", "not X, Y")?"""
-    return St.parse(text).polarity == "update"
+    return statements.parse(text).polarity == "update"
 
 
 def initial_confidence(origin: str, polarity_: str, table: Mapping[str, float], denial_confidence: float) -> float:
@@ -78,21 +77,21 @@ def initial_confidence(origin: str, polarity_: str, table: Mapping[str, float], 
     return float(table.get(origin, table.get("user", 0.8)))
 
 
-def statement(memory: Memory) -> St.Statement:
+def statement(memory: Memory) -> statements.Statement:
     """The memory's statement; in a user's own memories their user id names the speaker
     ("Alice lives in Bristol" in ``user:alice``'s memories is "I live in Bristol")."""
     return _statement(memory.content, memory.owner)
 
 
-def _statement(content: str, owner: str) -> St.Statement:
-    st = St.parse(content)
+def _statement(content: str, owner: str) -> statements.Statement:
+    st = statements.parse(content)
     me = owner.split(":", 1)[1].casefold() if owner.startswith("user:") else ""
     if me and st.holder[0] != "user" and st.holder[0].split(" ")[0] == me:
         st = replace(st, holder=("user", *st.holder[1:]))
     return st
 
 
-def relation(old: Memory, new: Memory) -> St.Relation:
+def relation(old: Memory, new: Memory) -> statements.Relation:
     """What ``new`` does to the held fact ``old`` (statements' relation, polarity-aware).
 
     It reads only the two contents, owners and polarities, so it is computed once for them:
@@ -103,12 +102,12 @@ def relation(old: Memory, new: Memory) -> St.Relation:
 @lru_cache(maxsize=8192)
 def _relation(
     old_content: str, old_owner: str, old_polarity: str, new_content: str, new_owner: str, new_polarity: str
-) -> St.Relation:
-    rel = St.relate(_statement(old_content, old_owner), _statement(new_content, new_owner))
+) -> statements.Relation:
+    rel = statements.relate(_statement(old_content, old_owner), _statement(new_content, new_owner))
     if (
         rel in ("unrelated", "other_key")
         and old_polarity == new_polarity
-        and St.content_lemmas(old_content) == St.content_lemmas(new_content)
+        and statements.content_lemmas(old_content) == statements.content_lemmas(new_content)
     ):
         rel = "reinforcement"  # the same words in another order: "Peanuts: Alice is allergic to those."
     if (
@@ -130,24 +129,24 @@ def _relation(
     return rel
 
 
-def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owner: str) -> St.Relation | None:
+def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owner: str) -> statements.Relation | None:
     """One holder's one attribute named with a qualifier or a synonym ("my boss" / "my direct
     supervisor"): an update when the value differs, a repeat when it is the same."""
     held, new = _statement(old_content, old_owner), _statement(new_content, new_owner)
     if held.holder != new.holder or not held.values or not new.values or held.key == new.key:
         return None  # the same key read as another attribute: the statements know why ("also", …)
-    if C.adds(new) or _PREVIOUS.search(new_content) or _times_of(held.key) != _times_of(new.key):
+    if changes.adds(new) or _PREVIOUS.search(new_content) or _times_of(held.key) != _times_of(new.key):
         return None  # one more, or a past one
     group = _head_group(held.key)
     if group is None or group != _head_group(new.key):
         return None
-    return "reinforcement" if St.same_value(held.values, new.values) else "update"
+    return "reinforcement" if statements.same_value(held.values, new.values) else "update"
 
 
 def _names_held(echo: str, content: str, owner: str) -> bool:
     """Does the echoed phrase name the held fact's value (its value words all in the echo, or the echo in them)?"""
     held = _statement(content, owner).values
-    said = St.word_lemmas(echo)
+    said = statements.word_lemmas(echo)
     return bool(held) and bool(said) and (held <= said or said <= held)
 
 
@@ -177,9 +176,9 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
     """
     held, new = _statement(old_content, old_owner), _statement(new_content, new_owner)
     if new.values:
-        if St.same_value(new.values, held.values) or new.replaced & held.values:
+        if statements.same_value(new.values, held.values) or new.replaced & held.values:
             return False  # the held value: a repeat, or a change or an ending of it
-    elif not held.values or held.values <= St.word_lemmas(new_content):
+    elif not held.values or held.values <= statements.word_lemmas(new_content):
         return False  # no value of its own read, and the held one named: about the held value
     if _PREVIOUS.search(new_content):
         return True
@@ -199,7 +198,9 @@ _PAST_STATE = re.compile(
 
 
 _NAMED_ATTRIBUTES = frozenset(
-    f for f in {*L.PERSON_FRAMES.values(), "contact", "diet"} if not f.endswith("@") and f not in L.MULTI_VALUED
+    f
+    for f in {*lexicon.PERSON_FRAMES.values(), "contact", "diet"}
+    if not f.endswith("@") and f not in lexicon.MULTI_VALUED
 )
 
 
@@ -229,7 +230,7 @@ def another_fact_under_key(held: list[Memory], new: Memory) -> bool:
     if all(r == "lookalike" for r in relations):
         return True
     apart = all(r in ("other_key", "unrelated", "lookalike") for r in relations)
-    return apart and (C.adds(statement(new)) or category_key(new.subject_key))
+    return apart and (changes.adds(statement(new)) or category_key(new.subject_key))
 
 
 def attribute(memory: Memory) -> str | None:
@@ -262,12 +263,12 @@ def one_attribute(old: Memory, new: Memory) -> bool:
 def one_topic(old: Memory, new: Memory) -> bool:
     """Do both speak of one life domain (:data:`~.statements.lexicon.TOPICS`) in words that
     embed far apart ("My preferred language is Python" / "I prefer Rust these days")?"""
-    return bool(St.topics(new.content) & St.topics(old.content))
+    return bool(statements.topics(new.content) & statements.topics(old.content))
 
 
 def key_words(key: str) -> set[str]:
     """``user.home_city`` → ``{"home", "city"}`` (spelling-folded, no filler words)."""
-    words = {St.american(w) for w in re.split(r"[._\-:/\s]+", key.casefold()) if len(w) > 1}
+    words = {statements.american(w) for w in re.split(r"[._\-:/\s]+", key.casefold()) if len(w) > 1}
     return words - _KEY_STOP
 
 
@@ -345,7 +346,7 @@ def _people(key: str) -> set[str]:
     """The people a key's parts before its head name (``user.sister.phone`` → ``{"sister"}``):
     a synonym never carries a fact across holders."""
     parts = key.casefold().replace("-", "_").split(".")[:-1]
-    return {w for p in parts for w in p.split("_") if w in L.PEOPLE}
+    return {w for p in parts for w in p.split("_") if w in lexicon.PEOPLE}
 
 
 def same_key_ids(a: str | None, b: str | None) -> bool:

@@ -40,16 +40,22 @@ def learned_order(
     window: int,
     reference: datetime,
 ) -> list[tuple[str, float]]:
-    """``ranked`` (the rules' order) with its first ``window`` reordered by the model. The
-    scores stay on the rules' scale (the best place keeps the best score, and so on), so a
-    caller reading scores sees the same range; the model's own score is ``stages[id]["learned"]``."""
+    """``ranked`` (the rules' order) with the events of its first ``window`` reordered by the
+    model, in the places the rules gave events: the model was trained on events (conversation
+    turns), so facts and playbooks keep the rules' places (a newer value of a disputed fact
+    first, …). The scores stay on the rules' scale (each place keeps its score), so a caller
+    reading scores sees the same range; the model's own score is ``stages[id]["learned"]``."""
     head = list(ranked[:window])
-    if len(head) < 2:
+    slots = [j for j, (i, _) in enumerate(head) if by_id[i].doc.get("kind", "episodic") == "episodic"]
+    if len(slots) < 2:
         return list(ranked)
-    cands = [candidate_of_hit(by_id[i].doc, stages.get(i, {}), fused.get(i, 0.0), s) for i, s in head]
+    events = [head[j] for j in slots]
+    cands = [candidate_of_hit(by_id[i].doc, stages.get(i, {}), fused.get(i, 0.0), s) for i, s in events]
     scores = ranker.scores(query, cands, reference=reference)
-    order = sorted(range(len(head)), key=lambda j: -scores[j])
-    places = sorted((s for _, s in head), reverse=True)
-    for j, (i, _) in enumerate(head):
-        stages.setdefault(i, {})["learned"] = float(scores[j])
-    return [(head[j][0], places[p]) for p, j in enumerate(order)] + list(ranked[window:])
+    for (i, _), score in zip(events, scores, strict=True):
+        stages.setdefault(i, {})["learned"] = float(score)
+    order = sorted(range(len(events)), key=lambda j: -scores[j])
+    out = list(head)
+    for slot, j in zip(slots, order, strict=True):
+        out[slot] = (events[j][0], head[slot][1])
+    return out + list(ranked[window:])

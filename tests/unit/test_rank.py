@@ -100,17 +100,19 @@ def test_learned_order_reorders_the_window_on_the_rules_scale() -> None:
         {"objective": "binary", "verbosity": -1, "num_threads": 1}, lgb.Dataset(x, y), num_boost_round=20
     )
     ranker = LearnedRanker(booster, {"features": list(FEATURES)})
-    ranked = [("a", 3.0), ("b", 2.0), ("c", 1.0), ("d", 0.5)]
+    ranked = [("a", 3.0), ("f", 2.5), ("b", 2.0), ("c", 1.0), ("d", 0.5)]
     docs = {
         "a": {"value": {"content": "Sam likes tea."}},
+        "f": {"kind": "semantic", "value": {"content": "The Lisbon office opens at nine."}},
         "b": {"value": {"content": "Sam likes tea and coffee."}},
         "c": {"value": {"content": "The Lisbon office opens at nine, Sam says."}},
         "d": {"value": {"content": "Outside the window."}},
     }
     stages: dict[str, dict[str, float]] = {}
     out = learned_order(
-        ranker, "When does the Lisbon office open?", ranked, {i: _Hit(d) for i, d in docs.items()}, stages, {}, 3, NOW
+        ranker, "When does the Lisbon office open?", ranked, {i: _Hit(d) for i, d in docs.items()}, stages, {}, 4, NOW
     )
-    assert out[0][0] == "c" and out[-1] == ("d", 0.5)  # the window reordered, the rest kept after it
-    assert [s for _, s in out[:3]] == [3.0, 2.0, 1.0]  # the rules' scores, best first
+    assert out[0][0] == "c" and out[-1] == ("d", 0.5)  # the window's events reordered, the rest kept after it
+    assert out[1] == ("f", 2.5)  # a fact keeps the rules' place: the model was trained on events
+    assert [s for _, s in out[:4]] == [3.0, 2.5, 2.0, 1.0]  # the rules' scores, best first
     assert set(stages) == {"a", "b", "c"} and all("learned" in s for s in stages.values())

@@ -14,15 +14,12 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Kind, Memory, Scope
 from ...port import Collection, Find, Hit, Nearest, StoredDoc, find_result, nearest_result
-from .. import authz
-from .. import belief_rules as R
-from .. import scope as S
-from .. import validation as V
+from .. import authz, belief_rules, validation
+from .. import scope as scoping
 from ..background import AsyncAhead
 from ..records import AUDIT, document_id, memory_document, memory_of
 from ..results import WriteResult
@@ -96,14 +93,14 @@ class AsyncBeliefs:
         The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.remember`.
         """
         if isinstance(content, str):
-            V.check_content_size(content)  # refused at once, before any embedding
+            validation.check_content_size(content)  # refused at once, before any embedding
         # a fact's vector is computed while its statement is read (spaCy): two models, two threads;
         # the writes its reads must see (lazy read-your-writes) are made searchable meanwhile
         embedding = (
             AsyncAhead(
                 partial(
                     self._ctx.embeddings.aembed_documents,
-                    [V.clean_text(content, limit=self._ctx.config.max_content_chars)],
+                    [validation.clean_text(content, limit=self._ctx.config.max_content_chars)],
                 )
             )
             if kind == "semantic"
@@ -201,8 +198,10 @@ class AsyncBeliefs:
     ) -> WriteResult:
         """Write a semantic fact with belief maintenance (``vector``: its content's, if computed)."""
         now = self._ctx.clock()
-        scope_filter = F.all_of(S.visibility_filter(identity, [memory.scope]), F.term("owner", memory.owner))
-        active = F.term("status", "active")
+        scope_filter = filters.all_of(
+            scoping.visibility_filter(identity, [memory.scope]), filters.term("owner", memory.owner)
+        )
+        active = filters.term("status", "active")
         if vector is None:
             [vector] = await self._ctx.embeddings.aembed_documents([memory.content])
         # every belief-maintenance read in one round trip: tombstones, the same claim, this id,
@@ -210,19 +209,23 @@ class AsyncBeliefs:
         key = memory.subject_key
         # the held facts a statement is read against: the nearest in meaning, and those that set
         # the attribute it sets, however they were worded
-        attribute = R.attribute(memory)
+        attribute = belief_rules.attribute(memory)
         reads: list[Find | Nearest] = [
             tombstone_find(identity, [memory]),
-            Find(("semantic",), F.all_of(scope_filter, F.term("content_hash", memory.content_hash), active), size=1),
-            Find(("semantic",), F.term("id", document_id(memory)), size=1),
+            Find(
+                ("semantic",),
+                filters.all_of(scope_filter, filters.term("content_hash", memory.content_hash), active),
+                size=1,
+            ),
+            Find(("semantic",), filters.term("id", document_id(memory)), size=1),
             # whole, with versions: a held fact this write replaces or repeats is rewritten as read
-            Nearest(("semantic",), F.all_of(scope_filter, active), tuple(vector), size=10, vectors=True),
+            Nearest(("semantic",), filters.all_of(scope_filter, active), tuple(vector), size=10, vectors=True),
             *(self._supersession.key_reads(scope_filter, memory) if key else ()),
             *(
                 [
                     Find(
                         ("semantic",),
-                        F.all_of(scope_filter, F.term("attribute", attribute), active),
+                        filters.all_of(scope_filter, filters.term("attribute", attribute), active),
                         size=10,
                         vectors=True,
                     )
@@ -252,7 +255,7 @@ class AsyncBeliefs:
                 raise ScopeViolationError(f"replaces={tid!r}: no such semantic memory in your scopes")
         if exists:
             # an older, no longer active version of this very sentence keeps its id and its history
-            memory = memory.model_copy(update={"id": V.memory_id(memory.id, D.iso(now))})
+            memory = memory.model_copy(update={"id": validation.memory_id(memory.id, documents.iso(now))})
         explicit = bool(memory.subject_key)  # the caller named the fact: its key, or the ids in replaces=
         named = set(replaces)
         decision = (
@@ -287,7 +290,7 @@ class AsyncBeliefs:
             actives, head = (
                 await self._supersession.key_state(scope_filter, memory) if memory.subject_key else ([], None)
             )
-        actives = [s for s in actives if S.visible(s.doc, identity)]
+        actives = [s for s in actives if scoping.visible(s.doc, identity)]
         if actives:
             held = [memory_of(x.doc) for x in actives]
             self._supersession.authorize_supersede(
@@ -300,7 +303,7 @@ class AsyncBeliefs:
             if guarded.subject_key != memory.subject_key:
                 memory = guarded
                 actives, head = await self._supersession.key_state(scope_filter, memory)
-                actives = [s for s in actives if S.visible(s.doc, identity)]
+                actives = [s for s in actives if scoping.visible(s.doc, identity)]
         # the held facts found by meaning, whole and with their versions: what a keyless update
         # replaces is rewritten under the version read (a stale one is refused, then read again)
         known = {h.doc["key"]: StoredDoc(h.collection, h.doc, h.version) for h in near if h.doc.get("key")}
@@ -343,7 +346,7 @@ class AsyncBeliefs:
             for m in held
             if m.polarity == "assert"
             and m.id != memory.id
-            and not R.may_supersede(m, memory, explicit=explicit or m.id in named, margin=margin)
+            and not belief_rules.may_supersede(m, memory, explicit=explicit or m.id in named, margin=margin)
         ]
         # another writer's shared value that this caller may not replace outright (core/authz.py)
         # stands beside the new one until an owner resolves the conflict: no member changes it.

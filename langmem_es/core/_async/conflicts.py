@@ -13,14 +13,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...errors import InvalidMemoryError, ScopeViolationError, WriteError
 from ...model import Identity, Memory
 from ...port import StoredDoc
-from .. import authz
-from .. import scope as S
-from .. import validation as V
+from .. import authz, validation
+from .. import scope as scoping
 from ..records import AUDIT, audit_document, memory_of, restamp
 from ..results import Conflict
 from .shared import AsyncCoreContext
@@ -48,12 +46,12 @@ class AsyncConflicts:
         self, identity: Identity, *, status: str = "open", subject_key: str | None = None
     ) -> list[Conflict]:
         """Open (or resolved) conflicts in the shared scope of the caller's tenant, oldest first."""
-        flt = F.all_of(
-            F.term("record", "conflict"),
-            F.term("tenant", identity.tenant),
-            F.term("owner", identity.tenant),
-            F.term("status", status),
-            F.term("subject_key", subject_key) if subject_key else None,
+        flt = filters.all_of(
+            filters.term("record", "conflict"),
+            filters.term("tenant", identity.tenant),
+            filters.term("owner", identity.tenant),
+            filters.term("status", status),
+            filters.term("subject_key", subject_key) if subject_key else None,
         )
         found = await self._ctx.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [_conflict(s.doc["value"]) for s in found if s.doc.get("tenant") == identity.tenant]
@@ -77,7 +75,9 @@ class AsyncConflicts:
         # every fact that is still active under the key loses to the winner, not only the members
         losers = [m for m in conflict.memory_ids if m != winner]
         if conflict.subject_key:
-            scope_filter = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("owner", identity.tenant))
+            scope_filter = filters.all_of(
+                scoping.visibility_filter(identity, ["shared"]), filters.term("owner", identity.tenant)
+            )
             losers += [s.doc["key"] for s in await self._supersession.actives(scope_filter, conflict.subject_key)]
         held = memory_of(win.doc)
         # a value that stood through the dispute was contradicted once (one superseded by it counted it then)
@@ -110,13 +110,13 @@ class AsyncConflicts:
         """Mark a conflict resolved with ``winner`` (a member, or an owner's new value), audited."""
         conflict.status, conflict.winner = "resolved", winner
         conflict.resolved_by = identity.user_id or identity.agent_id
-        conflict.resolved_at = D.iso(now)
+        conflict.resolved_at = documents.iso(now)
         doc = {
             **stored.doc,
             "value": conflict.__dict__,
-            **D.value_fields(conflict.__dict__),
+            **documents.value_fields(conflict.__dict__),
             "status": "resolved",
-            "updated_at": D.iso(now),
+            "updated_at": documents.iso(now),
         }
         await self._ctx.backend.put(AUDIT, [doc])
         await self._ctx.audit(
@@ -180,30 +180,32 @@ class AsyncConflicts:
     async def audit_log(self, identity: Identity, *, action: str | None = None) -> list[dict[str, Any]]:
         """Audit entries of the caller's tenant (resolutions, forgetting, purges, reviews), oldest first (owners only)."""
         self._ctx.authorize(identity, authz.Request("audit_log"))
-        flt = F.all_of(
-            F.term("record", "audit"),
-            F.term("tenant", identity.tenant),
-            D.value_filter({"action": action}) if action else None,
+        flt = filters.all_of(
+            filters.term("record", "audit"),
+            filters.term("tenant", identity.tenant),
+            documents.value_filter({"action": action}) if action else None,
         )
         found = await self._ctx.backend.find([AUDIT], flt, size=1000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
 
 
-def _conflicts_of(identity: Identity, ids: Sequence[str], status: str | None = None) -> F.Filter:
+def _conflicts_of(identity: Identity, ids: Sequence[str], status: str | None = None) -> filters.Filter:
     """The shared conflict records ``ids`` of the caller's workspace (of ``status``, if given)."""
-    return F.all_of(
-        F.term("record", "conflict"),
-        F.term("tenant", identity.tenant),
-        F.term("owner", identity.tenant),
-        F.terms("key", list(ids)),
-        F.term("status", status) if status else None,
+    return filters.all_of(
+        filters.term("record", "conflict"),
+        filters.term("tenant", identity.tenant),
+        filters.term("owner", identity.tenant),
+        filters.terms("key", list(ids)),
+        filters.term("status", status) if status else None,
     )
 
 
 def _conflict_record(memory: Memory, rivals: Sequence[Memory], now: datetime) -> dict[str, Any]:
     """The audit record of an open conflict: ``memory`` against ``rivals``, under its key."""
     members = [*rivals, memory]
-    cid = V.memory_id("conflict", memory.tenant, memory.owner, memory.subject_key, *sorted(m.id for m in members))
+    cid = validation.memory_id(
+        "conflict", memory.tenant, memory.owner, memory.subject_key, *sorted(m.id for m in members)
+    )
     body = Conflict(
         id=cid,
         subject_key=memory.subject_key or "",
@@ -211,8 +213,8 @@ def _conflict_record(memory: Memory, rivals: Sequence[Memory], now: datetime) ->
         writers=[_writer(m) for m in members],
         contents=[m.content for m in members],
         sources=[m.sources for m in members],
-        opened_at=D.iso(now),
-        written_at=[D.iso(m.written_at) for m in members],
+        opened_at=documents.iso(now),
+        written_at=[documents.iso(m.written_at) for m in members],
     ).__dict__
     extra = {"status": "open", "scope": memory.scope, "subject_key": memory.subject_key}
     return audit_document("conflict", cid, memory.tenant, memory.owner, body, now=now, extra=extra)

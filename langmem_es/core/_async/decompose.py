@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, MutableMapping, Sequence
 
-from ... import filters as F
+from ... import filters
 from ...fusion import rrf
 from ...model import Kind
 from ...port import LEG_FIELDS, Hit
-from .. import decompose as D
+from .. import decompose
 from .shared import AsyncCoreContext
 
 
@@ -29,16 +29,16 @@ class AsyncDecompose:
         if model is None:
             return []
         try:
-            answer = await model.ainvoke(D.messages(query))
+            answer = await model.ainvoke(decompose.messages(query))
         except Exception:  # noqa: BLE001 - any model failure: recall goes on without it
             return []
-        return D.read(answer, query)
+        return decompose.read(answer, query)
 
     async def _sub_query_rankings(
         self,
         queries: Iterable[str],
         kinds: Iterable[Kind],
-        flt: F.Filter,
+        flt: filters.Filter,
         size: int,
         *,
         allow_partial: bool = False,
@@ -62,7 +62,7 @@ class AsyncDecompose:
         self,
         query: str,
         kinds: Iterable[Kind],
-        flt: F.Filter,
+        flt: filters.Filter,
         size: int,
         fused: Sequence[tuple[str, float]],
         by_id: MutableMapping[str, Hit],

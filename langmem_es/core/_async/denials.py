@@ -11,12 +11,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from ... import filters as F
+from ... import filters
 from ...errors import WriteError
 from ...model import Identity, Memory
 from ...port import Hit, StoredDoc
-from .. import authz
-from .. import belief_rules as R
+from .. import authz, belief_rules
 from ..records import memory_document, memory_of
 from ..results import WriteResult
 from .shared import AsyncCoreContext, identity_of
@@ -47,7 +46,7 @@ class AsyncDenials:
             independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
             update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
             if independent and not old.frozen:
-                update["confidence"] = R.reinforced(
+                update["confidence"] = belief_rules.reinforced(
                     old.confidence,
                     self._ctx.config.reinforce_step,
                     max(self._ctx.config.max_confidence, old.confidence),
@@ -74,13 +73,13 @@ class AsyncDenials:
         when both speak of one life domain."""
         return (
             hit.score >= self._ctx.config.relation_similarity
-            or R.one_attribute(old, memory)
-            or R.one_topic(old, memory)
+            or belief_rules.one_attribute(old, memory)
+            or belief_rules.one_topic(old, memory)
         )
 
     async def write_denial(
         self,
-        scope_filter: F.Filter,
+        scope_filter: filters.Filter,
         memory: Memory,
         vector: Sequence[float],
         near: Sequence[Hit],
@@ -111,14 +110,14 @@ class AsyncDenials:
                 not replaces
                 and not memory.subject_key
                 and self.read_against(hit, old, memory)
-                and R.relation(old, memory) == "denial"
+                and belief_rules.relation(old, memory) == "denial"
             ):
                 denied.append(old.id)
         denied = [d for d in dict.fromkeys(denied) if d != memory.id]
         for hit in pending:  # the same claim already denied and waiting: this confirms it
             if denied and set(memory_of(hit.doc).supersedes) & set(denied):
                 return await self.reinforce(StoredDoc("semantic", hit.doc), memory, now)
-        own = bool(memory.subject_key) and R.own_correction(memory, await self.memories(denied))
+        own = bool(memory.subject_key) and belief_rules.own_correction(memory, await self.memories(denied))
         memory = memory.model_copy(
             update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(await self.memories(denied))}
         )
@@ -140,7 +139,7 @@ class AsyncDenials:
     async def memories(self, ids: Sequence[str]) -> list[Memory]:
         if not ids:
             return []
-        found = await self._ctx.backend.find(["semantic"], F.terms("key", list(ids)), size=len(ids) * 2)
+        found = await self._ctx.backend.find(["semantic"], filters.terms("key", list(ids)), size=len(ids) * 2)
         return [memory_of(s.doc) for s in found]
 
     async def _apply_denial(self, denial: Memory, now: datetime, confirmed_by: Identity | None = None) -> list[str]:

@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import KINDS, SCOPES, Identity, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, Collection, StoredDoc
-from .. import authz, belief_rules, scoring
-from .. import copies as C
-from .. import scope as S
-from .. import validation as V
+from .. import authz, belief_rules, scoring, validation
+from .. import copies as copy_rules
+from .. import scope as scoping
 from ..records import AUDIT, memory_of
 from ..results import ForgetReport
 from .access import record_id
@@ -57,22 +55,22 @@ class AsyncForgetting:
         """
         if not (ids or subject_key or query or source):
             raise InvalidMemoryError("forget needs ids, subject_key, query or source")
-        scopes = V.check_scopes(scopes)
+        scopes = validation.check_scopes(scopes)
         targets: dict[str, StoredDoc] = {}
         for i in ids:
             stored = await self._ctx.get_visible(identity, i)
-            if stored is None or not S.visible(stored.doc, identity, scopes):
+            if stored is None or not scoping.visible(stored.doc, identity, scopes):
                 raise ScopeViolationError(f"no memory {i!r} in your scopes")
             self._ctx.authorize(
                 identity, authz.Request("forget", stored.doc.get("scope"), target=memory_of(stored.doc))
             )
             targets[i] = stored
-        vis = S.visibility_filter(identity, scopes)
-        for clause in ([F.term("subject_key", subject_key)] if subject_key else []) + (
-            [F.term("source_refs", source)] if source else []
+        vis = scoping.visibility_filter(identity, scopes)
+        for clause in ([filters.term("subject_key", subject_key)] if subject_key else []) + (
+            [filters.term("source_refs", source)] if source else []
         ):
-            for s in await self._ctx.backend.find(list(MEMORY_COLLECTIONS), F.all_of(vis, clause), size=10_000):
-                if S.visible(s.doc, identity, scopes):
+            for s in await self._ctx.backend.find(list(MEMORY_COLLECTIONS), filters.all_of(vis, clause), size=10_000):
+                if scoping.visible(s.doc, identity, scopes):
                     targets[s.doc["key"]] = s
         if query:
             for memory in await self._described(identity, query, k, scopes):
@@ -123,7 +121,7 @@ class AsyncForgetting:
         return [
             r.memory
             for r, vector in zip(found, vectors, strict=True)
-            if C.describes(query, r.memory.content, scoring.cosine(wanted, vector), threshold)
+            if copy_rules.describes(query, r.memory.content, scoring.cosine(wanted, vector), threshold)
         ]
 
     def _may_forget(self, identity: Identity, stored: StoredDoc) -> bool:
@@ -165,20 +163,22 @@ class AsyncForgetting:
         with any value (forgetting where one lives reaches "I'm based in Glasgow now")."""
         if not memories:
             return {}
-        vis = S.visibility_filter(identity, scopes)
+        vis = scoping.visibility_filter(identity, scopes)
         refs = sorted({r for m in memories for r in m.sources} | {m.id for m in memories})
         found: dict[str, StoredDoc] = {}
-        linked = F.all_of(vis, F.any_of(F.terms("key", refs), F.terms("source_refs", refs)))
+        linked = filters.all_of(vis, filters.any_of(filters.terms("key", refs), filters.terms("source_refs", refs)))
         for s in await self._ctx.backend.find(list(linked_in), linked, size=10_000):
-            if S.visible(s.doc, identity, scopes) and any(C.linked(m, memory_of(s.doc)) for m in memories):
+            if scoping.visible(s.doc, identity, scopes) and any(
+                copy_rules.linked(m, memory_of(s.doc)) for m in memories
+            ):
                 found[s.doc["key"]] = s
         vectors = await self._ctx.embeddings.aembed_documents([m.content for m in memories])
         for memory, vector in zip(memories, vectors, strict=False):
             legs = await self._ctx.backend.hybrid([near_in], vis, text=None, vector=vector, size=20)
             for hit in legs.vector_hits:
                 fact, event = fact_and_event(memory, memory_of(hit.doc))
-                if S.visible(hit.doc, identity, scopes) and (
-                    C.is_copy(fact, event, hit.score, self._ctx.config.copy_similarity)
+                if scoping.visible(hit.doc, identity, scopes) and (
+                    copy_rules.is_copy(fact, event, hit.score, self._ctx.config.copy_similarity)
                     or (restated and _restated(fact, event))
                 ):
                     [exact] = await self._ctx.backend.get(hit.collection, [hit.doc["id"]])
@@ -194,15 +194,15 @@ class AsyncForgetting:
         The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.purge_user`.
         """
         self._ctx.authorize(identity, authz.Request("purge_user", user_id=user_id))
-        user_id = V.clean_text(user_id, "user_id", limit=256)
+        user_id = validation.clean_text(user_id, "user_id", limit=256)
         owner = f"user:{user_id}"
-        tenant = F.term("tenant", identity.tenant)
-        wrote = F.any_of(
-            F.term("owner", owner),
-            F.term("written_by", user_id),
-            D.value_filter({"metadata.provenance.user_id": user_id}),
+        tenant = filters.term("tenant", identity.tenant)
+        wrote = filters.any_of(
+            filters.term("owner", owner),
+            filters.term("written_by", user_id),
+            documents.value_filter({"metadata.provenance.user_id": user_id}),
         )
-        memories = F.all_of(tenant, F.term("record", "memory"), wrote)
+        memories = filters.all_of(tenant, filters.term("record", "memory"), wrote)
         docs = await self._find_all(list(MEMORY_COLLECTIONS), memories)
         now = self._ctx.clock()
         kept: dict[str, int] = {}
@@ -225,7 +225,10 @@ class AsyncForgetting:
             ids = [s.doc["id"] for s in docs if s.collection == collection]
             for start in range(0, len(ids), 500):
                 await self._ctx.backend.delete(collection, ids[start : start + 500])
-        records = F.all_of(tenant, F.any_of(F.term("owner", owner), F.term("user_id", user_id), F.term("ns", owner)))
+        records = filters.all_of(
+            tenant,
+            filters.any_of(filters.term("owner", owner), filters.term("user_id", user_id), filters.term("ns", owner)),
+        )
         by_record: dict[str, int] = {}
         await self._ctx.backend.refresh([AUDIT])  # heads and access records are written without a refresh
         for s in await self._find_all([AUDIT], records):
@@ -237,7 +240,7 @@ class AsyncForgetting:
         purged = {s.doc["key"] for s in docs}  # conflicts quoting a removed memory's content go with it
         conflicts = [
             s
-            for s in await self._find_all([AUDIT], F.all_of(tenant, F.term("record", "conflict")))
+            for s in await self._find_all([AUDIT], filters.all_of(tenant, filters.term("record", "conflict")))
             if purged & set(s.doc["value"].get("memory_ids") or ())
         ]
         if conflicts:
@@ -256,7 +259,7 @@ class AsyncForgetting:
             **({"kept_shared": {"shared": sum(kept.values())}} if keep_shared else {}),
         }
 
-    async def _find_all(self, collections: list[Collection], flt: F.Filter) -> list[StoredDoc]:
+    async def _find_all(self, collections: list[Collection], flt: filters.Filter) -> list[StoredDoc]:
         out: list[StoredDoc] = []
         while True:
             page = await self._ctx.backend.find(

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from ... import filters as F
+from ... import filters
 from ...model import Kind
 from ...port import LEG_FIELDS, Hit
-from .. import hops as H
+from .. import hops
 from .shared import AsyncCoreContext
 
 
@@ -31,7 +31,7 @@ class AsyncHops:
         self,
         query: str,
         kinds: Iterable[Kind],
-        flt: F.Filter,
+        flt: filters.Filter,
         size: int,
         fused: Sequence[tuple[str, float]],
         by_id: Mapping[str, Hit],
@@ -40,7 +40,7 @@ class AsyncHops:
     ) -> list[Hit]:
         seeds = [by_id[i] for i, _ in fused[: self._ctx.config.second_hop_seeds] if i in by_id]
         window = [by_id[i] for i, _ in fused[:size] if i in by_id]
-        terms = H.expansion_terms(
+        terms = hops.expansion_terms(
             query,
             [_content(h) for h in seeds],
             [_content(h) for h in window],

@@ -14,13 +14,11 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from ... import documents as D
+from ... import documents
 from ...errors import InvalidMemoryError
 from ...model import Identity, Kind, Memory, Scope, content_hash
-from .. import authz
-from .. import belief_rules as R
+from .. import authz, belief_rules, validation
 from .. import context as ctx
-from .. import validation as V
 from ..background import AsyncAhead
 from ..records import memory_document
 from .long_events import AsyncLongEvents
@@ -161,40 +159,42 @@ class AsyncIngest:
     ) -> Memory:
         """A new memory from a caller's arguments: validated, authorised, stamped with its provenance (not written)."""
         config = self._ctx.config
-        V.check_write_args(
+        validation.check_write_args(
             confidence=confidence, event_time=event_time, sources=sources, metadata=metadata, steps=steps
         )
-        [kind] = V.check_kinds([kind])
-        [scope] = V.check_scopes([scope])
-        text = V.clean_text(content, limit=limit or config.max_content_chars)
-        reason = V.check_reason(kind, reason)
+        [kind] = validation.check_kinds([kind])
+        [scope] = validation.check_scopes([scope])
+        text = validation.clean_text(content, limit=limit or config.max_content_chars)
+        reason = validation.check_reason(kind, reason)
         owner = owner_of(identity, scope)
         if confidence is not None and not (0.0 <= float(confidence) <= 1.0):
             raise InvalidMemoryError(f"confidence must be between 0 and 1, got {confidence}")
         if subject_key is not None:
-            subject_key = V.clean_text(subject_key, "subject_key", limit=200)
-        polarity = polarity or (R.polarity(text) if kind == "semantic" else "assert")
+            subject_key = validation.clean_text(subject_key, "subject_key", limit=200)
+        polarity = polarity or (belief_rules.polarity(text) if kind == "semantic" else "assert")
         if polarity not in ("assert", "deny"):
             raise InvalidMemoryError("polarity must be 'assert' or 'deny'")
-        if origin is not None and origin not in R.ORIGINS:
-            raise InvalidMemoryError(f"origin must be one of {list(R.ORIGINS)}, got {origin!r:.40}")
+        if origin is not None and origin not in belief_rules.ORIGINS:
+            raise InvalidMemoryError(f"origin must be one of {list(belief_rules.ORIGINS)}, got {origin!r:.40}")
         if origin is not None:
             metadata = {**(metadata or {}), "origin": origin}
         if confidence is None:
             confidence = (
-                R.initial_confidence(origin or "user", polarity, config.origin_confidence, config.denial_confidence)
+                belief_rules.initial_confidence(
+                    origin or "user", polarity, config.origin_confidence, config.denial_confidence
+                )
                 if kind == "semantic"
                 else 1.0
             )
         now = self._ctx.clock()
         writer = written_by or identity.agent_id or identity.user_id
-        mid = id or V.memory_id(
+        mid = id or validation.memory_id(
             identity.tenant,
             scope,
             owner,
             kind,
             content_hash(text),
-            D.iso(event_time) if event_time else None,
+            documents.iso(event_time) if event_time else None,
             session_id,
             ",".join(sources) if kind == "episodic" else None,
         )
@@ -215,7 +215,7 @@ class AsyncIngest:
                 written_at=now,
                 written_by=writer,
                 polarity=polarity,  # type: ignore[arg-type]
-                steps=[V.clean_text(s, "step", limit=2000) for s in steps],
+                steps=[validation.clean_text(s, "step", limit=2000) for s in steps],
                 event_time=event_time,
                 session_id=session_id,
                 metadata=dict(metadata or {}),

@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from ... import filters as F
+from ... import filters
 from ...errors import ScopeViolationError
 from ...model import KINDS, Identity, Memory
 from ...port import StoredDoc
-from .. import authz, scoring
-from .. import scope as S
-from .. import validation as V
+from .. import authz, scoring, validation
+from .. import scope as scoping
 from ..records import memory_of
 from ..results import DecayReport
 from .access import with_access
@@ -35,8 +34,8 @@ class AsyncLifecycle:
 
         The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.record_outcome`.
         """
-        note = V.clean_text(note, "note", limit=2000) if note else None
-        problem = V.clean_text(problem, "problem", limit=2000) if problem else None
+        note = validation.clean_text(note, "note", limit=2000) if note else None
+        problem = validation.clean_text(problem, "problem", limit=2000) if problem else None
         visible = await self._ctx.get_visible(identity, playbook_id, collection="procedural")
         if visible is None:
             raise ScopeViolationError(f"no playbook {playbook_id!r} in your scopes")
@@ -76,9 +75,13 @@ class AsyncLifecycle:
         await self._ctx.access.flush_now()  # decay scores on every access counted so far
         report = DecayReport()
         if tenant_wide:
-            flt = F.all_of(F.term("record", "memory"), F.term("tenant", identity.tenant), F.term("status", "active"))
+            flt = filters.all_of(
+                filters.term("record", "memory"),
+                filters.term("tenant", identity.tenant),
+                filters.term("status", "active"),
+            )
         else:
-            flt = F.all_of(S.visibility_filter(identity), F.term("status", "active"))
+            flt = filters.all_of(scoping.visibility_filter(identity), filters.term("status", "active"))
         for kind in KINDS:
             docs: list[StoredDoc] = []
             while True:  # read every page first: the writes below change what the filter matches
@@ -88,7 +91,7 @@ class AsyncLifecycle:
                 docs.extend(page)
                 if len(page) < 1000:
                     break
-            docs = [s for s in docs if tenant_wide or S.visible(s.doc, identity)]
+            docs = [s for s in docs if tenant_wide or scoping.visible(s.doc, identity)]
             records: list[StoredDoc | None] = []
             for start in range(0, len(docs), 1000):
                 records += await self._ctx.access.records([(kind, s.doc) for s in docs[start : start + 1000]])

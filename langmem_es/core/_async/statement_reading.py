@@ -14,7 +14,7 @@ from typing import Any
 
 from ...model import Memory
 from ...port import Hit, StoredDoc
-from .. import belief_rules as R
+from .. import belief_rules
 from .. import reconcile as LLM
 from ..records import document_id, memory_of
 from ..results import WriteResult
@@ -36,7 +36,7 @@ class AsyncStatementReading:
     def _related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
         """Held facts close enough to read against ``memory``, with what ``memory`` does to each."""
         return [
-            (hit, old, R.relation(old, memory))
+            (hit, old, belief_rules.relation(old, memory))
             for hit in near
             if hit.doc.get("id")
             for old in [memory_of(hit.doc)]
@@ -106,10 +106,16 @@ class AsyncStatementReading:
         from ..scoring import cosine
 
         for (old, rel), vec in zip(others, vectors[1:], strict=False):
-            close = R.keys_close(key, old.subject_key or "", cosine(vectors[0], vec), self._ctx.config.key_similarity)
+            close = belief_rules.keys_close(
+                key, old.subject_key or "", cosine(vectors[0], vec), self._ctx.config.key_similarity
+            )
             # or, whatever the keys' words, a new value of the one named attribute the held fact sets
             # ("I moved to Leeds" as user.location ← "I live in Bristol" as user.home_city)
-            if close or (rel == "update" and R.one_attribute(old, memory) and R.same_key_ids(key, old.subject_key)):
+            if close or (
+                rel == "update"
+                and belief_rules.one_attribute(old, memory)
+                and belief_rules.same_key_ids(key, old.subject_key)
+            ):
                 return memory.model_copy(update={"subject_key": old.subject_key})
         return memory
 
@@ -118,7 +124,7 @@ class AsyncStatementReading:
         about another holder ("my sister lives in York" as ``user.home_city``), one more ("also
         has a cat" as ``user.pets``), another of a kind (``user.health``): :func:`R.another_fact_under_key`."""
         held = [memory_of(s.doc) for s in actives]
-        if R.another_fact_under_key(held, memory):
+        if belief_rules.another_fact_under_key(held, memory):
             from ..statements import parse
 
             own = f"{memory.subject_key}.{parse(memory.content).key}"

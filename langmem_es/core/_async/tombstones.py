@@ -13,13 +13,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...model import Identity, Memory
 from ...port import Find, StoredDoc
-from .. import belief_rules
-from .. import copies as C
-from .. import validation as V
+from .. import belief_rules, copies, validation
 from ..records import AUDIT, audit_document
 from .shared import AsyncCoreContext
 
@@ -52,14 +49,19 @@ class AsyncTombstones:
     async def listed(self, identity: Identity) -> list[dict[str, Any]]:
         """The caller's tombstones (what was forgotten and how; never the forgotten content)."""
         owners = [o for per in identity.owners().values() for o in per]
-        flt = F.all_of(F.term("record", "tombstone"), F.term("tenant", identity.tenant), F.terms("owner", owners))
+        flt = filters.all_of(
+            filters.term("record", "tombstone"), filters.term("tenant", identity.tenant), filters.terms("owner", owners)
+        )
         found = await self._ctx.backend.find([AUDIT], flt, size=10_000, sort=(("created_at", "asc"),))
         return [dict(s.doc["value"]) for s in found]
 
-    async def exported(self, flt: F.Filter) -> list[dict[str, Any]]:
+    async def exported(self, flt: filters.Filter) -> list[dict[str, Any]]:
         """The tombstones ``flt`` selects, oldest first, as export records (``{"record": "tombstone", ...}``)."""
         found = await self._ctx.backend.find(
-            [AUDIT], F.all_of(F.term("record", "tombstone"), flt), size=10_000, sort=(("created_at", "asc"),)
+            [AUDIT],
+            filters.all_of(filters.term("record", "tombstone"), flt),
+            size=10_000,
+            sort=(("created_at", "asc"),),
         )
         return [{"record": "tombstone", **s.doc["value"]} for s in found]
 
@@ -72,12 +74,12 @@ def tombstone_find(identity: Identity, memories: Sequence[Memory]) -> Find:
     """The read of every tombstone that could suppress one of ``memories`` (see ``tombstoned_ids``)."""
     hashes = sorted({m.content_hash for m in memories})
     sources = sorted({s for m in memories for s in m.sources})
-    evidence = [F.terms("content_hash", hashes)] + ([F.terms("source_refs", sources)] if sources else [])
-    flt = F.all_of(
-        F.term("record", "tombstone"),
-        F.term("tenant", identity.tenant),
-        F.terms("owner", sorted({m.owner for m in memories})),
-        F.any_of(*evidence),
+    evidence = [filters.terms("content_hash", hashes)] + ([filters.terms("source_refs", sources)] if sources else [])
+    flt = filters.all_of(
+        filters.term("record", "tombstone"),
+        filters.term("tenant", identity.tenant),
+        filters.terms("owner", sorted({m.owner for m in memories})),
+        filters.any_of(*evidence),
     )
     return Find((AUDIT,), flt, size=10_000)
 
@@ -97,7 +99,7 @@ def _buries(tomb: Mapping[str, Any], m: Memory) -> bool:
         if tomb.get("memory_id") == m.id:
             return True
         pointed = tomb.get("by") in ("id", "query", "key")  # not swept along as a copy or with a source
-        return pointed and tomb.get("content_hash") == m.content_hash and C.informative(m.content)
+        return pointed and tomb.get("content_hash") == m.content_hash and copies.informative(m.content)
     if tomb.get("content_hash") == m.content_hash:
         return True
     if not shared_source:
@@ -121,7 +123,7 @@ def tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> d
         # a keyless fact's one-valued attribute ("alice.employer"), never its value: see _buries
         "attribute": belief_rules.attribute(m) if m.kind == "semantic" and not m.subject_key else None,
         "by": by,
-        "forgotten_at": D.iso(now),
+        "forgotten_at": documents.iso(now),
     }
     if source:
         body["source"] = source
@@ -130,7 +132,9 @@ def tombstone(m: Memory, by: str, now: datetime, source: str | None = None) -> d
 
 def tombstone_doc(body: Mapping[str, Any], tenant: str, owner: str, scope: str, now: datetime) -> dict[str, Any]:
     """The stored tombstone record of ``body`` (what was forgotten), under its owner."""
-    rid = V.memory_id("tombstone", tenant, owner, body.get("memory_id"), body.get("content_hash"), body.get("by"))
+    rid = validation.memory_id(
+        "tombstone", tenant, owner, body.get("memory_id"), body.get("content_hash"), body.get("by")
+    )
     return audit_document(
         "tombstone",
         rid,

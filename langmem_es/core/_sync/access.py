@@ -32,7 +32,7 @@ from functools import partial
 from time import monotonic
 from typing import Any
 
-from ... import documents as D
+from ... import documents
 from ...model import Memory
 from ...port import ABSENT, StoragePort, Collection, StoredDoc, Write
 from ..background import Background
@@ -46,7 +46,7 @@ Ref = tuple[Collection, str]
 def record_id(collection: Collection, doc: Mapping[str, Any]) -> str:
     """The document id of a memory's access record (computable: read by id, never searched)."""
     key = memory_id("access", collection, doc["id"])
-    return D.doc_id(("memories-audit", "access", doc["tenant"], doc["owner"]), key)
+    return documents.doc_id(("memories-audit", "access", doc["tenant"], doc["owner"]), key)
 
 
 def with_access(memory: Memory, record: Mapping[str, Any] | None) -> Memory:
@@ -55,7 +55,7 @@ def with_access(memory: Memory, record: Mapping[str, Any] | None) -> Memory:
         return memory
     body = record.get("value") or {}
     count = int(body.get("count") or 0)
-    last = D.parse_iso(body["last_accessed_at"]) if body.get("last_accessed_at") else None
+    last = documents.parse_iso(body["last_accessed_at"]) if body.get("last_accessed_at") else None
     if not count and last is None:
         return memory
     if memory.last_accessed_at is not None and (last is None or memory.last_accessed_at > last):
@@ -226,13 +226,13 @@ class AccessLog:
         old = stored.doc.get("value", {}) if stored else {}
         last = e.last
         if old.get("last_accessed_at"):
-            last = max(last, D.parse_iso(old["last_accessed_at"]))
+            last = max(last, documents.parse_iso(old["last_accessed_at"]))
         body = {
             "collection": collection,
             "doc_id": did,
             "memory_id": e.key,
             "count": int(old.get("count") or 0) + e.count,
-            "last_accessed_at": D.iso(last),
+            "last_accessed_at": documents.iso(last),
         }
         key = memory_id("access", collection, did)
         doc = audit_document("access", key, e.tenant, e.owner, body, now=now)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, MutableMapping, Sequence
 
-from ... import filters as F
+from ... import filters
 from ...fusion import rrf
 from ...model import Kind
 from ...port import LEG_FIELDS, Hit
-from .. import decompose as D
+from .. import decompose
 from .shared import CoreContext
 
 
@@ -30,16 +30,16 @@ class Decompose:
         if model is None:
             return []
         try:
-            answer = model.invoke(D.messages(query))
+            answer = model.invoke(decompose.messages(query))
         except Exception:  # noqa: BLE001 - any model failure: recall goes on without it
             return []
-        return D.read(answer, query)
+        return decompose.read(answer, query)
 
     def _sub_query_rankings(
         self,
         queries: Iterable[str],
         kinds: Iterable[Kind],
-        flt: F.Filter,
+        flt: filters.Filter,
         size: int,
         *,
         allow_partial: bool = False,
@@ -63,7 +63,7 @@ class Decompose:
         self,
         query: str,
         kinds: Iterable[Kind],
-        flt: F.Filter,
+        flt: filters.Filter,
         size: int,
         fused: Sequence[tuple[str, float]],
         by_id: MutableMapping[str, Hit],

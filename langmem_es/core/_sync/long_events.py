@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import passages as P
-from .. import scoring
+from .. import passages, scoring
 from .shared import CoreContext
 
 #: Passages embedded per call to the embedder (bounds memory on megabyte events).
@@ -25,9 +24,9 @@ class LongEvents:
     def __init__(self, ctx: CoreContext) -> None:
         self._ctx = ctx
 
-    def _spans(self, content: str) -> list[P.Passage]:
+    def _spans(self, content: str) -> list[passages.Passage]:
         config = self._ctx.config
-        return P.split(content, max_tokens=config.passage_tokens, overlap=config.passage_overlap)
+        return passages.split(content, max_tokens=config.passage_tokens, overlap=config.passage_overlap)
 
     def passage_vectors(self, contents: Sequence[str]) -> list[list[tuple[str, list[float]]]]:
         """Per content, one ``("passage.<i>", vector)`` per passage; ``[]`` for a content
@@ -64,10 +63,10 @@ class LongEvents:
         for _, did, content in found:
             if not spans[did]:
                 continue
-            texts = P.texts(content, spans[did])
+            texts = passages.texts(content, spans[did])
             paths = stored.get(did, {})
             cosines = None
             if all(f"passage.{j}" in paths for j in range(len(texts))):
                 cosines = scoring.cosines(vector, [paths[f"passage.{j}"] for j in range(len(texts))])
-            out[did] = texts[P.best(query, texts, cosines)]
+            out[did] = texts[passages.best(query, texts, cosines)]
         return out

@@ -43,8 +43,8 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents
+from ... import filters as filter_dsl
 from ...embeddings import EmbeddingsSpec
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import StoragePort, Capabilities
@@ -84,7 +84,7 @@ class MemoryCore:
         embeddings: EmbeddingsSpec = None,
         reranker: RerankerSpec = None,
         config: MemoryConfig | None = None,
-        clock: Callable[[], datetime] = D.utcnow,
+        clock: Callable[[], datetime] = documents.utcnow,
         rules: authz.Rules | None = None,
     ) -> None:
         ctx = CoreContext(
@@ -276,7 +276,7 @@ class MemoryCore:
         kinds: Iterable[Kind] = KINDS,
         scopes: Iterable[Scope] = SCOPES,
         k: int = 10,
-        filters: F.Filter | None = None,
+        filters: filter_dsl.Filter | None = None,
         include_superseded: bool = False,
         include_deleted: bool = False,
         as_of: datetime | None = None,

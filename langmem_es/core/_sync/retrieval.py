@@ -14,18 +14,16 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from ... import filters as F
+from ... import filters as filter_dsl
 from ...errors import InvalidMemoryError
 from ...fusion import rrf_scored
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
 from ...port import LEG_FIELDS, MEMORY_COLLECTIONS, Collection, Hit, StoredDoc
-from ...rank import LearnedRanker, learned_order, load_ranker
-from ...rank import signals as Q
+from ...rank import LearnedRanker, learned_order, load_ranker, signals
 from ...rerank import Candidate, MemoryAwareRescorer, NoReranker
 from ...rerank.base import reads_text
-from .. import scope as S
-from .. import scoring
-from .. import validation as V
+from .. import scope as scoping
+from .. import scoring, validation
 from ..background import Ahead
 from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, Searched, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
@@ -68,7 +66,7 @@ class Retrieval:
         kinds: Iterable[Kind] = KINDS,
         scopes: Iterable[Scope] = SCOPES,
         k: int = 10,
-        filters: F.Filter | None = None,
+        filters: filter_dsl.Filter | None = None,
         include_superseded: bool = False,
         include_deleted: bool = False,
         as_of: datetime | None = None,
@@ -82,21 +80,21 @@ class Retrieval:
         started = time.perf_counter()
         config = self._ctx.config
         self._ctx.access.busy()  # a due access flush waits for recalls to pause
-        query = V.clean_text(query, "query", limit=V.MAX_QUERY_CHARS)
-        V.check_recall_args(k=k, candidates=candidates, filters=filters, as_of=as_of)
-        kinds = V.check_kinds(kinds)
-        scopes = V.check_scopes(scopes)
+        query = validation.clean_text(query, "query", limit=validation.MAX_QUERY_CHARS)
+        validation.check_recall_args(k=k, candidates=candidates, filters=filters, as_of=as_of)
+        kinds = validation.check_kinds(kinds)
+        scopes = validation.check_scopes(scopes)
         if not 1 <= k <= 1000:
             raise InvalidMemoryError(f"k must be between 1 and 1000, got {k}")
         size = candidates or config.candidates
         if not 1 <= size <= 10_000:
             raise InvalidMemoryError(f"candidates must be between 1 and 10000, got {size}")
-        statuses = S.recall_statuses(
+        statuses = scoping.recall_statuses(
             include_superseded=include_superseded, include_deleted=include_deleted, as_of=as_of
         )
-        flt = F.all_of(
-            S.visibility_filter(identity, scopes, statuses=statuses),
-            S.status_filter(statuses, as_of=as_of),
+        flt = filter_dsl.all_of(
+            scoping.visibility_filter(identity, scopes, statuses=statuses),
+            scoping.status_filter(statuses, as_of=as_of),
             filters,
         )
         timings: dict[str, float] = {}
@@ -113,14 +111,14 @@ class Retrieval:
         t = time.perf_counter()
         # the legs carry what fusion, reranking and the candidate check read (the texts only when
         # this query's ranking reads them; the second hop: the contents); the k kept are fetched whole
-        weights = Q.SignalWeights(
+        weights = signals.SignalWeights(
             config.signal_when,
             config.signal_window,
             config.signal_names,
             config.signal_neighbours,
             now=config.signal_now,
         )
-        reads = reads_text(self._ctx.reranker, query) or Q.reads_text(query, weights)
+        reads = reads_text(self._ctx.reranker, query) or signals.reads_text(query, weights)
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
         if not weights.neighbours and ranker is None:  # only they read a candidate's session
             fields = tuple(f for f in fields if f != "session_id")
@@ -182,14 +180,14 @@ class Retrieval:
         timings["fuse"] = _ms(t)
         # the choke point: whatever the engine returned, only the caller's candidates are ranked,
         # and only provably visible memories are returned (the whole check in _fetch_top).
-        visible = S.Visibility(identity, scopes)
+        visible = scoping.Visibility(identity, scopes)
         ranked = [(i, s) for i, s in fused if visible.candidate(by_id[i].doc)]
         t = time.perf_counter()
         reranked = self._rerank(query, ranked, by_id)
         if weights:  # query-time signals: rank/signals.py
             window = config.rerank_window
             docs = {i: by_id[i].doc for i, _ in reranked[:window]}
-            reranked = Q.adjust(query, reranked, docs, weights, reference=as_of or _now(), window=window)
+            reranked = signals.adjust(query, reranked, docs, weights, reference=as_of or _now(), window=window)
         if ranker is not None:  # the learned order of the rules' window (langmem_es/rank)
             reranked = learned_order(
                 ranker, query, reranked, by_id, stages, dict(fused), config.rerank_window, as_of or _now()
@@ -238,7 +236,7 @@ class Retrieval:
         by_id: Mapping[str, Hit],
         identity: Identity,
         scopes: Sequence[Scope],
-        flt: F.Filter,
+        flt: filter_dsl.Filter,
         k: int,
     ) -> list[tuple[str, float, StoredDoc]]:
         """The best ``k`` candidates whole, each through the whole choke point and filter.
@@ -253,8 +251,8 @@ class Retrieval:
         engine; a candidate that fails makes room for the next.
         """
         out: list[tuple[str, float, StoredDoc]] = []
-        visible = S.Visibility(identity, scopes)
-        from_hits = not (F.fields(flt) & WRITE_FIELDS)
+        visible = scoping.Visibility(identity, scopes)
+        from_hits = not (filter_dsl.fields(flt) & WRITE_FIELDS)
         pos = 0
         while len(out) < k and pos < len(reranked):
             window = list(reranked[pos : pos + k - len(out)])
@@ -272,7 +270,7 @@ class Retrieval:
                 docs.update({i: s for (_, i), s in zip(unread, found, strict=True) if s is not None})
             for i, score in window:
                 stored = docs.get(i)
-                if stored is not None and visible(stored.doc) and F.matches(seen_as.get(i, stored.doc), flt):
+                if stored is not None and visible(stored.doc) and filter_dsl.matches(seen_as.get(i, stored.doc), flt):
                     out.append((i, score, stored))
         return out
 
@@ -331,11 +329,13 @@ class Retrieval:
 
     def history(self, identity: Identity, key_or_id: str) -> list[Memory]:
         """Every version of a fact, oldest first: by subject key, or the chain through an id."""
-        key_or_id = V.check_ref(key_or_id, "subject key or id")
-        vis = S.visibility_filter(identity)
-        flt = F.all_of(vis, F.any_of(F.term("subject_key", key_or_id), F.term("key", key_or_id)))
+        key_or_id = validation.check_ref(key_or_id, "subject key or id")
+        vis = scoping.visibility_filter(identity)
+        flt = filter_dsl.all_of(
+            vis, filter_dsl.any_of(filter_dsl.term("subject_key", key_or_id), filter_dsl.term("key", key_or_id))
+        )
         found = self._ctx.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
-        memories = {s.doc["key"]: memory_of(s.doc) for s in found if S.visible(s.doc, identity)}
+        memories = {s.doc["key"]: memory_of(s.doc) for s in found if scoping.visible(s.doc, identity)}
         frontier = list(memories.values())
         while frontier:  # follow supersedes / superseded_by links
             linked = {i for m in frontier for i in [*m.supersedes, m.superseded_by] if i and i not in memories}

@@ -9,13 +9,12 @@ ordinary write path (dedupe, supersession, conflicts), or rejects it.
 
 from __future__ import annotations
 
-from ... import filters as F
+from ... import filters
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Memory
 from ...port import MEMORY_COLLECTIONS, StoredDoc
-from .. import authz
-from .. import scope as S
-from .. import validation as V
+from .. import authz, validation
+from .. import scope as scoping
 from ..records import memory_document, memory_of
 from ..results import WriteResult
 from .beliefs import Beliefs
@@ -35,11 +34,11 @@ class Review:
 
     def pending(self, identity: Identity) -> list[Memory]:
         """Pending shared writes, oldest first: all of the tenant's for an owner, one's own for a member."""
-        flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("status", "pending"))
+        flt = filters.all_of(scoping.visibility_filter(identity, ["shared"]), filters.term("status", "pending"))
         found = self._ctx.backend.find(list(MEMORY_COLLECTIONS), flt, size=1000, sort=(("written_at", "asc"),))
         return [
             m
-            for m in (memory_of(s.doc) for s in found if S.visible(s.doc, identity, ["shared"]))
+            for m in (memory_of(s.doc) for s in found if scoping.visible(s.doc, identity, ["shared"]))
             if self._ctx.allowed(identity, authz.Request("read", "shared", target=m))
         ]
 
@@ -73,12 +72,12 @@ class Review:
         self._ctx.audit(identity, "reject", {"memory_id": memory_id}, self._ctx.clock())
 
     def _pending_doc(self, identity: Identity, memory_id: str) -> StoredDoc:
-        memory_id = V.check_ref(memory_id)
-        flt = F.all_of(S.visibility_filter(identity, ["shared"]), F.term("key", memory_id))
+        memory_id = validation.check_ref(memory_id)
+        flt = filters.all_of(scoping.visibility_filter(identity, ["shared"]), filters.term("key", memory_id))
         found = [
             s
             for s in self._ctx.backend.find(list(MEMORY_COLLECTIONS), flt, size=2)
-            if S.visible(s.doc, identity, ["shared"])
+            if scoping.visible(s.doc, identity, ["shared"])
         ]
         if not found:
             raise ScopeViolationError(f"no shared memory {memory_id!r} in your workspace")

@@ -22,15 +22,14 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...embeddings import EmbeddingsSpec, resolve_embeddings
 from ...errors import InvalidMemoryError, WriteError
 from ...model import Identity, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, StoragePort, Capabilities, Collection, StoredDoc
 from ...rerank import Reranker, RerankerSpec, resolve_reranker
 from .. import authz
-from .. import scope as S
+from .. import scope as scoping
 from ..config import MemoryConfig
 from ..records import AUDIT, audit_document, memory_of, restamp
 from ..validation import check_ref, checked_embeddings, memory_id
@@ -58,7 +57,7 @@ class CoreContext:
         embeddings: EmbeddingsSpec = None,
         reranker: RerankerSpec = None,
         config: MemoryConfig | None = None,
-        clock: Callable[[], datetime] = D.utcnow,
+        clock: Callable[[], datetime] = documents.utcnow,
         rules: authz.Rules | None = None,
     ) -> None:
         self.backend = backend
@@ -161,17 +160,17 @@ class CoreContext:
     ) -> StoredDoc | None:
         """A memory by id, only if the caller may see it (any status but forgotten)."""
         memory_id = check_ref(memory_id)
-        flt = F.all_of(S.visibility_filter(identity), F.term("key", memory_id))
+        flt = filters.all_of(scoping.visibility_filter(identity), filters.term("key", memory_id))
         found = self.backend.find([collection] if collection else list(MEMORY_COLLECTIONS), flt, size=2)
-        found = [s for s in found if S.visible(s.doc, identity)]
+        found = [s for s in found if scoping.visible(s.doc, identity)]
         if not found:
             return None
         exact = (self.backend.get(found[0].collection, [found[0].doc["id"]]))[0]  # real-time, with version
-        return exact if exact and S.visible(exact.doc, identity) else None
+        return exact if exact and scoping.visible(exact.doc, identity) else None
 
     def audit(self, identity: Identity, action: str, body: Mapping[str, Any], now: datetime) -> None:
         """One audit entry: who acted (the person; the agent that carried it beside), what, when."""
-        rid = memory_id("audit", action, D.iso(now), *sorted(map(str, body.values())))
+        rid = memory_id("audit", action, documents.iso(now), *sorted(map(str, body.values())))
         # the person who acted; the agent that carried it beside (members often share one agent)
         actor = identity.user_id or identity.agent_id or ""
         carried = {"agent": identity.agent_id} if identity.user_id and identity.agent_id else {}
@@ -183,7 +182,7 @@ class CoreContext:
                     rid,
                     identity.tenant,
                     actor,
-                    {"action": action, "actor": actor, **carried, "at": D.iso(now), **body},
+                    {"action": action, "actor": actor, **carried, "at": documents.iso(now), **body},
                     now=now,
                     extra={"user_id": identity.user_id},
                 )

@@ -12,14 +12,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...errors import WriteError
 from ...model import Identity, Memory
 from ...port import ABSENT, Find, Nearest, StoredDoc, Write, find_result
-from .. import authz
-from .. import scope as S
-from .. import validation as V
+from .. import authz, validation
+from .. import scope as scoping
 from ..records import AUDIT, audit_document, document_id, memory_document, memory_of, restamp
 from .shared import CoreContext
 
@@ -40,24 +38,32 @@ class Supersession:
             if old.status == "active":
                 self._ctx.authorize(identity, authz.Request("supersede", old.scope, target=old, conflict=conflict))
 
-    def actives(self, scope_filter: F.Filter, subject_key: str, *, vectors: bool = False) -> list[StoredDoc]:
+    def actives(
+        self, scope_filter: filters.Filter, subject_key: str, *, vectors: bool = False
+    ) -> list[StoredDoc]:
         """Active semantic facts under ``subject_key`` in one scope and owner, oldest first."""
-        flt = F.all_of(scope_filter, F.term("subject_key", subject_key), F.term("status", "active"))
+        flt = filters.all_of(scope_filter, filters.term("subject_key", subject_key), filters.term("status", "active"))
         [found] = self._ctx.backend.read_many(
             [Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=vectors)]
         )
         return find_result(found)
 
-    def key_reads(self, scope_filter: F.Filter, memory: Memory) -> list[Find | Nearest]:
+    def key_reads(self, scope_filter: filters.Filter, memory: Memory) -> list[Find | Nearest]:
         """The reads a keyed write needs, to batch with the others: the active facts under
         ``memory``'s key (whole, with their versions) and the key's head record."""
-        flt = F.all_of(scope_filter, F.term("subject_key", memory.subject_key or ""), F.term("status", "active"))
+        flt = filters.all_of(
+            scope_filter, filters.term("subject_key", memory.subject_key or ""), filters.term("status", "active")
+        )
         return [
             Find(("semantic",), flt, size=100, sort=(("written_at", "asc"),), vectors=True),
-            Find((AUDIT,), F.term("id", self._head_document(memory, self._ctx.clock(), previous=None)["id"]), size=1),
+            Find(
+                (AUDIT,),
+                filters.term("id", self._head_document(memory, self._ctx.clock(), previous=None)["id"]),
+                size=1,
+            ),
         ]
 
-    def key_state(self, scope_filter: F.Filter, memory: Memory) -> tuple[list[StoredDoc], StoredDoc | None]:
+    def key_state(self, scope_filter: filters.Filter, memory: Memory) -> tuple[list[StoredDoc], StoredDoc | None]:
         """The active facts under ``memory``'s key and its head record, in one batched read."""
         actives, heads = self._ctx.backend.read_many(self.key_reads(scope_filter, memory))
         return find_result(actives), next(iter(find_result(heads)), None)
@@ -161,7 +167,7 @@ class Supersession:
         The head decides who replaced whom, so each fact is marked as :meth:`_supersede_as_head` does."""
         done = []
         for key in dict.fromkeys(k for k in keys if k and k != by.id):
-            if self._supersede_as_head(D.doc_id(by.namespace, key), identity, by, now):
+            if self._supersede_as_head(documents.doc_id(by.namespace, key), identity, by, now):
                 done.append(key)
         if done and link:
             self._link_supersedes(by, done, now)
@@ -275,7 +281,7 @@ class Supersession:
 
     @staticmethod
     def _head_id(memory: Memory) -> str:
-        return V.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
+        return validation.memory_id("head", memory.tenant, memory.scope, memory.owner, memory.subject_key)
 
     def _head_document(self, memory: Memory, now: datetime, *, previous: str | None) -> dict[str, Any]:
         """The head record of ``memory``'s subject key, naming it as the active fact and ``previous`` as the one replaced."""
@@ -374,7 +380,7 @@ class Supersession:
         if again:
             found = self._ctx.backend.get("semantic", [known[i].doc["id"] for i in again])
             whole.update({i: s for i, s in zip(again, found, strict=True) if s is not None})
-        return {i: s for i, s in whole.items() if s.doc.get("key") == i and S.visible(s.doc, identity)}
+        return {i: s for i, s in whole.items() if s.doc.get("key") == i and scoping.visible(s.doc, identity)}
 
     def _may_supersede(self, identity: Identity, by: Memory, old: Memory, confirmed_by: Identity | None = None) -> bool:
         """Whether the actor may supersede ``old`` (core/authz.py): the caller, or — for the core's

@@ -11,14 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from ... import documents as D
-from ... import filters as F
+from ... import documents, filters
 from ...errors import InvalidMemoryError
 from ...model import KINDS, SCOPES, Identity, Memory, Scope
 from ...port import MEMORY_COLLECTIONS, StoredDoc
-from .. import authz
-from .. import scope as S
-from .. import validation as V
+from .. import authz, validation
+from .. import scope as scoping
 from ..records import memory_document, memory_of
 from .shared import CoreContext, owner_of
 from .supersession import Supersession
@@ -71,20 +69,22 @@ class Transfer:
             raise InvalidMemoryError("user_id= goes with preset='offboarding'")
         self._ctx.authorize(identity, authz.Request("export"))
         if preset == "handover":
-            flt = F.any_of(
-                S.visibility_filter(identity, ["shared"]),
-                F.all_of(S.visibility_filter(identity, ["private", "conversation"]), F.term("kind", "procedural")),
+            flt = filters.any_of(
+                scoping.visibility_filter(identity, ["shared"]),
+                filters.all_of(
+                    scoping.visibility_filter(identity, ["private", "conversation"]), filters.term("kind", "procedural")
+                ),
             )
             tomb_scopes: list[Scope] = ["shared"]
         else:
-            tomb_scopes = V.check_scopes(scopes or ())
-            flt = S.visibility_filter(identity, tomb_scopes)
-        docs = [s for s in self._export_docs(flt) if S.visible(s.doc, identity)]
+            tomb_scopes = validation.check_scopes(scopes or ())
+            flt = scoping.visibility_filter(identity, tomb_scopes)
+        docs = [s for s in self._export_docs(flt) if scoping.visible(s.doc, identity)]
         out = [memory_of(s.doc).model_dump(mode="json") for s in docs]
         if include_tombstones:
             owners = [o for sc in tomb_scopes for o in identity.owners()[sc]]
             out += self._tombstones.exported(
-                F.all_of(F.term("tenant", identity.tenant), F.terms("owner", owners))
+                filters.all_of(filters.term("tenant", identity.tenant), filters.terms("owner", owners))
             )
         return out
 
@@ -93,14 +93,16 @@ class Transfer:
     ) -> list[dict[str, Any]]:
         if not user_id:
             raise InvalidMemoryError("offboarding exports one user: give user_id= (or call as that user)")
-        user_id = V.clean_text(user_id, "user_id", limit=256)
+        user_id = validation.clean_text(user_id, "user_id", limit=256)
         self._ctx.authorize(identity, authz.Request("export", user_id=user_id))
         subject = Identity(tenant=identity.tenant, user_id=user_id)
         owner = f"user:{user_id}"
-        flt = F.all_of(
-            F.term("record", "memory"),
-            F.term("tenant", identity.tenant),
-            F.any_of(F.term("owner", owner), D.value_filter({"metadata.provenance.user_id": user_id})),
+        flt = filters.all_of(
+            filters.term("record", "memory"),
+            filters.term("tenant", identity.tenant),
+            filters.any_of(
+                filters.term("owner", owner), documents.value_filter({"metadata.provenance.user_id": user_id})
+            ),
         )
         docs = self._export_docs(flt)
         # the user's own (private) memories, and those the user wrote anywhere else in the tenant
@@ -113,10 +115,12 @@ class Transfer:
         ]
         out = [memory_of(s.doc).model_dump(mode="json") for s in mine]
         if include_tombstones:
-            out += self._tombstones.exported(F.all_of(F.term("tenant", identity.tenant), F.term("owner", owner)))
+            out += self._tombstones.exported(
+                filters.all_of(filters.term("tenant", identity.tenant), filters.term("owner", owner))
+            )
         return out
 
-    def _export_docs(self, flt: F.Filter) -> list[StoredDoc]:
+    def _export_docs(self, flt: filters.Filter) -> list[StoredDoc]:
         out: list[StoredDoc] = []
         while True:
             page = self._ctx.backend.find(
@@ -139,7 +143,7 @@ class Transfer:
         The whole contract: :meth:`~langmem_es.core.AsyncMemoryCore.import_`.
         """
         if scope is not None:
-            [scope] = V.check_scopes([scope])
+            [scope] = validation.check_scopes([scope])
         records = list(records)
         memories: list[Memory] = []
         for r in records:
