@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from itertools import accumulate
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -40,6 +39,7 @@ from .temporal import time_match, time_windows
 __all__ = ["FEATURES", "features", "question_kind"]
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN = re.compile(r"\w+")
 _STOP = frozenset(
     "a an the is are was were be been being am do does did doing have has had having i me my mine you your "
     "yours he him his she her hers it its we us our ours they them their theirs what which who whom whose "
@@ -136,14 +136,13 @@ def _share_of_best(values: np.ndarray) -> np.ndarray:
     return values / best if best > 0 else np.zeros_like(values)
 
 
-def _holders(pattern: re.Pattern[str], texts: Sequence[str]) -> list[set[str]]:
-    """For each text, the (lowercased) matches of ``pattern`` in it: one scan of all texts."""
-    joined = "\n\x00".join(texts)
-    ends = list(accumulate(len(t) + 2 for t in texts))
-    found: list[set[str]] = [set() for _ in texts]
-    for m in pattern.finditer(joined):
-        found[bisect_right(ends, m.start())].add(m.group(0).lower())
-    return found
+@lru_cache(maxsize=32_768)
+def _text_facts(text: str) -> tuple[frozenset[str], frozenset[str], bool, bool]:
+    """What a candidate's text says whatever the question (kept per text: a user's memories come
+    back turn after turn): its folded content words, its tokens, whether it states a time, a digit."""
+    lowered = text.lower()
+    tokens = frozenset(_TOKEN.findall(lowered))  # as a name is matched: a whole word ("caroline's" holds "caroline")
+    return frozenset(_words(lowered)), tokens, _TIME.search(text) is not None, _DIGIT.search(text) is not None
 
 
 def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:
@@ -152,9 +151,9 @@ def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: 
     if not n:
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
     contents = [str(c.get("content") or "") for c in candidates]
-    lowered = [t.lower() for t in contents]
+    facts = [_text_facts(t) for t in contents]
     q_words = _words(query)
-    words = [_words(t) & q_words for t in lowered]  # only the question's words matter
+    words = [f[0] & q_words for f in facts]  # only the question's words matter
     df: dict[str, int] = {}
     for ws in words:
         for w in ws:
@@ -163,10 +162,10 @@ def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: 
     rare = {w for w in q_words if df.get(w, 0) and df[w] <= max(2, n // 20)}
     idf_total = sum(idf.values()) or 1.0
     names = question_names(query)
-    named = _holders(re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)"), lowered) if names else []
+    named = [set(names) & f[1] for f in facts] if names else []
     name_idf = {w: math.log((n + 1) / (sum(w in h for h in named) + 1)) for w in names}
     name_total = sum(name_idf.values())
-    timed = [bool(h) for h in _holders(_TIME, contents)]
+    timed = [f[2] for f in facts]
     when_q, now_q = asks_when(query), asks_now(query)
     hint = time_windows(query, reference)
     times = [_time(c.get("event_time") or c.get("written_at")) for c in candidates]
@@ -228,7 +227,9 @@ def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: 
         "rare_share": [sum(idf[x] for x in w) / idf_total for w in words],
         "rare_words": [len(w & rare) for w in words],
         "name_share": [sum(name_idf[x] for x in h) / name_total for h in named] if name_total > 0 else 0.0,
-        "speaker_named": [float(t.split(":", 1)[0].strip() in names) if ":" in t[:40] else 0.0 for t in lowered]
+        "speaker_named": [
+            float(t.split(":", 1)[0].strip().lower() in names) if ":" in t[:40] else 0.0 for t in contents
+        ]
         if names
         else 0.0,
         "states_time": timed,
@@ -239,7 +240,7 @@ def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: 
         "session_share": [(len(m) - 1) / n if m else 0.0 for m in session_of],
         "session_best": session_best,
         "session_words": session_words,
-        "has_number": [float(_DIGIT.search(t) is not None) for t in contents],
+        "has_number": [float(f[3]) for f in facts],
         "length": np.log1p([len(t) for t in contents]),
         "query_words": float(len(q_words)),
         **{f"kind_{k}": [float(x == k) for x in kinds] for k in _KINDS},
