@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from langmem_es.rank.features import FEATURES, features
+from langmem_es.rank.features import FEATURES, FEATURES_VERSION, features
 from langmem_es_eval.datasets import Dataset
 
 __all__ = ["CACHE", "RankerData", "collect", "collected", "data_hash"]
@@ -61,7 +61,7 @@ class RankerData:
 
 def data_hash(*parts: str) -> str:
     """The SHA-256 naming one set of training data: the datasets' checksums and the features."""
-    return hashlib.sha256("\n".join([*parts, ",".join(FEATURES)]).encode()).hexdigest()
+    return hashlib.sha256("\n".join([*parts, ",".join(FEATURES), f"v{FEATURES_VERSION}"]).encode()).hexdigest()
 
 
 def collect(

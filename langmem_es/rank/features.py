@@ -62,6 +62,9 @@ _QUESTION_PATTERNS = (
 _KINDS = ("episodic", "semantic", "procedural")
 _DIGIT = re.compile(r"\d")
 
+FEATURES_VERSION = 2
+"""Bumped whenever a feature is computed differently: collected training data are keyed by it."""
+
 FEATURES: tuple[str, ...] = (
     "fused",
     "fused_rank",
