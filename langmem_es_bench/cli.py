@@ -103,6 +103,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(--smoke: 5 recalls); writes paired.json in --out",
     )
     p.add_argument(
+        "--ranker-cost",
+        action="store_true",
+        help="only the learned ranker's cost: recall with and without it, alternating, on one generated "
+        "conversation per --backend (--queries questions, default 150); writes ranker_cost.json in --out",
+    )
+    p.add_argument(
         "--report-only",
         type=Path,
         default=None,
@@ -179,6 +185,19 @@ def run_command(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "paired.json").write_text(json.dumps(paired, indent=2))
         print(f"results: {args.out / 'paired.json'}")
+        return 0
+    if args.ranker_cost:
+        from langmem_es_bench.ranker_cost import run_ranker_cost
+
+        backends = ["sqlite", "elasticsearch"] if args.backend == "both" else [args.backend]
+        say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+        costs = [run_ranker_cost(b, questions=args.queries or 150, say=say) for b in backends]
+        for c in costs:
+            print(json.dumps(c))
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "ranker_cost.json").write_text(
+            json.dumps({"command": _command_line(argv), "runs": costs}, indent=2)
+        )
         return 0
     if args.report_only:
         results = _saved_results(args.report_only)
