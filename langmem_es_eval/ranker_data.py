@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from langmem_es.rank.features import FEATURES, FEATURES_VERSION, features
+from langmem_es.rank.order import candidate_of_hit
 from langmem_es_eval.datasets import Dataset
 
 __all__ = ["CACHE", "RankerData", "collect", "collected", "data_hash"]
@@ -125,20 +126,15 @@ def collect(
 
 
 def candidate_of(memory: Any, stages: dict[str, float], rules: float) -> dict[str, Any]:
-    """What recall's ranker sees of one candidate, from a recalled memory."""
-    return {
-        "content": memory.content,
+    """What recall's ranker sees of one candidate, from a recalled memory (as recall reads a hit)."""
+    doc = {
+        "value": {"content": memory.content},
         "kind": memory.kind,
         "session_id": memory.session_id,
         "event_time": memory.event_time,
         "written_at": memory.written_at,
-        "bm25": stages.get("bm25"),
-        "bm25_rank": stages.get("bm25_rank"),
-        "dense": stages.get("dense"),
-        "dense_rank": stages.get("dense_rank"),
-        "fused": stages.get("fused"),
-        "rules": rules,
     }
+    return candidate_of_hit(doc, stages, stages.get("fused") or 0.0, rules)
 
 
 CACHE = Path.home() / ".cache" / "langmem-es" / "ranker-data"

@@ -9,6 +9,7 @@ training data come from the same cache as ``langmem-es train-ranker``.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -41,15 +42,12 @@ class FoldModels:
             import numpy as np
 
             from langmem_es.rank.features import FEATURES
-            from langmem_es_eval.ranker_train import fit, merge, subset
+            from langmem_es_eval.ranker_train import fit_with
 
             train = np.isin(self.data.group, np.flatnonzero(self.data.conv != conversation_id))
-            data = merge([subset(self.data, train), *self.extra]) if self.extra else subset(self.data, train)
-            model: Any = fit(data, data.y >= 0)
+            model: Any = fit_with(self.data, train, self.extra)
             path = self._dir / f"fold-{len(self._models)}.txt"
             path.write_text(model.model_to_string(), encoding="utf-8")
-            path.with_suffix(".json").write_text(
-                '{"features": [' + ", ".join(f'"{f}"' for f in FEATURES) + "]}", encoding="utf-8"
-            )
+            path.with_suffix(".json").write_text(json.dumps({"features": list(FEATURES)}), encoding="utf-8")
             self._models[conversation_id] = path
         return self._models[conversation_id]

@@ -15,7 +15,7 @@ import numpy as np
 
 from langmem_es_eval.ranker_data import RankerData
 
-__all__ = ["DEFAULT_PARAMS", "cross_validate", "fit", "merge", "recall_at", "subset"]
+__all__ = ["DEFAULT_PARAMS", "cross_validate", "fit", "fit_with", "merge", "recall_at", "subset"]
 
 DEFAULT_PARAMS: dict[str, Any] = {
     "objective": "lambdarank",
@@ -95,7 +95,7 @@ def cross_validate(
     scores = np.zeros(len(data.y), dtype=np.float64)
     for held in convs:
         train_q = np.flatnonzero(data.conv != held)
-        model = _fit_with(data, np.isin(data.group, train_q), extra, params, rounds)
+        model = fit_with(data, np.isin(data.group, train_q), extra, params, rounds)
         test_rows = np.isin(data.group, np.flatnonzero(data.conv == held))
         scores[test_rows] = model.predict(data.x[test_rows])
     questions = range(len(data.conv))
@@ -104,9 +104,14 @@ def cross_validate(
     return {"learned": summarise(data, learned, headline), "rules": summarise(data, rules, headline), "scores": scores}
 
 
-def _fit_with(
-    data: RankerData, rows: np.ndarray, extra: Sequence[RankerData], params: Mapping[str, Any] | None, rounds: int
+def fit_with(
+    data: RankerData,
+    rows: np.ndarray,
+    extra: Sequence[RankerData] = (),
+    params: Mapping[str, Any] | None = None,
+    rounds: int = ROUNDS,
 ) -> Any:
+    """A ranker trained on ``rows`` of ``data`` and on all of ``extra``."""
     if not extra:
         return fit(data, rows, params, rounds)
     merged = merge([subset(data, rows), *extra])

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from .signals import TIME_PATTERN as _TIME
-from .signals import asks_now, asks_when, question_names
+from .signals import as_time, asks_now, asks_when, question_names
 from .temporal import time_match, time_windows
 
 __all__ = ["FEATURES", "features", "question_kind"]
@@ -118,18 +118,7 @@ def _words(text: str) -> set[str]:
     return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
-def _time(value: Any) -> datetime | None:
-    if isinstance(value, datetime):
-        return value
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
-def _rank_feature(rank: Any, n: int) -> float:
+def _rank_feature(rank: Any) -> float:
     """A 1-based rank as ``1 / log2(rank + 1)`` (1 for the first, falling slowly); 0 when absent."""
     return 1.0 / math.log2(float(rank) + 1.0) if rank else 0.0
 
@@ -171,7 +160,7 @@ def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: 
     timed = [f[2] for f in facts]
     when_q, now_q = asks_when(query), asks_now(query)
     hint = time_windows(query, reference)
-    times = [_time(c.get("event_time") or c.get("written_at")) for c in candidates]
+    times = [as_time(c.get("event_time") or c.get("written_at")) for c in candidates]
     known = sorted({t.timestamp() for t in times if t is not None})
     place_of = {t: k / max(len(known) - 1, 1) for k, t in enumerate(known)}
     recency = [place_of[t.timestamp()] if t is not None else 0.0 for t in times]
@@ -181,7 +170,7 @@ def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: 
 
     def ranks(key: str) -> tuple[list[float], list[float]]:
         given = [c.get(key) for c in candidates]
-        return [_rank_feature(r, n) for r in given], [float(r is None) for r in given]
+        return [_rank_feature(r) for r in given], [float(r is None) for r in given]
 
     fused, rules, bm25, dense = score("fused"), score("rules"), score("bm25"), score("dense")
     norm_fused = _share_of_best(fused)

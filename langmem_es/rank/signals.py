@@ -42,6 +42,7 @@ from .temporal import time_match, time_windows
 __all__ = [
     "SignalWeights",
     "adjust",
+    "as_time",
     "asks_now",
     "asks_when",
     "question_names",
@@ -71,7 +72,7 @@ _TIME = re.compile(
     re.IGNORECASE,
 )
 TIME_PATTERN = _TIME
-"""What states a time in a text (:func:`states_time`): the learned ranker scans all candidates with it at once."""
+"""What states a time in a text (:func:`states_time`); the learned ranker reads it once per text."""
 _NAME = re.compile(r"[A-Z][\w'’-]*")
 _FUNCTION_WORDS = frozenset(
     "what when where who whom whose which why how did does do is are was were has have had would could should "
@@ -197,7 +198,7 @@ def adjust(
         hint = time_windows(query, reference)
         if hint:
             for j, (i, _) in enumerate(head):
-                when = _time(docs[i].get("event_time"))
+                when = as_time(docs[i].get("event_time"))
                 extra[j] += weights.window * time_match(hint, when, slack_days=weights.window_slack_days)
     if weights.now and asks_now(query):
         times = sorted({str(docs[i].get("event_time") or docs[i].get("written_at") or "") for i, _ in head})
@@ -251,7 +252,8 @@ def session_neighbours(i: str, ids: Sequence[str], docs: Mapping[str, Mapping[st
     return out
 
 
-def _time(value: Any) -> datetime | None:
+def as_time(value: Any) -> datetime | None:
+    """An event time as stored (a datetime, or ISO text), else ``None``."""
     if isinstance(value, datetime):
         return value
     if not value:

@@ -117,10 +117,9 @@ class AsyncDenials:
         for hit in pending:  # the same claim already denied and waiting: this confirms it
             if denied and set(memory_of(hit.doc).supersedes) & set(denied):
                 return await self.reinforce(StoredDoc("semantic", hit.doc), memory, now)
-        own = bool(memory.subject_key) and belief_rules.own_correction(memory, await self.memories(denied))
-        memory = memory.model_copy(
-            update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(await self.memories(denied))}
-        )
+        held = await self.memories(denied)
+        own = bool(memory.subject_key) and belief_rules.own_correction(memory, held)
+        memory = memory.model_copy(update={"supersedes": denied, "subject_key": memory.subject_key or _first_key(held)})
         if own:  # the user is the authority on themselves: their correction under the fact's key applies
             memory = memory.model_copy(update={"confidence": max(memory.confidence, self._ctx.config.apply_denial_at)})
         await self._ctx.backend.put("semantic", [memory_document(memory, [("content", vector)], now=now)])

@@ -182,21 +182,22 @@ class AsyncRetrieval:
         visible = scoping.Visibility(identity, scopes)
         ranked = [(i, s) for i, s in fused if visible.candidate(by_id[i].doc)]
         t = time.perf_counter()
+        fused_score = dict(fused)
+        reference = as_of or _now()
         reranked = await self._rerank(query, ranked, by_id)
         if weights:  # query-time signals: rank/signals.py
             window = config.rerank_window
             docs = {i: by_id[i].doc for i, _ in reranked[:window]}
-            reranked = signals.adjust(query, reranked, docs, weights, reference=as_of or _now(), window=window)
+            reranked = signals.adjust(query, reranked, docs, weights, reference=reference, window=window)
         if ranker is not None:  # the learned order of the rules' window (langmem_es/rank)
             reranked = learned_order(
-                ranker, query, reranked, by_id, stages, dict(fused), config.rerank_window, as_of or _now()
+                ranker, query, reranked, by_id, stages, fused_score, config.rerank_window, reference
             )
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
         unavailable = list(legs.unavailable)
         top = await self._fetch_top(reranked, by_id, identity, scopes, flt, k)
         timings["fetch"] = _ms(t)
-        fused_score = dict(fused)
         out = []
         # a contested value carries its conflict's id; every member of an open conflict is flagged,
         # the value it contests included
