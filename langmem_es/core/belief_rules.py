@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ..model import Memory
-from . import statements
+from . import belief_meaning, statements
 from .statements import changes, lexicon
 
 Origin = Literal["user", "tool", "extracted"]
@@ -35,7 +35,11 @@ def polarity(text: str) -> Literal["assert", "deny"]:
     """``deny`` for a flat denial ("I never lived in Bristol") or a claim echoed as a question
     and corrected ("Paris? I was only there on holiday."), else ``assert`` (changes assert the
     new state)."""
-    return "deny" if statements.parse(text).polarity == "deny" or echoed_claim(text) else "assert"
+    if echoed_claim(text):
+        return "deny"
+    if statements.parse(text).polarity != "deny":
+        return "assert"
+    return "assert" if belief_meaning.affirms(text) else "deny"  # "Meat is not something I eat": a diet
 
 
 #: "Paris? I was only there on holiday." — a claim echoed as a question, then narrowed or denied.
@@ -121,12 +125,30 @@ def _relation(
         return "update"  # re-asserting what a pending denial rejected
     if rel == "other_key" and old_polarity == new_polarity == "assert":
         rel = _qualified_head(old_content, old_owner, new_content, new_owner) or rel
+    if rel in ("unrelated", "other_key", "denial") and old_polarity == "assert" and new_polarity == "assert":
+        # the same fact, or a new value of it, in other words: read by meaning (holder, attribute, value)
+        by_meaning = belief_meaning.compare(old_content, old_owner, new_content, new_owner)
+        if by_meaning == "reinforcement" or (by_meaning == "update" and rel != "denial"):
+            rel = by_meaning
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""
     if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
         return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
     if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
         return "lookalike"  # another instance of the attribute: a past one, beside the present
     return rel
+
+
+def undecided(old: Memory, new: Memory) -> bool:
+    """Rule 'when unsure, both stay': can the rules not tell whether ``new`` replaces ``old``?
+    True when both set one single-valued attribute of one holder with different values and
+    ``new`` neither says a change nor is read as a repeat, an update, a denial, another holder
+    or a past value ("I'm based in Leeds" beside "I live in York"). Both facts stay active;
+    the write says it was unsure (:attr:`~.results.WriteResult.unsure`)."""
+    if old.polarity != "assert" or new.polarity != "assert":
+        return False
+    if relation(old, new) in ("update", "reinforcement", "denial", "lookalike"):
+        return False
+    return belief_meaning.compare(old.content, old.owner, new.content, new.owner) == "unsure"
 
 
 def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owner: str) -> statements.Relation | None:
@@ -258,6 +280,12 @@ def one_attribute(old: Memory, new: Memory) -> bool:
     have in common ("Please contact me by email" / "Text me instead")?"""
     a = attribute(new)
     return a is not None and attribute(old) == a
+
+
+def one_meaning(old: Memory, new: Memory) -> bool:
+    """Do both mean one attribute of one holder, read in everyday equivalents
+    (:mod:`.belief_meaning`: "I don't drink alcohol" / "I'm teetotal")?"""
+    return belief_meaning.compare(old.content, old.owner, new.content, new.owner) is not None
 
 
 def one_topic(old: Memory, new: Memory) -> bool:

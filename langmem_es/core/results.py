@@ -16,7 +16,13 @@ WriteAction = Literal[
 
 @dataclass
 class WriteResult:
-    """The outcome of one write: what happened and to which memories."""
+    """The outcome of one write: what happened and to which memories.
+
+    ``unsure``: held facts the belief rules could not decide about — the same holder and
+    single-valued attribute with another value, said without a change ("I'm based in Leeds"
+    beside "I live in York"). Both stay active (a duplicate is recoverable, a lost fact is
+    not) and ``note`` says so; an empty list means the rules decided.
+    """
 
     id: str
     action: WriteAction
@@ -24,6 +30,7 @@ class WriteResult:
     superseded: list[str] = field(default_factory=list)
     conflict_id: str | None = None
     note: str = ""
+    unsure: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False)

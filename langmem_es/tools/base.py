@@ -185,6 +185,8 @@ def remember_text(result: WriteResult) -> str:
     >>> from langmem_es.core.results import WriteResult
     >>> remember_text(WriteResult("n1", "superseded", None, ["o1"]))
     'Remembered [memory n1] (new version, ). It replaces o1, which is kept in history as superseded.'
+    >>> remember_text(WriteResult("n2", "created", None, note="kept beside o2: unsure", unsure=["o2"]))
+    'Remembered [memory n2] (created, ). kept beside o2: unsure. Unsure: kept beside o2 (both stay active).'
     """
     if result.action == "suppressed":
         return f"Not saved: {result.note} [{result.id}]."
@@ -196,8 +198,10 @@ def remember_text(result: WriteResult) -> str:
         text += f" It replaces {', '.join(result.superseded)}, {which} kept in history as superseded."
     if result.conflict_id:
         text += f" Conflict {result.conflict_id} opened: {result.note}."
-    elif result.note and result.action != "created":
+    elif result.note and (result.action != "created" or result.unsure):
         text += f" {result.note}."
+    if result.unsure and "could not tell" not in text:
+        text += f" Unsure: kept beside {', '.join(result.unsure)} (both stay active)."
     return text
 
 

@@ -82,6 +82,11 @@ class AsyncStatementReading:
             if rel == "update" and old.polarity == "assert" and not old.subject_key
         ]
 
+    def undecided(self, near: Sequence[Hit], memory: Memory) -> list[str]:
+        """Held facts the rules cannot decide ``memory`` replaces or repeats (:func:`belief_rules.undecided`):
+        both stay active, and the write says so."""
+        return [old.id for _, old, _ in self._related(near, memory) if belief_rules.undecided(old, memory)]
+
     async def canonical_key(self, near: Sequence[Hit], memory: Memory, *, held: bool) -> Memory:
         """Map the caller's key to a held key for the same subject (``user.location.city`` → ``user.home_city``).
 

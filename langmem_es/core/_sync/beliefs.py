@@ -33,6 +33,9 @@ from .statement_reading import StatementReading
 from .supersession import Supersession
 from .tombstones import Tombstones, buried_ids, tombstone_find
 
+#: What a write says when the rules kept a held fact beside it because they could not decide.
+UNSURE = "kept beside {ids}: the rules could not tell whether this replaces it, so both stay active"
+
 #: Why a write was not stored: a tombstone covers its content, its source or its key.
 SUPPRESSED = "this was forgotten (the same content, or the message or source it came from); it stays forgotten"
 
@@ -308,9 +311,16 @@ class Beliefs:
         # the held facts found by meaning, whole and with their versions: what a keyless update
         # replaces is rewritten under the version read (a stale one is refused, then read again)
         known = {h.doc["key"]: StoredDoc(h.collection, h.doc, h.version) for h in near if h.doc.get("key")}
-        return self._write_assertion(
+        # when unsure, both stay: held facts the rules could not decide about are named in the result
+        unsure = [] if decision is not None else self._reading.undecided(near, memory)
+        result = self._write_assertion(
             identity, memory, vector, replaces, actives, head, explicit, named, now, known=known
         )
+        left = [i for i in unsure if i not in result.superseded and i != result.id]
+        if left and result.action in ("created", "superseded"):
+            result.unsure = left
+            result.note = "; ".join(n for n in (result.note, UNSURE.format(ids=", ".join(left))) if n)
+        return result
 
     def _write_assertion(
         self,

@@ -70,12 +70,14 @@ class Denials:
 
     def read_against(self, hit: Hit, old: Memory, memory: Memory) -> bool:
         """Is the held fact ``old`` (found as ``hit``) read against the new statement ``memory``?
-        When close in meaning (``relation_similarity``), when both set one attribute, or
-        when both speak of one life domain."""
+        When close in meaning (``relation_similarity``), when both set one attribute, when
+        both speak of one life domain, or when both mean one attribute of one holder in
+        everyday equivalents ("I don't drink" / "I'm teetotal")."""
         return (
             hit.score >= self._ctx.config.relation_similarity
             or belief_rules.one_attribute(old, memory)
             or belief_rules.one_topic(old, memory)
+            or belief_rules.one_meaning(old, memory)
         )
 
     def write_denial(

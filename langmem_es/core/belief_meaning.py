@@ -1,0 +1,408 @@
+"""What a statement means, in everyday equivalents: holder, attribute, value, polarity (issue 45).
+
+The statement reader (:mod:`.statements`) reads a sentence by its grammar; people say one fact
+in many ways the grammar does not tie together: a health fact through its effect ("Peanuts
+make me break out in hives" is the peanut allergy), a trait through what it implies ("I don't
+eat meat" is vegetarian), a date with another verb ("We're launching on 12 March" is the
+launch date), a form line ("DOB: 4 July 1990") or a new value in new words ("My new place is
+in Leeds" is the home). :func:`meaning` reads a sentence into a :class:`Meaning` — who it is
+about, which attribute (a set: "I'm now with Jordan" is a partner or an employer), the value,
+whether it says a change — and :func:`compare` tells what a new statement does to a held one
+by meaning alone:
+
+* ``reinforcement`` — same holder, one attribute, the same value (in its everyday equivalents);
+* ``update`` — same holder, one single-valued attribute, another value, and the sentence says
+  it changed ("new", "now", "these days", "just", "have since", "currently", "gone" …);
+* ``unsure`` — same holder and single-valued attribute, another value, no change said: the
+  rules cannot tell a change from a stale or mistaken mention, so both facts stay (and the
+  write says so);
+* ``None`` — nothing to say (other holder, other attribute, no reading).
+
+Pure, cached; the tables below are the small lexicon of everyday equivalents.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from . import statements
+from .statements import lexicon
+
+Verdict = Literal["reinforcement", "update", "unsure"]
+
+#: attribute -> the words (key parts, field names, head nouns) that name it
+ATTRIBUTES: dict[str, frozenset[str]] = {
+    name: frozenset(words.split())
+    for name, words in {
+        "home": "home place flat apartment address residence home_city city hometown home_address based live "
+        "living settled relocate",
+        "employer": "employer company workplace firm current_employer",
+        "job": "job job_title title role position occupation profession",
+        "phone": "phone number mobile cell cellphone telephone tel phone_number mobile_number",
+        "email": "email e_mail email_address",
+        "partner": "partner spouse wife husband girlfriend boyfriend",
+        "manager": "manager boss supervisor line_manager report",
+        "diet": "diet",
+        "drinking": "drinking alcohol",
+        "handedness": "handedness",
+        "birthday": "birthday birth_date date_of_birth dob birth born",
+        "car": "car drive vehicle",
+        "sensitivity": "allergic allergy allergies intolerant intolerance",
+    }.items()
+}
+#: attributes with several values at once (allergies): another value is another fact, never a change
+MULTI = frozenset({"sensitivity"})
+#: multi-word field names, read before single words
+_PHRASES = {
+    "date of birth": "birthday",
+    "phone number": "phone",
+    "mobile number": "phone",
+    "email address": "email",
+    "e-mail": "email",
+    "job title": "job",
+    "line manager": "manager",
+    "home address": "home",
+}
+
+#: everyday equivalents of values (one thing in other words)
+_EQUIVALENT_VALUES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(g.split())
+    for g in (
+        "lactose dairy milk",
+        "peanut groundnut",
+        "alcohol booze drink",
+    )
+)
+
+#: what a sentence says to mark a change ("new", "now", "these days", "just moved", "have since" …)
+_CHANGED = re.compile(
+    r"\b(?:new|now|nowadays|these days|currently|at the moment|just|since|recently|lately|as of|from now on|"
+    r"any ?more|no longer|gone|become|became|turned|switched|changed|moved|relocated|settled|started|joined|"
+    r"took over|instead)\b",
+    re.IGNORECASE,
+)
+_PAST = re.compile(
+    r"\b(?:before|previously|formerly|former|used to|old|previous|ago|years back|back then|growing up|"
+    r"in my (?:twenties|teens|thirties|youth)|as a (?:kid|child|student|teenager))\b",
+    re.IGNORECASE,
+)
+#: a sensitivity or habit that is over ("outgrew the peanut allergy")
+_ENDED = re.compile(r"\b(?:outgr[eo]w\w*|grew out of|got over|cured|no longer|not any ?more|gone away)\b", re.IGNORECASE)
+_NEG = re.compile(r"\b(?:not|never|no|don't|doesn't|didn't|won't|can't|cannot)\b|n't\b", re.IGNORECASE)
+
+# -- health: a reaction to a thing is a sensitivity to it -------------------------------------------
+_SYMPTOM = r"(?:hives|a rash|rashes|a reaction|reactions|itch\w*|sick|ill|nauseous|swell\w*|wheez\w*|break\w* out|come out in)"
+_FOOD = r"(?P<v>[a-z][a-z-]*(?: [a-z][a-z-]*)?)"
+_SENSITIVITY = (
+    re.compile(rf"^(?:eating |drinking |having )?{_FOOD} (?:make|makes|made|give|gives|gave|cause|causes) (?:me|the user|him|her) (?:a |an )?{_SYMPTOM}"),
+    re.compile(rf"\b(?:i|the user|he|she) (?:get|gets|got|break out|breaks out|come out|comes out|swell up|swells up|react|reacts)\b[a-z ]*? (?:from|to|after|if (?:i|he|she|they) eats?|when (?:i|he|she|they) eats?|after eating) {_FOOD}$"),
+    re.compile(rf"\b(?:i|the user|he|she) (?:can't|cannot|can not) (?:eat|digest|tolerate|have) {_FOOD}$"),
+    re.compile(rf"^{_FOOD} (?:upsets|upset|disagrees with|disagree with) (?:me|my stomach|the user)"),
+    re.compile(rf"\b(?:allergic|intolerant|sensitive) to {_FOOD}$"),
+    re.compile(r"\b(?P<v>[a-z]+) (?:intolerant|intolerance|allergy)\b"),
+)
+_NOT_FOOD = frozenset("i me my the a an it that this which some any very really badly".split())
+
+# -- diets and habits: what one never eats or drinks says the diet ---------------------------------
+_DIETS = frozenset("vegetarian vegan pescatarian flexitarian carnivore keto paleo".split())
+_IMPLIED: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    ("diet", re.compile(r"\b(?:eat|eats|eating)\b.*\banimal products?\b|\banimal products?\b.*\beat"), "vegan"),
+    ("diet", re.compile(r"\b(?:eat|eats|eating)\b.*\bmeat\b|\bmeat\b.*\beat"), "vegetarian"),
+    ("drinking", re.compile(r"\b(?:drink|drinks|drinking)\b"), "none"),
+    ("handedness", re.compile(r"\bwrites? with (?:my|his|her|their) left hand\b"), "left"),
+)
+_TRAITS: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    ("drinking", re.compile(r"\b(?:teetotal|teetotaller|a non-drinker|sober)\b"), "none"),
+    ("handedness", re.compile(r"\bleft-handed\b|\ba lefty\b"), "left"),
+    ("handedness", re.compile(r"\bright-handed\b"), "right"),
+)
+
+# -- forms and copulas: "Field: value", "My new place is in Leeds", "Home is Leeds now" ----------
+_FORM = re.compile(r"^\s*(?P<field>[A-Za-z][A-Za-z '/-]{0,30}?)\s*:\s*(?P<value>[^:\n]+?)\s*\.?\s*$")
+_COPULA = re.compile(
+    r"^(?P<who>(?:(?:my|our|his|her|their|the user's|[a-z]+'s)\s+)*)(?:(?:new|current|present|latest|actual)\s+)?"
+    r"(?P<field>[a-z][a-z -]{1,30}?)\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?(?:in\s+|at\s+|a\s+|an\s+)?"
+    r"(?P<value>[^,;]+?)(?:,?\s+(?:now|these days|nowadays|currently|at the moment))?\s*(?:[,;.].*)?$"
+)
+_VALUE_FIRST = re.compile(
+    r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?) is (?P<who>my|our|the user's) (?:new |current )?(?P<field>[a-z][a-z -]{1,30}?)"
+    r"(?:,?\s+(?:now|these days|nowadays|currently))?\s*\.?\s*$"
+)
+_WITH = re.compile(r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?i:with|seeing|dating)\s+(?P<v>[A-Z][a-z]+)\b")
+
+# -- dates: one event on one date, whatever the verb --------------------------------------------------
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+_DATE = re.compile(
+    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?: of)? (?P<m1>{_MONTH})|(?P<m2>{_MONTH}) (?P<d2>\d{{1,2}})(?:st|nd|rd|th)?)"
+    rf"(?:,? (?P<y>\d{{4}}))?\b",
+    re.IGNORECASE,
+)
+_EVENT_FILLER = frozenset(
+    "be is are was the a an on at in for of we our us i my it its this that date day due happen happens happening take "
+    "takes taking place fall falls come comes coming up set scheduled planned go goes going out will 's".split()
+)
+
+
+@dataclass(frozen=True)
+class Meaning:
+    holder: str
+    attributes: frozenset[str]
+    values: frozenset[str]
+    changed: bool = False
+    past: bool = False
+    negated: bool = False
+
+
+def _fold(word: str) -> str:
+    """A word and its nominalisation as one ("renewal" / "renews", "launching" / "launch")."""
+    w = word.casefold()
+    for suffix in ("ing", "al", "ment", "ion", "es", "s", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            return w[: -len(suffix)]
+    return w
+
+
+def _value(text: str) -> frozenset[str]:
+    """The value a phrase names: its digits when it is a number, else its word lemmas, with equivalents."""
+    digits = re.sub(r"\D", "", text)
+    if len(digits) >= 5 and not _DATE.search(text):
+        return frozenset({digits})
+    dated = _DATE.search(text)
+    if dated:
+        return _date_value(dated)
+    text = re.sub(r"^(?:a|an|the)\s+", "", text.strip(), flags=re.IGNORECASE)
+    names = re.findall(r"\b[A-Z][\w-]*", text)  # a name is kept as written ("Leeds"), as the reader keeps it
+    words = statements.word_lemmas(" ".join(w for w in text.split() if not w[:1].isupper()))
+    return frozenset({*(_canonical_value(w) for w in words), *(n.casefold() for n in names)})
+
+
+def _canonical_value(word: str) -> str:
+    for group in _EQUIVALENT_VALUES:
+        if word in group:
+            return group[0]  # the first word names the group
+    return word
+
+
+def _date_value(m: re.Match[str]) -> frozenset[str]:
+    day = m["d1"] or m["d2"]
+    month = (m["m1"] or m["m2"]).casefold()[:3]
+    return frozenset({str(int(day)), month, *([m["y"]] if m["y"] else [])})
+
+
+def _attributes_of(words: set[str]) -> frozenset[str]:
+    return frozenset(a for a, names in ATTRIBUTES.items() if words & names)
+
+
+def _field_attributes(field: str) -> frozenset[str]:
+    f = field.casefold().strip()
+    for phrase, attribute in _PHRASES.items():
+        if phrase in f:
+            return frozenset({attribute})
+    words = re.split(r"[\s/_-]+", f)
+    return _attributes_of({words[-1], "_".join(words)}) if words else frozenset()
+
+
+def _holder_of(who: str) -> str | None:
+    """``my`` / ``the user's`` → the user; ``my sister's`` → ``sister``; a name → that name."""
+    parts = [p for p in who.casefold().split() if p]
+    others = [p[:-2] for p in parts if p.endswith("'s") and p not in ("user's",)]
+    return others[-1] if others else "user"
+
+
+@lru_cache(maxsize=8192)
+def meaning(content: str, owner: str = "") -> Meaning | None:
+    """The statement's meaning, or ``None`` when no attribute is read.
+
+    >>> m = meaning("Peanuts make me break out in hives.")
+    >>> (m.holder, sorted(m.attributes), sorted(m.values))
+    ('user', ['sensitivity'], ['peanut'])
+    >>> m = meaning("My new place is in Leeds.")
+    >>> (sorted(m.attributes), m.values == meaning("I live in Leeds.").values, m.changed)
+    (['home'], True, True)
+    >>> meaning("DOB: 4 July 1990").values == meaning("I was born on 4 July 1990.").values
+    True
+    """
+    text = re.sub(r"\s+", " ", content.strip().replace("\u2019", "'"))
+    me = owner.split(":", 1)[1].casefold() if owner.startswith("user:") else ""
+    if me:  # "Sam lives in York" in user:sam's memories is the user's own
+        text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)
+    low = text.casefold().rstrip(".!")
+    changed, past, negated = bool(_CHANGED.search(low)), bool(_PAST.search(low)), bool(_NEG.search(low))
+    for reader in (_form, _sensitivity, _trait, _copula, _with, _dated):
+        found = reader(text, low)
+        if found is not None:
+            holder, attributes, values, neg = found
+            if attributes and values:
+                return Meaning(holder, attributes, values, changed, past, neg if neg is not None else negated)
+    return _read(text, changed, past, negated)
+
+
+_Found = tuple[str, frozenset[str], frozenset[str], bool | None]
+
+
+def _form(text: str, low: str) -> _Found | None:
+    m = _FORM.match(text)
+    if not m or len(m["field"].split()) > 4:
+        return None
+    field = m["field"]
+    holder = "user"
+    people = [w for w in re.split(r"[\s'/_-]+", field.casefold()) if w in lexicon.PEOPLE]
+    if people:
+        holder = people[0]
+    return holder, _field_attributes(field), _value(m["value"]), False
+
+
+def _sensitivity(text: str, low: str) -> _Found | None:
+    holder = "user" if re.search(r"\b(?:i|me|my|the user)\b", low) or low.startswith(("eating", "drinking")) else None
+    if holder is None:
+        return None
+    for rx in _SENSITIVITY:
+        m = rx.search(low)
+        if m:
+            words = [w for w in m["v"].split() if w not in _NOT_FOOD]
+            if words:
+                value = frozenset(_canonical_value(w) for w in statements.word_lemmas(" ".join(words)))
+                if value:
+                    neg = bool(re.search(r"\b(?:not|never)\b|n't\b", low.replace("can't", ""))) or bool(_ENDED.search(low))
+                    return holder, frozenset({"sensitivity"}), value, neg
+    return None
+
+
+def _trait(text: str, low: str) -> _Found | None:
+    if not re.search(r"\b(?:i|i'm|i've|me|my|the user)\b", low):
+        return None
+    negated = bool(_NEG.search(low))
+    words = set(re.findall(r"[a-z-]+", low))
+    diet = words & _DIETS
+    if diet and len(diet) == 1:
+        return "user", frozenset({"diet"}), frozenset(diet), negated
+    for attribute, rx, value in _TRAITS:
+        if rx.search(low):
+            return "user", frozenset({attribute}), frozenset({value}), negated and attribute != "drinking"
+    for attribute, rx, value in _IMPLIED:
+        if rx.search(low) and (negated or attribute == "handedness"):
+            return "user", frozenset({attribute}), frozenset({value}), False
+    return None
+
+
+def _copula(text: str, low: str) -> _Found | None:
+    m = _VALUE_FIRST.match(text)
+    if m:
+        attributes = _field_attributes(m["field"])
+        return ("user", attributes, _value(m["value"]), None) if attributes else None
+    m = _COPULA.match(low)
+    if not m:
+        return None
+    attributes = _field_attributes(m["field"])
+    if not attributes:
+        return None
+    start = len(m["who"]) + (text[len(m["who"]) :].casefold().find(m["value"]) if m["value"] else 0)
+    return _holder_of(m["who"]) or "user", attributes, _value(text[start : start + len(m["value"])]), None
+
+
+def _with(text: str, low: str) -> _Found | None:
+    m = _WITH.search(text) if re.search(r"\b(?:i'm|i am|the user is)\b", low) else None
+    return ("user", frozenset({"partner", "employer"}), frozenset({m["v"].casefold()}), None) if m else None
+
+
+def _dated(text: str, low: str) -> _Found | None:
+    m = _DATE.search(text)
+    if not m or re.search(r"\bborn\b|\bbirth", low):
+        return None
+    rest = (low[: m.start()] + " " + low[m.end() :]).replace("'re", " ").replace("'s", " ")
+    event = frozenset(_fold(w) for w in re.findall(r"[a-z]+", rest) if w not in _EVENT_FILLER)
+    if not event:
+        return None
+    who = "user" if re.search(r"\b(?:i|my|me)\b", low) else "*"
+    return who, frozenset({"date:" + "+".join(sorted(event))}), _date_value(m), None
+
+
+#: attributes whose values are names: a reading of the statement reader sets them only with a name
+_NAMED = frozenset({"manager", "partner", "home", "employer"})
+
+
+def _capitalised(value: str, text: str) -> bool:
+    return any(w[:1].isupper() for w in re.findall(rf"\b{re.escape(value)}\w*", text, re.IGNORECASE))
+
+
+def _read(text: str, changed: bool, past: bool, negated: bool) -> Meaning | None:
+    """The statement reader's own reading, its key's words named as an attribute."""
+    st = statements.parse(text)
+    holder = st.holder[0] if st.holder else ""
+    if holder in ("user", "i"):
+        holder = "user"
+    elif not holder:
+        return None
+    words = {w for part in st.key.split(".") for w in (part, *part.split("_"))} | {st.frame or "", st.thing or ""}
+    words -= {holder}
+    if len(st.holder) > 1:  # "my partner is Sam": the attribute is the person the key names, by name
+        if st.frame != "name":
+            return None  # "my manager moved to a new office": a fact about that person
+        words = set(st.holder[1:])
+    attributes = _attributes_of(words)
+    values = frozenset(_canonical_value(v) for v in st.values)
+    dated = _DATE.search(text)
+    if dated and any(re.fullmatch(_MONTH, v) for v in values):
+        values = _date_value(dated)
+    if not values and "sensitivity" in attributes:
+        values = frozenset({_canonical_value(st.key.split(".")[-1])})
+    if not attributes or not values:
+        return None
+    if attributes & _NAMED and not all(re.search(rf"\b{re.escape(v)}", text, re.IGNORECASE) and _capitalised(v, text) for v in values):
+        return None  # "My manager moved to a new office": no one named in the held one's place
+    return Meaning(holder, attributes, values, changed or st.change, past, st.negated)
+
+
+def compare(old: str, old_owner: str, new: str, new_owner: str) -> Verdict | None:
+    """What the new statement does to the held one by meaning (see the module's doc).
+
+    >>> compare("I'm allergic to peanuts.", "", "Peanuts make me break out in hives.", "")
+    'reinforcement'
+    >>> compare("I'm based in York.", "", "My new place is in Leeds.", "")
+    'update'
+    >>> compare("I'm based in York.", "", "My sister's new place is in Leeds.", "") is None
+    True
+    """
+    a, b = meaning(old, old_owner), meaning(new, new_owner)
+    if a is None or b is None or a.negated != b.negated:
+        return None
+    if a.holder != b.holder and "*" not in (a.holder, b.holder):
+        return None
+    shared = a.attributes & b.attributes or _one_event(a.attributes, b.attributes)
+    if not shared:
+        return None
+    if _same(a.values, b.values):
+        return "reinforcement"
+    if "diet" in shared and not (a.values | b.values) <= _DIETS:
+        return None  # a food eaten is not a diet ("I started eating more tofu")
+    if shared <= MULTI or any(s.startswith("date:") for s in shared) or b.past:
+        return None
+    return "update" if b.changed else "unsure"
+
+
+def _one_event(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """Dated events named one with fewer words ("the ACME contract renews" / "ACME's renewal")."""
+    for x, y in itertools.product(a, b):
+        if x.startswith("date:") and y.startswith("date:"):
+            ex, ey = set(x[5:].split("+")), set(y[5:].split("+"))
+            if ex <= ey or ey <= ex:
+                return frozenset({x if len(ex) <= len(ey) else y})
+    return frozenset()
+
+
+def _same(a: frozenset[str], b: frozenset[str]) -> bool:
+    return a == b or statements.same_value(a, b) or (bool(a) and bool(b) and (a <= b or b <= a) and len(a | b) <= 3)
+
+
+def affirms(text: str) -> bool:
+    """Does a sentence with a negation state a positive trait ("Meat is not something I eat": vegetarian)?
+
+    >>> affirms("Meat is not something I eat."), affirms("I'm not vegetarian.")
+    (True, False)
+    """
+    m = meaning(text)
+    return m is not None and not m.negated and bool(_NEG.search(text.casefold()))

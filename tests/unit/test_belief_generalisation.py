@@ -1,0 +1,149 @@
+"""Issue 45, classes 2 and 4, on phrasing the rules were not written against.
+
+The stories come from :mod:`tests.unit.belief_stories` (template families split into a tuning
+and a held-out half before any rule for these classes was written). The pure rules are graded
+on every story; a sample of every family is played through ``remember`` and ``recall`` on the
+SQLite backend (the scenario tests play user stories on both backends).
+``python -m tests.unit.belief_stories --families`` prints both halves.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+
+import pytest
+
+from langmem_es.core import MemoryCore, Policy, belief_meaning, belief_rules
+from langmem_es.model import Identity
+from tests.unit import belief_stories as B
+
+WHY = "Answers about the user depend on it."
+
+#: held-out share per class, measured once after the rules were written, their misses not read
+#: (see the README's belief section): the pure rules 0.947 (class 2, 114 stories) and 0.816
+#: (class 4, 98); through remember on SQLite, two stories a family, 0.929 and 0.929 (14 each)
+HELD_OUT_FLOORS = {"2": 0.94, "4": 0.81}
+HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "4": 0.92}
+
+
+def test_every_tuning_story_is_read_right() -> None:
+    misses = [(s.family, s.held, s.said, got) for s, got in B.misses(B.TUNING)]
+    assert not misses, misses[:5]
+
+
+def test_held_out_families_stay_at_their_measured_floor() -> None:
+    measured = {k: share for k, (share, _) in B.shares(B.HELD_OUT).items()}
+    assert all(measured[k] >= floor for k, floor in HELD_OUT_FLOORS.items()), measured
+
+
+def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:
+    for fams in (B.TUNING, B.HELD_OUT):
+        safety = {n: f for n, f in fams.items() if "safety" in n or "control" in n}
+        assert all(B.judged(s) == "kept" for s in B.stories(safety))
+
+
+def test_the_rules_say_when_they_cannot_decide() -> None:
+    assert belief_meaning.compare("I live in York.", "", "Home is Leeds.", "") == "unsure"
+    assert belief_meaning.compare("I live in York.", "", "Home is Leeds now.", "") == "update"
+    assert belief_meaning.compare("I work at Initech.", "", "Employer: Globex", "") == "unsure"
+    assert belief_meaning.compare("I live in York.", "", "My sister is based in Leeds.", "") is None
+
+
+# -- stories played through remember and recall (SQLite) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def core():
+    from langmem_es.backends.sqlite import SQLiteBackend
+
+    backend = SQLiteBackend(":memory:", prefix=f"gen_{uuid.uuid4().hex[:8]}")
+    backend.setup()
+    core = MemoryCore(backend, rules=Policy(shared_writers={"*"}))
+    yield core
+    backend.close()
+
+
+def _sample(families: dict[str, B.Family], per_family: int = 2) -> list[B.Story]:
+    by_family: dict[str, list[B.Story]] = {}
+    for s in B.stories(families):
+        by_family.setdefault(s.family, []).append(s)
+    return [s for stories in by_family.values() for s in stories[:: max(1, len(stories) // per_family)][:per_family]]
+
+
+def play(core: MemoryCore, story: B.Story) -> str:
+    """The story through the write path: what the second write did to the first fact."""
+    sam = Identity(tenant=f"t-{uuid.uuid4().hex[:8]}", user_id="sam", agent_id="assistant")
+    held = core.remember(sam, story.held, reason=WHY)
+    said = core.remember(sam, story.said, reason=WHY)
+    now = core.get(sam, held.id)
+    if said.action == "reinforced":
+        return "reinforcement"
+    if now.status == "superseded":
+        recalled = [m.memory.content for m in core.recall(sam, story.said, kinds=["semantic"]).memories]
+        assert story.held not in recalled and story.said in recalled  # the current fact, the old one in history
+        return "update"
+    if said.action == "pending_denial":
+        return "denial"
+    return "kept"
+
+
+@pytest.mark.parametrize("story", _sample(B.TUNING), ids=lambda s: f"{s.family}:{s.said[:30]}")
+def test_tuning_stories_through_remember(core, story: B.Story) -> None:
+    assert play(core, story) == story.expected
+
+
+def test_held_out_stories_through_remember_stay_at_the_floor(core) -> None:
+    tally: dict[str, list[bool]] = {}
+    for story in _sample(B.HELD_OUT):
+        tally.setdefault(story.cls, []).append(play(core, story) == story.expected)
+    shares = {k: sum(v) / len(v) for k, v in tally.items()}
+    assert all(shares[k] >= floor for k, floor in HELD_OUT_SQLITE_FLOORS.items()), shares
+
+
+def test_a_keyless_update_in_new_words_keeps_the_history(core) -> None:
+    sam = Identity(tenant=f"t-{uuid.uuid4().hex[:8]}", user_id="sam", agent_id="assistant")
+    york = core.remember(sam, "I'm based in York.", reason=WHY)
+    leeds = core.remember(sam, "My new place is in Leeds.", reason=WHY)
+    assert leeds.superseded == [york.id] and not leeds.unsure
+    assert [m.memory.content for m in core.recall(sam, "Where do I live?", kinds=["semantic"]).memories][:1] == [
+        "My new place is in Leeds."
+    ]
+    history = core.recall(sam, "Where do I live?", kinds=["semantic"], include_superseded=True)
+    assert {m.memory.content: m.memory.status for m in history.memories}["I'm based in York."] == "superseded"
+
+
+def test_an_undecided_write_keeps_both_and_says_so(core) -> None:
+    from langmem_es.tools.base import remember_text
+
+    sam = Identity(tenant=f"t-{uuid.uuid4().hex[:8]}", user_id="sam", agent_id="assistant")
+    york = core.remember(sam, "I live in York.", reason=WHY)
+    leeds = core.remember(sam, "Home is Leeds.", reason=WHY)  # no change said: moved, or a second home?
+    assert leeds.action == "created" and leeds.unsure == [york.id] and "could not tell" in leeds.note
+    assert core.get(sam, york.id).status == "active"
+    assert york.id in remember_text(leeds) and "could not tell" in remember_text(leeds)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The launch is on 12 March.", "We're launching on 12 March."),
+        ("The ACME contract renews on 1 March.", "ACME's renewal date is 1 March."),
+    ],
+)
+def test_two_agents_stating_one_shared_fact_in_other_words_agree(core, first: str, second: str) -> None:
+    tenant = f"t-{uuid.uuid4().hex[:8]}"
+    planner, researcher = Identity(tenant=tenant, agent_id="planner"), Identity(tenant=tenant, agent_id="researcher")
+    a = core.remember(planner, first, scope="shared", reason=WHY)
+    b = core.remember(researcher, second, scope="shared", reason=WHY)
+    assert b.action == "reinforced" and b.id == a.id and not b.conflict_id
+    assert core.conflicts(planner) == []
+
+
+def test_class_one_safety_still_holds_for_generated_past_values() -> None:
+    """Rule 1 whatever the new meaning layer says: a past value never updates the present."""
+    held = ["I live in York.", "I work at Initech.", "My manager is Dana."]
+    said = ["I lived in {v} before.", "Years ago my home was {v}.", "My old boss was {v}.", "Before that I worked at {v}."]
+    for h, s in itertools.product(held, said):
+        new = s.format(v="Leeds" if "home" in s or "lived" in s else "Priya")
+        assert belief_rules._relation(h, "user:sam", "assert", new, "user:sam", "assert") not in ("update", "denial")
