@@ -83,6 +83,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-competitors", action="store_true", help="skip LangGraph InMemoryStore and langchain-elasticsearch"
     )
+    p.add_argument(
+        "--peers",
+        type=_peers,
+        default=None,
+        help="peer stores measured beside langmem-es, comma-separated, or 'none': 'postgres' (LangGraph's "
+        "PostgresStore on a PostgreSQL with pgvector the run starts; pip install 'langmem-es[peers]'). "
+        "Default: every installed peer in a full run, none with --smoke or --no-competitors",
+    )
     p.add_argument("--smoke", action="store_true", help="tiny sizes (CI): figures printed, nothing asserted")
     p.add_argument(
         "--out", type=Path, default=Path("bench-out"), help="folder for results.json and plots (default: ./bench-out)"
@@ -117,6 +125,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _peers(value: str) -> list[str]:
+    from langmem_es_bench.peers import PEERS
+
+    names = [v.strip() for v in value.split(",") if v.strip() and v.strip() != "none"]
+    unknown = [n for n in names if n not in PEERS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"--peers: unknown {', '.join(unknown)}; known: {', '.join(PEERS)}, none")
+    return names
+
+
 def _count(value: str) -> int:
     """A count option's value: an integer >= 1."""
     try:
@@ -141,6 +159,12 @@ def _config(args: argparse.Namespace):  # noqa: ANN202 - BenchConfig, imported l
         if getattr(args, name) is not None:
             setattr(cfg, name, getattr(args, name))
     cfg.competitors = not args.no_competitors
+    if args.peers is not None:
+        cfg.peers = args.peers
+    elif cfg.competitors and not args.smoke:
+        from langmem_es_eval.peers import peer_installed
+
+        cfg.peers = ["postgres"] if peer_installed() else []
     return cfg
 
 
@@ -206,7 +230,16 @@ def run_command(args: argparse.Namespace) -> int:
         from langmem_es_bench.runner import run_bench
 
         command = _command_line(argv)
-        results = run_bench(_config(args), out_dir=args.out)
+        config = _config(args)
+        if config.peers:
+            from langmem_es_eval.peers import PeerUnavailable, require_peer
+
+            try:
+                require_peer()
+            except PeerUnavailable as exc:
+                print(f"langmem-es bench: --peers postgres: {exc}", file=sys.stderr)
+                return 2
+        results = run_bench(config, out_dir=args.out)
         results["command"] = command
         (args.out / "results.json").write_text(json.dumps(results, indent=2, default=str))
         plot(results, args.out)

@@ -36,6 +36,9 @@ class BenchConfig:
     ingest_rounds: int = 3
     """Rounds of the ingest point (each variant's ratio is the median of its rounds)."""
     competitors: bool = True
+    peers: list[str] = field(default_factory=list)
+    """Peer stores measured beside langmem-es (``postgres``: LangGraph's PostgresStore on a
+    PostgreSQL the run starts); the full run takes every installed peer (``--peers``)."""
     same_turn: int = 30
     """Facts for ``langmem_es_bench/same_turn.py`` through the tools (0: skip)."""
     seed: int = 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from langmem_es_bench.peers import PEER_HEAD, peer_rows, peer_target_lines
 from langmem_es_bench.report_format import plain_table
 from langmem_es_bench.report_tables import (
     BREAKDOWN_HEAD,
@@ -62,6 +63,11 @@ def summary(results: dict[str, Any]) -> str:
             else []
         ),
     ]
+    if peer_rows(results):
+        parts += [
+            "peers side by side (loaded together, calls taking turns: pre-recall and write→visible at each size)",
+            plain_table(PEER_HEAD, peer_rows(results)),
+        ]
     st = same_turn_rows(results)
     if st:
         parts += [
@@ -75,7 +81,7 @@ def summary(results: dict[str, Any]) -> str:
         plain_table(FOOTPRINT_HEAD, footprint_rows(results)),
         "targets:",
     ]
-    parts += [f"  {line}" for line in headline(results)] or ["  (none)"]
+    parts += [f"  {line}" for line in [*headline(results), *peer_target_lines(results)]] or ["  (none)"]
     if request_rows(results):
         parts += [
             "requests of one recall and one superseding write (counted through the Elasticsearch client)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from langmem_es_bench.peers import PEER_HEAD, peer_rows, peer_target_lines
 from langmem_es_bench.report_format import markdown_table, number_text, system_results
 from langmem_es_bench.report_plots import plot
 from langmem_es_bench.report_tables import (
@@ -91,7 +92,7 @@ def eval_section(results_dir: Path) -> list[str]:
     if (results_dir.parent / "img" / "eval-recall-by-category.png").is_file():
         lines += ["![recall@10 by category](img/eval-recall-by-category.png)", ""]
     lines += [
-        "Regenerate: `langmem-es eval --systems langmem_es,bm25,dense,hybrid_rrf,langgraph_inmemory,langchain_es "
+        "Regenerate: `langmem-es eval --systems langmem_es,bm25,dense,hybrid_rrf,langgraph_inmemory,langchain_es,postgres "
         "--backend sqlite --out DIR`, copy `DIR/results.json` to `docs/results/eval-locomo-dev-<backend>.json`, "
         "then `langmem-es bench --report-only bench-out/results.json`.",
         "",
@@ -224,6 +225,16 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
             "",
             markdown_table(PAIRED_WRITE_HEAD, paired_write_rows(results)),
         ]
+    if peer_rows(results):
+        lines += [
+            "**Peers side by side** (`--peers postgres`): LangGraph's `PostgresStore` (pgvector, the store's "
+            "default HNSW cosine index, one namespace per tenant) on a private PostgreSQL the run starts, grown "
+            "through the same sizes together with langmem-es on each backend; at each size the peer's "
+            "`store.search(namespace, query=..., limit=9)` takes turns with the `pre_recall` node, then "
+            "`put` → visible with `remember` → visible:",
+            "",
+            markdown_table(PEER_HEAD, peer_rows(results)),
+        ]
     if request_rows(results):
         lines += [
             "Requests one recall and one superseding `remember` send on Elasticsearch (every HTTP request "
@@ -278,7 +289,7 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         markdown_table(FOOTPRINT_HEAD, footprint_rows(results)),
         "## Against the targets",
         "",
-        *[f"- {line}" for line in headline(results)],
+        *[f"- {line}" for line in [*headline(results), *peer_target_lines(results)]],
         "",
     ]
     notes = [*(results.get("notes") or []), *(notes or [])]
@@ -292,6 +303,8 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
     ]
     if isinstance(results.get("paired"), dict) and "error" in results["paired"]:
         errors.append(("side by side", "paired", results["paired"]["error"]))
+    if isinstance(results.get("peers"), dict) and "error" in results["peers"]:
+        errors.append(("peers", "side by side", results["peers"]["error"]))
     if errors:
         lines += ["", "## Failed phases", ""] + [f"- {k} / {ph}: `{e}`" for k, ph, e in errors]
     lines += ["", *eval_section(path.parent / "results")]

@@ -87,6 +87,26 @@ def _same_turn(bench: Bench, backend: str) -> dict[str, Any]:
     }
 
 
+def _peer_side_by_side(bench: Bench, peer: Any, cached: Any, items: list[Any], client: Any) -> dict[str, Any]:
+    """The peer beside langmem-es on each backend of the run (:mod:`langmem_es_bench.peers`)."""
+    from langmem_es_bench.peers import peer_phase
+    from langmem_es_bench.targets import OursTarget
+
+    cfg = bench.config
+    bench.say(f"== {peer.name} and langmem-es side by side ({', '.join(cfg.backends)}), calls taking turns")
+    with tempfile.TemporaryDirectory(prefix="langmem-es-peers-") as workdir:
+        return peer_phase(
+            {b: partial(OursTarget, b, cached, workdir=Path(workdir), client=client) for b in cfg.backends},
+            lambda: peer.target(cached),
+            items,
+            cfg.sizes,
+            queries=cfg.paired_queries,
+            writes=cfg.paired_writes,
+            stream=bench.stream,
+            say=bench.say,
+        )
+
+
 # --------------------------------------------------------------------------- the run
 
 
@@ -131,6 +151,8 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
         client = es_client()
         results["meta"]["versions"]["elasticsearch_server"] = server_version(client)
     systems = results["systems"]
+    peer: Any = None
+    stop_peers: list[Callable[[], None]] = []
     global _checkpoint
     if out_dir is not None:  # partial results after every phase: a crash late in a long run loses little
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -157,8 +179,14 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                 _guard(res, "tenants", say, lambda: tenants_phase(bench, make, emb, cached, items[:largest]))
             if config.same_turn:
                 _guard(res, "same_turn_tools", say, partial(_same_turn, bench, backend))
+        comps: list[tuple[str, Callable[[Any], Any]]] = []
+        if "postgres" in config.peers:
+            from langmem_es_bench.postgres_target import PostgresPeer
+
+            peer = PostgresPeer()
+            stop_peers.append(peer.close)
         if config.competitors:
-            comps: list[tuple[str, Callable[[Any], Any]]] = [("langgraph_inmemory", InMemoryStoreTarget)]
+            comps.append(("langgraph_inmemory", InMemoryStoreTarget))
             if client is not None:
 
                 def langchain_es(e: Any) -> Any:
@@ -167,6 +195,9 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                     return target
 
                 comps.append(("langchain_es", langchain_es))
+        if peer is not None:
+            comps.append(("postgres", peer.target))
+        if comps:
             for key, factory in comps:
                 say(f"== {key}")
                 res = {}
@@ -179,6 +210,14 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
                     res["tenants"] = res["scale"].pop("tenants")
                 elif config.tenants > 1:
                     _guard(res, "tenants", say, partial(tenants_phase, bench, factory, emb, cached, items[:largest]))
+        if peer is not None:
+            _guard(
+                results,
+                "peers",
+                say,
+                lambda: {"postgres": _peer_side_by_side(bench, peer, cached, items[:largest], client)},
+            )
+            results["meta"]["versions"]["postgres_server"] = peer.version
         if client is not None and config.competitors and "elasticsearch" in config.backends:
             from langmem_es_bench.paired import paired_phase
 
@@ -201,6 +240,8 @@ def run_bench(config: BenchConfig, *, out_dir: Path | None = None, say: Say | No
             )
     finally:
         _checkpoint = None
+        for stop in stop_peers:
+            stop()
         if client is not None:
             client.close()
         try:

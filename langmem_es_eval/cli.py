@@ -73,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="comma-separated names, or 'all' (see --list-systems; default: "
         "every system but the opt-in variants, langchain_es only when "
-        "a cluster is configured)",
+        "a cluster is configured, postgres (LangGraph's PostgresStore on a "
+        "PostgreSQL the run starts) only with langmem-es[peers] installed)",
     )
     parser.add_argument("--list-systems", action="store_true", help="print the registered systems and exit")
     parser.add_argument(

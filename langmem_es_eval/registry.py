@@ -31,6 +31,13 @@ def _pipeline(mode: str) -> Callable[[EvalContext], RetrievalSystem]:
     return factory
 
 
+def _postgres(context: EvalContext) -> RetrievalSystem:
+    """LangGraph's PostgresStore on a private PostgreSQL (:mod:`langmem_es_eval.peers`), imported on use."""
+    from langmem_es_eval.peers.postgres_system import PostgresStoreSystem
+
+    return PostgresStoreSystem(context)
+
+
 #: name → factory(context). Adding a system is one line here.
 SYSTEMS: dict[str, Callable[[EvalContext], RetrievalSystem]] = {
     "langmem_es": _pipeline("full"),
@@ -39,6 +46,7 @@ SYSTEMS: dict[str, Callable[[EvalContext], RetrievalSystem]] = {
     "hybrid_rrf": HybridRRFSystem,
     "langgraph_inmemory": LangGraphInMemorySystem,
     "langchain_es": LangChainElasticsearchSystem,
+    "postgres": _postgres,  # a peer: needs `pip install 'langmem-es[peers]'`
     # our engine with a single recall leg or plain fusion (opt-in: name them)
     "langmem_es_bm25": _pipeline("bm25"),
     "langmem_es_dense": _pipeline("dense"),

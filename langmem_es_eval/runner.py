@@ -35,6 +35,7 @@ from langmem_es_eval.systems import EvalContext, RetrievalSystem, SystemUnavaila
 __all__ = [
     "CLUSTER_SYSTEMS",
     "OPT_IN_SYSTEMS",
+    "PEER_SYSTEMS",
     "aggregate",
     "default_systems",
     "run_eval",
@@ -47,9 +48,14 @@ CLUSTER_SYSTEMS: frozenset[str] = frozenset({"langchain_es"})
 OPT_IN_SYSTEMS: frozenset[str] = frozenset({"langmem_es_bm25", "langmem_es_dense", "langmem_es_hybrid"})
 
 
+#: Peers that run by default only where their extra is installed (``langmem-es[peers]``).
+PEER_SYSTEMS: frozenset[str] = frozenset({"postgres"})
+
+
 def default_systems() -> list[str]:
     """Every registered system but the opt-in ones, minus those needing a cluster when
-    none is configured."""
+    none is configured and the peers when their extra is not installed."""
+    from langmem_es_eval.peers.postgres import peer_installed
     from langmem_es_eval.registry import SYSTEMS
 
     try:
@@ -58,7 +64,14 @@ def default_systems() -> list[str]:
         have_cluster = connection_from_env() is not None
     except Exception:
         have_cluster = False
-    return [n for n in SYSTEMS if n not in OPT_IN_SYSTEMS and (have_cluster or n not in CLUSTER_SYSTEMS)]
+    have_peers = peer_installed()
+    return [
+        n
+        for n in SYSTEMS
+        if n not in OPT_IN_SYSTEMS
+        and (have_cluster or n not in CLUSTER_SYSTEMS)
+        and (have_peers or n not in PEER_SYSTEMS)
+    ]
 
 
 _PACKAGES = (
@@ -67,6 +80,7 @@ _PACKAGES = (
     "langgraph",
     "langchain-core",
     "langchain-elasticsearch",
+    "langgraph-checkpoint-postgres",
     "numpy",
     "onnxruntime",
 )
