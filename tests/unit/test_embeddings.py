@@ -461,3 +461,17 @@ class TestJinaStandard(EmbeddingsIntegrationTests):
     @property
     def embedding_model_params(self) -> dict:
         return {"base_url": self._url, "api_key": JinaFakeServer.api_key}
+
+
+def test_batching_by_tokens_keeps_each_texts_vector() -> None:
+    """Batches bounded by padded tokens give every text the vector it gets alone, in input order."""
+    import numpy as np
+
+    texts = ["short one", "a much longer text " * 30, "mid sized text about a router", "x", "another " * 80]
+    one_by_one = OnnxMiniLMEmbeddings(batch_size=1).embed_array(texts)
+    by_tokens = OnnxMiniLMEmbeddings(batch_tokens=64).embed_array(texts)
+    fixed = OnnxMiniLMEmbeddings(batch_size=32, batch_tokens=10**9).embed_array(texts)
+    assert np.allclose(one_by_one, by_tokens, atol=1e-5)
+    assert np.allclose(one_by_one, fixed, atol=1e-5)
+    with pytest.raises(ValueError, match="batch_tokens"):
+        OnnxMiniLMEmbeddings(batch_tokens=0)
