@@ -202,8 +202,19 @@ def _field_attributes(field: str) -> frozenset[str]:
     for phrase, attribute in _PHRASES.items():
         if phrase in f:
             return frozenset({attribute})
-    words = re.split(r"[\s/_-]+", f)
-    return _attributes_of({words[-1], "_".join(words)}) if words else frozenset()
+    words = [w for w in re.split(r"[\s/_-]+", f) if w]
+    if not words:
+        return frozenset()
+    whole = _attributes_of({"_".join(words)})
+    if whole:
+        return whole
+    head = _attributes_of({words[-1]})
+    # "account number" is not the phone: a qualifier must be one of the attribute's own words
+    return head if all(w in _QUALIFIERS or _attributes_of({w}) == head for w in words[:-1]) else frozenset()
+
+
+#: words that qualify an attribute's name without naming another thing ("current employer")
+_QUALIFIERS = frozenset("my our the new current present main primary personal actual latest own".split())
 
 
 def _holder_of(who: str) -> str | None:
@@ -337,7 +348,8 @@ def _read(text: str, changed: bool, past: bool, negated: bool) -> Meaning | None
         holder = "user"
     elif not holder:
         return None
-    words = {w for part in st.key.split(".") for w in (part, *part.split("_"))} | {st.frame or "", st.thing or ""}
+    parts = [*st.key.split("."), st.frame or "", st.thing or ""]
+    words = {w for part in parts if part for w in (part, *(part.split("_") if _field_attributes(part) else ()))}
     words -= {holder}
     if len(st.holder) > 1:  # "my partner is Sam": the attribute is the person the key names, by name
         if st.frame != "name":
