@@ -117,12 +117,44 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "conversation per --backend (--queries questions, default 150); writes ranker_cost.json in --out",
     )
     p.add_argument(
+        "--concurrency",
+        type=_levels,
+        default=None,
+        metavar="LEVELS",
+        help="only the concurrency point: N concurrent callers for each N of LEVELS (e.g. 1,8,32) through the "
+        "async core and the HTTP server on each --backend, beside langchain-elasticsearch, the plain hybrid "
+        "requests and --peers; reads only, then 70%% reads; with the CPU of one recall and one write by stage. "
+        "Corpus: the first --sizes (default 10k) over --tenants (default 10); --seconds a run; writes concurrency.json",
+    )
+    p.add_argument(
+        "--long-content",
+        type=float,
+        default=None,
+        metavar="MB",
+        help="only the long-content point: the embedder's batching on short and long texts, and a generated "
+        "conversation of about MB megabytes ingested on each --backend beside the embedder alone on the same "
+        "texts; writes long_content.json",
+    )
+    p.add_argument(
+        "--seconds", type=float, default=None, help="seconds of each --concurrency run (default 15; smoke 2)"
+    )
+    p.add_argument(
         "--report-only",
         type=Path,
         default=None,
         metavar="RESULTS_JSON",
         help="no run: print and (with --docs) write the report of a saved results.json",
     )
+
+
+def _levels(value: str) -> list[int]:
+    try:
+        levels = sorted({int(v) for v in value.split(",") if v.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--concurrency wants comma-separated integers, got {value!r}") from None
+    if not levels or levels[0] < 1 or levels[-1] > 256:
+        raise argparse.ArgumentTypeError(f"--concurrency wants callers between 1 and 256, got {value!r}")
+    return levels
 
 
 def _peers(value: str) -> list[str]:
@@ -223,6 +255,10 @@ def run_command(args: argparse.Namespace) -> int:
             json.dumps({"command": _command_line(argv), "runs": costs}, indent=2)
         )
         return 0
+    if args.concurrency or args.long_content is not None:
+        from langmem_es_bench.scale_cli import run_scale_point
+
+        return run_scale_point(args, _command_line(argv))
     if args.report_only:
         results = _saved_results(args.report_only)
         command = results.get("command") or _command_line(argv)

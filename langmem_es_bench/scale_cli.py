@@ -1,0 +1,178 @@
+"""``langmem-es bench --concurrency LEVELS`` and ``--long-content MB``: run one point, save its
+JSON in ``--out``, print its table, and with ``--docs`` write it into its own section of the
+markdown report (between ``<!-- name:start -->`` and ``<!-- name:end -->`` markers; the rest
+of the file is left as the full run wrote it)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["concurrency_markdown", "long_content_markdown", "replace_section", "run_scale_point"]
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_scale_point(args: argparse.Namespace, command: str) -> int:
+    backends = ["sqlite", "elasticsearch"] if args.backend == "both" else [args.backend]
+    args.out.mkdir(parents=True, exist_ok=True)
+    sections: list[tuple[str, str]] = []
+    if args.concurrency:
+        from langmem_es_bench.concurrency_run import run_concurrency
+
+        size = (args.sizes or [300 if args.smoke else 10_000])[0]
+        seconds = args.seconds or (2.0 if args.smoke else 15.0)
+        tenants = args.tenants if args.tenants and args.tenants > 1 else 10
+        result = run_concurrency(
+            backends, args.concurrency, size=size, tenants=tenants, seconds=seconds, peers=args.peers or (), say=_say
+        )
+        result["command"] = command
+        (args.out / "concurrency.json").write_text(json.dumps(result, indent=2))
+        sections.append(("concurrency", concurrency_markdown(result)))
+    if args.long_content is not None:
+        from langmem_es_bench.long_content import run_long_content
+
+        if not args.long_content > 0:
+            print("langmem-es bench: --long-content wants a positive number of megabytes", file=sys.stderr)
+            return 2
+        result = run_long_content(
+            backends, args.long_content, sample=200 if args.smoke else 2000, texts=16 if args.smoke else 128, say=_say
+        )
+        result["command"] = command
+        (args.out / "long_content.json").write_text(json.dumps(result, indent=2))
+        sections.append(("long-content", long_content_markdown(result)))
+    for name, text in sections:
+        print(text)
+        if args.docs:
+            replace_section(args.docs, name, text)
+            print(f"wrote the {name} section of {args.docs}")
+    return 0
+
+
+def replace_section(path: Path, name: str, text: str) -> None:
+    """Put ``text`` between the ``name`` markers of ``path`` (appended, with markers, when absent)."""
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    block = f"{start}\n{text.rstrip()}\n{end}"
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    new = pattern.sub(lambda _m: block, old) if pattern.search(old) else f"{old.rstrip()}\n\n{block}\n"
+    path.write_text(new, encoding="utf-8")
+
+
+def _ms(record: dict[str, Any] | None, key: str) -> str:
+    return f"{record[key]:.0f}" if record and key in record else "–"
+
+
+def concurrency_markdown(result: dict[str, Any]) -> str:
+    """Throughput and latency per system and level, reads and writes apart, and the CPU split."""
+    lines = [
+        "## Concurrent callers",
+        "",
+        f"`{result.get('command', 'langmem-es bench --concurrency')}` — {result['size']:,} memories over "
+        f"{result['tenants']} tenants, {result['seconds']:g} s a run, every read a query never asked before; "
+        f"load average {result.get('loadavg_start')} at the start, {result.get('loadavg_end')} at the end.",
+        "",
+        "| system | callers | reads only: ops/s | read p50 / p95 / p99 ms | 70 % reads: ops/s | "
+        "read p50 / p99 ms | write p50 / p99 ms | errors | load |",
+        "|---|---:|---:|---|---:|---|---|---:|---:|",
+    ]
+    for name, by_level in result["systems"].items():
+        for level, rec in by_level.items():
+            r, m = rec["reads"], rec["mixed"]
+            rr, mr, mw = r.get("read"), m.get("read"), m.get("write")
+            lines.append(
+                f"| {name} | {level} | {r['ops_per_s']} | {_ms(rr, 'p50')} / {_ms(rr, 'p95')} / {_ms(rr, 'p99')} | "
+                f"{m['ops_per_s']} | {_ms(mr, 'p50')} / {_ms(mr, 'p99')} | {_ms(mw, 'p50')} / {_ms(mw, 'p99')} | "
+                f"{r['errors'] + m['errors']} | {m['loadavg']} |"
+            )
+    lines += ["", *_targets(result), "", *_cpu_lines(result.get("cpu", {}))]
+    return "\n".join(lines)
+
+
+def _targets(result: dict[str, Any]) -> list[str]:
+    systems, levels = result["systems"], [str(n) for n in result["levels"]]
+    top, mid = levels[-1], levels[-2] if len(levels) > 1 else levels[-1]
+    out = ["Targets at the most callers:", ""]
+    plain = systems.get("plain_hybrid", {}).get(top, {}).get("reads", {}).get("ops_per_s")
+    for name, by_level in systems.items():
+        if not name.startswith(("core[", "http[")) or top not in by_level:
+            continue
+        reads = by_level[top]["reads"]
+        parts = []
+        if plain and name.endswith("[elasticsearch]"):
+            parts.append(f"reads ÷ plain hybrid {reads['ops_per_s'] / plain:.2f} (target ≥ 0.9)")
+        if mid in by_level and mid != top:
+            before = by_level[mid]["reads"]["ops_per_s"]
+            parts.append(f"reads at {top} ÷ at {mid} callers {reads['ops_per_s'] / before:.2f} (target ≥ 1.0)")
+        read = reads.get("read") or {}
+        if read.get("p50"):
+            parts.append(f"p99 ÷ p50 {read['p99'] / read['p50']:.2f} (target ≤ 3)")
+        out.append(f"- {name}: " + "; ".join(parts))
+    return out
+
+
+def _cpu_lines(cpu: dict[str, Any]) -> list[str]:
+    if not cpu:
+        return []
+    lines = [
+        "CPU of one call on the sync core, by stage (process CPU ms; the split from cProfile scaled to the "
+        "unprofiled total; engine = the Elasticsearch server's CPU per call from its node statistics):",
+        "",
+        "| backend | call | wall ms | client CPU ms | embedding | parsing | scoring | serialisation | "
+        "engine client | other | engine CPU ms |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for backend, calls in cpu.items():
+        for call in ("recall", "write"):
+            rec = calls.get(call)
+            if not rec:
+                continue
+            st = rec["client_cpu_by_stage_ms"]
+            cells = [
+                f"{st.get(k, 0):.1f}"
+                for k in ("embedding", "parsing", "scoring", "serialisation", "engine client", "other")
+            ]
+            lines.append(
+                f"| {backend} | {call} | {rec['wall_ms']:.1f} | {rec['client_cpu_ms']:.1f} | {' | '.join(cells)} | "
+                f"{rec.get('engine_cpu_ms', '–')} |"
+            )
+    return lines
+
+
+def long_content_markdown(result: dict[str, Any]) -> str:
+    """The embedder's batching A/B and the long-conversation ingest per backend."""
+    e = result["embedder"]
+    lines = [
+        "## Long content",
+        "",
+        f"`{result.get('command', 'langmem-es bench --long-content')}` — load average "
+        f"{result.get('loadavg_start')} at the start, {result.get('loadavg_end')} at the end.",
+        "",
+        f"The embedder (texts/s, median of alternating rounds; {e['texts']['short']} turns under 40 word pieces, "
+        f"{e['texts']['long']} passages):",
+        "",
+        f"| texts | fixed batches of 32 | batches of ≤ {e['batch_tokens']:,} padded tokens (shipped) | ratio |",
+        "|---|---:|---:|---:|",
+        f"| short | {e['fixed_32']['short']} | {e['shipped']['short']} | {e['ratio']['short']} |",
+        f"| long (passages) | {e['fixed_32']['long']} | {e['shipped']['long']} | {e['ratio']['long']} |",
+        "",
+        "One generated long conversation through `remember_many`, beside the embedder alone on what the ingest "
+        "embeds (each message once and each passage of a long one; timed on an even sample right before and after):",
+        "",
+        "| backend | MB | messages | passages | ingest s | MB/min | embedder alone MB/min | ingest ÷ embedder | load |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for backend in ("sqlite", "elasticsearch"):
+        r = result.get(backend)
+        if r:
+            lines.append(
+                f"| {backend} | {r['megabytes']} | {r['messages']:,} | {r['passages']:,} | {r['ingest_s']} | "
+                f"{r['mb_per_min']} | {r['embedder_mb_per_min']} | {r['ratio']} | {r['loadavg']:.2f} |"
+            )
+    return "\n".join(lines)

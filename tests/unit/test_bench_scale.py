@@ -1,0 +1,54 @@
+"""``langmem-es bench --concurrency`` and ``--long-content`` run for real on SQLite (tiny sizes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from langmem_es_bench.cli import main
+from langmem_es_bench.scale_cli import replace_section
+
+
+def test_concurrency_point_drives_core_and_server(tmp_path: Path) -> None:
+    docs = tmp_path / "bench.md"
+    docs.write_text("# Benchmarks\n\nkept text\n")
+    argv = ["--backend", "sqlite", "--smoke", "--concurrency", "1,3", "--seconds", "1", "--sizes", "100"]
+    assert main([*argv, "--out", str(tmp_path), "--docs", str(docs)]) == 0
+    result = json.loads((tmp_path / "concurrency.json").read_text())
+    assert set(result["systems"]) == {"core[sqlite]", "http[sqlite]"}
+    for by_level in result["systems"].values():
+        assert set(by_level) == {"1", "3"}
+        for rec in by_level.values():
+            assert rec["reads"]["errors"] == 0 and rec["mixed"]["errors"] == 0
+            assert rec["reads"]["read"]["n"] > 0 and "write" not in rec["reads"]
+            assert rec["mixed"]["write"]["n"] > 0  # 30 % writes
+    split = result["cpu"]["sqlite"]
+    assert split["recall"]["client_cpu_by_stage_ms"]["embedding"] > 0
+    assert split["write"]["client_cpu_by_stage_ms"]["parsing"] > 0
+    text = docs.read_text()
+    assert "kept text" in text and "## Concurrent callers" in text and "| core[sqlite] | 3 |" in text
+
+
+def test_long_content_point_measures_ingest_beside_embedder(tmp_path: Path) -> None:
+    assert main(["--backend", "sqlite", "--smoke", "--long-content", "0.05", "--out", str(tmp_path)]) == 0
+    result = json.loads((tmp_path / "long_content.json").read_text())
+    assert result["embedder"]["shipped"]["long"] > 0 and result["embedder"]["fixed_32"]["short"] > 0
+    run = result["sqlite"]
+    assert run["megabytes"] >= 0.05 and run["passages"] > 0 and run["ratio"] > 0
+
+
+def test_bad_levels_are_one_line_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--concurrency", "0,x"])
+    assert "--concurrency wants" in capsys.readouterr().err
+
+
+def test_section_replaced_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "b.md"
+    path.write_text("top\n")
+    replace_section(path, "x", "one")
+    replace_section(path, "x", "two")
+    text = path.read_text()
+    assert text.count("<!-- x:start -->") == 1 and "two" in text and "one" not in text and text.startswith("top")
