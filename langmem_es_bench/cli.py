@@ -139,6 +139,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--seconds", type=float, default=None, help="seconds of each --concurrency run (default 15; smoke 2)"
     )
     p.add_argument(
+        "--server-workers",
+        type=lambda v: sorted({int(x) for x in v.split(",") if x.strip()}),
+        default=[1, 2],
+        metavar="COUNTS",
+        help="--concurrency: the HTTP server's worker processes, one server per count (default: 1,2)",
+    )
+    p.add_argument(
         "--report-only",
         type=Path,
         default=None,

@@ -6,8 +6,9 @@ Each system is loaded once with the corpus (cached vectors) and then driven at e
 * ``core[backend]`` — :class:`~langmem_es.core.AsyncMemoryCore` in this process on the
   loaded storage: a read is ``recall(k=9)`` (what the pre-recall node asks), a write is
   ``remember`` of a new fact (the tools' path: belief rules included).
-* ``http[backend]`` — ``langmem-es serve`` on the same storage in its own process;
-  ``POST /v1/recall`` and ``POST /v1/memories`` from one async HTTP client pool.
+* ``http[backend]`` — ``langmem-es serve`` on the same storage in its own process (and
+  ``http[backend, N workers]`` with ``--workers N``); ``POST /v1/recall`` and
+  ``POST /v1/memories`` from one async HTTP client pool.
 * ``langchain_es`` / ``plain_hybrid`` / ``postgres`` — the sync peers on N threads:
   ``similarity_search`` / ``add_texts`` with refresh; the plain BM25 + kNN msearch with
   RRF and mget (its writes are langchain-elasticsearch's); ``PostgresStore.search`` / ``put``.
@@ -88,8 +89,10 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(backend: str, target: Any, tenants: Sequence[str], workdir: Path) -> Iterator[tuple[str, dict[str, str]]]:
-    """``langmem-es serve`` on ``target``'s storage: ``(base URL, token per tenant)``."""
+def serving(
+    backend: str, target: Any, tenants: Sequence[str], workdir: Path, workers: int = 1
+) -> Iterator[tuple[str, dict[str, str]]]:
+    """``langmem-es serve --workers N`` on ``target``'s storage: ``(base URL, token per tenant)``."""
     tokens = {t: f"bench-{t}-{os.urandom(8).hex()}" for t in tenants}
     token_file = workdir / "tokens.json"
     token_file.write_text(
@@ -99,7 +102,8 @@ def serving(backend: str, target: Any, tenants: Sequence[str], workdir: Path) ->
     where = ["--path", str(target.path)] if backend == "sqlite" else ["--prefix", target.prefix]
     command = [sys.executable, "-m", "langmem_es_cli.main", "serve", "--backend", backend, *where]
     command += ["--tokens", str(token_file), "--port", str(port), "--rate", "1000000", "--burst", "1000000"]
-    log = open(workdir / "serve.log", "w+")  # noqa: SIM115 - closed below
+    command += ["--workers", str(workers)]
+    log = open(workdir / f"serve-{port}.log", "w+")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -207,10 +211,12 @@ def run_concurrency(
     tenants: int = 10,
     seconds: float = 10.0,
     peers: Sequence[str] = (),
+    server_workers: Sequence[int] = (1,),
     say: Say = print,
 ) -> dict[str, Any]:
     """Load every system with ``size`` memories over ``tenants`` tenants, then drive each at every
-    level; returns the figures by system and level, and the CPU split of one call."""
+    level (the HTTP server once per count of ``server_workers``); returns the figures by system
+    and level, and the CPU split of one call."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.corpus import corpus
     from langmem_es_bench.targets import LangChainESTarget, OursTarget, PlainHybridTarget, es_client
@@ -225,6 +231,7 @@ def run_concurrency(
     stream = QueryStream(seed=31)
     client = es_client() if "elasticsearch" in backends else None
     out: dict[str, Any] = {"size": size, "tenants": tenants, "seconds": seconds, "levels": list(levels)}
+    out["server_workers"] = list(server_workers)
     out["loadavg_start"] = round(os.getloadavg()[0], 2)
     with tempfile.TemporaryDirectory(prefix="langmem-es-conc-") as tmp, contextlib.ExitStack() as stack:
         workdir = Path(tmp)
@@ -238,8 +245,10 @@ def run_concurrency(
                 target.core, _identity(names[0]), stream.take(120), client=client if backend != "sqlite" else None
             )
             systems[f"core[{backend}]"] = core_system(backend, target, emb)
-            url, tokens = stack.enter_context(serving(backend, target, names, workdir))
-            systems[f"http[{backend}]"] = http_system(url, tokens)
+            for workers in server_workers:
+                url, tokens = stack.enter_context(serving(backend, target, names, workdir, workers))
+                name = f"http[{backend}]" if workers == 1 else f"http[{backend}, {workers} workers]"
+                systems[name] = http_system(url, tokens)
         if client is not None:
             say(f"concurrency: loading {size:,} memories into langchain-elasticsearch …")
             lc = LangChainESTarget(cached, client)

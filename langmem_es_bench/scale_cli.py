@@ -30,7 +30,14 @@ def run_scale_point(args: argparse.Namespace, command: str) -> int:
         seconds = args.seconds or (2.0 if args.smoke else 15.0)
         tenants = args.tenants if args.tenants and args.tenants > 1 else 10
         result = run_concurrency(
-            backends, args.concurrency, size=size, tenants=tenants, seconds=seconds, peers=args.peers or (), say=_say
+            backends,
+            args.concurrency,
+            size=size,
+            tenants=tenants,
+            seconds=seconds,
+            peers=args.peers or (),
+            server_workers=args.server_workers,
+            say=_say,
         )
         result["command"] = command
         (args.out / "concurrency.json").write_text(json.dumps(result, indent=2))

@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import json
 import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["open_async_core", "register"]
+__all__ = ["app_from_environment", "app_of", "open_async_core", "register"]
 
 DEFAULT_PATH = "langmem-es.db"
 
@@ -138,35 +139,94 @@ def _serve(args: argparse.Namespace) -> int:
             print(path)
         return 0
     from langmem_es.errors import ConfigurationError
-    from langmem_es.server import ServerSettings, TokenTable, create_app
+    from langmem_es.server import TokenTable
     from langmem_es.server._deps import require
 
     if not args.tokens:
         raise ConfigurationError("serve needs --tokens FILE (bearer tokens -> identities; see `langmem-es serve -h`)")
     store = _store_path(args)
     uvicorn = require("uvicorn")
-    tokens = TokenTable.load(args.tokens)
-    core, health = open_async_core(
-        args.backend,
-        path=store,
-        cluster=args.cluster,
-        prefix=args.prefix,
-        embeddings=args.embeddings,
-        shared_writes=args.shared_writes,
-        shared_writers=args.shared_writers,
-    )
-    settings = ServerSettings(rate_per_second=args.rate, burst=args.burst, mcp_shared=args.mcp_shared)
-    if args.max_body is not None:
-        settings = dataclasses.replace(settings, max_body_bytes=args.max_body)
-    app = create_app(core, tokens, settings=settings, health=health)
+    tokens = TokenTable.load(args.tokens)  # a bad token file stops here, before any worker starts
+    if not 1 <= args.workers <= 64:
+        raise ConfigurationError(f"--workers {args.workers}: give 1 to 64 worker processes")
+    spec = {
+        "backend": args.backend,
+        "path": store,
+        "cluster": args.cluster,
+        "prefix": args.prefix,
+        "embeddings": args.embeddings,
+        "shared_writes": args.shared_writes,
+        "shared_writers": args.shared_writers,
+        "tokens": os.path.abspath(args.tokens),
+        "rate": args.rate,
+        "burst": args.burst,
+        "mcp_shared": args.mcp_shared,
+        "max_body": args.max_body,
+    }
+    where = f"http://{args.host}:{args.port}"
     print(
-        f"langmem-es serving {args.backend} on http://{args.host}:{args.port}  "
-        f"(API /v1, docs /docs, MCP /mcp/, console /console/; {len(tokens)} token(s))",
+        f"langmem-es serving {args.backend} on {where}  (API /v1, docs /docs, MCP /mcp/, console /console/; "
+        f"{len(tokens)} token(s){f'; {args.workers} worker processes' if args.workers > 1 else ''})",
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    if args.workers == 1:
+        uvicorn.run(app_of(spec), host=args.host, port=args.port, log_level=args.log_level)
+        return 0
+    app_of(spec, check_only=True)  # the backend reachable and the store usable, before forking
+    os.environ[_SPEC_VARIABLE] = json.dumps(spec)
+    uvicorn.run(
+        f"{__name__}:app_from_environment",
+        factory=True,
+        workers=args.workers,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )
     return 0
+
+
+_SPEC_VARIABLE = "LANGMEM_ES_SERVE_SPEC"
+
+
+def app_of(spec: dict[str, Any], *, check_only: bool = False) -> Any:
+    """The server's ASGI app for ``spec`` (the options of ``langmem-es serve``); with
+    ``check_only`` the store is set up once (tables or indices made, so the workers do not
+    race to make them) and closed, and nothing is returned."""
+    from langmem_es.server import ServerSettings, TokenTable, create_app
+
+    core, health = open_async_core(
+        spec["backend"],
+        path=spec["path"],
+        cluster=spec["cluster"],
+        prefix=spec["prefix"],
+        embeddings=spec["embeddings"],
+        shared_writes=spec["shared_writes"],
+        shared_writers=spec["shared_writers"],
+    )
+    if check_only:
+        import asyncio
+
+        async def set_up_once() -> None:
+            try:
+                await core.setup()
+            finally:
+                await core.close()
+                client = getattr(core.backend, "client", None)
+                if client is not None:
+                    await client.close()
+
+        asyncio.run(set_up_once())
+        return None
+    settings = ServerSettings(rate_per_second=spec["rate"], burst=spec["burst"], mcp_shared=spec["mcp_shared"])
+    if spec["max_body"] is not None:
+        settings = dataclasses.replace(settings, max_body_bytes=spec["max_body"])
+    return create_app(core, TokenTable.load(spec["tokens"]), settings=settings, health=health)
+
+
+def app_from_environment() -> Any:
+    """The app of one worker of ``langmem-es serve --workers N`` (its options in the environment)."""
+    return app_of(json.loads(os.environ[_SPEC_VARIABLE]))
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -272,6 +332,13 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         help="largest request body in bytes (default 1 MiB, the largest content remember takes in the Python API)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port (default 1); each holds its own core and embedder, and its own "
+        "rate limits (a token may then send --rate per second to each)",
     )
     p.add_argument("--rate", type=float, default=50.0, help="requests per second per token (default 50)")
     p.add_argument("--burst", type=int, default=100, help="requests a token may send at once (default 100)")
