@@ -3,28 +3,37 @@ scenario tests.
 
 Each family is one story type (an attribute, a way of saying it); its templates vary the
 surface form — tense, person, voice, word order, markers ("now", "these days", "just",
-"have since", "currently"), form-like lines ("Field: value"), questions and hedges. The
-families of every class are split into a *tuning* half (what the rules were written against)
-and a *held-out* half, written and committed before any rule for classes 2 and 4 was
-written; the held-out half is measured, never tuned on.
+"have since", "currently"), form-like lines ("Field: value"), questions and hedges, and, for
+class 3, the caller's spelling of the key. The families of every class are split into a
+*tuning* half (what the rules were written against) and a *held-out* half, written and
+committed before any rule for that class was tuned on them; the held-out half is measured,
+never tuned on. Classes 2 and 4 were split first; classes 3 and 5 (whose rules came earlier,
+from hand-written user stories) got their families later, both halves measured before any
+change. :data:`HELD_OUT_NEW` is a second held-out half for class 4, written after the first
+had been read three times and before any further class 4 rule.
 
-A story is ``(class, family, held, said, expected)``: the held fact, the new statement (both
-keyless, the second from the same user unless the family says otherwise) and what the new
+A story is ``(class, family, held, said, expected)``: the held fact, the new statement (keyless
+unless the family gives keys; the second from the same user unless the family says
+``who="agents"``: one agent's shared fact, another agent's statement) and what the new
 statement must do to the held fact:
 
 * ``update`` — supersede it (history kept);
 * ``reinforcement`` — repeat it (no second fact);
-* ``denial`` — deny it;
-* ``kept`` — leave it active and add nothing that replaces it (another holder, a past
-  value, another value of a many-valued attribute).
+* ``denial`` — deny it, held until confirmed (it stays active meanwhile);
+* ``correction`` — deny it at once (the user's own correction under the fact's key);
+* ``kept`` — leave it active and add nothing that replaces or denies it (another holder, a
+  past value, another value of a many-valued attribute, another key's fact).
 
 ``python -m tests.unit.belief_stories`` prints the share right per class and half, at the
-level of the pure rules (:func:`langmem_es.core.belief_rules.relation`).
+level of the pure rules (:func:`judged`); ``--sqlite`` plays two stories a family through
+``remember`` on SQLite too (:func:`play`); ``--families`` per family; ``--misses`` the tuning
+half's misses only.
 """
 
 from __future__ import annotations
 
 import itertools
+from datetime import datetime, timezone
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -39,10 +48,26 @@ class Family:
     said: tuple[str, ...]
     values: tuple[tuple[str, str], ...]
     owner: str = "user:sam"
+    #: (held key, said key) pairs: each story is played with every pair (none: keyless)
+    keys: tuple[tuple[str | None, str | None], ...] = ((None, None),)
+    #: who says what: ``self`` (the user, privately, both) or ``agents`` (one agent states a
+    #: shared fact, another denies or restates it)
+    who: str = "self"
 
 
-def F(cls: str, expected: str, held: list[str], said: list[str], values: list[tuple[str, str]]) -> Family:
-    return Family(cls, expected, tuple(held), tuple(said), tuple(values))
+def F(
+    cls: str,
+    expected: str,
+    held: list[str],
+    said: list[str],
+    values: list[tuple[str, str]],
+    *,
+    keys: list[tuple[str | None, str | None]] | None = None,
+    who: str = "self",
+) -> Family:
+    return Family(
+        cls, expected, tuple(held), tuple(said), tuple(values), keys=tuple(keys or [(None, None)]), who=who
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,6 +179,110 @@ TUNING: dict[str, Family] = {
         ["I'm allergic to {A}."],
         ["{B} make me break out in hives.", "{B} give me a reaction."],
         [("peanuts", "shellfish")],
+    ),
+    # -- class 3: another spelling of the key (the caller's keys) -------------------------------
+    "3/synonym": F(
+        "3",
+        "update",
+        ["My phone number is {A}.", "You can reach me on {A}."],
+        ["My mobile number is {B}.", "My number is {B} now."],
+        [("07700 900123", "07700 900456")],
+        keys=[("user.phone", "user.mobile_number"), ("user.phone_number", "user.cell")],
+    ),
+    "3/qualified-head": F(
+        "3",
+        "update",
+        ["My boss is {A}.", "I report to {A}."],
+        ["My direct supervisor is {B}.", "I report to {B} now."],
+        [("Dana", "Priya")],
+        keys=[("user.boss", "work.direct_supervisor"), ("user.manager", "team.line_manager")],
+    ),
+    "3/longer-key": F(
+        "3",
+        "update",
+        ["I work as a {A}.", "My job is {A}."],
+        ["My job title is {B}.", "I'm a {B} now."],
+        [("nurse", "teacher")],
+        keys=[("user.job", "user.job_title")],
+    ),
+    "3/longer-key-employer": F(
+        "3",
+        "update",
+        ["I work at {A}."],
+        ["I work at {B} now.", "My employer is {B}."],
+        [("Initech", "Globex")],
+        keys=[("user.company", "user.current_employer")],
+    ),
+    "3/denial-other-key": F(
+        "3",
+        "correction",
+        ["My boss is {A}."],
+        ["{A} is not my supervisor.", "I don't report to {A}."],
+        [("Dana", "")],
+        keys=[("user.boss", "work.supervisor")],
+    ),
+    "3/same-value-other-key": F(
+        "3",
+        "reinforcement",
+        ["My phone number is {A}."],
+        ["Mobile: {A}", "My mobile number is {A}."],
+        [("07700 900123", "")],
+        keys=[("user.phone", "user.mobile")],
+    ),
+    "3/safety-holder-key": F(
+        "3",
+        "kept",
+        ["My phone number is {A}."],
+        ["My sister's number is {B}."],
+        [("07700 900123", "07700 900456")],
+        keys=[("user.phone", "user.sister.phone")],
+    ),
+    "3/safety-time-key": F(
+        "3",
+        "kept",
+        ["I work at {A}."],
+        ["I worked at {B} before.", "My previous employer was {B}."],
+        [("Initech", "Globex")],
+        keys=[("user.employer", "user.previous_employer")],
+    ),
+    # -- class 5: denials in other forms ------------------------------------------------------------
+    "5/echo": F(
+        "5",
+        "denial",
+        ["I live in {A}.", "The user lives in {A}."],
+        ["{A}? I was only there on holiday.", "{A}? No, I only visited once."],
+        [("Paris", ""), ("Rome", "")],
+    ),
+    "5/echo-employer": F(
+        "5",
+        "denial",
+        ["I work at {A}."],
+        ["{A}? I only interviewed there.", "{A}? No, I never worked there."],
+        [("Google", "")],
+    ),
+    "5/own-keyed": F(
+        "5",
+        "correction",
+        ["I live in {A}."],
+        ["I don't live in {A}.", "I never lived in {A}."],
+        [("Paris", "")],
+        keys=[("user.home_city", "user.home_city")],
+    ),
+    "5/other-denial": F(
+        "5",
+        "denial",
+        ["The launch is on {A}."],
+        ["The launch is not on {A}."],
+        [("12 March", "")],
+        keys=[("project.launch_date", "project.launch_date")],
+        who="agents",
+    ),
+    "5/control-echo-other": F(
+        "5",
+        "kept",
+        ["I live in {A}."],
+        ["{B}? I was only there on holiday."],
+        [("Paris", "Rome")],
     ),
 }
 
@@ -270,6 +399,176 @@ HELD_OUT: dict[str, Family] = {
         ["{B} give me a rash.", "I get hives from {B}."],
         [("peanuts", "strawberries")],
     ),
+    # -- class 3 (written before any rule was tuned on generated class 3 stories) ----------------
+    "3/synonym": F(
+        "3",
+        "update",
+        ["My number is {A}.", "Call me on {A}."],
+        ["My contact number is {B}.", "Reach me on {B} from now on.", "Cell: {B}"],
+        [("07700 900123", "07700 900789")],
+        keys=[("user.telephone", "user.contact_number"), ("profile.mobile", "user.cell_phone_number")],
+    ),
+    "3/qualified-head": F(
+        "3",
+        "update",
+        ["{A} is my manager.", "I report to {A}."],
+        ["My line manager is now {B}.", "{B} took over as my boss."],
+        [("Dana", "Priya"), ("Tom", "Aisha")],
+        keys=[("user.manager", "work.reporting_line_manager"), ("user.supervisor", "employment.boss")],
+    ),
+    "3/longer-key": F(
+        "3",
+        "update",
+        ["I work at {A}.", "My employer is {A}."],
+        ["I've joined {B}.", "My employer is {B} now."],
+        [("Initech", "Globex")],
+        keys=[("user.employer", "user.employer_name"), ("user.workplace", "work.current_workplace")],
+    ),
+    "3/longer-key-city": F(
+        "3",
+        "update",
+        ["I live in {A}."],
+        ["I moved to {B}.", "I'm living in {B} now."],
+        [("York", "Leeds")],
+        keys=[("user.city", "user.city_of_residence"), ("user.home", "user.home_location")],
+    ),
+    "3/denial-other-key": F(
+        "3",
+        "correction",
+        ["I work at {A}."],
+        ["I don't work at {A}.", "{A} is not my employer."],
+        [("Initech", "")],
+        keys=[("user.employer", "work.company")],
+    ),
+    "3/same-value-other-key": F(
+        "3",
+        "reinforcement",
+        ["My email is {A}."],
+        ["Email: {A}", "You can write to me at {A}."],
+        [("sam@old.org", "")],
+        keys=[("user.email", "contact.email_address")],
+    ),
+    "3/safety-holder-key": F(
+        "3",
+        "kept",
+        ["My email is {A}."],
+        ["My partner's email is {B}."],
+        [("sam@old.org", "alex@new.io")],
+        keys=[("user.email", "user.partner.email")],
+    ),
+    "3/safety-other-attribute": F(
+        "3",
+        "kept",
+        ["My phone number is {A}."],
+        ["My account number is {B}."],
+        [("07700 900123", "40440212")],
+        keys=[("user.phone", "user.account_number")],
+    ),
+    # -- class 5 (written before any rule was tuned on generated class 5 stories) ----------------
+    "5/echo": F(
+        "5",
+        "denial",
+        ["I'm based in {A}.", "Sam lives in {A}.", "My home is in {A}."],
+        [
+            "{A}? Never lived there, I just visited.",
+            "{A}? Not really, I was only there for work.",
+            "Live in {A}? No, that was just a trip.",
+        ],
+        [("Lisbon", ""), ("Berlin", "")],
+    ),
+    "5/echo-employer": F(
+        "5",
+        "denial",
+        ["I work at {A}.", "My employer is {A}."],
+        ["{A}? No, I only did a short contract there.", "Working at {A}? I was never employed there."],
+        [("Globex", "")],
+    ),
+    "5/own-keyed": F(
+        "5",
+        "correction",
+        ["My partner is {A}.", "I'm married to {A}."],
+        ["{A} is not my partner.", "I'm not with {A}.", "That's wrong, I'm not married to {A}."],
+        [("Alex", "")],
+        keys=[("user.partner", "user.partner")],
+    ),
+    "5/own-keyed-employer": F(
+        "5",
+        "correction",
+        ["I work at {A}."],
+        ["I don't work at {A}.", "It's not true that I work at {A}."],
+        [("Initech", "")],
+        keys=[("user.employer", "user.employer")],
+    ),
+    "5/other-denial": F(
+        "5",
+        "denial",
+        ["The office is in {A}.", "Our office is located in {A}."],
+        ["The office is not in {A}.", "Our office isn't in {A}."],
+        [("Leeds", "")],
+        keys=[("org.office_city", "org.office_city")],
+        who="agents",
+    ),
+    "5/control-echo-other": F(
+        "5",
+        "kept",
+        ["I'm based in {A}."],
+        ["{B}? I was only there for work.", "{B}? No, just a weekend trip."],
+        [("Lisbon", "Porto")],
+    ),
+}
+
+#: Class 4 again, written after the first held-out half had been read three times (so it no
+#: longer measured anything unseen), before any further rule for class 4: measured, not tuned on.
+HELD_OUT_NEW: dict[str, Family] = {
+    "4/home-words": F(
+        "4",
+        "update",
+        ["I live in {A}.", "My home is in {A}.", "The user lives in {A}."],
+        [
+            "I've made {B} my home.",
+            "Home these days is {B}.",
+            "The user now resides in {B}.",
+            "{B} is where I live now.",
+            "I call {B} home now.",
+            "I rent a flat in {B} now.",
+        ],
+        [("Bath", "Leeds"), ("Lyon", "Nice")],
+    ),
+    "4/employer-moves": F(
+        "4",
+        "update",
+        ["I work at {A}.", "I'm employed at {A}."],
+        ["I left {A} for {B}.", "I've switched jobs, I'm at {B} now.", "I started at {B} last week.", "I work for {B} now."],
+        [("Initech", "Globex")],
+    ),
+    "4/phone-new": F(
+        "4",
+        "update",
+        ["My mobile is {A}.", "My phone number is {A}."],
+        ["New number: {B}", "I've changed my number to {B}.", "My number changed to {B}."],
+        [("07700 900123", "07700 900999")],
+    ),
+    "4/partner-new": F(
+        "4",
+        "update",
+        ["I'm dating {A}.", "My girlfriend is {A}."],
+        ["I'm seeing {B} these days.", "My girlfriend is now {B}."],
+        [("Maya", "Chloe")],
+    ),
+    "4/safety-home": F(
+        "4",
+        "kept",
+        ["I live in {A}.", "My home is in {A}."],
+        ["My parents now live in {B}.", "I grew up in {B}.", "We spent last summer in {B}."],
+        [("Bath", "Leeds")],
+    ),
+    "4/safety-employer": F(
+        "4",
+        "kept",
+        ["I work at {A}."],
+        ["My wife just joined {B}.", "I interned at {B} years ago."],
+        [("Initech", "Globex")],
+    ),
 }
 
 #: an allergy pair's two ordered sentences must not swap (the effect first, then the name)
@@ -284,6 +583,9 @@ class Story:
     said: str
     expected: str
     owner: str = "user:sam"
+    held_key: str | None = None
+    said_key: str | None = None
+    who: str = "self"
 
 
 def _cap(s: str) -> str:
@@ -294,14 +596,14 @@ def stories(families: dict[str, Family]) -> Iterator[Story]:
     """Every story of the families (reversed too where the order does not matter)."""
     seen = set()
     for name, fam in families.items():
-        for h, s, (a, b) in itertools.product(fam.held, fam.said, fam.values):
+        for h, s, (a, b), (hk, sk) in itertools.product(fam.held, fam.said, fam.values, fam.keys):
             pairs = [(_cap(h.format(A=a, B=b)), _cap(s.format(A=a, B=b)))]
             if name in REVERSED:
                 pairs.append(pairs[0][::-1])
             for held, said in pairs:
-                if (held, said) not in seen:
-                    seen.add((held, said))
-                    yield Story(fam.cls, name, held, said, fam.expected, fam.owner)
+                if (held, said, hk, sk) not in seen:
+                    seen.add((held, said, hk, sk))
+                    yield Story(fam.cls, name, held, said, fam.expected, fam.owner, hk, sk, fam.who)
 
 
 def verdict(relation: str, polarity: str) -> str:
@@ -310,17 +612,43 @@ def verdict(relation: str, polarity: str) -> str:
         return "update"
     if relation == "reinforcement":
         return "reinforcement"
-    if relation == "denial" or polarity == "deny":
+    if relation == "denial":
         return "denial"
-    return "kept"
+    return "kept"  # a denial of something else (or nothing held) leaves the held fact as it is
 
 
 def judged(story: Story) -> str:
+    """What the pure rules make of a story. A keyed story follows the write path's key rules
+    (:func:`belief_rules.keys_close` with no embedding similarity, so a lower bound; or a new
+    value of the one named attribute), then its polarity and relation; keyless, the relation."""
     from langmem_es.core import belief_rules
+    from langmem_es.model import Memory
 
     pol = belief_rules.polarity(story.said)
-    rel = belief_rules._relation(story.held, story.owner, "assert", story.said, story.owner, pol)
-    return verdict(rel, pol)
+    owner = story.owner if story.who == "self" else "agent:planner"
+    rel = belief_rules._relation(story.held, owner, "assert", story.said, owner, pol)
+    if story.said_key is None:
+        return verdict(rel, pol)
+    common = {"kind": "semantic", "scope": "private", "tenant": "t", "owner": owner, "written_at": _NOW}
+    old = Memory(id="held", content=story.held, subject_key=story.held_key, **common)
+    new = Memory(id="said", content=story.said, subject_key=story.said_key, polarity=pol, **common)
+    one = story.said_key == story.held_key or belief_rules.keys_close(story.said_key, story.held_key or "", 0.0, 0.6)
+    if not one and not (
+        rel == "update"
+        and belief_rules.one_attribute(old, new)
+        and belief_rules.same_key_ids(story.said_key, story.held_key)
+    ):
+        return "kept"  # another key: the held fact stays as it is
+    if pol == "deny":
+        return "correction" if story.who == "self" else "denial"
+    if rel == "reinforcement":
+        return "reinforcement"
+    if belief_rules.another_fact_under_key([old], new):
+        return "kept"
+    return "update"
+
+
+_NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def shares(families: dict[str, Family], by: str = "cls") -> dict[str, tuple[float, int]]:
@@ -334,15 +662,83 @@ def misses(families: dict[str, Family]) -> list[tuple[Story, str]]:
     return [(st, got) for st in stories(families) for got in [judged(st)] if got != st.expected]
 
 
+def sample(families: dict[str, Family], per_family: int = 2) -> list[Story]:
+    """``per_family`` stories of every family, spread over its stories."""
+    by_family: dict[str, list[Story]] = {}
+    for s in stories(families):
+        by_family.setdefault(s.family, []).append(s)
+    return [s for group in by_family.values() for s in group[:: max(1, len(group) // per_family)][:per_family]]
+
+
+WHY = "Answers about the user depend on it."
+
+
+def play(core, story: Story, tenant: str | None = None, *, check_recall: bool = True) -> str:  # type: ignore[no-untyped-def]
+    """The story through the write path (``remember``, then ``get`` and ``recall``): what the
+    second write did to the first fact, in the stories' terms."""
+    import uuid
+
+    from langmem_es.model import Identity
+
+    tenant = tenant or f"t-{uuid.uuid4().hex[:8]}"
+    if story.who == "agents":
+        first, second = Identity(tenant=tenant, agent_id="planner"), Identity(tenant=tenant, agent_id="researcher")
+        scope = "shared"
+    else:
+        first = second = Identity(tenant=tenant, user_id=story.owner.split(":", 1)[1], agent_id="assistant")
+        scope = "private"
+    held = core.remember(first, story.held, reason=WHY, subject_key=story.held_key, scope=scope)
+    said = core.remember(second, story.said, reason=WHY, subject_key=story.said_key, scope=scope)
+    status = core.get(first, held.id).status
+    if said.action == "reinforced":
+        return "reinforcement"
+    if status == "superseded":
+        if said.memory is not None and said.memory.polarity == "deny":
+            return "correction"
+        if check_recall:
+            recalled = [m.memory.content for m in core.recall(first, story.said, kinds=["semantic"]).memories]
+            assert story.held not in recalled and story.said in recalled  # the current fact; the old one in history
+        return "update"
+    if said.action == "pending_denial" and said.memory is not None and held.id in said.memory.supersedes:
+        return "denial"
+    return "kept"
+
+
+def _sqlite_core():  # type: ignore[no-untyped-def]
+    import uuid
+
+    from langmem_es.backends.sqlite import SQLiteBackend
+    from langmem_es.core import MemoryCore, Policy
+
+    backend = SQLiteBackend(":memory:", prefix=f"gen_{uuid.uuid4().hex[:8]}")
+    backend.setup()
+    return MemoryCore(backend, rules=Policy(shared_writers={"*"}))
+
+
+HALVES = (("tuning", "TUNING"), ("held-out", "HELD_OUT"), ("held-out new", "HELD_OUT_NEW"))
+
+
 if __name__ == "__main__":
     import sys
 
-    for label, fams in (("tuning", TUNING), ("held-out", HELD_OUT)):
+    halves = [(label, globals()[name]) for label, name in HALVES]
+    for label, fams in halves:
         for k, (share, n) in sorted(shares(fams, "cls").items()):
-            print(f"{label:9s} class {k}: {share:.3f} of {n}")
+            print(f"{label:12s} class {k}: {share:.3f} of {n}  (the rules alone)")
         if "--families" in sys.argv:
             for k, (share, n) in sorted(shares(fams, "family").items()):
-                print(f"{label:9s}   {k:24s} {share:.3f} of {n}")
-    if "--misses" in sys.argv:  # the tuning half's misses only: the held-out half is not tuned on
+                print(f"{label:12s}   {k:28s} {share:.3f} of {n}")
+    if "--sqlite" in sys.argv:  # two stories a family through remember on SQLite
+        core = _sqlite_core()
+        for label, fams in halves:
+            tally: dict[str, list[bool]] = {}
+            for st in sample(fams):
+                got = play(core, st, check_recall=False)
+                tally.setdefault(st.cls, []).append(got == st.expected)
+                if got != st.expected and label == "tuning" and "--misses" in sys.argv:
+                    print(f"  sqlite miss {st.family}: {st.held!r} -> {st.said!r}: {got} (want {st.expected})")
+            for k, v in sorted(tally.items()):
+                print(f"{label:12s} class {k}: {sum(v) / len(v):.3f} of {len(v)}  (through remember, SQLite)")
+    if "--misses" in sys.argv:  # the tuning half's misses only: the held-out halves are not tuned on
         for st, got in misses(TUNING):
-            print(f"{st.family}: {st.held!r} -> {st.said!r}: {got} (want {st.expected})")
+            print(f"{st.family}: {st.held!r} -> {st.said!r} [{st.held_key} -> {st.said_key}]: {got} (want {st.expected})")
