@@ -9,6 +9,8 @@ Each system is loaded once with the corpus (cached vectors) and then driven at e
 * ``http[backend]`` — ``langmem-es serve`` on the same storage in its own process (and
   ``http[backend, N workers]`` with ``--workers N``); ``POST /v1/recall`` and
   ``POST /v1/memories`` from one async HTTP client pool.
+* ``mcp[backend]`` — the same server's MCP tools ``recall`` and ``remember`` over streamable
+  HTTP, one JSON-RPC ``tools/call`` per operation.
 * ``langchain_es`` / ``plain_hybrid`` / ``postgres`` — the sync peers on N threads:
   ``similarity_search`` / ``add_texts`` with refresh; the plain BM25 + kNN msearch with
   RRF and mget (its writes are langchain-elasticsearch's); ``PostgresStore.search`` / ``put``.
@@ -155,6 +157,40 @@ def http_system(url: str, tokens: dict[str, str]) -> System:
     return open_
 
 
+def mcp_system(url: str, tokens: dict[str, str]) -> System:
+    """The MCP tools ``recall`` / ``remember`` over streamable HTTP (stateless, JSON answers): one
+    JSON-RPC ``tools/call`` per operation, as an MCP client sends it."""
+
+    @contextlib.asynccontextmanager
+    async def open_(callers: int) -> Any:
+        import httpx
+
+        limits = httpx.Limits(max_connections=callers, max_keepalive_connections=callers)
+        accept = "application/json, text/event-stream"
+        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+            ids = iter(range(1, 10**9))
+
+            async def tool(name: str, arguments: dict[str, Any], tenant: str) -> Any:
+                body = {"jsonrpc": "2.0", "id": next(ids), "method": "tools/call"}
+                body["params"] = {"name": name, "arguments": arguments}
+                headers = {"Authorization": f"Bearer {tokens[tenant]}", "Accept": accept}
+                response = await client.post("/mcp/", json=body, headers=headers)
+                answer = response.json() if response.status_code == 200 else {}
+                if "result" not in answer or answer["result"].get("isError"):
+                    raise RuntimeError(f"MCP {name}: HTTP {response.status_code} {response.text[:200]}")
+                return answer
+
+            async def read(q: str, tenant: str) -> Any:
+                return await tool("recall", {"query": q, "k": K + 1}, tenant)
+
+            async def write(text: str, tenant: str) -> Any:
+                return await tool("remember", {"content": text, "reason": REASON}, tenant)
+
+            yield read, write
+
+    return open_
+
+
 def sync_system(read: Callable[[str, str], Any], write: Callable[[str, str], Any]) -> System:
     @contextlib.asynccontextmanager
     async def open_(callers: int) -> Any:
@@ -249,6 +285,8 @@ def run_concurrency(
                 url, tokens = stack.enter_context(serving(backend, target, names, workdir, workers))
                 name = f"http[{backend}]" if workers == 1 else f"http[{backend}, {workers} workers]"
                 systems[name] = http_system(url, tokens)
+                if workers == server_workers[0]:
+                    systems["mcp" + name[len("http") :]] = mcp_system(url, tokens)
         if client is not None:
             say(f"concurrency: loading {size:,} memories into langchain-elasticsearch …")
             lc = LangChainESTarget(cached, client)

@@ -17,7 +17,7 @@ def test_concurrency_point_drives_core_and_server(tmp_path: Path) -> None:
     argv = ["--backend", "sqlite", "--smoke", "--concurrency", "1,3", "--seconds", "1", "--sizes", "100"]
     assert main([*argv, "--out", str(tmp_path), "--docs", str(docs)]) == 0
     result = json.loads((tmp_path / "concurrency.json").read_text())
-    assert set(result["systems"]) == {"core[sqlite]", "http[sqlite]", "http[sqlite, 2 workers]"}
+    assert set(result["systems"]) == {"core[sqlite]", "http[sqlite]", "http[sqlite, 2 workers]", "mcp[sqlite]"}
     for by_level in result["systems"].values():
         assert set(by_level) == {"1", "3"}
         for rec in by_level.values():
