@@ -121,7 +121,8 @@ class MemoryConfig:
     reconcile_model: Any = None
     """Optional chat model deciding add / update / delete / none over the candidate memories of a
     semantic write (Mem0-style), applied through the same rules; ``None`` (default): rules only.
-    A failed or nonsensical answer falls back to the rules."""
+    It is asked first on the hard cases (held facts the caller did not name); a failed or
+    nonsensical answer replaces nothing: both facts stay and the write says it was unsure."""
     query_model: Any = None
     """Optional chat model that splits a question into search queries at recall (query
     decomposition, :mod:`langmem_es.core.decompose`); each is searched with both legs and

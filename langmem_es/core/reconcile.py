@@ -1,13 +1,17 @@
 """Optional LLM reconciliation of a semantic write, pure: the prompt and the reading of the answer.
 
-With ``MemoryConfig(reconcile_model=chat_model)``, the write path shows the model the new
-statement and the candidate memories it retrieved, and asks for one decision, as Mem0
-does: ``ADD`` (new information), ``UPDATE`` (it replaces memory *id*), ``DELETE`` (it
-denies memory *id*), ``NONE`` (it repeats memory *id*). The decision is then carried out
-by the same write path under the same rules (a weaker statement still only opens a
-conflict; a denial still waits for confirmation). An answer that cannot be read — no
-JSON, an unknown event, an id that was not offered — is ignored and the rules decide:
-nothing is lost.
+With ``MemoryConfig(reconcile_model=chat_model)``, the write path asks the model first on
+the hard cases — a write that bears on held facts the caller did not name (no ``replaces=``,
+no fact held under its own key), which the rules would otherwise act on by meaning (a
+keyless update, a key mapped by synonym, a denial read from a negation) or cannot decide.
+It shows the model the new statement and the held facts it is read against, and asks for
+one decision, as Mem0 does: ``ADD`` (new information), ``UPDATE`` (it replaces memory *id*),
+``DELETE`` (it denies memory *id*), ``NONE`` (it repeats memory *id*). The decision is then
+carried out by the same write path under the same rules (a weaker statement still only opens
+a conflict; a denial still waits for confirmation). An answer that cannot be used — no JSON,
+an unknown event, an id that was not offered, an exception — takes the safe side: the rules
+replace nothing by meaning, both facts stay active and the write names the held ones as
+``unsure``. A duplicate is recoverable; a lost fact is not.
 """
 
 from __future__ import annotations

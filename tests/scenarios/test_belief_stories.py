@@ -8,6 +8,8 @@ import pytest
 from langmem_es.model import Identity
 from tests.unit import belief_stories as B
 
+from .conftest import BACKENDS
+
 WHY = "Answers about the user depend on it."
 SHARED_ES_BACKEND = True  # every test writes and reads as its own tenant
 
@@ -87,17 +89,57 @@ def _marked(story):
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )
 def test_generated_story(core, tenant, story):
-    sam = Identity(tenant=tenant, user_id="sam", agent_id="assistant")
-    held = core.remember(sam, story.held, reason=WHY)
-    said = core.remember(sam, story.said, reason=WHY)
-    status = core.get(sam, held.id).status
-    got = (
-        "reinforcement"
-        if said.action == "reinforced"
-        else "update"
-        if status == "superseded"
-        else "denial"
-        if said.action == "pending_denial"
-        else "kept"
-    )
-    assert got == story.expected
+    assert B.play(core, story, tenant) == story.expected
+
+
+# -- with a chat model configured, the hard cases go to it first ----------------------------------
+
+
+def _reconciler(answer: str):  # type: ignore[no-untyped-def]
+    import json
+
+    from langchain_core.messages import AIMessage
+
+    from langmem_es import ScriptedChatModel
+
+    asked: list[str] = []
+
+    def policy(messages):  # type: ignore[no-untyped-def]
+        prompt = str(messages[-1].content)
+        asked.append(prompt)
+        shown = [line.split("id=", 1)[1].split(" ", 1)[0] for line in prompt.splitlines() if "id=" in line]
+        if answer == "exception":
+            raise RuntimeError("the model is down")
+        if answer == "nonsense":
+            return AIMessage("Leeds? York? Hard to say, both are nice.")
+        return AIMessage(json.dumps({"event": "UPDATE" if answer == "agrees" else "ADD", "id": shown[0]}))
+
+    return ScriptedChatModel(policy=policy), asked
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("answer", ["agrees", "disagrees", "nonsense", "exception"])
+def test_a_hard_case_goes_to_the_chat_model_before_anything_is_replaced(request, clock, tenant, backend, answer):
+    """'My new place is in Leeds.' after 'I'm based in York.': the rules alone would supersede
+    by meaning; with a model configured it is asked first. Its UPDATE is carried out, its ADD
+    keeps both; an answer that cannot be used (nonsense, an error) keeps both, unsure."""
+    from langmem_es.core import MemoryConfig
+
+    from .conftest import make_core
+
+    model, asked = _reconciler(answer)
+    core, teardown = make_core(backend, request, clock, MemoryConfig(reconcile_model=model))
+    try:
+        sam = Identity(tenant=tenant, user_id="sam", agent_id="assistant")
+        york = core.remember(sam, "I'm based in York.", reason=WHY)
+        leeds = core.remember(sam, "My new place is in Leeds.", reason=WHY)
+        assert asked and york.id in asked[-1]
+        if answer == "agrees":
+            assert leeds.superseded == [york.id] and not leeds.unsure
+            assert "I'm based in York." not in active(core, sam, "Where do I live?")
+        else:
+            assert leeds.superseded == [] and core.get(sam, york.id).status == "active"
+            assert leeds.unsure == ([] if answer == "disagrees" else [york.id])
+            assert {"I'm based in York.", "My new place is in Leeds."} <= set(active(core, sam, "Where do I live?"))
+    finally:
+        teardown()

@@ -136,9 +136,19 @@ class AsyncStatementReading:
             return memory.model_copy(update={"subject_key": own})
         return memory
 
+    def candidates(self, near: Sequence[Hit], memory: Memory) -> list[Memory]:
+        """The held facts a write is read against (close in meaning, one attribute, one topic, one
+        meaning): what the rules could act on, and what a chat model is shown."""
+        return [old for _, old, _ in self._related(near, memory)]
+
+    def held_under(self, near: Sequence[Hit], key: str | None) -> list[str]:
+        """The ids of the held facts among ``near`` under ``key``."""
+        return [old.id for h in near for old in [memory_of(h.doc)] if key and old.subject_key == key]
+
     async def reconcile(self, memory: Memory, near: Sequence[Hit]) -> LLM.Decision | None:
-        """The configured chat model's decision over the candidates; ``None`` when it fails or talks nonsense."""
-        candidates = [memory_of(h.doc) for h in near if h.doc.get("id")]
+        """The configured chat model's decision over the candidates (:meth:`candidates`); ``None``
+        when it raises or its answer cannot be used (no JSON, an unknown event, an id it was not shown)."""
+        candidates = self.candidates(near, memory)
         try:
             answer = await self._ctx.config.reconcile_model.ainvoke(LLM.messages(memory, candidates))
         except Exception:  # noqa: BLE001 - any model failure: the rules decide

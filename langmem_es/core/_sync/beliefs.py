@@ -20,6 +20,7 @@ from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Kind, Memory, Scope
 from ...port import Collection, Find, Hit, Nearest, StoredDoc, find_result, nearest_result
 from .. import authz, belief_rules, validation
+from .. import reconcile as LLM
 from .. import scope as scoping
 from ..background import Ahead
 from ..records import AUDIT, document_id, memory_document, memory_of
@@ -35,6 +36,9 @@ from .tombstones import Tombstones, buried_ids, tombstone_find
 
 #: What a write says when the rules kept a held fact beside it because they could not decide.
 UNSURE = "kept beside {ids}: the rules could not tell whether this replaces it, so both stay active"
+
+#: What a write says when the chat model was asked about it and its answer could not be used.
+MODEL_UNUSABLE = "the chat model's answer could not be used, so nothing was replaced by meaning"
 
 #: Why a write was not stored: a tombstone covers its content, its source or its key.
 SUPPRESSED = "this was forgotten (the same content, or the message or source it came from); it stays forgotten"
@@ -262,32 +266,41 @@ class Beliefs:
             memory = memory.model_copy(update={"id": validation.memory_id(memory.id, documents.iso(now))})
         explicit = bool(memory.subject_key)  # the caller named the fact: its key, or the ids in replaces=
         named = set(replaces)
-        decision = (
-            self._reading.reconcile(memory, near)
-            if self._ctx.config.reconcile_model is not None and not replaces
-            else None
+        # the hard cases go to the chat model, when one is configured, before the rules decide
+        # anything: a write that bears on held facts the caller did not name (no replaces=, no
+        # fact held under its own key) — the rules would act on them by meaning (a keyless
+        # update, a key mapped by synonym, a denial read from a negation) or cannot decide.
+        decision: LLM.Decision | None = None
+        asked = (
+            self._ctx.config.reconcile_model is not None
+            and not replaces
+            and not (memory.subject_key and actives)
+            and bool(self._reading.candidates(near, memory))
         )
-        if decision is not None:
+        if asked:
+            decision = self._reading.reconcile(memory, near)
+        unsure: list[str] = []
+        if decision is not None and decision.event != "ADD":
             memory, replaces, done = self._reading.apply_decision(decision, memory, near, now)
             if done is not None:
                 return done
-        else:
-            if read_polarity:
-                memory = self._reading.negates_held(near, memory, read_confidence)
-            # 2. the same claim in other words (paraphrase, spelling, tense) reinforces the fact it repeats.
-            repeated = None if replaces else self._reading.repeated(near, memory)
-            if repeated is not None:
-                [stored] = self._ctx.backend.get("semantic", [repeated.doc["id"]])
-                if stored is not None:
-                    return self._denials.reinforce(stored, memory, now)
-            # 3. keys: a caller's key is mapped to the tenant's key for the same subject; a keyless
-            #    statement that updates a keyed fact takes its key.
-            if memory.subject_key:
-                memory = self._reading.canonical_key(near, memory, held=bool(actives))
-            elif memory.polarity == "assert" and not replaces:
-                memory = self._reading.infer_key(near, memory)
-                if not memory.subject_key:  # keyless facts it updates are replaced by id (not named: frozen ones hold)
-                    replaces = self._reading.updated_unkeyed(near, memory)
+            unsure = [i for i in self._reading.undecided(near, memory) if i != decision.target]
+        elif decision is None:
+            # the rules decide; when the model was asked and its answer could not be used (nonsense,
+            # an id it was not shown, an error), nothing is replaced by meaning: both stay, unsure
+            memory, replaces, unsure, done = self._rules_decide(
+                near,
+                memory,
+                replaces,
+                actives,
+                now,
+                safe=asked,
+                read_polarity=read_polarity,
+                read_confidence=read_confidence,
+            )
+            if done is not None:
+                return done
+        # else the model read it as new information (ADD): it is written beside the held facts
         if memory.polarity == "deny":
             return self._denials.write_denial(scope_filter, memory, vector, near, replaces, now)
         if memory.subject_key != key:  # a key inferred or mapped since the batched read: read its state now
@@ -311,16 +324,61 @@ class Beliefs:
         # the held facts found by meaning, whole and with their versions: what a keyless update
         # replaces is rewritten under the version read (a stale one is refused, then read again)
         known = {h.doc["key"]: StoredDoc(h.collection, h.doc, h.version) for h in near if h.doc.get("key")}
-        # when unsure, both stay: held facts the rules could not decide about are named in the result
-        unsure = [] if decision is not None else self._reading.undecided(near, memory)
         result = self._write_assertion(
             identity, memory, vector, replaces, actives, head, explicit, named, now, known=known
         )
-        left = [i for i in unsure if i not in result.superseded and i != result.id]
+        # when unsure, both stay: held facts the rules could not decide about are named in the result
+        left = [i for i in dict.fromkeys(unsure) if i not in result.superseded and i != result.id]
         if left and result.action in ("created", "superseded"):
             result.unsure = left
-            result.note = "; ".join(n for n in (result.note, UNSURE.format(ids=", ".join(left))) if n)
+            said = (MODEL_UNUSABLE + "; " if asked and decision is None else "") + UNSURE.format(ids=", ".join(left))
+            result.note = "; ".join(n for n in (result.note, said) if n)
         return result
+
+    def _rules_decide(
+        self,
+        near: Sequence[Hit],
+        memory: Memory,
+        replaces: Sequence[str],
+        actives: Sequence[StoredDoc],
+        now: datetime,
+        *,
+        safe: bool,
+        read_polarity: bool,
+        read_confidence: bool,
+    ) -> tuple[Memory, list[str], list[str], WriteResult | None]:
+        """The rules' reading of a write: (memory, replaces, unsure ids, a finished result when a
+        repeat reinforced a held fact).
+
+        ``safe``: the chat model was asked and its answer could not be used; what the rules
+        would do by meaning to a held fact the caller did not name — take its key, map the
+        caller's key onto it, replace it by id — is not done: both stay, and those facts are
+        named as unsure. A repeat still reinforces and a denial still waits for confirmation
+        (neither removes a fact)."""
+        unsure: list[str] = []
+        if read_polarity:  # a negation of a held fact is a denial of it (held until confirmed)
+            memory = self._reading.negates_held(near, memory, read_confidence)
+        # 2. the same claim in other words (paraphrase, spelling, tense) reinforces the fact it repeats.
+        repeated = None if replaces else self._reading.repeated(near, memory)
+        if repeated is not None:
+            [stored] = self._ctx.backend.get("semantic", [repeated.doc["id"]])
+            if stored is not None:
+                return memory, [], [], self._denials.reinforce(stored, memory, now)
+        # 3. keys: a caller's key is mapped to the tenant's key for the same subject; a keyless
+        #    statement that updates a keyed fact takes its key.
+        read = memory
+        if memory.subject_key:
+            memory = self._reading.canonical_key(near, memory, held=bool(actives))
+        elif memory.polarity == "assert" and not replaces:
+            memory = self._reading.infer_key(near, memory)
+            if not memory.subject_key:  # keyless facts it updates are replaced by id (not named: frozen ones hold)
+                replaces = self._reading.updated_unkeyed(near, memory)
+        if safe:
+            if memory.subject_key != read.subject_key:
+                unsure += self._reading.held_under(near, memory.subject_key)
+            unsure += replaces
+            memory, replaces = read, []
+        return memory, list(replaces), [*unsure, *self._reading.undecided(near, memory)], None
 
     def _write_assertion(
         self,
