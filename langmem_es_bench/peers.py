@@ -10,6 +10,7 @@ competitors are measured (``systems["postgres"]``: ingest, each size, footprint,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,20 +27,30 @@ PEERS = ("postgres",)
 """The peers ``--peers`` knows."""
 
 
-def _visible_in_turns(ours: Any, peer: Any, stream: QueryStream, n: int) -> tuple[dict[str, float], dict[str, float]]:
-    """``n`` write → visible probes of each, taking turns, after three untimed writes each."""
+def _visible_in_turns(ours: Any, peer: Any, stream: QueryStream, n: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``n`` write → visible probes of each, taking turns, after three untimed writes each. A
+    write a search does not return within 10 s counts in ``never_visible`` (out of the times):
+    an approximate index can miss one for good."""
     tenant = tenant_of(0, 1)
     for i, q in enumerate(stream.take(3)):
         for target in (ours, peer):
             target.write(f"Warm-up note {i}: {q}", tenant)
     ours_facts, peer_facts = new_facts(stream.take(n)), new_facts(stream.take(n))
-    a, b = _turns(
-        n,
-        lambda i: write_until_visible(ours, ours_facts[i], tenant)[0],
-        lambda i: write_until_visible(peer, peer_facts[i], tenant)[0],
-    )
+    missed = {id(ours): 0, id(peer): 0}
+
+    def probe(target: Any, text: str) -> float:
+        try:
+            return write_until_visible(target, text, tenant)[0]
+        except RuntimeError:  # not visible after 10 s
+            missed[id(target)] += 1
+            return math.nan
+
+    a, b = _turns(n, lambda i: probe(ours, ours_facts[i]), lambda i: probe(peer, peer_facts[i]))
     ours.between_points()
-    return stats(a), stats(b)
+    return (
+        {**stats([t for t in a if not math.isnan(t)]), "never_visible": missed[id(ours)]},
+        {**stats([t for t in b if not math.isnan(t)]), "never_visible": missed[id(peer)]},
+    )
 
 
 def peer_phase(
@@ -96,7 +107,8 @@ def peer_phase(
                     f"{q_peer['p95']:.1f} ms ({point['pre_recall']['p95_ratio']}×)"
                     + (
                         f"; write→visible p95 {w_ours['p95']:.1f} vs {w_peer['p95']:.1f} ms "
-                        f"({point['write_visible']['p95_ratio']}×)"
+                        f"({point['write_visible']['p95_ratio']}×; never visible in 10 s: "
+                        f"{w_ours['never_visible']} vs {w_peer['never_visible']} of {writes})"
                         if writes
                         else ""
                     )
@@ -117,6 +129,7 @@ PEER_HEAD = [
     "ours write→visible p50 / p95 ms",
     "peer p50 / p95 ms",
     "p95 ours ÷ peer",
+    "never visible in 10 s (ours / peer)",
 ]
 
 
@@ -143,6 +156,7 @@ def peer_rows(results: dict[str, Any]) -> list[list[str]]:
                     _pair(w["langmem_es"]),
                     _pair(w[name]),
                     times_text(w["p95_ratio"]),
+                    f"{w['langmem_es'].get('never_visible', '—')} / {w[name].get('never_visible', '—')}" if w else "—",
                 ]
             )
     return rows
