@@ -206,6 +206,7 @@ from langmem_es_bench.cli import register as add_bench_command  # noqa: E402
 from langmem_es_cli.decay import register as add_decay_command  # noqa: E402
 from langmem_es_cli.demo import register as add_demo_command  # noqa: E402
 from langmem_es_cli.doctor import register as add_doctor_command  # noqa: E402
+from langmem_es_cli.ingest import register as add_ingest_command  # noqa: E402
 from langmem_es_cli.load import register as add_load_command
 from langmem_es_cli.serve import register as add_serve_command  # noqa: E402
 from langmem_es_cli.setup_cli import register as add_setup_command  # noqa: E402
@@ -220,6 +221,7 @@ for _group in (
     add_eval_command,
     add_train_ranker_command,
     add_bench_command,
+    add_ingest_command,
     add_load_command,
     add_decay_command,
     add_doctor_command,
