@@ -91,15 +91,23 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 #: a sensitivity or habit that is over ("outgrew the peanut allergy")
-_ENDED = re.compile(r"\b(?:outgr[eo]w\w*|grew out of|got over|cured|no longer|not any ?more|gone away)\b", re.IGNORECASE)
+_ENDED = re.compile(
+    r"\b(?:outgr[eo]w\w*|grew out of|got over|cured|no longer|not any ?more|gone away)\b", re.IGNORECASE
+)
 _NEG = re.compile(r"\b(?:not|never|no|don't|doesn't|didn't|won't|can't|cannot)\b|n't\b", re.IGNORECASE)
 
 # -- health: a reaction to a thing is a sensitivity to it -------------------------------------------
-_SYMPTOM = r"(?:hives|a rash|rashes|a reaction|reactions|itch\w*|sick|ill|nauseous|swell\w*|wheez\w*|break\w* out|come out in)"
+_SYMPTOM = (
+    r"(?:hives|a rash|rashes|a reaction|reactions|itch\w*|sick|ill|nauseous|swell\w*|wheez\w*|break\w* out|come out in)"
+)
 _FOOD = r"(?P<v>[a-z][a-z-]*(?: [a-z][a-z-]*)?)"
 _SENSITIVITY = (
-    re.compile(rf"^(?:eating |drinking |having )?{_FOOD} (?:make|makes|made|give|gives|gave|cause|causes) (?:me|the user|him|her) (?:a |an )?{_SYMPTOM}"),
-    re.compile(rf"\b(?:i|the user|he|she) (?:get|gets|got|break out|breaks out|come out|comes out|swell up|swells up|react|reacts)\b[a-z ]*? (?:from|to|after|if (?:i|he|she|they) eats?|when (?:i|he|she|they) eats?|after eating) {_FOOD}$"),
+    re.compile(
+        rf"^(?:eating |drinking |having )?{_FOOD} (?:make|makes|made|give|gives|gave|cause|causes) (?:me|the user|him|her) (?:a |an )?{_SYMPTOM}"
+    ),
+    re.compile(
+        rf"\b(?:i|the user|he|she) (?:get|gets|got|break out|breaks out|come out|comes out|swell up|swells up|react|reacts)\b[a-z ]*? (?:from|to|after|if (?:i|he|she|they) eats?|when (?:i|he|she|they) eats?|after eating) {_FOOD}$"
+    ),
     re.compile(rf"\b(?:i|the user|he|she) (?:can't|cannot|can not) (?:eat|digest|tolerate|have) {_FOOD}$"),
     re.compile(rf"^{_FOOD} (?:upsets|upset|disagrees with|disagree with) (?:me|my stomach|the user)"),
     re.compile(rf"\b(?:allergic|intolerant|sensitive) to {_FOOD}$"),
@@ -132,7 +140,51 @@ _VALUE_FIRST = re.compile(
     r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?) is (?P<who>my|our|the user's) (?:new |current )?(?P<field>[a-z][a-z -]{1,30}?)"
     r"(?:,?\s+(?:now|these days|nowadays|currently))?\s*\.?\s*$"
 )
-_WITH = re.compile(r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?i:with|seeing|dating)\s+(?P<v>[A-Z][a-z]+)\b")
+_WITH = re.compile(
+    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?i:with|seeing|dating)\s+(?P<v>[A-Z][a-z]+)\b"
+)
+
+# -- a home said without a home word: "I'm in Leeds now", "Settled in Leeds at last" -------------
+_PLACE = r"(?P<v>[A-Z][\w-]+(?: [A-Z][\w-]+)?)"
+_IN_PLACE = re.compile(
+    r"^(?:(?i:nowadays|these days|now|currently),?\s+)?(?i:i'm|i am|we're|we are|the user is|the user's)\s+"
+    r"(?:(?i:now|currently|still|finally|happily)\s+)?(?:(?i:living|based|settled|staying for good)\s+)?(?i:in)\s+"
+    + _PLACE
+)
+_SETTLED = re.compile(
+    r"\b(?i:settled|settling|made (?:my|our|a) (?:home|life))\s+(?i:down\s+)?(?i:in)\s+"
+    + _PLACE
+    + r"|^(?i:(?:i|we)(?:'ve| have)?|the user(?: has)?)\s+(?i:settled)\s+(?i:in)\s+"
+    + _PLACE.replace("?P<v>", "?P<w>")
+)
+#: what says a stay, not a home ("I'm in Paris this week", "… for work", "… on holiday")
+_STAY = re.compile(
+    r"\b(?:this|next|for the) (?:week|weekend|month|morning|afternoon|evening)|\btoday\b|\btonight\b|\bon (?:holiday|vacation|business|a trip)\b|"
+    r"\bfor (?:work|a conference|a meeting|a few days|a couple of days|the day|now)\b|\bvisiting\b|\btrip\b|\buntil\b|\bbriefly\b|\bright now\b",
+    re.IGNORECASE,
+)
+#: a lasting state: said so ("now", "these days", "for good") or a settling
+_LASTING = re.compile(r"\b(?:now|nowadays|these days|currently|for good|permanently|settled|finally)\b", re.IGNORECASE)
+
+
+def _in_place(text: str, low: str) -> _Found | None:
+    if _STAY.search(low) or not _LASTING.search(low):
+        return None
+    m = _IN_PLACE.search(text) or _SETTLED.search(text)
+    if not m:
+        return None
+    place = m["v"] if "v" in m.groupdict() and m["v"] else m.groupdict().get("w")
+    if not place or place.casefold() in _NOT_PLACES:
+        return None
+    return "user", frozenset({"home"}), frozenset({place.casefold()}), None
+
+
+#: capitalised words after "in" that are not places ("I'm in Sales now", "I'm in March …")
+_NOT_PLACES = frozenset(
+    "sales marketing finance engineering support charge love trouble luck january february march april may june july "
+    "august september october november december i the a".split()
+)
+
 
 # -- dates: one event on one date, whatever the verb --------------------------------------------------
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
@@ -243,7 +295,7 @@ def meaning(content: str, owner: str = "") -> Meaning | None:
         text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)
     low = text.casefold().rstrip(".!")
     changed, past, negated = bool(_CHANGED.search(low)), bool(_PAST.search(low)), bool(_NEG.search(low))
-    for reader in (_form, _sensitivity, _trait, _copula, _with, _dated):
+    for reader in (_form, _sensitivity, _trait, _copula, _with, _in_place, _dated):
         found = reader(text, low)
         if found is not None:
             holder, attributes, values, neg = found
@@ -278,7 +330,9 @@ def _sensitivity(text: str, low: str) -> _Found | None:
             if words:
                 value = frozenset(_canonical_value(w) for w in statements.word_lemmas(" ".join(words)))
                 if value:
-                    neg = bool(re.search(r"\b(?:not|never)\b|n't\b", low.replace("can't", ""))) or bool(_ENDED.search(low))
+                    neg = bool(re.search(r"\b(?:not|never)\b|n't\b", low.replace("can't", ""))) or bool(
+                        _ENDED.search(low)
+                    )
                     return holder, frozenset({"sensitivity"}), value, neg
     return None
 
@@ -364,7 +418,9 @@ def _read(text: str, changed: bool, past: bool, negated: bool) -> Meaning | None
         values = frozenset({_canonical_value(st.key.split(".")[-1])})
     if not attributes or not values:
         return None
-    if attributes & _NAMED and not all(re.search(rf"\b{re.escape(v)}", text, re.IGNORECASE) and _capitalised(v, text) for v in values):
+    if attributes & _NAMED and not all(
+        re.search(rf"\b{re.escape(v)}", text, re.IGNORECASE) and _capitalised(v, text) for v in values
+    ):
         return None  # "My manager moved to a new office": no one named in the held one's place
     return Meaning(holder, attributes, values, changed or st.change, past, st.negated)
 

@@ -314,8 +314,8 @@ def keys_close(a: str, b: str, cosine: float, threshold: float) -> bool:
     >>> keys_close("device.7f.0", "device.7f.1", 0.99, 0.8), keys_close("user.home_city", "user.city", 0.5, 0.8)
     (False, True)
     """
-    if _key_ids(a) != _key_ids(b) or _times_of(a) != _times_of(b):
-        return False
+    if _key_ids(a) != _key_ids(b) or _times_of(a) != _times_of(b) or _people(a) != _people(b):
+        return False  # another subject, another time, another holder (user.sister.phone is not user.phone)
     if _head_group(a) is not None and _head_group(a) == _head_group(b) and _people(a) == _people(b):
         return True  # one thing in other words: user.phone / user.mobile_number, user.boss / work.direct_supervisor
     wa, wb = key_words(a), key_words(b)
@@ -363,11 +363,19 @@ def _head_group(key: str) -> int | None:
     (True, None)
     """
     last = key.casefold().replace("-", "_").split(".")[-1]
-    for word in (last, last.split("_")[-1]):
+    words = last.split("_")
+    while len(words) > 1 and words[-1] in _KEY_TAILS:  # user.mobile_phone_number, user.partner_full_name
+        words = words[:-1]
+    for word in (last, "_".join(words), words[-1]):
         for i, group in enumerate(_KEY_SYNONYMS):
             if word in group:
                 return i
     return None
+
+
+#: Last words of a key part that say how a value is written, not what it is (``..._number``,
+#: ``..._full_name``): the head is what comes before them (``account_number`` names no head).
+_KEY_TAILS = frozenset("name number no num full value details detail info string text primary main".split())
 
 
 def _people(key: str) -> set[str]:

@@ -73,8 +73,13 @@ def _one_per_family(families):
     return out
 
 
-#: held-out stories seen to miss here (not tuned on: reported in the README's belief section)
-HELD_OUT_MISSES = {("4/home-settled", "Nowadays I'm in Glasgow.")}
+#: held-out stories seen to miss here (not tuned on: reported in the README's belief section).
+#: "Nowadays I'm in Glasgow." (4/home-settled) was one until a home said without a home word was
+#: tuned on (after that half had been read three times; HELD_OUT_NEW measures class 4 afresh).
+HELD_OUT_MISSES: set[tuple[str, str]] = {
+    ("3/synonym", "My contact number is 07700 900789."),
+    ("4/home-words", "I've made Leeds my home."),
+}
 
 
 def _marked(story):
@@ -85,7 +90,11 @@ def _marked(story):
 
 @pytest.mark.parametrize(
     "story",
-    [*_one_per_family(B.TUNING), *(_marked(s) for s in _one_per_family(B.HELD_OUT))],
+    [
+        *_one_per_family(B.TUNING),
+        *(_marked(s) for s in _one_per_family(B.HELD_OUT)),
+        *(_marked(s) for s in _one_per_family(B.HELD_OUT_NEW)),
+    ],
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )
 def test_generated_story(core, tenant, story):

@@ -33,9 +33,9 @@ half's misses only.
 from __future__ import annotations
 
 import itertools
-from datetime import datetime, timezone
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 
 @dataclass(frozen=True)
@@ -65,9 +65,7 @@ def F(
     keys: list[tuple[str | None, str | None]] | None = None,
     who: str = "self",
 ) -> Family:
-    return Family(
-        cls, expected, tuple(held), tuple(said), tuple(values), keys=tuple(keys or [(None, None)]), who=who
-    )
+    return Family(cls, expected, tuple(held), tuple(said), tuple(values), keys=tuple(keys or [(None, None)]), who=who)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,6 +84,12 @@ TUNING: dict[str, Family] = {
             "The user has since relocated to {B}.",
             "Home is {B} now.",
             "I'm currently living in {B}.",
+            # added after the first held-out half had been read (said without a home word)
+            "I'm in {B} now.",
+            "Settled in {B} at last.",
+            "As of this month I live in {B}.",
+            "I'm in {B} these days.",
+            "We've settled in {B}.",
         ],
         [("York", "Leeds"), ("Bristol", "Cardiff")],
     ),
@@ -128,6 +132,18 @@ TUNING: dict[str, Family] = {
         "kept",
         ["I'm based in {A}.", "The user lives in {A}."],
         ["My sister's new place is in {B}.", "My brother just moved to {B}.", "My mum lives in {B} now."],
+        [("York", "Leeds")],
+    ),
+    "4/safety-stay": F(
+        "4",
+        "kept",
+        ["I'm based in {A}.", "I live in {A}."],
+        [
+            "I'm in {B} this week.",
+            "I'm in {B} on holiday now.",
+            "I'm in {B} for a conference.",
+            "Now I'm in {B} until Friday.",
+        ],
         [("York", "Leeds")],
     ),
     "4/safety-past": F(
@@ -204,6 +220,30 @@ TUNING: dict[str, Family] = {
         ["My job title is {B}.", "I'm a {B} now."],
         [("nurse", "teacher")],
         keys=[("user.job", "user.job_title")],
+    ),
+    "3/longer-key-tail": F(
+        "3",
+        "update",
+        ["My mobile is {A}.", "You can text me on {A}."],
+        ["My mobile phone number is {B}.", "Text me on {B} from now on."],
+        [("07700 900123", "07700 900456")],
+        keys=[("user.mobile", "user.mobile_phone_number"), ("user.cell", "profile.cell_number_primary")],
+    ),
+    "3/longer-key-tail-name": F(
+        "3",
+        "update",
+        ["My partner is {A}."],
+        ["My partner is {B} now.", "I'm with {B} these days."],
+        [("Sam", "Jordan")],
+        keys=[("user.partner", "user.partner_full_name")],
+    ),
+    "3/safety-tail-other-thing": F(
+        "3",
+        "kept",
+        ["My phone number is {A}."],
+        ["My passport number is {B}.", "My customer number is {B}."],
+        [("07700 900123", "X1234567")],
+        keys=[("user.phone_number", "user.passport_number"), ("user.mobile", "user.customer_number")],
     ),
     "3/longer-key-employer": F(
         "3",
@@ -320,7 +360,12 @@ HELD_OUT: dict[str, Family] = {
         "4",
         "update",
         ["My manager is {A}.", "I report to {A}."],
-        ["My new boss is {B}.", "I report to {B} now.", "{B} is my manager these days.", "I've since started reporting to {B}."],
+        [
+            "My new boss is {B}.",
+            "I report to {B} now.",
+            "{B} is my manager these days.",
+            "I've since started reporting to {B}.",
+        ],
         [("Dana", "Priya")],
     ),
     "4/car": F(
@@ -538,7 +583,12 @@ HELD_OUT_NEW: dict[str, Family] = {
         "4",
         "update",
         ["I work at {A}.", "I'm employed at {A}."],
-        ["I left {A} for {B}.", "I've switched jobs, I'm at {B} now.", "I started at {B} last week.", "I work for {B} now."],
+        [
+            "I left {A} for {B}.",
+            "I've switched jobs, I'm at {B} now.",
+            "I started at {B} last week.",
+            "I work for {B} now.",
+        ],
         [("Initech", "Globex")],
     ),
     "4/phone-new": F(
@@ -629,6 +679,8 @@ def judged(story: Story) -> str:
     rel = belief_rules._relation(story.held, owner, "assert", story.said, owner, pol)
     if story.said_key is None:
         return verdict(rel, pol)
+    if pol == "assert" and rel == "denial":
+        pol = "deny"  # the write path reads a negation of a held fact as its denial (negates_held)
     common = {"kind": "semantic", "scope": "private", "tenant": "t", "owner": owner, "written_at": _NOW}
     old = Memory(id="held", content=story.held, subject_key=story.held_key, **common)
     new = Memory(id="said", content=story.said, subject_key=story.said_key, polarity=pol, **common)
@@ -728,11 +780,11 @@ if __name__ == "__main__":
         if "--families" in sys.argv:
             for k, (share, n) in sorted(shares(fams, "family").items()):
                 print(f"{label:12s}   {k:28s} {share:.3f} of {n}")
-    if "--sqlite" in sys.argv:  # two stories a family through remember on SQLite
+    if "--sqlite" in sys.argv:  # two stories a family through remember on SQLite (--all: every story)
         core = _sqlite_core()
         for label, fams in halves:
             tally: dict[str, list[bool]] = {}
-            for st in sample(fams):
+            for st in stories(fams) if "--all" in sys.argv else sample(fams):
                 got = play(core, st, check_recall=False)
                 tally.setdefault(st.cls, []).append(got == st.expected)
                 if got != st.expected and label == "tuning" and "--misses" in sys.argv:
@@ -741,4 +793,6 @@ if __name__ == "__main__":
                 print(f"{label:12s} class {k}: {sum(v) / len(v):.3f} of {len(v)}  (through remember, SQLite)")
     if "--misses" in sys.argv:  # the tuning half's misses only: the held-out halves are not tuned on
         for st, got in misses(TUNING):
-            print(f"{st.family}: {st.held!r} -> {st.said!r} [{st.held_key} -> {st.said_key}]: {got} (want {st.expected})")
+            print(
+                f"{st.family}: {st.held!r} -> {st.said!r} [{st.held_key} -> {st.said_key}]: {got} (want {st.expected})"
+            )

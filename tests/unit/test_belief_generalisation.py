@@ -20,11 +20,14 @@ from tests.unit import belief_stories as B
 
 WHY = "Answers about the user depend on it."
 
-#: held-out share per class, measured once after the rules were written, their misses not read
-#: (see the README's belief section): the pure rules 0.947 (class 2, 114 stories) and 0.816
-#: (class 4, 98); through remember on SQLite, two stories a family, 0.929 and 0.929 (14 each)
-HELD_OUT_FLOORS = {"2": 0.94, "4": 0.81}
-HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "4": 0.92}
+#: held-out share per class, measured after the rules were written, their misses not read (see
+#: the README's belief section; python -m tests.unit.belief_stories --sqlite --all): the pure
+#: rules, classes 2-5: 0.947 (114 stories), 0.891 (46), 0.857 (98; that half has been read, so
+#: HELD_OUT_NEW measures class 4 afresh: 0.677 of 62), 1.000 (36); through remember on
+#: SQLite, two stories a family: 0.929, 0.786, 0.929, 1.000 and 0.917 (new class 4)
+HELD_OUT_FLOORS = {"2": 0.94, "3": 0.89, "4": 0.85, "5": 1.0}
+HELD_OUT_NEW_FLOORS = {"4": 0.67}
+HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
 def test_every_tuning_story_is_read_right() -> None:
@@ -35,10 +38,12 @@ def test_every_tuning_story_is_read_right() -> None:
 def test_held_out_families_stay_at_their_measured_floor() -> None:
     measured = {k: share for k, (share, _) in B.shares(B.HELD_OUT).items()}
     assert all(measured[k] >= floor for k, floor in HELD_OUT_FLOORS.items()), measured
+    fresh = {k: share for k, (share, _) in B.shares(B.HELD_OUT_NEW).items()}
+    assert all(fresh[k] >= floor for k, floor in HELD_OUT_NEW_FLOORS.items()), fresh
 
 
 def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:
-    for fams in (B.TUNING, B.HELD_OUT):
+    for fams in (B.TUNING, B.HELD_OUT, B.HELD_OUT_NEW):
         safety = {n: f for n, f in fams.items() if "safety" in n or "control" in n}
         assert all(B.judged(s) == "kept" for s in B.stories(safety))
 
@@ -65,27 +70,12 @@ def core():
 
 
 def _sample(families: dict[str, B.Family], per_family: int = 2) -> list[B.Story]:
-    by_family: dict[str, list[B.Story]] = {}
-    for s in B.stories(families):
-        by_family.setdefault(s.family, []).append(s)
-    return [s for stories in by_family.values() for s in stories[:: max(1, len(stories) // per_family)][:per_family]]
+    return B.sample(families, per_family)
 
 
 def play(core: MemoryCore, story: B.Story) -> str:
     """The story through the write path: what the second write did to the first fact."""
-    sam = Identity(tenant=f"t-{uuid.uuid4().hex[:8]}", user_id="sam", agent_id="assistant")
-    held = core.remember(sam, story.held, reason=WHY)
-    said = core.remember(sam, story.said, reason=WHY)
-    now = core.get(sam, held.id)
-    if said.action == "reinforced":
-        return "reinforcement"
-    if now.status == "superseded":
-        recalled = [m.memory.content for m in core.recall(sam, story.said, kinds=["semantic"]).memories]
-        assert story.held not in recalled and story.said in recalled  # the current fact, the old one in history
-        return "update"
-    if said.action == "pending_denial":
-        return "denial"
-    return "kept"
+    return B.play(core, story)
 
 
 @pytest.mark.parametrize("story", _sample(B.TUNING), ids=lambda s: f"{s.family}:{s.said[:30]}")
@@ -143,7 +133,12 @@ def test_two_agents_stating_one_shared_fact_in_other_words_agree(core, first: st
 def test_class_one_safety_still_holds_for_generated_past_values() -> None:
     """Rule 1 whatever the new meaning layer says: a past value never updates the present."""
     held = ["I live in York.", "I work at Initech.", "My manager is Dana."]
-    said = ["I lived in {v} before.", "Years ago my home was {v}.", "My old boss was {v}.", "Before that I worked at {v}."]
+    said = [
+        "I lived in {v} before.",
+        "Years ago my home was {v}.",
+        "My old boss was {v}.",
+        "Before that I worked at {v}.",
+    ]
     for h, s in itertools.product(held, said):
         new = s.format(v="Leeds" if "home" in s or "lived" in s else "Priya")
         assert belief_rules._relation(h, "user:sam", "assert", new, "user:sam", "assert") not in ("update", "denial")

@@ -368,6 +368,11 @@ class AsyncBeliefs:
         read = memory
         if memory.subject_key:
             memory = await self._reading.canonical_key(near, memory, held=bool(actives))
+            again = self._reading.repeated(near, memory) if memory.subject_key != read.subject_key else None
+            if again is not None and not safe:  # the same value under another spelling of the key: a repeat
+                [stored] = await self._ctx.backend.get("semantic", [again.doc["id"]])
+                if stored is not None:
+                    return memory, [], [], await self._denials.reinforce(stored, memory, now)
         elif memory.polarity == "assert" and not replaces:
             memory = self._reading.infer_key(near, memory)
             if not memory.subject_key:  # keyless facts it updates are replaced by id (not named: frozen ones hold)
