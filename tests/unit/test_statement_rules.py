@@ -52,6 +52,7 @@ NOT_RULES = {
     "copulas.copula",
     "possession.timed_thing",
     "relations.relate",
+    "sentences.read_ahead",
     "relations.as_said",
     "sentences.read",
     "sentences.classify",

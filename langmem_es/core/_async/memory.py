@@ -50,7 +50,9 @@ from ...port import AsyncStoragePort, Capabilities
 from ...rerank import Reranker, RerankerSpec
 from .. import authz
 from ..config import MemoryConfig
+from ..offload import AsyncOffload, warm_up
 from ..results import Conflict, DecayReport, ForgetReport, RecalledMemory, RecallResult, WriteResult
+from ..statements import read_ahead
 from .beliefs import AsyncBeliefs
 from .conflicts import AsyncConflicts
 from .decompose import AsyncDecompose
@@ -175,8 +177,11 @@ class AsyncMemoryCore:
         return self._ctx.capabilities
 
     async def setup(self) -> Capabilities:
-        """Create indices/tables (idempotent) and detect what the engine offers."""
-        return await self._ctx.backend.setup()
+        """Create indices/tables (idempotent) and detect what the engine offers; the async core
+        also loads its language models in a thread now, not on the event loop at a first write."""
+        capabilities = await self._ctx.backend.setup()
+        await AsyncOffload.warm(warm_up)
+        return capabilities
 
     async def close(self) -> None:
         """Write pending access statistics, then close the backend."""
@@ -222,6 +227,8 @@ class AsyncMemoryCore:
         embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
         document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
         """
+        if kind != "episodic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
+            await AsyncOffload.run(read_ahead, [content])
         return await self._beliefs.remember(
             identity,
             content,

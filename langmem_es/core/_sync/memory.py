@@ -51,7 +51,9 @@ from ...port import StoragePort, Capabilities
 from ...rerank import Reranker, RerankerSpec
 from .. import authz
 from ..config import MemoryConfig
+from ..offload import Offload, warm_up
 from ..results import Conflict, DecayReport, ForgetReport, RecalledMemory, RecallResult, WriteResult
+from ..statements import read_ahead
 from .beliefs import Beliefs
 from .conflicts import Conflicts
 from .decompose import Decompose
@@ -176,8 +178,11 @@ class MemoryCore:
         return self._ctx.capabilities
 
     def setup(self) -> Capabilities:
-        """Create indices/tables (idempotent) and detect what the engine offers."""
-        return self._ctx.backend.setup()
+        """Create indices/tables (idempotent) and detect what the engine offers; the async core
+        also loads its language models in a thread now, not on the event loop at a first write."""
+        capabilities = self._ctx.backend.setup()
+        Offload.warm(warm_up)
+        return capabilities
 
     def close(self) -> None:
         """Write pending access statistics, then close the backend."""
@@ -223,6 +228,8 @@ class MemoryCore:
         embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
         document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
         """
+        if kind != "episodic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
+            Offload.run(read_ahead, [content])
         return self._beliefs.remember(
             identity,
             content,

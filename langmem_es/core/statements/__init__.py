@@ -51,7 +51,7 @@ from .changes import topics
 from .compare import core_values, overlap, same_attribute, same_holder, same_kind, same_value
 from .phrases import MODEL, american, content_lemmas, word_lemmas
 from .relations import relate
-from .sentences import classify, parse, read
+from .sentences import classify, parse, read, read_ahead
 from .types import RELATIONS, Polarity, Relation, Statement
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "core_values",
     "overlap",
     "parse",
+    "read_ahead",
     "read",
     "relate",
     "same_attribute",

@@ -7,6 +7,7 @@ The token-level half of reading (the values a phrase gives are in :mod:`.values`
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -51,12 +52,19 @@ def nlp() -> Language:
 _E_MAIL = re.compile(r"\b(e)-(?=mail)", re.IGNORECASE)
 
 
+_PIPELINE_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=4096)
 def reading(text: str) -> Doc:
     """spaCy's reading of ``text`` (whitespace folded), made once per text: the statement, its
     content lemmas and its word lemmas all read the same one (a run costs ~6 ms). Read-only.
-    "e-mail" is read as "email" (the tokenizer splits it into three words)."""
-    return nlp()(_E_MAIL.sub(r"\1", " ".join(str(text).split())))
+    "e-mail" is read as "email" (the tokenizer splits it into three words). One thread runs the
+    pipeline at a time (the async core reads in worker threads; spaCy does not promise more)."""
+    folded = _E_MAIL.sub(r"\1", " ".join(str(text).split()))
+    pipeline = nlp()
+    with _PIPELINE_LOCK:
+        return pipeline(folded)
 
 
 @lru_cache(maxsize=65536)

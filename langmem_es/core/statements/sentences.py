@@ -11,6 +11,7 @@ deterministic: no I/O beyond loading the model.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -67,6 +68,13 @@ def read(text: str) -> Statement:
 
 parse = read
 """The same function as :func:`read` (its older name)."""
+
+
+def read_ahead(texts: Sequence[str]) -> None:
+    """Read ``texts`` now (kept in :func:`read`'s cache), so that the rules read them later for free:
+    the async core calls this in a worker thread, off its event loop."""
+    for text in texts:
+        read(text)
 
 
 def classify(text: str) -> Polarity:
