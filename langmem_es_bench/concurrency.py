@@ -123,7 +123,14 @@ _STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("parsing", ("spacy", "thinc", "langmem_es/core/statements", "belief_rules", "langmem_es/core/passages")),
     (
         "scoring",
-        ("langmem_es/rank", "langmem_es/rerank", "langmem_es/fusion", "langmem_es/core/scoring", "lightgbm", "scope.py"),
+        (
+            "langmem_es/rank",
+            "langmem_es/rerank",
+            "langmem_es/fusion",
+            "langmem_es/core/scoring",
+            "lightgbm",
+            "scope.py",
+        ),
     ),
     ("serialisation", ("json", "orjson", "serializer", "langmem_es/documents", "pydantic", "langmem_es/model")),
     (
@@ -178,7 +185,9 @@ def _engine_cpu_ms(client: Any) -> float | None:
     return float(sum(n["process"]["cpu"]["total_in_millis"] for n in nodes))
 
 
-def _calls(core: Any, identity: Any, queries: Sequence[str], writes: int, tag: str) -> dict[str, list[Callable[[], Any]]]:
+def _calls(
+    core: Any, identity: Any, queries: Sequence[str], writes: int, tag: str
+) -> dict[str, list[Callable[[], Any]]]:
     return {
         "recall": [lambda q=q: core.recall(identity, q, k=9) for q in queries],
         "write": [

@@ -33,7 +33,7 @@ from typing import Any
 
 from langmem_es_bench.concurrency import Op, cpu_split, drive, threaded
 from langmem_es_bench.corpus import QueryStream
-from langmem_es_bench.targets import REASON, K, USER, tenant_of
+from langmem_es_bench.targets import REASON, USER, K, tenant_of
 
 __all__ = ["run_concurrency"]
 
@@ -305,9 +305,7 @@ def run_concurrency(
             stack.callback(pg.close)
             pg.load(items, tenants)
             systems["postgres"] = sync_system(pg.query, pg.write)
-        out["systems"] = asyncio.run(
-            _levels(systems, levels, seconds=seconds, tenants=names, stream=stream, say=say)
-        )
+        out["systems"] = asyncio.run(_levels(systems, levels, seconds=seconds, tenants=names, stream=stream, say=say))
     if client is not None:
         client.close()
     out["loadavg_end"] = round(os.getloadavg()[0], 2)

@@ -41,9 +41,7 @@ def long_conversation(megabytes: float, *, seed: int = 7) -> list[dict[str, Any]
         [conv] = generate(seed=seed + n, conversations=1)
         for t in conv.turns:
             text = t.memory_text
-            items.append(
-                {"content": text, "event_time": parse_time(t.timestamp), "session_id": f"{n}:{t.session_id}"}
-            )
+            items.append({"content": text, "event_time": parse_time(t.timestamp), "session_id": f"{n}:{t.session_id}"})
             size += len(text.encode("utf-8"))
             if size >= megabytes * 1e6:
                 break

@@ -72,7 +72,9 @@ def read_items(path: str, *, session: str | None, section_chars: int = SECTION_C
     except IsADirectoryError:
         raise ConfigurationError(f"{name} is a directory; give a .jsonl or text file") from None
     except UnicodeDecodeError as exc:
-        raise ConfigurationError(f"{name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+        raise ConfigurationError(
+            f"{name} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
     except OSError as exc:
         raise ConfigurationError(f"{name}: cannot read it ({exc.strerror})") from None
     if path.endswith(".jsonl"):
@@ -93,7 +95,9 @@ def read_items(path: str, *, session: str | None, section_chars: int = SECTION_C
 
                 when = parse_time(obj["event_time"])
                 if when is None:
-                    raise ConfigurationError(f"{name} line {n}: event_time {obj['event_time']!r} is not an ISO 8601 time")
+                    raise ConfigurationError(
+                        f"{name} line {n}: event_time {obj['event_time']!r} is not an ISO 8601 time"
+                    )
                 obj["event_time"] = when
             if session and "session_id" not in obj:
                 obj["session_id"] = session
@@ -121,8 +125,10 @@ def progress_line(total_bytes: int, sizes: list[int], say: Callable[[str], None]
         last[0] = now
         rate = done_bytes[0] / 1e6 / max(elapsed, 1e-9) * 60
         left = (total_bytes - done_bytes[0]) / 1e6 / rate * 60 if rate > 0 else float("nan")
-        eta = f", about {left / 60:.0f} min left" if done < total and left >= 90 else (
-            f", about {left:.0f} s left" if done < total else f" in {elapsed:.0f} s"
+        eta = (
+            f", about {left / 60:.0f} min left"
+            if done < total and left >= 90
+            else (f", about {left:.0f} s left" if done < total else f" in {elapsed:.0f} s")
         )
         say(
             f"ingested {done:,}/{total:,} messages ({done_bytes[0] / 1e6:.1f} of {total_bytes / 1e6:.1f} MB, "

@@ -13,7 +13,8 @@ def test_two_workers_serve_one_store(tmp_path: Path) -> None:
     try:
         with srv.client("member") as sam, srv.client("other") as gil:
             written = [
-                remember(sam, f"Sam opened locker L-{100 + i} at the gym on day {i}.", kind="episodic") for i in range(6)
+                remember(sam, f"Sam opened locker L-{100 + i} at the gym on day {i}.", kind="episodic")
+                for i in range(6)
             ]
             assert len({w["id"] for w in written}) == 6
             # each recall lands on either process: every one sees every write, and only its tenant's
