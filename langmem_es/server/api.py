@@ -110,7 +110,12 @@ async def whoami(identity: Caller) -> Any:
 
 @router.post("/memories", tags=["memories"], status_code=201)
 async def remember(identity: Caller, body: RememberBody, request: Request) -> Any:
-    """Write one memory (dedupe, supersession, conflicts as in ``MemoryCore.remember``)."""
+    """Write one memory (dedupe, supersession, conflicts as in ``MemoryCore.remember``).
+
+    The answer is the write's result: ``action``, ``superseded``, ``conflict_id``, ``note`` and
+    ``unsure`` — the held facts kept active beside this one because the belief rules (or a chat
+    model whose answer could not be used) could not tell whether it replaces them; empty when
+    they decided."""
     args = body.model_dump(exclude_none=True)
     content = args.pop("content")
     return to_json(await _core(request).remember(identity, content, **{k: v for k, v in args.items() if v != []}))
