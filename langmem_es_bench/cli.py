@@ -136,6 +136,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "texts; writes long_content.json",
     )
     p.add_argument(
+        "--million",
+        type=_size_or_million,
+        nargs="?",
+        const=1_000_000,
+        default=None,
+        metavar="N",
+        help="only the scale point: N memories (default 1,000,000) over --tenants tenants (default 10,000) on one "
+        "Elasticsearch node beside langchain-elasticsearch, from cached vectors of at most 100k distinct texts; "
+        "pre-recall at N/10 and N, write→visible, bytes per memory (start the cluster with --heap 2g or more); "
+        "writes million.json",
+    )
+    p.add_argument(
+        "--three-nodes",
+        action="store_true",
+        help="with --million: the same corpus also on a three-node local cluster with one replica (started and stopped)",
+    )
+    p.add_argument(
         "--seconds", type=float, default=None, help="seconds of each --concurrency run (default 15; smoke 2)"
     )
     p.add_argument(
@@ -152,6 +169,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="RESULTS_JSON",
         help="no run: print and (with --docs) write the report of a saved results.json",
     )
+
+
+def _size_or_million(value: str) -> int:
+    [size] = _sizes(value)
+    return size
 
 
 def _levels(value: str) -> list[int]:
@@ -262,7 +284,7 @@ def run_command(args: argparse.Namespace) -> int:
             json.dumps({"command": _command_line(argv), "runs": costs}, indent=2)
         )
         return 0
-    if args.concurrency or args.long_content is not None:
+    if args.concurrency or args.long_content is not None or args.million:
         from langmem_es_bench.scale_cli import run_scale_point
 
         return run_scale_point(args, _command_line(argv))

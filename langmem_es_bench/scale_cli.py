@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["concurrency_markdown", "long_content_markdown", "replace_section", "run_scale_point"]
+__all__ = ["concurrency_markdown", "long_content_markdown", "million_markdown", "replace_section", "run_scale_point"]
 
 
 def _say(message: str) -> None:
@@ -54,6 +54,21 @@ def run_scale_point(args: argparse.Namespace, command: str) -> int:
         result["command"] = command
         (args.out / "long_content.json").write_text(json.dumps(result, indent=2))
         sections.append(("long-content", long_content_markdown(result)))
+    if args.million:
+        from langmem_es_bench.million import run_million
+
+        result = run_million(
+            args.million,
+            tenants=args.tenants or max(1, args.million // 100),
+            queries=args.queries or (10 if args.smoke else 100),
+            writes=args.writes or (3 if args.smoke else 30),
+            competitors=not args.no_competitors,
+            three_nodes=args.three_nodes,
+            say=_say,
+        )
+        result["command"] = command
+        (args.out / "million.json").write_text(json.dumps(result, indent=2, default=str))
+        sections.append(("million", million_markdown(result)))
     for name, text in sections:
         print(text)
         if args.docs:
@@ -181,5 +196,28 @@ def long_content_markdown(result: dict[str, Any]) -> str:
             lines.append(
                 f"| {backend} | {r['megabytes']} | {r['messages']:,} | {r['passages']:,} | {r['ingest_s']} | "
                 f"{r['mb_per_min']} | {r['embedder_mb_per_min']} | {r['ratio']} | {r['loadavg']:.2f} |"
+            )
+    return "\n".join(lines)
+
+
+def million_markdown(result: dict[str, Any]) -> str:
+    """Pre-recall at a tenth and at all of the corpus, write → visible and bytes a memory, per system."""
+    lines = [
+        f"## {result['memories']:,} memories",
+        "",
+        f"`{result.get('command', 'langmem-es bench --million')}` — {result['memories']:,} memories over "
+        f"{result['tenants']:,} tenants ({result['copies']} tenants hold each of the corpus's texts, with its cached "
+        f"vector); load average {result.get('loadavg_start')} at the start, {result.get('loadavg_end')} at the end.",
+        "",
+        "| system | pre-recall p95 at a tenth, ms | p95 at all, ms | all ÷ tenth (target ≤ 1.5) | write→visible p95 ms "
+        "| bytes a memory |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, rec in result.items():
+        if isinstance(rec, dict) and "pre_recall" in rec:
+            first, last = rec["pre_recall"]
+            lines.append(
+                f"| {name} | {first['p95']:.1f} | {last['p95']:.1f} | {rec['p95_largest_over_tenth']} | "
+                f"{rec['writes']['write_visible']['p95']:.1f} | {rec['bytes_per_memory']} |"
             )
     return "\n".join(lines)

@@ -1,0 +1,145 @@
+"""``langmem-es bench --million [N]``: N memories (default 1,000,000) over ``--tenants`` tenants
+(default 10,000) on one Elasticsearch node, beside langchain-elasticsearch on the same corpus.
+
+The corpus is the bench's first ``N / copies`` synthetic memories (at most 100,000, with
+their cached vectors: no embedding at this scale), each written into ``copies`` tenants, so
+every tenant holds distinct texts and the index holds N documents and N vectors. Each system
+is grown in two steps — a tenth of N, then N — and at each the pre-recall (query embedding
+included, each query for one tenant) is timed; at N also write → visible and the index's
+bytes per memory. With ``three_nodes`` the same corpus goes into a three-node local cluster
+(``langmem-es es start --name bench3 --nodes 3``, indices with one replica) for one more
+point of langmem-es beside its one-node figures.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from langmem_es_bench.corpus import CorpusItem
+
+__all__ = ["million_items", "run_million"]
+
+Say = Callable[[str], None]
+BASE = 100_000
+
+
+def million_items(n: int, base: list[CorpusItem]) -> list[CorpusItem]:
+    """``n`` items from ``base``: item ``i`` of copy ``c`` gets index ``i * copies + c``, so with
+    ``tenant = index % tenants`` (``tenants`` a multiple of ``copies``) a tenant never holds one
+    text twice. Ordered by index: the first tenth is a smaller corpus of the same tenants.
+
+    >>> from langmem_es_bench.corpus import corpus
+    >>> items = million_items(40, corpus(10))
+    >>> len(items), items[5].index, items[5].text == items[4].text
+    (40, 5, True)
+    """
+    copies = -(-n // len(base))
+    out = [
+        CorpusItem(i * copies + c, item.text, item.session, item.event_time)
+        for i, item in enumerate(base)
+        for c in range(copies)
+    ]
+    return out[:n]
+
+
+def _point(bench: Any, target: Any, emb: Any, items: list[CorpusItem], tenants: int, say: Say) -> dict[str, Any]:
+    from langmem_es_bench.timing import progress_printer
+
+    out: dict[str, Any] = {"label": target.label, "pre_recall": []}
+    loaded = 0
+    for size in (len(items) // 10, len(items)):
+        target.load(items[loaded:size], tenants, progress=progress_printer(say, f"{target.name} load", loaded, size))
+        loaded = size
+        out["pre_recall"].append(bench.latency_point(target, emb, tenants, size, bench.config.queries))
+    out["writes"] = bench.write_point(target, emb, bench.config.writes)
+    size_b = target.size_bytes()
+    out["index_bytes"] = size_b
+    out["bytes_per_memory"] = round(size_b / loaded, 1) if size_b else None
+    first, last = out["pre_recall"]
+    out["p95_largest_over_tenth"] = round(last["p95"] / first["p95"], 2) if first["p95"] else None
+    say(
+        f"    {target.name}: {loaded:,} memories: pre-recall p95 {first['p95']:.1f} → {last['p95']:.1f} ms "
+        f"(×{out['p95_largest_over_tenth']}); {out['bytes_per_memory']} bytes a memory"
+    )
+    return out
+
+
+def run_million(
+    n: int = 1_000_000,
+    *,
+    tenants: int = 10_000,
+    queries: int = 100,
+    writes: int = 30,
+    competitors: bool = True,
+    three_nodes: bool = False,
+    base_size: int = BASE,
+    say: Say = print,
+) -> dict[str, Any]:
+    """The million-memory point (see the module); returns its figures. ``base_size``: the most
+    distinct texts (and cached vectors) the corpus is made of."""
+    from langmem_es.embeddings import default_embeddings
+    from langmem_es_bench.config import BenchConfig
+    from langmem_es_bench.corpus import corpus
+    from langmem_es_bench.points import Bench
+    from langmem_es_bench.targets import LangChainESTarget, OursTarget, es_client
+    from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
+
+    emb = default_embeddings()
+    base = corpus(min(n, base_size))
+    copies = -(-n // len(base))
+    if tenants % copies:
+        raise ValueError(f"--tenants {tenants} must be a multiple of the copies of each text ({copies})")
+    texts = [it.text for it in base]
+    say(f"million: {len(base):,} distinct texts × {copies} tenants each = {n:,} memories over {tenants:,} tenants")
+    vectors, cache = corpus_vectors(emb, texts, progress=lambda d, t, r: say(f"    embedded {d:,}/{t:,} ({r:,.0f}/s)"))
+    cached = CachedDocumentEmbeddings(emb, texts, vectors)
+    items = million_items(n, base)
+    bench = Bench(BenchConfig(backends=["elasticsearch"], queries=queries, writes=writes, tenants=tenants), say)
+    out: dict[str, Any] = {"memories": n, "tenants": tenants, "copies": copies, "vector_cache": cache}
+    out["loadavg_start"] = round(os.getloadavg()[0], 2)
+    client = es_client()
+    with tempfile.TemporaryDirectory(prefix="langmem-es-million-") as tmp:
+        systems: list[tuple[str, Callable[[Any], Any]]] = [
+            ("langmem_es[elasticsearch]", lambda c: OursTarget("elasticsearch", cached, workdir=Path(tmp), client=c))
+        ]
+        if competitors:
+            systems.append(("langchain_es", lambda c: LangChainESTarget(cached, c)))
+        for name, make in systems:
+            say(f"== {name}, one node")
+            target = make(client)
+            try:
+                out[name] = _point(bench, target, emb, items, tenants, say)
+            finally:
+                target.close()
+        if three_nodes:
+            out["langmem_es[elasticsearch, 3 nodes]"] = _three_nodes(bench, cached, emb, items, tenants, Path(tmp), say)
+    client.close()
+    out["loadavg_end"] = round(os.getloadavg()[0], 2)
+    return out
+
+
+def _three_nodes(
+    bench: Any, cached: Any, emb: Any, items: list[CorpusItem], tenants: int, workdir: Path, say: Say
+) -> dict[str, Any]:
+    """The same point on a three-node local cluster (one replica), stopped afterwards."""
+    from langmem_es.settings import Connection
+    from langmem_es_bench.targets import OursTarget
+    from langmem_es_cli.local_es import start_cluster, stop_cluster
+
+    say("== langmem-es on a three-node cluster (one replica)")
+    info = start_cluster("bench3", nodes=3, timeout=600)
+    try:
+        connection = Connection(url=info["url"], user=info.get("user", "elastic"), password=info.get("password"))
+        client = connection.client(request_timeout=120)
+        target = OursTarget("elasticsearch", cached, workdir=workdir, client=client)
+        try:
+            return _point(bench, target, emb, items, tenants, say)
+        finally:
+            target.close()
+            client.close()
+    finally:
+        stop_cluster("bench3")
