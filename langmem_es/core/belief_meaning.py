@@ -38,7 +38,7 @@ Verdict = Literal["reinforcement", "update", "unsure"]
 ATTRIBUTES: dict[str, frozenset[str]] = {
     name: frozenset(words.split())
     for name, words in {
-        "home": "home place flat apartment address residence home_city city hometown home_address based live "
+        "home": "home place flat apartment house address residence home_city city hometown home_address based live "
         "living settled relocate",
         "employer": "employer company workplace firm current_employer",
         "job": "job job_title title role position occupation profession",
@@ -82,7 +82,7 @@ _EQUIVALENT_VALUES: tuple[tuple[str, ...], ...] = tuple(
 _CHANGED = re.compile(
     r"\b(?:new|now|nowadays|these days|currently|at the moment|just|since|recently|lately|as of|from now on|"
     r"any ?more|no longer|gone|become|became|turned|switched|changed|moved|relocated|settled|started|joined|"
-    r"took over|instead)\b",
+    r"took over|instead|(?:taken|took|landed|accepted|got) (?:a|an) (?:new )?(?:job|position|role|post))\b",
     re.IGNORECASE,
 )
 _PAST = re.compile(
@@ -133,7 +133,7 @@ _TRAITS: tuple[tuple[str, re.Pattern[str], str], ...] = (
 _FORM = re.compile(r"^\s*(?P<field>[A-Za-z][A-Za-z '/-]{0,30}?)\s*:\s*(?P<value>[^:\n]+?)\s*\.?\s*$")
 _COPULA = re.compile(
     r"^(?P<who>(?:(?:my|our|his|her|their|the user's|[a-z]+'s)\s+)*)(?:(?:new|current|present|latest|actual)\s+)?"
-    r"(?P<field>[a-z][a-z -]{1,30}?)\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?(?:in\s+|at\s+|a\s+|an\s+)?"
+    r"(?P<field>[a-z][a-z -]{1,30}?)(?:\s+(?:is|are)|'s)\s+(?:now\s+|currently\s+|still\s+)?(?P<at>in\s+|at\s+|with\s+|a\s+|an\s+)?"
     r"(?P<value>[^,;]+?)(?:,?\s+(?:now|these days|nowadays|currently|at the moment))?\s*(?:[,;.].*)?$"
 )
 _VALUE_FIRST = re.compile(
@@ -165,6 +165,44 @@ _STAY = re.compile(
 )
 #: a lasting state: said so ("now", "these days", "for good") or a settling
 _LASTING = re.compile(r"\b(?:now|nowadays|these days|currently|for good|permanently|settled|finally)\b", re.IGNORECASE)
+
+
+_RESIDENT = re.compile(
+    r"^(?i:i'm|i am|we're|we are|the user is)\s+(?:(?i:now)\s+)?(?i:an?)\s+" + _PLACE + r"\s+(?i:resident|local)\b"
+)
+_NEW_HOME = re.compile(
+    r"\b(?i:bought|rent|rented|renting|found|got|moved into)\s+(?i:a|an|our|my)\s+(?:(?i:new)\s+)?"
+    r"(?i:place|house|flat|home|apartment)\s+(?i:in)\s+" + _PLACE
+)
+_LIVE_THERE = re.compile(r"\blive there\b|\bliving there\b|\bmoved in\b", re.IGNORECASE)
+#: a job taken at a named employer ("I've taken a job at Globex", "I landed a new job with Hooli")
+_JOB_AT = re.compile(
+    r"^(?i:i|i've|i have|the user|the user has)\s+(?:(?i:just|now|recently)\s+)?(?i:taken|took|got|landed|accepted|started|"
+    r"start|begun|began)\s+(?i:a|an|the)\s+(?:(?i:new)\s+)?(?i:job|position|role|post)\s+(?i:at|with)\s+"
+    r"(?P<v>[A-Z][\w&-]*(?: [A-Z][\w&-]*)?)"
+)
+#: at a named employer, said as lasting ("I'm at Globex these days"; "now" alone may be a visit)
+_AT_ORG = re.compile(
+    r"^(?i:i'm|i am|the user is)\s+(?:(?i:now)\s+)?(?i:at)\s+(?P<v>[A-Z][\w&-]*(?: [A-Z][\w&-]*)?)"
+    r"\s*,?\s+(?i:these days|nowadays|full-time|full time|permanently)\b"
+)
+
+
+def _named_elsewhere(text: str, low: str) -> _Found | None:
+    """A home or an employer named in a phrase that needs no home or work word ("I'm a Leeds
+    resident now", "I bought a place in Leeds and live there now", "I've taken a job at Globex",
+    "I'm at Globex these days")."""
+    if _STAY.search(low):
+        return None
+    m = _RESIDENT.search(text)
+    if m is None:
+        m = _NEW_HOME.search(text) if _LIVE_THERE.search(low) else None
+    if m is not None and m["v"].casefold() not in _NOT_PLACES:
+        return "user", frozenset({"home"}), frozenset({m["v"].casefold()}), None
+    m = _JOB_AT.search(text) or _AT_ORG.search(text)
+    if m is not None:
+        return "user", frozenset({"employer"}), frozenset({m["v"].casefold()}), None
+    return None
 
 
 def _in_place(text: str, low: str) -> _Found | None:
@@ -295,7 +333,7 @@ def meaning(content: str, owner: str = "") -> Meaning | None:
         text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)
     low = text.casefold().rstrip(".!")
     changed, past, negated = bool(_CHANGED.search(low)), bool(_PAST.search(low)), bool(_NEG.search(low))
-    for reader in (_form, _sensitivity, _trait, _copula, _with, _in_place, _dated):
+    for reader in (_form, _sensitivity, _trait, _copula, _with, _in_place, _named_elsewhere, _dated):
         found = reader(text, low)
         if found is not None:
             holder, attributes, values, neg = found
@@ -365,6 +403,8 @@ def _copula(text: str, low: str) -> _Found | None:
     attributes = _field_attributes(m["field"])
     if not attributes:
         return None
+    if attributes == {"job"} and (m["at"] or "").strip() in ("at", "with"):
+        attributes = frozenset({"employer"})  # "my new job is at Globex": where, not what
     start = len(m["who"]) + (text[len(m["who"]) :].casefold().find(m["value"]) if m["value"] else 0)
     return _holder_of(m["who"]) or "user", attributes, _value(text[start : start + len(m["value"])]), None
 

@@ -106,6 +106,44 @@ TUNING: dict[str, Family] = {
         ],
         [("Initech", "Globex"), ("Acme", "Hooli")],
     ),
+    # added with the second held-out half written and unread (none of its forms)
+    "4/home-more": F(
+        "4",
+        "update",
+        ["I live in {A}.", "I'm based in {A}."],
+        [
+            "{B} is my new home.",
+            "Our new house is in {B}.",
+            "I'm a {B} resident now.",
+            "Home's {B} these days.",
+            "I bought a place in {B} and live there now.",
+        ],
+        [("York", "Leeds"), ("Bristol", "Cardiff")],
+    ),
+    "4/employer-more": F(
+        "4",
+        "update",
+        ["I work at {A}.", "I'm employed by {A}."],
+        [
+            "I quit {A} and I'm with {B} now.",
+            "I've taken a job at {B}.",
+            "I'm at {B} these days.",
+            "My new job is at {B}.",
+        ],
+        [("Initech", "Globex")],
+    ),
+    "4/safety-more": F(
+        "4",
+        "kept",
+        ["I live in {A}.", "I work at {A}."],
+        [
+            "I'm at {B} for a meeting.",
+            "My brother is a {B} resident now.",
+            "Our old house was in {B}.",
+            "I quit {B} years ago.",
+        ],
+        [("York", "Leeds")],
+    ),
     "4/phone": F(
         "4",
         "update",
