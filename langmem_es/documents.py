@@ -16,9 +16,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from functools import lru_cache
+from json.scanner import make_scanner
+from typing import Any, cast
 
 from . import filters
 
@@ -234,6 +237,57 @@ FIELD_TYPES: dict[str, str] = {
 ARRAY_FIELDS = frozenset({"ns", "ns_prefixes", "flat", "source_refs"})
 
 
+_JSON_SPACE = r"[ \t\n\r]*"  # what json.loads skips between tokens
+_JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_JSON_SCALAR = rf"(?:{_JSON_STRING}|null|true|false|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
+#: json.loads's own scanner (its C one when built): one JSON value at an index, and where it ends
+_scan_value: Callable[[str, int], tuple[Any, int]] = make_scanner(cast(Any, json.JSONDecoder()))
+
+
+@lru_cache(maxsize=16)
+def _up_to_key(key: str) -> tuple[re.Pattern[str], str]:
+    """What matches an object's start, the top-level ``"name": scalar,`` pairs before ``key``, and
+    ``key``'s ``:``; and ``key`` as JSON writes it."""
+    quoted = json.dumps(key)
+    pair = rf"{_JSON_SPACE}{_JSON_STRING}{_JSON_SPACE}:{_JSON_SPACE}{_JSON_SCALAR}{_JSON_SPACE},"
+    return re.compile(
+        rf"{_JSON_SPACE}\{{(?:{pair})*?{_JSON_SPACE}{re.escape(quoted)}{_JSON_SPACE}:{_JSON_SPACE}"
+    ), quoted
+
+
+def _peek_field(text: str, key: str) -> tuple[Any] | None:
+    """``(value,)`` of the top-level ``key`` of the JSON object ``text`` as ``json.loads`` reads it,
+    or ``None`` when that cannot be told without decoding it all: ``key`` absent, named again
+    later, or after a field whose value is an object or a list."""
+    up_to, quoted = _up_to_key(key)
+    start = up_to.match(text)
+    if start is None:
+        return None
+    try:
+        value, end = _scan_value(text, start.end())
+    except (StopIteration, ValueError):
+        return None
+    # json.loads keeps a repeated key's last value: a later mention is left to it (the writers,
+    # json.dumps and orjson of a dict, never repeat a key, nor spell one with escapes)
+    return None if text.find(quoted, end) >= 0 else (value,)
+
+
+#: Text values read by :meth:`LazyJSON.peek` from values in another format (an Elasticsearch
+#: pack, inflated before it is read), by (loads, text, key): the same memories come back recall
+#: after recall. The oldest go first past :data:`_PEEKED_KEPT`.
+_PEEKED: dict[tuple[Any, Any, str], str] = {}
+_PEEKED_KEPT = 4_096
+
+
+def _keep_peeked(key: tuple[Any, Any, str], value: str) -> None:
+    if len(_PEEKED) >= _PEEKED_KEPT:
+        try:
+            del _PEEKED[next(iter(_PEEKED))]
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            pass
+    _PEEKED[key] = value
+
+
 class LazyJSON(Mapping[str, Any]):
     """A JSON object read from its text (by ``loads``) on first use: a search hit can carry a document's
     value at the cost of a string, and only the few hits kept pay for decoding it.
@@ -260,6 +314,33 @@ class LazyJSON(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         return self._data()[key]
+
+    def peek(self, key: str, default: Any = None) -> Any:
+        """``self.get(key, default)``, without decoding the other fields when the text is JSON read
+        by ``json.loads``: the object's top-level scalar fields before ``key`` are matched and its
+        value decoded as ``json.loads`` decodes it. Whatever this cannot vouch for (a later field
+        of the same name, an object or list before it, text that is not one JSON object) is read
+        by decoding the whole value instead, so the answer is always ``get``'s. In another format
+        (an Elasticsearch pack) a text value is decoded once per text and kept (4,096 of them).
+
+        >>> v = LazyJSON('{"id": "a", "content": "hi", "n": 2}')
+        >>> v.peek("content"), v._value is None, v.peek("missing", 0)
+        ('hi', True, 0)
+        """
+        if self._value is not None:
+            return self._value.get(key, default)
+        if self._loads is json.loads and isinstance(self._text, str):
+            found = _peek_field(self._text, key)
+            if found is not None:
+                return found[0]
+            return self._data().get(key, default)
+        kept = (self._loads, self._text, key)  # another format: a text value is kept
+        value = _PEEKED.get(kept)
+        if value is None:
+            value = self._data().get(key, default)
+            if isinstance(value, str):
+                _keep_peeked(kept, value)
+        return value
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._data())

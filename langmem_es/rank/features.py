@@ -36,7 +36,7 @@ from .signals import TIME_PATTERN as _TIME
 from .signals import as_time, asks_now, asks_when, question_names
 from .temporal import time_match, time_windows
 
-__all__ = ["FEATURES", "features", "question_kind"]
+__all__ = ["FEATURES", "feature_rows", "features", "question_kind"]
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _TOKEN = re.compile(r"\w+")
@@ -139,10 +139,58 @@ def _text_facts(text: str) -> tuple[frozenset[str], frozenset[str], bool, bool]:
 
 def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:
     """One row of :data:`FEATURES` per candidate (float32), in the candidates' order."""
-    n = len(candidates)
+    if not candidates:
+        return np.zeros((0, len(FEATURES)), dtype=np.float32)
+    return feature_rows(
+        query,
+        contents=[str(c.get("content") or "") for c in candidates],
+        kinds=[c.get("kind") for c in candidates],
+        sessions=[c.get("session_id") for c in candidates],
+        times=[c.get("event_time") or c.get("written_at") for c in candidates],
+        bm25=[c.get("bm25") for c in candidates],
+        bm25_rank=[c.get("bm25_rank") for c in candidates],
+        dense=[c.get("dense") for c in candidates],
+        dense_rank=[c.get("dense_rank") for c in candidates],
+        fused=[c.get("fused") for c in candidates],
+        rules=[c.get("rules") for c in candidates],
+        reference=reference,
+    )
+
+
+@lru_cache(maxsize=32_768)
+def _time_of(value: str) -> tuple[datetime | None, float]:
+    """A stored event time (ISO text) parsed once (kept: the same events come back turn after
+    turn), with its timestamp (``nan`` when it does not parse)."""
+    t = as_time(value)
+    return t, (t.timestamp() if t is not None else math.nan)
+
+
+@lru_cache(maxsize=1_024)
+def _rank_feature_of(rank: Any) -> float:
+    return _rank_feature(rank)
+
+
+def feature_rows(
+    query: str,
+    *,
+    contents: Sequence[str],
+    kinds: Sequence[Any],
+    sessions: Sequence[Any],
+    times: Sequence[Any],
+    bm25: Sequence[Any],
+    bm25_rank: Sequence[Any],
+    dense: Sequence[Any],
+    dense_rank: Sequence[Any],
+    fused: Sequence[Any],
+    rules: Sequence[Any],
+    reference: datetime | None = None,
+) -> np.ndarray:
+    """:func:`features` from its columns, one value per candidate each (what a candidate mapping
+    holds under the same names; ``times``: its ``event_time`` or else ``written_at``): recall
+    reads them straight from its hits, with no mapping per candidate."""
+    n = len(contents)
     if not n:
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
-    contents = [str(c.get("content") or "") for c in candidates]
     facts = [_text_facts(t) for t in contents]
     q_words = _words(query)
     words = [f[0] & q_words for f in facts]  # only the question's words matter
@@ -160,82 +208,85 @@ def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: 
     timed = [f[2] for f in facts]
     when_q, now_q = asks_when(query), asks_now(query)
     hint = time_windows(query, reference)
-    times = [as_time(c.get("event_time") or c.get("written_at")) for c in candidates]
-    known = sorted({t.timestamp() for t in times if t is not None})
+    parsed = [_time_of(t) if isinstance(t, str) else (as_time(t), None) for t in times]
+    stamps = [s if s is not None else (t.timestamp() if t is not None else math.nan) for t, s in parsed]
+    known = sorted({s for s in stamps if s == s})  # nan: no time
     place_of = {t: k / max(len(known) - 1, 1) for k, t in enumerate(known)}
-    recency = [place_of[t.timestamp()] if t is not None else 0.0 for t in times]
+    recency = [place_of[s] if s == s else 0.0 for s in stamps]
 
-    def score(key: str) -> np.ndarray:
-        return np.array([float(c.get(key) or 0.0) for c in candidates], dtype=np.float64)
+    def score(values: Sequence[Any]) -> np.ndarray:
+        return np.array([float(v or 0.0) for v in values], dtype=np.float64)
 
-    def ranks(key: str) -> tuple[list[float], list[float]]:
-        given = [c.get(key) for c in candidates]
-        return [_rank_feature(r) for r in given], [float(r is None) for r in given]
-
-    fused, rules, bm25, dense = score("fused"), score("rules"), score("bm25"), score("dense")
-    norm_fused = _share_of_best(fused)
+    fused_, rules_, bm25_, dense_ = score(fused), score(rules), score(bm25), score(dense)
+    norm_fused = _share_of_best(fused_)
     place_fused = np.empty(n)
-    place_fused[np.argsort(-fused, kind="stable")] = np.arange(1, n + 1)
+    place_fused[np.argsort(-fused_, kind="stable")] = np.arange(1, n + 1)
     place_rules = np.empty(n)
-    place_rules[np.argsort(-rules, kind="stable")] = np.arange(1, n + 1)
-    bm25_rank, bm25_missing = ranks("bm25_rank")
-    dense_rank, dense_missing = ranks("dense_rank")
+    place_rules[np.argsort(-rules_, kind="stable")] = np.arange(1, n + 1)
+    bm25_missing = [float(r is None) for r in bm25_rank]
+    dense_missing = [float(r is None) for r in dense_rank]
     present = np.array(dense_missing) == 0
-    sessions: dict[str, list[int]] = {}
-    for i, c in enumerate(candidates):
-        if c.get("session_id"):
-            sessions.setdefault(str(c["session_id"]), []).append(i)
-    session_of = [sessions.get(str(c.get("session_id") or ""), []) for c in candidates]
-    counted: dict[str, dict[str, int]] = {}
-    for key, members in sessions.items():
+    # a candidate's session: how many others share it, the best of their fused scores, and the
+    # question's words they hold that it does not (each in one pass over the candidates)
+    members: dict[str, list[int]] = {}
+    keys = [str(s) if s else "" for s in sessions]
+    for i, key in enumerate(keys):
+        if key:
+            members.setdefault(key, []).append(i)
+    session_share = [0.0] * n
+    session_best = [0.0] * n
+    session_words = [0.0] * n
+    best_others = norm_fused.tolist()
+    for group in members.values():
         tally: dict[str, int] = {}
-        for j in members:
+        for j in group:
             for w in words[j]:
                 tally[w] = tally.get(w, 0) + 1
-        counted[key] = tally
-    session_words = []
-    session_best = []
-    for i, c in enumerate(candidates):
-        tally = counted.get(str(c.get("session_id") or ""), {})
-        others = sum(1 for w, k in tally.items() if k - (w in words[i]) > 0)
-        session_words.append(others / len(q_words) if q_words else 0.0)
-        session_best.append(max((norm_fused[j] for j in session_of[i] if j != i), default=0.0))
+        top = max(group, key=best_others.__getitem__)  # the first of the best: max() over the others
+        second = max((best_others[j] for j in group if j != top), default=0.0)
+        share = (len(group) - 1) / n
+        for i in group:
+            session_share[i] = share
+            session_best[i] = second if i == top else best_others[top]
+            if q_words:  # the question's words some other member holds
+                only_here = sum(1 for w in words[i] if tally[w] == 1)
+                session_words[i] = (len(tally) - only_here) / len(q_words)
     kind = question_kind(query)
-    kinds = [str(c.get("kind") or "episodic") for c in candidates]
+    kind_of = [str(k or "episodic") for k in kinds]
     columns: dict[str, Any] = {
         "fused": norm_fused,
         "fused_rank": 1.0 / np.log2(place_fused + 1.0),
-        "rules": _share_of_best(rules - min(0.0, float(rules.min()))),
+        "rules": _share_of_best(rules_ - min(0.0, float(rules_.min()))),
         "rules_rank": 1.0 / np.log2(place_rules + 1.0),
-        "bm25": _share_of_best(bm25),
-        "bm25_rank": bm25_rank,
+        "bm25": _share_of_best(bm25_),
+        "bm25_rank": [_rank_feature_of(r) for r in bm25_rank],
         "bm25_missing": bm25_missing,
-        "dense": dense,
-        "dense_gap": dense - float(dense[present].max()) if present.any() else 0.0,
-        "dense_rank": dense_rank,
+        "dense": dense_,
+        "dense_gap": dense_ - float(dense_[present].max()) if present.any() else 0.0,
+        "dense_rank": [_rank_feature_of(r) for r in dense_rank],
         "dense_missing": dense_missing,
         "both_legs": [float(not a and not b) for a, b in zip(bm25_missing, dense_missing, strict=True)],
-        "word_share": [len(w) / len(q_words) if q_words else 0.0 for w in words],
+        "word_share": [len(w) / len(q_words) for w in words] if q_words else 0.0,
         "rare_share": [sum(idf[x] for x in w) / idf_total for w in words],
-        "rare_words": [len(w & rare) for w in words],
+        "rare_words": [len(w & rare) for w in words] if rare else 0.0,
         "name_share": [sum(name_idf[x] for x in h) / name_total for h in named] if name_total > 0 else 0.0,
         "speaker_named": [
-            float(t.split(":", 1)[0].strip().lower() in names) if ":" in t[:40] else 0.0 for t in contents
-        ]
+            float(t[:40].split(":", 1)[0].strip().lower() in names) if ":" in t[:40] else 0.0 for t in contents
+        ]  # the first ":" is within the 40 characters: the speaker is read from them alone
         if names
         else 0.0,
         "states_time": timed,
         "asks_when_states_time": timed if when_q else 0.0,
-        "time_window": [time_match(hint, t) for t in times] if hint else 0.0,
+        "time_window": [time_match(hint, t) for t, _ in parsed] if hint else 0.0,
         "recency": recency,
         "asks_now_recency": recency if now_q else 0.0,
-        "session_share": [(len(m) - 1) / n if m else 0.0 for m in session_of],
+        "session_share": session_share,
         "session_best": session_best,
         "session_words": session_words,
         "has_number": [float(f[3]) for f in facts],
         "length": np.log1p([len(t) for t in contents]),
         "query_words": float(len(q_words)),
-        **{f"kind_{k}": [float(x == k) for x in kinds] for k in _KINDS},
+        **{f"kind_{k}": [float(x == k) for x in kind_of] for k in _KINDS},
         **{f"asks_{k}": float(k == kind) for k in _QUESTION_KINDS},
     }
     out = np.empty((n, len(FEATURES)), dtype=np.float32)

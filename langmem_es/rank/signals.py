@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..documents import LazyJSON
 from .temporal import time_match, time_windows
 
 __all__ = [
@@ -161,8 +162,12 @@ def _contains(word: str, text: str) -> bool:
 def _own(doc: Mapping[str, Any], chars: int) -> str:
     """The candidate's own content (``value.content`` when the leg brought it, as SQLite's do),
     else the first line of its indexed text: what follows is its neighbours' context."""
-    value = doc.get("value") or {}
-    content = value.get("content") if isinstance(value, Mapping) else None
+    value = doc.get("value")
+    if isinstance(value, LazyJSON):  # read without decoding the rest of the value
+        content = value.peek("content")
+    else:
+        value = value or {}
+        content = value.get("content") if isinstance(value, Mapping) else None
     if isinstance(content, str):
         return content[:chars]
     return str(doc.get("text", ""))[:chars].split("\n", 1)[0]

@@ -19,7 +19,6 @@ from langmem_es.rank.signals import TIME_PATTERN as _TIME
 from langmem_es.rank.signals import asks_now, asks_when, question_names
 from langmem_es.rank.temporal import time_match, time_windows
 
-
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _TOKEN = re.compile(r"\w+")
 _STOP = frozenset(
@@ -278,7 +277,9 @@ def learned_order(
         return list(ranked)
     events = [head[j] for j in slots]
     cands = [candidate_of_hit(by_id[i].doc, stages.get(i, {}), fused.get(i, 0.0), s) for i, s in events]
-    scores = np.asarray(ranker.booster.predict(features(query, cands, reference=reference), num_threads=1), dtype=np.float64)
+    scores = np.asarray(
+        ranker.booster.predict(features(query, cands, reference=reference), num_threads=1), dtype=np.float64
+    )
     for (i, _), score in zip(events, scores, strict=True):
         stages.setdefault(i, {})["learned"] = float(score)
     order = sorted(range(len(events)), key=lambda j: -scores[j])
@@ -286,3 +287,12 @@ def learned_order(
     for slot, j in zip(slots, order, strict=True):
         out[slot] = (events[j][0], head[slot][1])
     return out + list(ranked[window:])
+
+
+def _own(doc: Mapping[str, Any], chars: int) -> str:
+    """langmem_es/rank/signals.py's ``_own`` as it was (commit 33d02c3)."""
+    value = doc.get("value") or {}
+    content = value.get("content") if isinstance(value, Mapping) else None
+    if isinstance(content, str):
+        return content[:chars]
+    return str(doc.get("text", ""))[:chars].split("\n", 1)[0]
