@@ -125,16 +125,21 @@ def run_million(
 def _three_nodes(
     bench: Any, cached: Any, emb: Any, items: list[CorpusItem], tenants: int, workdir: Path, say: Say
 ) -> dict[str, Any]:
-    """The same point on a three-node local cluster (one replica), stopped afterwards."""
-    from langmem_es.settings import Connection
+    """The same point on a three-node local cluster (one replica), started and stopped by the
+    ``langmem-es es`` command (the bench reads the cluster like any client: its credentials file)."""
+    import subprocess
+    import sys
+
+    from langmem_es.settings import require_connection
     from langmem_es_bench.targets import OursTarget
-    from langmem_es_cli.local_es import start_cluster, stop_cluster
+
+    def es(*argv: str) -> None:
+        subprocess.run([sys.executable, "-m", "langmem_es_cli.main", "es", *argv], check=True, timeout=900)
 
     say("== langmem-es on a three-node cluster (one replica)")
-    info = start_cluster("bench3", nodes=3, timeout=600)
+    es("start", "--name", "bench3", "--nodes", "3")
     try:
-        connection = Connection(url=info["url"], user=info.get("user", "elastic"), password=info.get("password"))
-        client = connection.client(request_timeout=120)
+        client = require_connection("bench3").client(request_timeout=120)
         target = OursTarget("elasticsearch", cached, workdir=workdir, client=client)
         try:
             return _point(bench, target, emb, items, tenants, say)
@@ -142,4 +147,4 @@ def _three_nodes(
             target.close()
             client.close()
     finally:
-        stop_cluster("bench3")
+        es("stop", "--name", "bench3")

@@ -14,7 +14,6 @@ unpacks it, and runs one to three nodes on 127.0.0.1 with security on and a gene
 from langmem_es_cli.local_es._cluster import clean, cluster_status, list_clusters, start_cluster, stop_cluster
 from langmem_es_cli.local_es._config import (
     DEFAULT_HEAP,
-    ES_SYSTEM_USER,
     ES_VERSION,
     MIN_JAVA,
     ClusterSpec,
@@ -28,7 +27,8 @@ from langmem_es_cli.local_es._config import (
     render_elasticsearch_yml,
 )
 from langmem_es_cli.local_es._fetch import check_disk, download_zip, find_java, find_maven, modules_in, unpack
-from langmem_es_cli.local_es._state import Layout, layout, read_info
+from langmem_es_cli.local_es._state import read_info
+from langmem_es_local.runtime import ES_SYSTEM_USER, Layout, layout
 
 __all__ = [
     "DEFAULT_HEAP",

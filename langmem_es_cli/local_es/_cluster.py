@@ -19,7 +19,7 @@ from langmem_es_cli._checks import parse_heap, parse_port_range
 from langmem_es_cli.local_es._config import DEFAULT_HEAP, ES_VERSION, plan_cluster, plan_ports, prefer_ports
 from langmem_es_cli.local_es._fetch import Progress, download_zip, find_java, modules_in, report_progress, unpack
 from langmem_es_cli.local_es._health import apply_license, http_json, node_version, wait_health
-from langmem_es_cli.local_es._nodes import ensure_run_as, prepare_node, recorded_seeds, write_keystores
+from langmem_es_cli.local_es._nodes import prepare_node, recorded_seeds, write_keystores
 from langmem_es_cli.local_es._processes import launch, stop_pids
 from langmem_es_cli.local_es._state import (
     all_infos,
@@ -30,6 +30,7 @@ from langmem_es_cli.local_es._state import (
     running_pids,
     write_info,
 )
+from langmem_es_local.runtime import ensure_run_as
 
 
 def start_cluster(

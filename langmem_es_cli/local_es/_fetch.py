@@ -10,23 +10,17 @@ import sys
 import threading
 import time
 import zipfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from langmem_es.errors import DownloadError, JavaNotFoundError, MavenNotFoundError, NotEnoughDiskError
 from langmem_es_cli.local_es._config import ES_VERSION, MAX_JAVA, MIN_JAVA, maven_coordinates, zip_name
-
-Progress = Callable[[str], None]
+from langmem_es_local.runtime import Progress, report_progress
 
 JVM_DIRS = ("/usr/lib/jvm",)
 # room for the data/logs of a small dev cluster besides the unpacked files
 RUN_HEADROOM = 512 * 1024 * 1024
-
-
-def report_progress(progress: Progress | None, msg: str) -> None:
-    if progress is not None:
-        progress(msg)
 
 
 @dataclass(frozen=True)

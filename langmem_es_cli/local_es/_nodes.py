@@ -5,84 +5,24 @@ it bound, why it could not bind one, its log's last lines)."""
 from __future__ import annotations
 
 import os
-import pwd
 import re
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from langmem_es.errors import ElasticsearchStartError
 from langmem_es_cli.local_es._config import (
-    ES_SYSTEM_USER,
     ClusterSpec,
     NodeSpec,
     java_opts,
     render_elasticsearch_yml,
     render_seeds_file,
 )
-from langmem_es_cli.local_es._fetch import Java, Progress, report_progress
+from langmem_es_cli.local_es._fetch import Java
+from langmem_es_local.runtime import RunAs
 
 LOG_TAIL_LINES = 20
-
-
-@dataclass(frozen=True)
-class RunAs:
-    """The account Elasticsearch runs as (``None`` uid: the current user)."""
-
-    user: str
-    uid: int | None = None
-    gid: int | None = None
-
-    def popen_kwargs(self) -> dict:
-        if self.uid is None:
-            return {}
-        return {"user": self.uid, "group": self.gid, "extra_groups": []}
-
-    def chown_tree(self, root: Path) -> None:
-        if self.uid is None:
-            return
-        gid = -1 if self.gid is None else self.gid  # -1: keep the group
-        for dirpath, _dirnames, filenames in os.walk(root):
-            os.chown(dirpath, self.uid, gid)
-            for f in filenames:
-                os.chown(os.path.join(dirpath, f), self.uid, gid)
-
-
-def ensure_run_as(progress: Progress | None = None) -> RunAs:
-    """The current user, or (as root) the system user ``langmem-es``, created if needed."""
-    if os.geteuid() != 0:
-        return RunAs(user=pwd.getpwuid(os.geteuid()).pw_name)
-    try:
-        pw = pwd.getpwnam(ES_SYSTEM_USER)
-    except KeyError:
-        useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-        report_progress(
-            progress, f"running as root: creating system user {ES_SYSTEM_USER!r} (Elasticsearch refuses to run as root)"
-        )
-        r = subprocess.run(
-            [
-                useradd,
-                "--system",
-                "--user-group",
-                "--no-create-home",
-                "--home-dir",
-                "/nonexistent",
-                "--shell",
-                "/usr/sbin/nologin",
-                ES_SYSTEM_USER,
-            ],
-            capture_output=True,
-            text=True,
-        )
-        if r.returncode != 0:
-            raise ElasticsearchStartError(
-                f"cannot create system user {ES_SYSTEM_USER!r} to run Elasticsearch as "
-                f"(it refuses root): {r.stderr.strip() or r.returncode}"
-            ) from None
-        pw = pwd.getpwnam(ES_SYSTEM_USER)
-    return RunAs(user=pw.pw_name, uid=pw.pw_uid, gid=pw.pw_gid)
 
 
 def _tail(path: Path, n: int = LOG_TAIL_LINES) -> list[str]:

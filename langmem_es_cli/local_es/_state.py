@@ -3,62 +3,16 @@ of its Elasticsearch processes still run."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import stat
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
 from langmem_es import settings as _settings
 from langmem_es_cli.local_es._config import NodeSpec
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where things live.
-
-    ``home`` (``$LANGMEM_ES_HOME``) holds the downloaded zip and the credential files.
-    ``runtime`` holds the unpacked distribution and the node directories; it is
-    ``home`` itself unless we run as root and the Elasticsearch system user cannot
-    reach ``home`` (``/root`` is mode 700): then ``/var/lib/langmem-es/<hash>``.
-    """
-
-    home: Path
-    runtime: Path
-
-    @property
-    def downloads(self) -> Path:
-        return self.home / "downloads"
-
-    @property
-    def dist_root(self) -> Path:
-        return self.runtime / "dist"
-
-    def cluster_dir(self, name: str) -> Path:
-        return self.runtime / "clusters" / name
-
-    def info_file(self, name: str) -> Path:
-        return self.home / "clusters" / f"{name}.json"
-
-
-def _traversable_by_others(path: Path) -> bool:
-    for p in [path, *path.parents]:
-        if p.exists() and not (p.stat().st_mode & stat.S_IXOTH):
-            return False
-    return True
-
-
-def layout(environ: Mapping[str, str] | None = None) -> Layout:
-    home = _settings.home_dir(environ)
-    runtime = home
-    if os.geteuid() == 0 and not _traversable_by_others(home):
-        digest = hashlib.sha1(str(home).encode()).hexdigest()[:8]
-        runtime = Path("/var/lib/langmem-es") / f"runtime-{digest}"
-    return Layout(home=home, runtime=runtime)
+from langmem_es_local.runtime import Layout, layout
 
 
 def pid_is_es(pid: int) -> bool:

@@ -114,8 +114,7 @@ class LocalPostgres:
         if self._proc is not None:
             return self
         bin_dir = require_peer()
-        from langmem_es_cli.local_es import layout
-        from langmem_es_cli.local_es._nodes import ensure_run_as
+        from langmem_es_local.runtime import ensure_run_as, layout
 
         try:
             run_as = ensure_run_as()

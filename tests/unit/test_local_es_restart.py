@@ -23,8 +23,9 @@ import yaml
 from langmem_es_cli.local_es import PortRange, plan_cluster, render_elasticsearch_yml
 from langmem_es_cli.local_es._config import prefer_ports, render_seeds_file
 from langmem_es_cli.local_es._fetch import Java
-from langmem_es_cli.local_es._nodes import RunAs, recorded_seeds
+from langmem_es_cli.local_es._nodes import recorded_seeds
 from langmem_es_cli.local_es._processes import launch as _launch
+from langmem_es_local.runtime import RunAs
 
 # `elasticsearch -d -p PIDFILE`: "bind" the first port of each configured range
 FAKE_ES = r"""#!/bin/sh

@@ -1,0 +1,1 @@
+"""The tools' local servers: where they run and as whom (:mod:`.runtime`)."""
