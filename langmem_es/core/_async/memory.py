@@ -227,7 +227,7 @@ class AsyncMemoryCore:
         embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
         document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
         """
-        if kind != "episodic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
+        if kind == "semantic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
             await AsyncOffload.run(read_ahead, [content])
         return await self._beliefs.remember(
             identity,

@@ -228,7 +228,7 @@ class MemoryCore:
         embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
         document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
         """
-        if kind != "episodic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
+        if kind == "semantic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
             Offload.run(read_ahead, [content])
         return self._beliefs.remember(
             identity,
