@@ -385,6 +385,45 @@ def _people(key: str) -> set[str]:
     return {w for p in parts for w in p.split("_") if w in lexicon.PEOPLE}
 
 
+def one_head(a: str, b: str) -> bool:
+    """Do two keys name one attribute of one holder by their heads alone (one synonym group, the
+    same people, times and identifiers: ``user.boss`` / ``work.supervisor``)?
+
+    >>> one_head("user.boss", "work.supervisor"), one_head("user.phone", "user.sister.phone")
+    (True, False)
+    """
+    group = _head_group(a)
+    return (
+        group is not None
+        and group == _head_group(b)
+        and _people(a) == _people(b)
+        and _times_of(a) == _times_of(b)
+        and _key_ids(a) == _key_ids(b)
+    )
+
+
+def keyed_by_head(old: Memory, new: Memory) -> bool:
+    """Rule for a caller's key in another spelling: when the new statement cannot be read against
+    the held one (nothing in common read: "Priya manages me now." filed as ``work.supervisor``
+    beside "My boss is Dana." as ``user.boss``), the keys' heads decide — one attribute of one
+    holder. Never when the statement reads as another holder's, one more, a past value or
+    another attribute it names."""
+    if not (old.subject_key and new.subject_key and new.polarity == "assert" and old.polarity == "assert"):
+        return False
+    if not one_head(old.subject_key, new.subject_key):
+        return False
+    rel = relation(old, new)
+    if rel == "other_key" and attribute(new) is not None:
+        return False  # the statement names another attribute than the key's head
+    if rel not in ("unrelated", "other_key"):
+        return False
+    st = statement(new)
+    if changes.adds(st) or _PREVIOUS.search(new.content) or any(h in lexicon.PEOPLE for h in st.holder):
+        return False  # one more, a past one, or a relative's ("my sister's boss …")
+    read = belief_meaning.meaning(new.content, new.owner)
+    return read is None or read.holder in ("user", "*")
+
+
 def same_key_ids(a: str | None, b: str | None) -> bool:
     """Do two keys carry the same identifiers (segments with digits: ``device.0`` is not ``device.1``)?"""
     return _key_ids(a or "") == _key_ids(b or "")

@@ -259,6 +259,22 @@ TUNING: dict[str, Family] = {
         [("nurse", "teacher")],
         keys=[("user.job", "user.job_title")],
     ),
+    "3/synonym-unread": F(
+        "3",
+        "update",
+        ["My boss is {A}.", "I report to {A}."],
+        ["{B} manages me now.", "{B} these days."],
+        [("Dana", "Priya")],
+        keys=[("user.boss", "work.supervisor"), ("user.manager", "user.line_manager_name")],
+    ),
+    "3/synonym-unread-job": F(
+        "3",
+        "update",
+        ["I work as a {A}."],
+        ["{B} these days.", "Working as a {B}."],
+        [("nurse", "teacher")],
+        keys=[("user.job", "user.job_title"), ("user.occupation", "profile.role")],
+    ),
     "3/longer-key-tail": F(
         "3",
         "update",
@@ -722,7 +738,12 @@ def judged(story: Story) -> str:
     common = {"kind": "semantic", "scope": "private", "tenant": "t", "owner": owner, "written_at": _NOW}
     old = Memory(id="held", content=story.held, subject_key=story.held_key, **common)
     new = Memory(id="said", content=story.said, subject_key=story.said_key, polarity=pol, **common)
-    one = story.said_key == story.held_key or belief_rules.keys_close(story.said_key, story.held_key or "", 0.0, 0.6)
+    related = rel in ("update", "reinforcement", "denial")
+    one = (
+        story.said_key == story.held_key
+        or (related and belief_rules.keys_close(story.said_key, story.held_key or "", 0.0, 0.6))
+        or belief_rules.keyed_by_head(old, new)
+    )
     if not one and not (
         rel == "update"
         and belief_rules.one_attribute(old, new)

@@ -98,6 +98,10 @@ class AsyncStatementReading:
         key = memory.subject_key or ""
         if held:
             return memory
+        for hit in near:  # a statement that cannot be read against a held fact: the keys' heads decide
+            old = memory_of(hit.doc)
+            if old.id != memory.id and old.subject_key != key and belief_rules.keyed_by_head(old, memory):
+                return memory.model_copy(update={"subject_key": old.subject_key})
         others = [
             (old, rel)
             for _, old, rel in self._related(near, memory)
