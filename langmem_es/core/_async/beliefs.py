@@ -22,8 +22,10 @@ from .. import authz, belief_rules, validation
 from .. import reconcile as LLM
 from .. import scope as scoping
 from ..background import AsyncAhead
+from ..offload import AsyncOffload
 from ..records import AUDIT, document_id, memory_document, memory_of
 from ..results import WriteResult
+from ..statements import read_ahead
 from .conflicts import AsyncConflicts
 from .denials import AsyncDenials
 from .ingest import AsyncIngest
@@ -101,7 +103,8 @@ class AsyncBeliefs:
         """
         if isinstance(content, str):
             validation.check_content_size(content)  # refused at once, before any embedding
-        # a fact's vector is computed while its statement is read (spaCy): two models, two threads;
+        # a fact's vector is computed while its statement is read (spaCy): two models, two threads
+        # (the async core reads in a worker thread, so its event loop serves other calls meanwhile);
         # the writes its reads must see (lazy read-your-writes) are made searchable meanwhile
         embedding = (
             AsyncAhead(
@@ -120,6 +123,8 @@ class AsyncBeliefs:
             else None
         )
         try:
+            if embedding is not None and isinstance(content, str):  # its statement read off the event loop
+                await AsyncOffload.run(read_ahead, [content])
             memory = self._ingest.new_memory(
                 identity,
                 content,

@@ -52,7 +52,6 @@ from .. import authz
 from ..config import MemoryConfig
 from ..offload import AsyncOffload, warm_up
 from ..results import Conflict, DecayReport, ForgetReport, RecalledMemory, RecallResult, WriteResult
-from ..statements import read_ahead
 from .beliefs import AsyncBeliefs
 from .conflicts import AsyncConflicts
 from .decompose import AsyncDecompose
@@ -227,8 +226,6 @@ class AsyncMemoryCore:
         embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
         document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
         """
-        if kind == "semantic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
-            await AsyncOffload.run(read_ahead, [content])
         return await self._beliefs.remember(
             identity,
             content,

@@ -23,8 +23,10 @@ from .. import authz, belief_rules, validation
 from .. import reconcile as LLM
 from .. import scope as scoping
 from ..background import Ahead
+from ..offload import Offload
 from ..records import AUDIT, document_id, memory_document, memory_of
 from ..results import WriteResult
+from ..statements import read_ahead
 from .conflicts import Conflicts
 from .denials import Denials
 from .ingest import Ingest
@@ -102,7 +104,8 @@ class Beliefs:
         """
         if isinstance(content, str):
             validation.check_content_size(content)  # refused at once, before any embedding
-        # a fact's vector is computed while its statement is read (spaCy): two models, two threads;
+        # a fact's vector is computed while its statement is read (spaCy): two models, two threads
+        # (the async core reads in a worker thread, so its event loop serves other calls meanwhile);
         # the writes its reads must see (lazy read-your-writes) are made searchable meanwhile
         embedding = (
             Ahead(
@@ -121,6 +124,8 @@ class Beliefs:
             else None
         )
         try:
+            if embedding is not None and isinstance(content, str):  # its statement read off the event loop
+                Offload.run(read_ahead, [content])
             memory = self._ingest.new_memory(
                 identity,
                 content,

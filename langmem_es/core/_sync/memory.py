@@ -53,7 +53,6 @@ from .. import authz
 from ..config import MemoryConfig
 from ..offload import Offload, warm_up
 from ..results import Conflict, DecayReport, ForgetReport, RecalledMemory, RecallResult, WriteResult
-from ..statements import read_ahead
 from .beliefs import Beliefs
 from .conflicts import Conflicts
 from .decompose import Decompose
@@ -228,8 +227,6 @@ class MemoryCore:
         embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
         document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
         """
-        if kind == "semantic" and isinstance(content, str):  # the belief rules will read it: read it off the loop
-            Offload.run(read_ahead, [content])
         return self._beliefs.remember(
             identity,
             content,
