@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -272,20 +273,28 @@ def _peek_field(text: str, key: str) -> tuple[Any] | None:
     return None if text.find(quoted, end) >= 0 else (value,)
 
 
-#: Text values read by :meth:`LazyJSON.peek` from values in another format (an Elasticsearch
-#: pack, inflated before it is read), by (loads, text, key): the same memories come back recall
-#: after recall. The oldest go first past :data:`_PEEKED_KEPT`.
+#: Text values :meth:`LazyJSON.peek` has read, by (loads, JSON text, key): the same memories come
+#: back recall after recall, and a value's text is hashed faster than its field is found and
+#: decoded (an Elasticsearch pack is inflated first). The oldest go first past
+#: :data:`_PEEKED_CHARS` characters of texts and values (~16 MB) or :data:`_PEEKED_ENTRIES`.
 _PEEKED: dict[tuple[Any, Any, str], str] = {}
-_PEEKED_KEPT = 4_096
+_PEEKED_CHARS = 8_000_000
+_PEEKED_ENTRIES = 8_192
+_peeked_size = [0]
+_peeked_lock = threading.Lock()
 
 
-def _keep_peeked(key: tuple[Any, Any, str], value: str) -> None:
-    if len(_PEEKED) >= _PEEKED_KEPT:
-        try:
-            del _PEEKED[next(iter(_PEEKED))]
-        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-            pass
-    _PEEKED[key] = value
+def _keep_peeked(kept: tuple[Any, Any, str], value: str) -> None:
+    size = len(kept[1]) + len(value)
+    if size > _PEEKED_CHARS // 64:  # a very long value: not kept
+        return
+    with _peeked_lock:
+        while _PEEKED and (_peeked_size[0] + size > _PEEKED_CHARS or len(_PEEKED) >= _PEEKED_ENTRIES):
+            old = next(iter(_PEEKED))
+            _peeked_size[0] -= len(old[1]) + len(_PEEKED.pop(old))
+        if kept not in _PEEKED:
+            _PEEKED[kept] = value
+            _peeked_size[0] += size
 
 
 class LazyJSON(Mapping[str, Any]):
@@ -320,8 +329,8 @@ class LazyJSON(Mapping[str, Any]):
         by ``json.loads``: the object's top-level scalar fields before ``key`` are matched and its
         value decoded as ``json.loads`` decodes it. Whatever this cannot vouch for (a later field
         of the same name, an object or list before it, text that is not one JSON object) is read
-        by decoding the whole value instead, so the answer is always ``get``'s. In another format
-        (an Elasticsearch pack) a text value is decoded once per text and kept (4,096 of them).
+        by decoding the whole value instead, so the answer is always ``get``'s. A text value is
+        kept by the value's text (:data:`_PEEKED`): read again, it is only looked up.
 
         >>> v = LazyJSON('{"id": "a", "content": "hi", "n": 2}')
         >>> v.peek("content"), v._value is None, v.peek("missing", 0)
@@ -329,18 +338,19 @@ class LazyJSON(Mapping[str, Any]):
         """
         if self._value is not None:
             return self._value.get(key, default)
-        if self._loads is json.loads and isinstance(self._text, str):
-            found = _peek_field(self._text, key)
-            if found is not None:
-                return found[0]
-            return self._data().get(key, default)
-        kept = (self._loads, self._text, key)  # another format: a text value is kept
+        kept = (self._loads, self._text, key)
         value = _PEEKED.get(kept)
-        if value is None:
-            value = self._data().get(key, default)
-            if isinstance(value, str):
-                _keep_peeked(kept, value)
-        return value
+        if value is not None:
+            return value
+        found = _peek_field(self._text, key) if self._loads is json.loads and isinstance(self._text, str) else None
+        if found is None:  # decoded whole
+            data = self._data()
+            found = (data[key],) if key in data else None
+        if found is None:
+            return default
+        if isinstance(found[0], str):
+            _keep_peeked(kept, found[0])
+        return found[0]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._data())
