@@ -95,8 +95,8 @@ def learned_order(
     if len(slots) < 2:
         return list(ranked)
     events = [head[j] for j in slots]
-    scores = ranker.predict(window_features(query, events, by_id, stages, fused, reference))
-    for (i, _), score in zip(events, scores.tolist(), strict=True):
+    scores = ranker.predict(window_features(query, events, by_id, stages, fused, reference)).tolist()
+    for (i, _), score in zip(events, scores, strict=True):
         stages.setdefault(i, {})["learned"] = score
     order = sorted(range(len(events)), key=lambda j: -scores[j])
     out = list(head)
