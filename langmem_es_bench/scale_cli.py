@@ -123,11 +123,11 @@ def _targets(result: dict[str, Any]) -> list[str]:
     out = ["Targets at the most callers:", ""]
     plain = systems.get("plain_hybrid", {}).get(top, {}).get("reads", {}).get("ops_per_s")
     for name, by_level in systems.items():
-        if not name.startswith(("core[", "http[")) or top not in by_level:
+        if not name.startswith(("core[", "http[", "mcp[")) or top not in by_level:
             continue
         reads = by_level[top]["reads"]
         parts = []
-        if plain and name.endswith("[elasticsearch]"):
+        if plain and "[elasticsearch" in name:
             parts.append(f"reads ÷ plain hybrid {reads['ops_per_s'] / plain:.2f} (target ≥ 0.9)")
         if mid in by_level and mid != top:
             before = by_level[mid]["reads"]["ops_per_s"]
