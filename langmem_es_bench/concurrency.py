@@ -212,11 +212,12 @@ def cpu_split(
     not)."""
     out: dict[str, Any] = {}
     half = len(queries) // 2
-    warm = _calls(core, identity, queries[:3], 3, "warm")
+    run = os.urandom(3).hex()  # texts of their own: no statement read by another backend's run is cached
+    warm = _calls(core, identity, queries[:3], 3, f"warm-{run}-")
     for call in warm["recall"] + warm["write"]:
         call()
-    plain = _calls(core, identity, queries[3:half], writes, "a")
-    profiled = _calls(core, identity, queries[half:], writes, "b")
+    plain = _calls(core, identity, queries[3:half], writes, f"a-{run}-")
+    profiled = _calls(core, identity, queries[half:], writes, f"b-{run}-")
     for name in ("recall", "write"):
         engine_before = _engine_cpu_ms(client)
         cpu, wall = time.process_time(), time.perf_counter()
