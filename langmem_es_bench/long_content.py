@@ -166,7 +166,7 @@ def ingest_long(
         "embedder_sample": sample,
         "embedder_mb_per_min": round(mb / alone * 60, 2),
         "ratio": round(alone / ingest_s, 3),
-        "loadavg": os.getloadavg()[0],
+        "loadavg": round(os.getloadavg()[0], 2),
     }
     say(
         f"    {backend}: {mb:.1f} MB ({len(items):,} messages, {len(passage_texts):,} passages) in {ingest_s:.0f} s = "
@@ -189,7 +189,7 @@ def run_long_content(
     short = [c for c in contents if tokenizer_len(c) < _SHORT_PIECES][: 4 * texts]
     long = passage_texts[:texts]
     say(f"long content: embedder batching, {len(short)} short turns and {len(long)} passages …")
-    out: dict[str, Any] = {"embedder": embedder_batching(short, long), "loadavg_start": os.getloadavg()[0]}
+    out: dict[str, Any] = {"embedder": embedder_batching(short, long), "loadavg_start": round(os.getloadavg()[0], 2)}
     e = out["embedder"]
     say(
         f"    short {e['fixed_32']['short']} → {e['shipped']['short']} texts/s (×{e['ratio']['short']}), "
@@ -207,7 +207,7 @@ def run_long_content(
     finally:
         if client is not None:
             client.close()
-    out["loadavg_end"] = os.getloadavg()[0]
+    out["loadavg_end"] = round(os.getloadavg()[0], 2)
     return out
 
 

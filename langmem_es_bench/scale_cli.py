@@ -174,7 +174,7 @@ def long_content_markdown(result: dict[str, Any]) -> str:
         "## Long content",
         "",
         f"`{result.get('command', 'langmem-es bench --long-content')}` — load average "
-        f"{result.get('loadavg_start')} at the start, {result.get('loadavg_end')} at the end.",
+        f"{result.get('loadavg_start', 0):.2f} at the start, {result.get('loadavg_end', 0):.2f} at the end.",
         "",
         f"The embedder (texts/s, median of alternating rounds; {e['texts']['short']} turns under 40 word pieces, "
         f"{e['texts']['long']} passages):",
