@@ -25,6 +25,7 @@ import pstats
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any
 
 from langmem_es_bench.stats import percentile
@@ -188,15 +189,9 @@ def _engine_cpu_ms(client: Any) -> float | None:
 def _calls(
     core: Any, identity: Any, queries: Sequence[str], writes: int, tag: str
 ) -> dict[str, list[Callable[[], Any]]]:
-    return {
-        "recall": [lambda q=q: core.recall(identity, q, k=9) for q in queries],
-        "write": [
-            lambda i=i: core.remember(
-                identity, f"Note {tag}{i}: the user's {_THINGS[i % 8]} was replaced by model {i}.", reason=REASON
-            )
-            for i in range(writes)
-        ],
-    }
+    recalls: list[Callable[[], Any]] = [partial(core.recall, identity, q, k=9) for q in queries]
+    facts = [f"Note {tag}{i}: the user's {_THINGS[i % 8]} was replaced by model {i}." for i in range(writes)]
+    return {"recall": recalls, "write": [partial(core.remember, identity, fact, reason=REASON) for fact in facts]}
 
 
 def cpu_split(

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from langmem_es_bench.million import run_million
-
 from tests.integration.test_bench_smoke_es import bench_env  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.integration

@@ -10,7 +10,6 @@ from langmem_es.backends.sqlite import SQLiteBackend
 from langmem_es.core import MemoryCore
 from langmem_es.model import Identity
 from langmem_es_cli.ingest import sections
-
 from tests.unit.test_cli_one_line_errors import langmem_es, one_line_error
 
 
