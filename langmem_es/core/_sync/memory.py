@@ -30,9 +30,8 @@ part                     what it does                                           
 ``review.py``            pending shared writes: pending, approve, reject             beliefs
 =======================  ==========================================================  ==========================
 
-The pure rules they share live beside this folder: ``core/scope.py`` (the scope choke
-point), ``core/authz.py`` (who may do what: one fail-closed check), ``core/validation.py``,
-``core/statements``, ``core/belief_rules.py``, ``core/scoring.py``.
+The pure rules they share live beside this folder: ``scope.py`` (the scope choke point), ``authz.py``
+(who may do what), ``validation.py``, ``statements/``, ``belief_rules.py``, ``scoring.py``, ``offload.py``.
 """
 
 from __future__ import annotations
@@ -177,8 +176,8 @@ class MemoryCore:
         return self._ctx.capabilities
 
     def setup(self) -> Capabilities:
-        """Create indices/tables (idempotent) and detect what the engine offers; the async core
-        also loads its language models in a thread now, not on the event loop at a first write."""
+        """Create indices/tables (idempotent), detect what the engine offers, load the language
+        models (the async core: in a thread, not on its event loop at a first write)."""
         capabilities = self._ctx.backend.setup()
         Offload.warm(warm_up)
         return capabilities
@@ -221,11 +220,10 @@ class MemoryCore:
         default confidence of a semantic statement (``MemoryConfig.origin_confidence``).
 
         Content: a fact or playbook up to ``MemoryConfig.max_content_chars`` characters; an
-        event up to :data:`~langmem_es.core.validation.MAX_CONTENT_BYTES` (1 MiB of UTF-8, the
-        HTTP API's request limit too). A long event is embedded passage by passage (about
-        1,600 passages for 1 MiB of prose: a minute or more on a CPU with the default
-        embedder); larger content is refused at once with ``InvalidMemoryError``. Write a long
-        document as its sections with :meth:`remember_many` (batched, ``progress=`` reports).
+        event up to :data:`~langmem_es.core.validation.MAX_CONTENT_BYTES` (1 MiB, the HTTP
+        API's limit too), embedded passage by passage (1 MiB of prose: ~1,600 passages, a
+        minute or more on a CPU); larger content is refused at once (``InvalidMemoryError``):
+        write a long document as its sections with :meth:`remember_many` (``progress=``).
         """
         return self._beliefs.remember(
             identity,
