@@ -18,7 +18,16 @@ from pathlib import Path
 from langmem_es import settings as _settings
 from langmem_es.errors import ElasticsearchStartError
 
-__all__ = ["ES_SYSTEM_USER", "Layout", "Progress", "RunAs", "ensure_run_as", "layout", "report_progress"]
+__all__ = [
+    "ES_SYSTEM_USER",
+    "Layout",
+    "Progress",
+    "RunAs",
+    "ensure_run_as",
+    "layout",
+    "report_progress",
+    "traversable_by_others",
+]
 
 ES_SYSTEM_USER = "langmem-es"
 """The account local servers run as when the tools run as root (Elasticsearch refuses root)."""
@@ -59,7 +68,8 @@ class Layout:
         return self.home / "clusters" / f"{name}.json"
 
 
-def _traversable_by_others(path: Path) -> bool:
+def traversable_by_others(path: Path) -> bool:
+    """Whether another account can reach ``path`` (every folder on the way has its x bit for others)."""
     for p in [path, *path.parents]:
         if p.exists() and not (p.stat().st_mode & stat.S_IXOTH):
             return False
@@ -69,7 +79,7 @@ def _traversable_by_others(path: Path) -> bool:
 def layout(environ: Mapping[str, str] | None = None) -> Layout:
     home = _settings.home_dir(environ)
     runtime = home
-    if os.geteuid() == 0 and not _traversable_by_others(home):
+    if os.geteuid() == 0 and not traversable_by_others(home):
         digest = hashlib.sha1(str(home).encode()).hexdigest()[:8]
         runtime = Path("/var/lib/langmem-es") / f"runtime-{digest}"
     return Layout(home=home, runtime=runtime)

@@ -16,6 +16,7 @@ killed process is stopped and deleted by the next start.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -81,6 +82,47 @@ def _require_client() -> None:
             raise PeerUnavailable(f"PostgresStore needs {module}: {INSTALL_HINT}") from exc
 
 
+def _reachable(bin_dir: Path, run_as: Any, base: Path) -> Path:
+    """``bin_dir``, or — when the server's account cannot reach it (a root-owned virtualenv in a
+    folder closed to others, as ``mktemp -d`` makes) — the ``bin`` of a copy of the wheel's
+    installation under ``base``: ``pgserver/pginstall`` and its sibling ``pgserver.libs`` (the
+    programs find their libraries there, relative to themselves), made once per installation,
+    atomically, readable by all."""
+    from langmem_es_local.runtime import traversable_by_others
+
+    if run_as.uid is None or traversable_by_others(bin_dir):
+        return bin_dir
+    install = bin_dir.parent  # …/site-packages/pgserver/pginstall
+    site = install.parent.parent
+    for old in base.glob("pginstall-*"):  # copies of installations since removed (old CI virtualenvs)
+        source = old / ".source"
+        if source.is_file() and not Path(source.read_text().strip()).exists():
+            shutil.rmtree(old, ignore_errors=True)
+    stamp = hashlib.sha1(f"{install.resolve()}:{install.stat().st_mtime_ns}".encode()).hexdigest()[:10]
+    copy = base / f"pginstall-{stamp}"
+    relative = install.relative_to(site)
+    if not (copy / relative / "bin" / "postgres").is_file():
+        partial = base / f".pginstall-{stamp}-{os.getpid()}"
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.copytree(install, partial / relative, symlinks=True)
+        libs = site / f"{relative.parts[0]}.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, partial / libs.name, symlinks=True)
+        for folder, dirs, files in os.walk(partial):
+            for name in [*dirs, *files]:
+                path = Path(folder) / name
+                if not path.is_symlink():
+                    mode = path.stat().st_mode
+                    path.chmod(mode | 0o044 | (0o011 if path.is_dir() or mode & 0o100 else 0))
+        (partial / ".source").write_text(f"{install.resolve()}\n")
+        partial.chmod(0o755)
+        try:
+            partial.rename(copy)
+        except OSError:  # another run made it first
+            shutil.rmtree(partial, ignore_errors=True)
+    return copy / relative / "bin"
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -124,6 +166,7 @@ class LocalPostgres:
         base.mkdir(parents=True, exist_ok=True)
         base.chmod(0o755)  # the server's account must reach its run folder
         _clean_stale(base)
+        bin_dir = _reachable(bin_dir, run_as, base)
         self.dir = base / f"run-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.dir.mkdir(mode=0o700)
         run_as.chown_tree(self.dir)

@@ -144,3 +144,28 @@ def test_bench_smoke_with_postgres_peer(tmp_path: Path) -> None:
     for p in points:
         assert p["pre_recall"]["postgres"]["n"] > 0 and p["write_visible"]["langmem_es"]["n"] > 0
     assert "peers side by side" in printed.getvalue() and "postgres's at every size" in printed.getvalue()
+
+
+def test_server_runs_from_an_installation_its_account_cannot_reach(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A virtualenv in a folder closed to others (CI's ``mktemp -d``): run as the system user, the
+    server runs from a copy of the bundled installation the tools make once."""
+    import os
+    import shutil
+
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    wheel = pg_mod.postgres_bin().parent  # …/site-packages/pgserver/pginstall
+    install = closed / "site" / "pgserver" / "pginstall"
+    shutil.copytree(wheel, install, symlinks=True)
+    if (wheel.parent.parent / "pgserver.libs").is_dir():  # the libraries the programs load, as the wheel lays them
+        shutil.copytree(wheel.parent.parent / "pgserver.libs", closed / "site" / "pgserver.libs", symlinks=True)
+    monkeypatch.setattr(pg_mod, "require_peer", lambda: install / "bin")
+    server = LocalPostgres().start()
+    try:
+        if os.geteuid() == 0:  # as root the server runs as the langmem-es account: it needed the copy
+            assert server.dir is not None and list(server.dir.parent.glob("pginstall-*"))
+        assert "pgvector" in server.version
+    finally:
+        server.stop()
