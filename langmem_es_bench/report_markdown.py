@@ -321,5 +321,8 @@ def write_markdown(results: dict[str, Any], path: Path, *, command: str, notes: 
         "backend (CI).",
         "",
     ]
-    path.write_text("\n".join(lines))
+    from langmem_es_bench.scale_cli import kept_sections
+
+    kept = kept_sections(path)  # the concurrency, long-content and million points of their own runs
+    path.write_text("\n".join(lines) + (f"\n\n{kept}\n" if kept else ""))
     return path

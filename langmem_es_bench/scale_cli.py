@@ -12,7 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["concurrency_markdown", "long_content_markdown", "million_markdown", "replace_section", "run_scale_point"]
+__all__ = [
+    "concurrency_markdown",
+    "kept_sections",
+    "long_content_markdown",
+    "million_markdown",
+    "replace_section",
+    "run_scale_point",
+]
 
 
 def _say(message: str) -> None:
@@ -75,6 +82,13 @@ def run_scale_point(args: argparse.Namespace, command: str) -> int:
             replace_section(args.docs, name, text)
             print(f"wrote the {name} section of {args.docs}")
     return 0
+
+
+def kept_sections(path: Path) -> str:
+    """The marked sections of ``path`` (each ``<!-- name:start -->`` … ``<!-- name:end -->``), in
+    order, so a full run that rewrites the report keeps the points it did not run."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    return "\n\n".join(m.group(0) for m in re.finditer(r"<!-- ([\w-]+):start -->.*?<!-- \1:end -->", old, re.S))
 
 
 def replace_section(path: Path, name: str, text: str) -> None:

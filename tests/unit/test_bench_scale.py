@@ -52,3 +52,15 @@ def test_section_replaced_in_place(tmp_path: Path) -> None:
     replace_section(path, "x", "two")
     text = path.read_text()
     assert text.count("<!-- x:start -->") == 1 and "two" in text and "one" not in text and text.startswith("top")
+
+
+def test_a_full_report_keeps_the_points_run_on_their_own(tmp_path: Path) -> None:
+    from langmem_es_bench.scale_cli import kept_sections
+
+    path = tmp_path / "b.md"
+    path.write_text("# old report\n")
+    replace_section(path, "concurrency", "## Concurrent callers\n\nfigures")
+    replace_section(path, "long-content", "## Long content\n\nmore")
+    kept = kept_sections(path)
+    assert kept.startswith("<!-- concurrency:start -->") and kept.endswith("<!-- long-content:end -->")
+    assert "# old report" not in kept and kept_sections(tmp_path / "none.md") == ""
