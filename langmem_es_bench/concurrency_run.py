@@ -132,13 +132,20 @@ def serving(
         log.close()
 
 
+@contextlib.asynccontextmanager
+async def _pool(url: str, callers: int) -> Any:
+    """One async HTTP client with a connection for each caller."""
+    import httpx
+
+    limits = httpx.Limits(max_connections=callers, max_keepalive_connections=callers)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        yield client
+
+
 def http_system(url: str, tokens: dict[str, str]) -> System:
     @contextlib.asynccontextmanager
     async def open_(callers: int) -> Any:
-        import httpx
-
-        limits = httpx.Limits(max_connections=callers, max_keepalive_connections=callers)
-        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        async with _pool(url, callers) as client:
 
             async def call(path: str, body: dict[str, Any], tenant: str) -> Any:
                 response = await client.post(path, json=body, headers={"Authorization": f"Bearer {tokens[tenant]}"})
@@ -163,11 +170,8 @@ def mcp_system(url: str, tokens: dict[str, str]) -> System:
 
     @contextlib.asynccontextmanager
     async def open_(callers: int) -> Any:
-        import httpx
-
-        limits = httpx.Limits(max_connections=callers, max_keepalive_connections=callers)
         accept = "application/json, text/event-stream"
-        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+        async with _pool(url, callers) as client:
             ids = iter(range(1, 10**9))
 
             async def tool(name: str, arguments: dict[str, Any], tenant: str) -> Any:

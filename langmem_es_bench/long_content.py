@@ -124,16 +124,23 @@ def embedder_seconds(emb: Any, contents: Sequence[str], passage_texts: Sequence[
 
 
 def ingest_long(
-    backend: str, items: list[dict[str, Any]], *, client: Any = None, sample: int = 2000, say: Say = print
+    backend: str,
+    items: list[dict[str, Any]],
+    passage_texts: Sequence[str],
+    *,
+    client: Any = None,
+    sample: int = 2000,
+    say: Say = print,
 ) -> dict[str, Any]:
     """MB/min of ``remember_many`` of ``items`` on ``backend`` against the embedder alone on its
-    texts (measured right before and right after, on samples of ``sample`` texts)."""
+    texts (each content, and ``passage_texts``: :func:`embedded_texts`'s, worked out once by the
+    caller), measured right before and right after, on samples of ``sample`` texts."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es.model import Identity
 
     emb = default_embeddings()
     emb.cache_clear()
-    contents, passage_texts = embedded_texts([it["content"] for it in items])
+    contents = [it["content"] for it in items]
     mb = sum(len(c.encode("utf-8")) for c in contents) / 1e6
     before = embedder_seconds(emb, contents, passage_texts, sample=sample)
     with tempfile.TemporaryDirectory(prefix="langmem-es-long-") as tmp:
@@ -203,7 +210,7 @@ def run_long_content(
     try:
         for backend in backends:
             say(f"long content: ingest of {megabytes:g} MB on {backend} …")
-            out[backend] = ingest_long(backend, items, client=client, sample=sample, say=say)
+            out[backend] = ingest_long(backend, items, passage_texts, client=client, sample=sample, say=say)
     finally:
         if client is not None:
             client.close()
