@@ -18,7 +18,7 @@ import json
 import math
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from datetime import datetime, timezone
 from functools import lru_cache
 from json.scanner import make_scanner
@@ -357,6 +357,23 @@ class LazyJSON(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._data())
+
+    # the decoded dict's own methods: Mapping's mixins would go through __getitem__ key by key
+    # (a recall's validation and filters read each kept value's fields dozens of times)
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._data().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data()
+
+    def keys(self) -> KeysView[str]:
+        return self._data().keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self._data().items()
+
+    def values(self) -> ValuesView[Any]:
+        return self._data().values()
 
     def __repr__(self) -> str:
         return f"LazyJSON({self._text[:60]!r}{'…' if len(self._text) > 60 else ''})"

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 Filter = Mapping[str, Any]
@@ -114,13 +115,21 @@ def _equal(a: Any, b: Any) -> bool:
     return pair is not None and pair[0] == pair[1]
 
 
+_RANGE_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "gt": operator.gt,
+    "gte": operator.ge,
+    "lt": operator.lt,
+    "lte": operator.le,
+}
+
+
 def _in_range(value: Any, bounds: Mapping[str, Any]) -> bool:
     for op, bound in bounds.items():
         pair = _cmp(value, bound)
         if pair is None:
             return False
         a, b = pair
-        if not {"gt": a > b, "gte": a >= b, "lt": a < b, "lte": a <= b}[op]:
+        if not _RANGE_OPS[op](a, b):
             return False
     return True
 
@@ -137,7 +146,8 @@ def matches(doc: Mapping[str, Any], flt: Filter) -> bool:
         return any(_equal(v, value) for v in _values(doc, field))
     if kind == "terms":
         ((field, wanted),) = body.items()
-        return any(matches(doc, term(field, w)) for w in wanted)
+        values = _values(doc, field)
+        return any(_equal(v, w) for w in wanted for v in values)
     if kind == "range":
         ((field, bounds),) = body.items()
         return any(_in_range(v, bounds) for v in _values(doc, field))

@@ -69,7 +69,8 @@ def document_id(memory: Memory) -> str:
 
 
 def memory_of(doc: Mapping[str, Any]) -> Memory:
-    return Memory.model_validate(doc["value"])
+    value = doc["value"]
+    return Memory.model_validate(value if isinstance(value, dict) else dict(value))
 
 
 #: What :func:`memory_document` writes that its value does not determine: a filter on one of
