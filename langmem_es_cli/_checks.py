@@ -150,3 +150,16 @@ def es_client(name: str = "default", **options: Any) -> Any:
         client.close()
         raise
     return client
+
+
+def deployment_backend(args: Any, *, must_exist: bool = False) -> Any:
+    """The deployment a command's ``--sqlite`` / ``--prefix`` name: the SQLite file (in an existing
+    directory unless ``--create``; with ``must_exist``, an existing file) or the Elasticsearch indices."""
+    if args.sqlite:
+        from langmem_es.backends.sqlite import SQLiteBackend
+
+        create = getattr(args, "create", False)
+        return SQLiteBackend(str(file_path(args.sqlite, create=create, flag="--sqlite", must_exist=must_exist)))
+    from langmem_es.backends.elasticsearch import ElasticsearchBackend
+
+    return ElasticsearchBackend(es_client(request_timeout=60), prefix=args.prefix)

@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from langmem_es_cli._checks import file_path
+from langmem_es_cli._checks import deployment_backend
 
 __all__ = ["register", "run_decay"]
 
@@ -74,22 +74,8 @@ def _no_embeddings(texts: Sequence[str]) -> list[list[float]]:  # decay never em
     raise RuntimeError("decay does not embed")
 
 
-def _backend(args: argparse.Namespace) -> Any:
-    if args.sqlite:
-        from langmem_es.backends.sqlite import SQLiteBackend
-
-        return SQLiteBackend(
-            str(file_path(args.sqlite, create=getattr(args, "create", False), flag="--sqlite", must_exist=True))
-        )
-
-    from langmem_es.backends.elasticsearch import ElasticsearchBackend
-    from langmem_es_cli._checks import es_client
-
-    return ElasticsearchBackend(es_client(request_timeout=60), prefix=args.prefix)
-
-
 def _run(args: argparse.Namespace) -> int:
-    backend = _backend(args)
+    backend = deployment_backend(args, must_exist=True)
     try:
         backend.setup()
         out = run_decay(backend, tenant=args.tenant, user=args.user, agent=args.agent, dry_run=args.dry_run)

@@ -138,21 +138,6 @@ def progress_line(total_bytes: int, sizes: list[int], say: Callable[[str], None]
     return report
 
 
-def _backend(args: argparse.Namespace) -> Any:
-    """The SQLite file (made if missing, in an existing directory) or the Elasticsearch indices."""
-    from ._checks import file_path
-
-    if args.sqlite:
-        from langmem_es.backends.sqlite import SQLiteBackend
-
-        return SQLiteBackend(str(file_path(args.sqlite, create=False, flag="--sqlite")))
-    from langmem_es.backends.elasticsearch import ElasticsearchBackend
-
-    from ._checks import es_client
-
-    return ElasticsearchBackend(es_client(request_timeout=60), prefix=args.prefix)
-
-
 def _batch_size(sizes: list[int]) -> int:
     """Messages a batch: about 100 kB of text (some seconds of embedding), so progress moves.
 
@@ -177,7 +162,9 @@ def _ingest(args: argparse.Namespace) -> int:
     sizes = [len(it["content"].encode("utf-8")) for it in items]
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     say(f"ingesting {len(items):,} messages ({sum(sizes) / 1e6:.1f} MB) for {args.user} of {args.tenant} …")
-    backend = _backend(args)  # after the file is read: a bad file opens nothing
+    from ._checks import deployment_backend
+
+    backend = deployment_backend(args)  # after the file is read: a bad file opens nothing
     try:
         backend.setup()
         ids = MemoryCore(backend).remember_many(

@@ -62,10 +62,10 @@ def _with_core(args: argparse.Namespace, handler: Any) -> int:
     from langmem_es.core import MemoryCore
     from langmem_es.model import Identity
 
-    from .decay import _backend
+    from ._checks import deployment_backend
 
     identity = Identity(tenant=args.tenant, user_id=args.by, roles=frozenset({args.role}))
-    backend = _backend(args)
+    backend = deployment_backend(args, must_exist=True)
     try:
         backend.setup()
         out = handler(MemoryCore(backend), identity, args)
