@@ -81,3 +81,19 @@ async def test_the_async_core_writes_batches_while_embedding_the_next(clock):
         assert [m.content for m in stored if m is not None] == [e["content"] for e in _events(12)]
     finally:
         await core.close()
+
+
+def test_a_backfill_without_refresh_skips_only_the_refresh(core, alice, monkeypatch):
+    """As an operator backfilling many users, I want to skip the refresh each call ends with; the
+    events are stored all the same and searchable once the engine refreshes."""
+    refreshed: list[object] = []
+    refresh = core.backend.refresh
+    monkeypatch.setattr(core.backend, "refresh", lambda *a, **kw: refreshed.append(a) or refresh(*a, **kw))
+    ids = core.remember_many(alice, _events(7), batch_size=3, refresh=False)
+    assert refreshed == []
+    core.backend.refresh(["episodic"])
+    assert [core.get(alice, i).content for i in ids] == [e["content"] for e in _events(7)]
+    found = core.recall(alice, "cello lesson", kinds=["episodic"], k=5)
+    assert "Turn 4: we talked about a cello lesson (note 676)." in {r.memory.content for r in found.memories}
+    core.remember_many(alice, _events(2, session="s2"))
+    assert refreshed, "the default call still ends with a refresh"

@@ -47,6 +47,7 @@ class AsyncIngest:
         scope: Scope = "private",
         batch_size: int = 256,
         progress: Callable[[int, int], None] | None = None,
+        refresh: bool = True,
     ) -> list[str]:
         """Bulk-ingest raw events in order (no belief maintenance), one bulk write per batch.
 
@@ -116,10 +117,12 @@ class AsyncIngest:
         except BaseException:  # let the write in flight end; what was written is visible
             if writing is not None:
                 await writing.drain()
-            with contextlib.suppress(Exception):
-                await self._ctx.backend.refresh(written)
+            if refresh:
+                with contextlib.suppress(Exception):
+                    await self._ctx.backend.refresh(written)
             raise
-        await self._ctx.backend.refresh(written)
+        if refresh:
+            await self._ctx.backend.refresh(written)
         return ids
 
     async def _write_batch(

@@ -72,8 +72,8 @@ from .transfer import AsyncTransfer, Preset
 class AsyncMemoryCore:
     """Episodic, semantic and procedural memory with scopes, over a storage port.
 
-    Every call takes the caller's :class:`~langmem_es.model.Identity`; what it may read
-    and write follows from it alone (never from model-supplied arguments).
+    Every call takes the caller's :class:`~langmem_es.model.Identity`; what it may read and write
+    follows from it alone (never from model-supplied arguments).
     """
 
     def __init__(
@@ -253,18 +253,18 @@ class AsyncMemoryCore:
         scope: Scope = "private",
         batch_size: int = 256,
         progress: Callable[[int, int], None] | None = None,
+        refresh: bool = True,
     ) -> list[str]:
         """Bulk-ingest raw events in order (no belief maintenance), one bulk write per batch.
 
-        Each item is a mapping of :meth:`remember` arguments (``content`` required).
-        Events of one ``session_id`` are indexed with their neighbours as context (see
-        :mod:`langmem_es.core.context`); an item's own ``context`` text replaces that.
-        Returns the ids, in order. Retrying the same call is safe: ids are deterministic.
-        Events that were forgotten (a tombstone covers them) are skipped: their ids are
-        returned but nothing is written.
+        Each item is a mapping of :meth:`remember` arguments (``content`` required); events of
+        one ``session_id`` are indexed with their neighbours as context, unless an item gives
+        its own ``context`` (:mod:`langmem_es.core.context`).
+        Returns the ids in order (deterministic, so a retry is safe; an event under a tombstone is
+        skipped, its id returned). ``refresh=False`` (backfills): searchable at the next refresh.
         """
         return await self._ingest.remember_many(
-            identity, items, kind=kind, scope=scope, batch_size=batch_size, progress=progress
+            identity, items, kind=kind, scope=scope, batch_size=batch_size, progress=progress, refresh=refresh
         )
 
     # ------------------------------------------------------------------ reading: retrieval.py

@@ -48,6 +48,7 @@ class Ingest:
         scope: Scope = "private",
         batch_size: int = 256,
         progress: Callable[[int, int], None] | None = None,
+        refresh: bool = True,
     ) -> list[str]:
         """Bulk-ingest raw events in order (no belief maintenance), one bulk write per batch.
 
@@ -117,10 +118,12 @@ class Ingest:
         except BaseException:  # let the write in flight end; what was written is visible
             if writing is not None:
                 writing.drain()
-            with contextlib.suppress(Exception):
-                self._ctx.backend.refresh(written)
+            if refresh:
+                with contextlib.suppress(Exception):
+                    self._ctx.backend.refresh(written)
             raise
-        self._ctx.backend.refresh(written)
+        if refresh:
+            self._ctx.backend.refresh(written)
         return ids
 
     def _write_batch(
