@@ -397,6 +397,20 @@ def compare(old: str, old_owner: str, new: str, new_owner: str) -> Verdict | Non
     True
     """
     a, b = meaning(old, old_owner), meaning(new, new_owner)
+    if (a is None) != (b is None):  # the rules read one side: its attribute, by example, on the other
+        from .meaning_learned import reading, same_form
+
+        if a is None and b is not None:
+            a = reading(old, old_owner, b.attributes)
+        elif a is not None:
+            b = reading(new, new_owner, a.attributes)
+        if a is None or b is None or not same_form(a.values, b.values):
+            return None  # a value of another form ("account number 12345678" is not a phone number)
+    return judge(a, b)
+
+
+def judge(a: Meaning | None, b: Meaning | None) -> Verdict | None:
+    """What a new statement read as ``b`` does to a held one read as ``a`` (see :func:`compare`)."""
     if a is None or b is None or a.negated != b.negated:
         return None
     if a.holder != b.holder and "*" not in (a.holder, b.holder):

@@ -316,7 +316,7 @@ def keys_close(a: str, b: str, cosine: float, threshold: float) -> bool:
     """
     if _key_ids(a) != _key_ids(b) or _times_of(a) != _times_of(b) or _people(a) != _people(b):
         return False  # another subject, another time, another holder (user.sister.phone is not user.phone)
-    if _head_group(a) is not None and _head_group(a) == _head_group(b) and _people(a) == _people(b):
+    if _key_label(a) is not None and _key_label(a) == _key_label(b):
         return True  # one thing in other words: user.phone / user.mobile_number, user.boss / work.direct_supervisor
     wa, wb = key_words(a), key_words(b)
     if not wa or not wb:
@@ -378,6 +378,24 @@ def _head_group(key: str) -> int | None:
 _KEY_TAILS = frozenset("name number no num full value details detail info string text primary main".split())
 
 
+#: the attribute each synonym group names (the learned key labels use the same names)
+_GROUP_NAMES = ("phone", "manager", "job", "employer", "email", "partner", "home", "address", "birthday")
+
+
+def _key_label(key: str) -> str | None:
+    """The attribute a key's head names: its synonym group, else by the nearest labelled key
+    phrases (:func:`.meaning_learned.key_label`: ``user.telephone`` → ``phone``), else ``None``."""
+    group = _head_group(key)
+    return _GROUP_NAMES[group] if group is not None else _learned_key(key.casefold().replace("-", "_").split(".")[-1])
+
+
+@lru_cache(maxsize=4096)
+def _learned_key(head: str) -> str | None:
+    from .meaning_learned import key_label
+
+    return key_label(head.replace("_", " ")) if len(head) > 1 and not head.isdigit() else None
+
+
 def _people(key: str) -> set[str]:
     """The people a key's parts before its head name (``user.sister.phone`` → ``{"sister"}``):
     a synonym never carries a fact across holders."""
@@ -392,10 +410,10 @@ def one_head(a: str, b: str) -> bool:
     >>> one_head("user.boss", "work.supervisor"), one_head("user.phone", "user.sister.phone")
     (True, False)
     """
-    group = _head_group(a)
+    label = _key_label(a)
     return (
-        group is not None
-        and group == _head_group(b)
+        label is not None
+        and label == _key_label(b)
         and _people(a) == _people(b)
         and _times_of(a) == _times_of(b)
         and _key_ids(a) == _key_ids(b)
@@ -421,6 +439,13 @@ def keyed_by_head(old: Memory, new: Memory) -> bool:
     if changes.adds(st) or _PREVIOUS.search(new.content) or any(h in lexicon.PEOPLE for h in st.holder):
         return False  # one more, a past one, or a relative's ("my sister's boss …")
     read = belief_meaning.meaning(new.content, new.owner)
+    if _head_group(old.subject_key) is None or _head_group(new.subject_key) is None:
+        # a head read by example: the statement must name that attribute too (by the rules or by example)
+        named = "home" if _key_label(new.subject_key) == "address" else _key_label(new.subject_key) or ""
+        from .meaning_learned import reading
+
+        read = read if read is not None else reading(new.content, new.owner, frozenset({named}))
+        return read is not None and named in read.attributes and read.holder in ("user", "*")
     return read is None or read.holder in ("user", "*")
 
 

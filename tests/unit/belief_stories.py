@@ -25,7 +25,8 @@ statement must do to the held fact:
   past value, another value of a many-valued attribute, another key's fact).
 
 ``python -m tests.unit.belief_stories`` prints the share right per class and half, at the
-level of the pure rules (:func:`judged`); ``--sqlite`` plays two stories a family through
+level of the pure rules and the learned reading (:func:`judged`; ``LANGMEM_ES_LEARNED_MEANING=0``:
+the rules alone); ``--sqlite`` plays two stories a family through
 ``remember`` on SQLite too (:func:`play`); ``--families`` per family; ``--misses`` the tuning
 half's misses only.
 """
@@ -835,7 +836,7 @@ if __name__ == "__main__":
     halves = [(label, globals()[name]) for label, name in HALVES]
     for label, fams in halves:
         for k, (share, n) in sorted(shares(fams, "cls").items()):
-            print(f"{label:12s} class {k}: {share:.3f} of {n}  (the rules alone)")
+            print(f"{label:12s} class {k}: {share:.3f} of {n}  (pure: the rules and the learned reading)")
         if "--families" in sys.argv:
             for k, (share, n) in sorted(shares(fams, "family").items()):
                 print(f"{label:12s}   {k:28s} {share:.3f} of {n}")

@@ -1,0 +1,396 @@
+"""A learned attribute recogniser and key-part canonicaliser for belief maintenance (issue 45).
+
+The rules of :mod:`.belief_meaning` read an attribute from words they list. Where they read
+none, this module reads it from *labelled example sentences*: the sentence (its values masked)
+is embedded with the bundled offline model (all-MiniLM-L6-v2, int8 ONNX, the process-wide
+:func:`~langmem_es.embeddings.default_embeddings`, loaded on first use) and labelled by its
+nearest exemplars (``meaning_exemplars.tsv``: sentences written for it and the tuning story
+families' templates; the held-out families are not in it). A caller's key part
+(``user.telephone``) is read the same way against labelled key phrases.
+
+It only answers questions; :mod:`.belief_meaning` decides, under the safety rules: a learned
+reading must agree with an attribute the rules read on the other side, it never reads another
+holder, a past value, a negation or a stay, and a new value with no change said stays
+``unsure``. When the offline model is not installed (or ``LANGMEM_ES_LEARNED_MEANING=0``) it
+answers nothing and the rules decide alone.
+
+The exemplar vectors ship in ``meaning_exemplars.npz`` (float16, with a digest of the
+exemplars; recomputed in-process when the file does not match). ``python -m
+langmem_es.core.meaning_learned`` rewrites it. Thresholds: :data:`SETTINGS`, chosen by
+leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["SETTINGS", "Exemplars", "Settings", "enabled", "exemplars", "key_label", "label", "mask"]
+
+EXEMPLAR_FILE = Path(__file__).with_name("meaning_exemplars.tsv")
+VECTOR_FILE = Path(__file__).with_name("meaning_exemplars.npz")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How sure the nearest exemplars must be: the mean cosine of the ``k`` nearest of the best
+    label at least ``floor``, and above the next label's by ``margin``."""
+
+    k: int = 3
+    floor: float = 0.55
+    margin: float = 0.04
+    key_floor: float = 0.6
+    key_margin: float = 0.05
+
+
+#: chosen by leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py``;
+#: docs/belief-maintenance.md): no destructive miss, within 0.01 of the best share, the fewest false readings
+SETTINGS = Settings(k=1, floor=0.65, margin=0.04, key_floor=0.5, key_margin=0.1)
+
+
+@dataclass(frozen=True)
+class Exemplars:
+    """Labelled example sentences (kind ``s``) and key phrases (kind ``k``) with their vectors."""
+
+    kinds: tuple[str, ...]
+    labels: tuple[str, ...]
+    sources: tuple[str, ...]
+    texts: tuple[str, ...]
+    vectors: np.ndarray
+
+    def subset(self, keep: np.ndarray) -> Exemplars:
+        idx = [int(i) for i in np.flatnonzero(keep)]
+        return Exemplars(
+            tuple(self.kinds[i] for i in idx),
+            tuple(self.labels[i] for i in idx),
+            tuple(self.sources[i] for i in idx),
+            tuple(self.texts[i] for i in idx),
+            self.vectors[idx],
+        )
+
+
+def enabled() -> bool:
+    """Is the learned reading on (``LANGMEM_ES_LEARNED_MEANING`` not ``0``)?"""
+    return os.environ.get("LANGMEM_ES_LEARNED_MEANING", "1") != "0"
+
+
+# -- masking: the values are not what says the attribute --------------------------------------
+_FUNCTION = frozenset("i i'm i've i'd i'll my me we we're we've our us the a an these this now home work".split())
+_CALENDAR = frozenset(
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday".split()
+)
+_EMAIL = re.compile(r"\S+@\S+\.\w+")
+_NUMBER = re.compile(r"\+?\d[\d\s().-]{3,}\d")
+_THIRD = (
+    (re.compile(r"\bthe user's\b", re.I), "my"),
+    (re.compile(r"\bthe user is\b", re.I), "I am"),
+    (re.compile(r"\bthe user has\b", re.I), "I have"),
+    (re.compile(r"\bthe user\b", re.I), "I"),
+)
+
+
+#: names masked as ``X`` (else kept: the model knows "Leeds" is a city and "Globex" a company)
+MASK_NAMES = os.environ.get("LANGMEM_ES_MASK_NAMES", "1") != "0"
+
+
+def mask(text: str) -> str:
+    """The sentence in the first person with its values as placeholders (a name ``X``, a number
+    ``N``, an address ``E``), so that the attribute, not the value or the grammatical person, is
+    what is compared. A first word is a name only when the tagger says so ("Leeds is …", not
+    "Settled in …").
+
+    >>> mask("The user has settled in Leeds now."), mask("Call me on 07700 900123.")
+    ('I have settled in X now.', 'Call me on N.')
+    """
+    return _masked(text)[0]
+
+
+@lru_cache(maxsize=8192)
+def _masked(text: str) -> tuple[str, frozenset[str]]:
+    """(the masked sentence, the names it masked, lower-cased)."""
+    from .statements import lexicon, phrases
+
+    out: list[str] = []
+    names: set[str] = set()
+    for tok in phrases.reading(text):
+        word = tok.text
+        digits = sum(c.isdigit() for c in word)
+        if tok.like_email or "@" in word:
+            word = "E"
+        elif digits >= 5 or (digits >= 3 and tok.ent_type_ != "DATE"):
+            word = "N"
+        elif (
+            word[:1].isupper()
+            and (tok.i > 0 or tok.pos_ == "PROPN")
+            and tok.lower_ not in lexicon.FIRST_PERSON
+            and tok.lower_ not in _FUNCTION
+            and tok.lower_ not in _CALENDAR
+            and tok.ent_type_ != "DATE"
+            and tok.pos_ not in ("PRON", "DET", "AUX", "PART")
+        ):
+            names.add(tok.lower_)
+            word = "X" if MASK_NAMES else word
+        if word in ("X", "N") and out and out[-1].strip() == word:
+            out[-1] = word + tok.whitespace_
+            continue
+        out.append(word + tok.whitespace_)
+    masked = "".join(out).strip()
+    for rx, repl in _THIRD:  # after the reading: the sentence's own parse is the one the reader made
+        masked = rx.sub(repl, masked)
+    return masked, frozenset(names)
+
+
+# -- exemplars and their vectors ---------------------------------------------------------------
+def _read_tsv(path: Path) -> list[tuple[str, str, str, str]]:
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            kind, lab, source, text = line.split("\t")
+            rows.append((kind, lab, source, text))
+    return rows
+
+
+def _digest(rows: list[tuple[str, str, str, str]]) -> str:
+    lines = [f"mask_names={MASK_NAMES}", *(f"{k}\t{t}" for k, _, _, t in rows)]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def _embed_text(kind: str, text: str) -> str:
+    return mask(text) if kind == "s" else text
+
+
+_lock = threading.Lock()
+_cache: OrderedDict[str, np.ndarray] = OrderedDict()
+_CACHE_SIZE = 4096
+
+
+def embed(texts: list[str]) -> np.ndarray | None:
+    """Unit vectors of ``texts`` from the offline model (cached), or ``None`` when it is missing."""
+    from ..errors import EmbeddingError, MissingDependencyError
+
+    todo = [t for t in dict.fromkeys(texts) if t not in _cache]
+    if todo:
+        try:
+            from ..embeddings import default_embeddings
+
+            fresh = default_embeddings().embed_array(todo)
+        except (MissingDependencyError, EmbeddingError, OSError):
+            return None
+        with _lock:
+            for t, v in zip(todo, fresh, strict=True):
+                _cache[t] = np.asarray(v, dtype=np.float32)
+                while len(_cache) > _CACHE_SIZE:
+                    _cache.popitem(last=False)
+    with _lock:
+        for t in texts:
+            if t in _cache:
+                _cache.move_to_end(t)
+        got = [_cache.get(t) for t in texts]
+    if any(g is None for g in got):
+        return None
+    return np.stack([g for g in got if g is not None])
+
+
+@lru_cache(maxsize=1)
+def exemplars() -> Exemplars | None:
+    """The labelled exemplars with their vectors (shipped, or computed once), or ``None``."""
+    rows = _read_tsv(EXEMPLAR_FILE)
+    digest = _digest(rows)
+    vectors: np.ndarray | None = None
+    if VECTOR_FILE.is_file():
+        with np.load(VECTOR_FILE, allow_pickle=False) as f:
+            if str(f["digest"]) == digest and f["vectors"].shape[0] == len(rows):
+                vectors = f["vectors"].astype(np.float32)
+    if vectors is None:
+        vectors = embed([_embed_text(k, t) for k, _, _, t in rows])
+        if vectors is None:
+            return None
+    kinds, labels, sources, texts = (tuple(col) for col in zip(*rows, strict=True))
+    ex = Exemplars(kinds, labels, sources, texts, vectors)
+    # a sentence the guards rule out before the recogniser runs (a stay, a question) is never compared
+    return ex.subset(np.array([k == "k" or not _guarded(t) for k, t in zip(kinds, texts, strict=True)]))
+
+
+def _guarded(text: str) -> bool:
+    from .meaning_homes import _STAY
+
+    return bool(_HEDGE.search(text) or _STAY.search(text))
+
+
+def write_vectors() -> Path:
+    """Embed every exemplar and write :data:`VECTOR_FILE` (run after editing the exemplars)."""
+    rows = _read_tsv(EXEMPLAR_FILE)
+    vectors = embed([_embed_text(k, t) for k, _, _, t in rows])
+    if vectors is None:
+        raise RuntimeError("the offline embedding model is not installed")
+    np.savez_compressed(VECTOR_FILE, vectors=vectors.astype(np.float16), digest=np.array(_digest(rows)))
+    exemplars.cache_clear()
+    return VECTOR_FILE
+
+
+# -- nearest exemplars --------------------------------------------------------------------------
+def nearest(vector: np.ndarray, ex: Exemplars, kind: str, k: int) -> list[tuple[str, float]]:
+    """Labels of ``kind`` by the mean cosine of their ``k`` nearest exemplars, best first."""
+    rows = np.array([kk == kind for kk in ex.kinds])
+    sims = ex.vectors[rows] @ vector
+    labels = [lab for lab, kk in zip(ex.labels, ex.kinds, strict=True) if kk == kind]
+    scores: dict[str, float] = {}
+    for lab in set(labels):
+        mine = np.sort(sims[[i for i, x in enumerate(labels) if x == lab]])[::-1][:k]
+        scores[lab] = float(mine.mean())
+    return sorted(scores.items(), key=lambda kv: -kv[1])
+
+
+def decide(ranked: list[tuple[str, float]], floor: float, margin: float) -> str | None:
+    """The best label when it is sure (``floor``, ``margin``) and not ``none``."""
+    if not ranked:
+        return None
+    best, score = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else -1.0
+    return best if best != "none" and score >= floor and score - second >= margin else None
+
+
+def label(text: str, *, ex: Exemplars | None = None, settings: Settings | None = None) -> str | None:
+    """The attribute label a sentence sets by its nearest exemplars (``home``, ``diet:vegan`` …), or ``None``.
+
+    >>> label("I've put down roots in Hull.") in ("home", None)
+    True
+    """
+    ex = ex if ex is not None else (exemplars() if enabled() else None)
+    if ex is None:
+        return None
+    s = settings or SETTINGS
+    vec = embed([mask(text)])
+    return None if vec is None else decide(nearest(vec[0], ex, "s", s.k), s.floor, s.margin)
+
+
+def key_label(words: str, *, ex: Exemplars | None = None, settings: Settings | None = None) -> str | None:
+    """The attribute a key part names by its nearest labelled key phrases (``telephone`` → ``phone``), or ``None``."""
+    ex = ex if ex is not None else (exemplars() if enabled() else None)
+    if ex is None or not words.strip():
+        return None
+    s = settings or SETTINGS
+    vec = embed([words])
+    return None if vec is None else decide(nearest(vec[0], ex, "k", s.k), s.key_floor, s.key_margin)
+
+
+# -- a learned reading, for belief_meaning.compare -----------------------------------------------
+_HEDGE = re.compile(r"\?|\b(?:might|maybe|perhaps|thinking (?:about|of)|planning|hoping|considering|if)\b", re.I)
+_FIRST_PERSON = frozenset("i i'm i've me my mine we we're we've our us user".split())
+#: a label's own person words ("my wife is Anna" is the partner, not a relative's fact)
+_OWN_PEOPLE = {"partner": frozenset("partner spouse wife husband girlfriend boyfriend fiance fiancee".split())}
+
+
+def values_of(text: str, lab: str) -> frozenset[str]:
+    """The value a sentence gives the learned label: implied by it (``diet:vegan``), an email,
+    a number, the names it says, or the statement reader's values (a job: "teaching")."""
+    from . import belief_meaning, statements
+
+    if ":" in lab:
+        return frozenset({lab.split(":", 1)[1]})
+    if lab == "birthday" and (dated := belief_meaning._DATE.search(text)):
+        return belief_meaning._date_value(dated)
+    found = {e.casefold().rstrip(".") for e in _EMAIL.findall(text)}
+    found |= {d for d in (re.sub(r"\D", "", n) for n in _NUMBER.findall(text)) if len(d) >= 5}
+    if found:
+        return frozenset(found)
+    names = _masked(text)[1]
+    if names:
+        return frozenset(names)
+    return statements.parse(text).values if lab == "job" else frozenset()
+
+
+def reading(
+    text: str, owner: str, wanted: frozenset[str], *, ex: Exemplars | None = None, settings: Settings | None = None
+) -> Any:
+    """A :class:`~.belief_meaning.Meaning` of a sentence the rules read no attribute of, when its
+    nearest exemplars name one of ``wanted`` (the attributes the rules read on the other side) —
+    never for another holder, a past state, a negation the exemplars do not share, a stay, a
+    question or a hedge; else ``None``."""
+    from . import belief_meaning, belief_rules, statements
+    from .statements import lexicon
+
+    wanted = frozenset(w for w in wanted if w not in belief_meaning.MULTI and not w.startswith("date:"))
+    ex = ex if ex is not None else (exemplars() if wanted and enabled() else None)
+    if ex is None or not wanted:
+        return None
+    text = re.sub(r"\s+", " ", text.strip().replace("\u2019", "'"))
+    me = owner.split(":", 1)[1].casefold() if owner.startswith("user:") else ""
+    if me:
+        text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)
+    low = text.casefold().rstrip(".!")
+    if _guarded(text):
+        return None
+    lab = label(text, ex=ex, settings=settings)
+    if lab is None or lab.split(":", 1)[0] not in wanted:
+        return None
+    attribute = lab.split(":", 1)[0]
+    own = _OWN_PEOPLE.get(attribute, frozenset())
+    words = set(re.findall(r"[a-z]+", low))
+    st = statements.parse(text)
+    first = bool(words & _FIRST_PERSON)
+    if (words & lexicon.PEOPLE) - own or set(st.holder[1:]) - own or re.search(r"\b(?!user's)\w+'s\s", low):
+        return None  # a relative's or someone's fact ("my sister's new place …", "Tom's …")
+    if st.holder[0] not in ("user", "we", "*") and not first and st.holder[0] not in mask(text).casefold():
+        return None  # a name as the holder ("Tom lives in Leeds now"; "Home is Leeds now" is no one's name)
+    if (
+        belief_meaning._PAST.search(low)
+        or belief_rules._PREVIOUS.search(text)
+        or (st.tense == "past" and not st.change and belief_rules._PAST_STATE.search(text))
+    ):
+        return None  # a past state: never read by example
+    negated = bool(belief_meaning._NEG.search(low))
+    if negated != _negated_exemplar(text, lab, ex):
+        return None  # "I do eat meat" is not "I don't eat meat", however close they embed
+    values = values_of(text, lab)
+    if not values:
+        return None
+    changed = bool(belief_meaning._CHANGED.search(low)) or st.change
+    return belief_meaning.Meaning("user", frozenset({attribute}), values, changed, False, False)
+
+
+def same_form(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Are two values of one form: both numbers of about one length, both addresses, or both words?
+
+    >>> same_form(frozenset({"07700900123"}), frozenset({"07700900456"})), same_form(frozenset({"12345678"}), frozenset({"07700900456"}))
+    (True, False)
+    """
+
+    def form(values: frozenset[str]) -> tuple[str, int]:
+        if any("@" in v for v in values):
+            return "address", 0
+        digits = [v for v in values if v.isdigit() and len(v) >= 5]
+        return ("number", len(digits[0])) if digits else ("words", 0)
+
+    (fa, na), (fb, nb) = form(a), form(b)
+    return fa == fb and abs(na - nb) <= 1
+
+
+def _negated_exemplar(text: str, lab: str, ex: Exemplars) -> bool:
+    """Is the nearest exemplar of ``lab`` a negated sentence?"""
+    from .belief_meaning import _NEG
+
+    vec = embed([mask(text)])
+    idx = [i for i, (k, x) in enumerate(zip(ex.kinds, ex.labels, strict=True)) if k == "s" and x == lab]
+    if vec is None or not idx:
+        return False
+    best = idx[int(np.argmax(ex.vectors[idx] @ vec[0]))]
+    return bool(_NEG.search(ex.texts[best].casefold()))
+
+
+def _main() -> Any:
+    print(write_vectors())
+
+
+if __name__ == "__main__":
+    _main()

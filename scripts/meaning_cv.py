@@ -1,0 +1,175 @@
+"""Leave-one-family-out cross-validation of the learned recogniser (issue 45), on the tuning
+families only.
+
+For every tuning family with exemplars, the exemplars drawn from it are left out and its stories
+are judged with the held fact read by the rules and the new statement read *by example only*
+(:func:`langmem_es.core.meaning_learned.reading`): an update or a repeat must be read as one, a
+``kept`` story (another holder, a stay, a past value, another thing) must never be. Key parts
+are graded the same way (a family's key parts labelled without that family's key exemplars).
+The grid's best settings — no destructive miss, then the most stories right — are printed.
+
+    python scripts/meaning_cv.py            # the grid, then the chosen settings per family
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from langmem_es.core import belief_meaning, meaning_learned  # noqa: E402
+from langmem_es.core.meaning_learned import Settings  # noqa: E402
+from tests.unit import belief_stories as B  # noqa: E402
+
+DESTRUCTIVE = ("update", "reinforcement")
+
+
+def folds() -> dict[str, meaning_learned.Exemplars]:
+    ex = meaning_learned.exemplars()
+    assert ex is not None, "the offline embedding model is needed"
+    names = sorted({s for s in ex.sources if s != "own"})
+    return {n: ex.subset(np.array([s != n for s in ex.sources])) for n in names}
+
+
+def story_result(story: B.Story, ex: meaning_learned.Exemplars, settings: Settings) -> tuple[bool, bool] | None:
+    """(right, destructive miss) of one story read by example on the new side; ``None`` when the
+    rules read no attribute of the held fact (the learned reading is not asked then)."""
+    a = belief_meaning.meaning(story.held, story.owner)
+    if a is None or a.attributes <= belief_meaning.MULTI:
+        return None  # no attribute read, or one with several values: the learned reading is not asked
+    b = meaning_learned.reading(story.said, story.owner, a.attributes, ex=ex, settings=settings)
+    same = b is not None and meaning_learned.same_form(a.values, b.values)
+    got = belief_meaning.judge(a, b) if same else None
+    if story.expected in DESTRUCTIVE:
+        return got == story.expected, got in DESTRUCTIVE and got != story.expected
+    return got not in DESTRUCTIVE, got in DESTRUCTIVE
+
+
+def key_results(name: str, ex: meaning_learned.Exemplars, settings: Settings) -> list[bool]:
+    fam = B.TUNING[name]
+    want = {r[3]: r[1] for r in zip(*_all_rows(), strict=True) if r[0] == "k" and r[2] == name}
+    return (
+        [
+            meaning_learned.key_label(text, ex=ex, settings=settings) == (lab if lab != "none" else None)
+            for text, lab in want.items()
+        ]
+        if fam.keys != ((None, None),)
+        else []
+    )
+
+
+def _all_rows() -> tuple[tuple[str, ...], ...]:
+    ex = meaning_learned.exemplars()
+    assert ex is not None
+    return ex.kinds, ex.labels, ex.sources, ex.texts
+
+
+def evaluate(settings: Settings, by_fold: dict[str, meaning_learned.Exemplars]) -> dict[str, tuple[int, int, int, int]]:
+    """Per family: (stories right, stories judged, destructive misses, key parts right / of)."""
+    out = {}
+    stories = list(B.stories(B.TUNING))
+    for name, ex in by_fold.items():
+        results = [r for s in stories if s.family == name for r in [story_result(s, ex, settings)] if r is not None]
+        keys = key_results(name, ex, settings)
+        out[name] = (sum(r for r, _ in results), len(results), sum(d for _, d in results), sum(keys) * 1000 + len(keys))
+    return out
+
+
+def score(per: dict[str, tuple[int, int, int, int]]) -> tuple[int, float, float]:
+    destructive = sum(d for _, _, d, _ in per.values())
+    story_share = float(np.mean([r / n for r, n, _, _ in per.values() if n]))
+    keys = [(k // 1000, k % 1000) for *_, k in per.values() if k % 1000]
+    key_share = sum(r for r, _ in keys) / max(1, sum(n for _, n in keys))
+    return -destructive, story_share, key_share
+
+
+def none_rows_read(ex: meaning_learned.Exemplars, settings: Settings) -> tuple[int, int]:
+    """Own ``none`` sentences given an attribute with the sentence itself left out (false readings)."""
+    idx = [i for i, (k, lab) in enumerate(zip(ex.kinds, ex.labels, strict=True)) if k == "s" and lab == "none"]
+    wrong = 0
+    for i in idx:
+        rest = ex.subset(np.arange(len(ex.texts)) != i)
+        wrong += meaning_learned.label(ex.texts[i], ex=rest, settings=settings) is not None
+    return wrong, len(idx)
+
+
+#: within this much of the best LOFO share, the settings with the fewest false readings of the own
+#: ``none`` sentences win, then the strictest (the larger margin, then floor)
+TOLERANCE = 0.01
+
+
+def main() -> None:
+    by_fold = folds()
+    ex = meaning_learned.exemplars()
+    assert ex is not None
+    grid = []
+    for k, floor, margin in itertools.product(
+        (1, 3, 5), np.arange(0.30, 0.76, 0.05), (0.0, 0.02, 0.04, 0.06, 0.08, 0.1)
+    ):
+        floor = round(float(floor), 2)
+        st = Settings(k=k, floor=floor, margin=margin, key_floor=floor, key_margin=margin)
+        neg_d, share, key_share = score(evaluate(st, by_fold))
+        false_reads = none_rows_read(ex, st)[0]
+        grid.append((st, -neg_d, share, key_share, false_reads))
+        print(
+            f"k={k} floor={floor:.2f} margin={margin:.2f}: destructive {-neg_d}, stories {share:.3f}, "
+            f"keys {key_share:.3f}, 'none' rows read {false_reads}"
+        )
+    safe = [g for g in grid if g[1] == 0]
+    top_s, top_k = max(g[2] for g in safe), max(g[3] for g in safe)
+    s_best = max((g for g in safe if g[2] >= top_s - TOLERANCE), key=lambda g: (-g[4], g[0].margin, g[0].floor, g[2]))[
+        0
+    ]
+    k_best = max((g for g in safe if g[3] >= top_k - TOLERANCE), key=lambda g: (g[0].margin, g[0].floor, g[3]))[0]
+    chosen = Settings(s_best.k, s_best.floor, s_best.margin, k_best.key_floor, k_best.key_margin)
+    print(f"best LOFO share: stories {top_s:.3f}, keys {top_k:.3f}; chosen (strictest within {TOLERANCE}): {chosen}")
+    per = evaluate(chosen, by_fold)
+    for name, (r, n, d, k) in per.items():
+        keys = f", key parts {k // 1000}/{k % 1000}" if k % 1000 else ""
+        print(f"  {name:28s} {r}/{n} right, {d} destructive{keys}")
+    print("LOFO (-destructive, story share, key share):", score(per))
+    wrong, of = none_rows_read(ex, chosen)
+    print(f"own 'none' sentences read as an attribute (leave-one-out): {wrong} of {of}")
+
+
+def cost() -> None:
+    """Added milliseconds per ``compare`` call: the tuning stories and the pair table's rows, each
+    new statement unseen (the learned caches cleared; its parse warm, as the write path has read it)."""
+    import os
+    import time
+
+    from langmem_es.core.statements import parse
+    from tests.fixtures.report import load
+
+    pairs = [(s.held, s.owner, s.said, s.owner) for s in B.stories(B.TUNING)]
+    pairs += [(old, "", new, "") for _, _, old, new in load()]
+    meaning_learned.exemplars()
+    meaning_learned.embed(["warm up"])
+    added, when_asked = [], []
+    for old, oo, new, no in pairs:
+        parse(old), parse(new)
+        times = {}
+        for on in ("0", "1"):
+            os.environ["LANGMEM_ES_LEARNED_MEANING"] = on
+            belief_meaning.meaning.cache_clear()
+            meaning_learned._masked.cache_clear()
+            meaning_learned._cache.clear()
+            t = time.perf_counter()
+            belief_meaning.compare(old, oo, new, no)
+            times[on] = (time.perf_counter() - t) * 1000
+        added.append(times["1"] - times["0"])
+        if (belief_meaning.meaning(old, oo) is None) != (belief_meaning.meaning(new, no) is None):
+            when_asked.append(added[-1])
+    for label, ms in (("every call", sorted(added)), ("calls that ask it", sorted(when_asked))):
+        print(
+            f"{label}: {len(ms)} compare calls, added ms p50 {ms[len(ms) // 2]:.2f}, p90 {ms[int(len(ms) * 0.9)]:.2f}, "
+            f"mean {sum(ms) / len(ms):.2f}"
+        )
+
+
+if __name__ == "__main__":
+    cost() if "--cost" in sys.argv else main()

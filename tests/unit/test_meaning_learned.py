@@ -1,0 +1,88 @@
+"""The learned attribute recogniser and key canonicaliser (issue 45): what it reads, and the
+safety rules it never crosses. The sentences here are written for these tests (none is a
+held-out story's)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from langmem_es.core import belief_meaning, belief_rules, meaning_learned
+
+pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline embedding model is missing")
+
+
+def _relation(held: str, said: str) -> str:
+    return belief_rules._relation(held, "user:sam", "assert", said, "user:sam", belief_rules.polarity(said))
+
+
+def test_the_exemplar_vectors_ship_with_the_exemplars() -> None:
+    """The shipped vectors match the exemplars (else every process would embed them again)."""
+    import numpy as np
+
+    rows = meaning_learned._read_tsv(meaning_learned.EXEMPLAR_FILE)
+    with np.load(meaning_learned.VECTOR_FILE, allow_pickle=False) as f:
+        assert str(f["digest"]) == meaning_learned._digest(rows)
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("I live in York.", "I call Leeds home now."),
+        ("I live in York.", "Our postcode is in Leeds now."),
+        ("I work at Initech.", "Globex pays my salary these days."),
+        ("My partner is Sam.", "I've been going out with Jordan lately."),
+    ],
+)
+def test_a_new_value_in_words_no_rule_lists_updates_by_example(held: str, said: str) -> None:
+    assert belief_meaning.compare(held, "", said, "") == "update"
+
+
+def test_without_a_change_said_a_value_read_by_example_stays_unsure() -> None:
+    assert belief_meaning.compare("I live in York.", "", "I've put down roots in Leeds.", "") == "unsure"
+
+
+HELD = ["I live in York.", "I work at Initech.", "My manager is Dana.", "My partner is Sam."]
+#: new values of the held attributes, said of another holder, of the past, as a stay, a plan or a
+#: question, or of another person's role: never an update or a denial, whatever the example says
+NEVER = [
+    "My brother calls {v} home now.",
+    "My sister's salary is paid by {v} these days.",
+    "Tom is going out with {v} lately.",
+    "Years ago I called {v} home.",
+    "Before that, {v} paid my salary.",
+    "I used to answer to {v}.",
+    "I'm in {v} for the weekend.",
+    "I might call {v} home one day.",
+    "Do I answer to {v} now?",
+    "{v} is my mentor now.",
+    "{v} is my personal trainer these days.",
+]
+
+
+@pytest.mark.parametrize(("held", "said"), list(itertools.product(HELD, NEVER)))
+def test_the_learned_reading_never_crosses_the_safety_rules(held: str, said: str) -> None:
+    for value in ("Leeds", "Globex", "Priya"):
+        new = said.format(v=value)
+        assert _relation(held, new) not in ("update", "denial"), new
+
+
+def test_a_number_of_another_form_is_not_the_phone() -> None:
+    assert belief_meaning.compare("My account number is 12345678.", "", "My new number is 07700 900456.", "") is None
+
+
+def test_keys_in_other_words_are_one_key_but_never_across_holders_or_things() -> None:
+    assert belief_rules.keys_close("user.telephone", "user.phone", 0.0, 0.6)
+    assert not belief_rules.keys_close("user.passport_no", "user.phone", 0.0, 0.6)
+    assert not belief_rules.one_head("user.telephone", "user.sister.phone")
+    assert not belief_rules.one_head("user.previous_telephone", "user.phone")
+
+
+def test_off_or_without_the_model_the_rules_decide_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGMEM_ES_LEARNED_MEANING", "0")
+    assert belief_meaning.compare("I live in York.", "", "I call Leeds home now.", "") is None
+    monkeypatch.setenv("LANGMEM_ES_LEARNED_MEANING", "1")
+    monkeypatch.setattr(meaning_learned, "exemplars", lambda: None)
+    assert meaning_learned.label("I call Leeds home now.") is None
+    assert belief_meaning.compare("I live in York.", "", "I call Leeds home now.", "") is None
