@@ -8,7 +8,9 @@ are judged with the held fact read by the rules and the new statement read *by e
 are graded the same way (a family's key parts labelled without that family's key exemplars).
 The grid's best settings — no destructive miss, then the most stories right — are printed.
 
-    python scripts/meaning_cv.py            # the grid, then the chosen settings per family
+    python scripts/meaning_cv.py               # the grid, then the chosen settings per family
+    python scripts/meaning_cv.py --cost        # added ms per compare call
+    python scripts/meaning_cv.py --write-cost  # added ms per remember on SQLite
 """
 
 from __future__ import annotations
@@ -171,5 +173,46 @@ def cost() -> None:
         )
 
 
+def write_cost() -> None:
+    """Added milliseconds per ``remember`` on SQLite: three tuning stories a family, each second
+    write timed with the learned reading off and on, the statement caches cleared before it."""
+    import os
+    import statistics
+    import time
+    import uuid
+    from functools import _lru_cache_wrapper
+
+    from langmem_es.model import Identity
+
+    core = B._sqlite_core()
+    warm = Identity(tenant="warm", user_id="sam", agent_id="a")
+    core.remember(warm, "I live in York.", reason=B.WHY)
+    core.remember(warm, "I call Leeds home now.", reason=B.WHY)
+    caches = [
+        v
+        for name, mod in list(sys.modules.items())
+        if name.startswith("langmem_es.core")
+        for v in vars(mod).values()
+        if isinstance(v, _lru_cache_wrapper) and (v.cache_info().maxsize or 0) > 1  # not the loaders
+    ]
+    took: dict[str, list[float]] = {"0": [], "1": []}
+    for story in B.sample(B.TUNING, 3):
+        for on in took:
+            os.environ["LANGMEM_ES_LEARNED_MEANING"] = on
+            who = Identity(tenant=f"t-{uuid.uuid4().hex[:8]}", user_id="sam", agent_id="assistant")
+            core.remember(who, story.held, reason=B.WHY, subject_key=story.held_key)
+            for c in {id(c): c for c in caches}.values():
+                c.cache_clear()
+            meaning_learned._cache.clear()
+            t = time.perf_counter()
+            core.remember(who, story.said, reason=B.WHY, subject_key=story.said_key)
+            took[on].append((time.perf_counter() - t) * 1000)
+    added = sorted(b - a for a, b in zip(took["0"], took["1"], strict=True))
+    print(
+        f"{len(added)} writes: p50 {statistics.median(took['0']):.1f} ms off, {statistics.median(took['1']):.1f} ms on; "
+        f"added p50 {statistics.median(added):.1f}, p90 {added[int(len(added) * 0.9)]:.1f}, mean {statistics.mean(added):.1f}"
+    )
+
+
 if __name__ == "__main__":
-    cost() if "--cost" in sys.argv else main()
+    cost() if "--cost" in sys.argv else write_cost() if "--write-cost" in sys.argv else main()

@@ -18,7 +18,9 @@ by meaning alone:
   write says so);
 * ``None`` — nothing to say (other holder, other attribute, no reading).
 
-Pure, cached; the tables below are the small lexicon of everyday equivalents.
+Pure, cached; the tables below are the small lexicon of everyday equivalents. Where the rules
+read an attribute on one side only, :mod:`.meaning_learned` may read it on the other by example
+(the offline model, loaded on first use), under the same verdicts.
 """
 
 from __future__ import annotations
