@@ -172,19 +172,24 @@ def _embed_text(kind: str, text: str) -> str:
 _lock = threading.Lock()
 _cache: OrderedDict[str, np.ndarray] = OrderedDict()
 _CACHE_SIZE = 4096
+_missing = False
 
 
 def embed(texts: list[str]) -> np.ndarray | None:
     """Unit vectors of ``texts`` from the offline model (cached), or ``None`` when it is missing."""
     from ..errors import EmbeddingError, MissingDependencyError
 
+    global _missing
     todo = [t for t in dict.fromkeys(texts) if t not in _cache]
     if todo:
+        if _missing:
+            return None
         try:
             from ..embeddings import default_embeddings
 
             fresh = default_embeddings().embed_array(todo)
         except (MissingDependencyError, EmbeddingError, OSError):
+            _missing = True  # not installed: the rules decide alone, and no later write tries again
             return None
         with _lock:
             for t, v in zip(todo, fresh, strict=True):

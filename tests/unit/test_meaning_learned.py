@@ -86,3 +86,25 @@ def test_off_or_without_the_model_the_rules_decide_alone(monkeypatch: pytest.Mon
     monkeypatch.setattr(meaning_learned, "exemplars", lambda: None)
     assert meaning_learned.label("I call Leeds home now.") is None
     assert belief_meaning.compare("I live in York.", "", "I call Leeds home now.", "") is None
+
+
+def test_a_missing_model_is_tried_once_then_the_rules_decide_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from collections import OrderedDict
+
+    import langmem_es.embeddings as embeddings
+    from langmem_es.errors import MissingDependencyError
+
+    tried: list[int] = []
+
+    class Missing:
+        def embed_array(self, texts: list[str]) -> None:
+            tried.append(len(texts))
+            raise MissingDependencyError("no tokenizer")
+
+    monkeypatch.setattr(embeddings, "default_embeddings", Missing)
+    monkeypatch.setattr(meaning_learned, "_missing", False)
+    monkeypatch.setattr(meaning_learned, "_cache", OrderedDict())
+    for said in ("I call Leeds home now.", "Our postcode is in Leeds now."):
+        assert meaning_learned.label(said) is None
+        assert belief_meaning.compare("I live in York.", "", said, "") is None
+    assert len(tried) == 1
