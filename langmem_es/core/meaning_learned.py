@@ -28,7 +28,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,15 @@ class Exemplars:
     sources: tuple[str, ...]
     texts: tuple[str, ...]
     vectors: np.ndarray
+
+    @cached_property
+    def words(self) -> dict[str, frozenset[str]]:
+        """Per label, the words its example sentences use ("flat", "payroll", "date" …)."""
+        out: dict[str, set[str]] = {}
+        for kind, lab, text in zip(self.kinds, self.labels, self.texts, strict=True):
+            if kind == "s":
+                out.setdefault(lab, set()).update(re.findall(r"[a-z]+", text.casefold()))
+        return {lab: frozenset(w) for lab, w in out.items()}
 
     def subset(self, keep: np.ndarray) -> Exemplars:
         idx = [int(i) for i in np.flatnonzero(keep)]
@@ -346,6 +355,8 @@ def reading(
     first = bool(words & _FIRST_PERSON)
     if (words & lexicon.PEOPLE) - own or set(st.holder[1:]) - own or re.search(r"\b(?!user's)\w+'s\s", low):
         return None  # a relative's or someone's fact ("my sister's new place …", "Tom's …")
+    if st.thing and not set(re.split(r"[\s_]+", st.thing)) & ex.words.get(lab, frozenset()):
+        return None  # a thing its examples never name: that thing's fact ("my office moved to Leeds")
     if st.holder[0] not in ("user", "we", "*") and not first and st.holder[0] not in mask(text).casefold():
         return None  # a name as the holder ("Tom lives in Leeds now"; "Home is Leeds now" is no one's name)
     if (

@@ -30,7 +30,6 @@ def test_the_exemplar_vectors_ship_with_the_exemplars() -> None:
     ("held", "said"),
     [
         ("I live in York.", "I call Leeds home now."),
-        ("I live in York.", "Our postcode is in Leeds now."),
         ("I work at Initech.", "Globex pays my salary these days."),
         ("My partner is Sam.", "I've been going out with Jordan lately."),
     ],
@@ -58,6 +57,8 @@ NEVER = [
     "Do I answer to {v} now?",
     "{v} is my mentor now.",
     "{v} is my personal trainer these days.",
+    "My office moved to {v}.",
+    "The user's gym is in {v} now.",
 ]
 
 
@@ -108,3 +109,22 @@ def test_a_missing_model_is_tried_once_then_the_rules_decide_alone(monkeypatch: 
         assert meaning_learned.label(said) is None
         assert belief_meaning.compare("I live in York.", "", said, "") is None
     assert len(tried) == 1
+
+
+def test_on_the_pair_table_the_learned_reading_changes_no_verdict_for_the_worse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Through belief_rules._relation (what the write path asks), with the learned reading off and on."""
+    from tests.fixtures.report import load
+
+    rows = load()
+    got = {}
+    for on in ("0", "1"):
+        monkeypatch.setenv("LANGMEM_ES_LEARNED_MEANING", on)
+        belief_rules._relation.cache_clear()
+        got[on] = [
+            belief_rules._relation(old, "", "assert", new, "", belief_rules.polarity(new)) for _, _, old, new in rows
+        ]
+    belief_rules._relation.cache_clear()
+    changed = [(r[0], a, b) for r, a, b in zip(rows, got["0"], got["1"], strict=True) if a != b]
+    assert all(gold == after for gold, _, after in changed), changed
