@@ -27,12 +27,18 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 from . import statements
 from .meaning_homes import in_place, named_elsewhere
+from .meaning_words import CHANGED as _CHANGED
+from .meaning_words import DATE as _DATE
+from .meaning_words import MONTH as _MONTH
+from .meaning_words import MULTI, Meaning
+from .meaning_words import NEG as _NEG
+from .meaning_words import PAST as _PAST
+from .meaning_words import date_value as _date_value
 from .statements import lexicon
 
 Verdict = Literal["reinforcement", "update", "unsure"]
@@ -57,8 +63,6 @@ ATTRIBUTES: dict[str, frozenset[str]] = {
         "sensitivity": "allergic allergy allergies intolerant intolerance",
     }.items()
 }
-#: attributes with several values at once (allergies): another value is another fact, never a change
-MULTI = frozenset({"sensitivity"})
 #: multi-word field names, read before single words
 _PHRASES = {
     "date of birth": "birthday",
@@ -81,23 +85,10 @@ _EQUIVALENT_VALUES: tuple[tuple[str, ...], ...] = tuple(
     )
 )
 
-#: what a sentence says to mark a change ("new", "now", "these days", "just moved", "have since" …)
-_CHANGED = re.compile(
-    r"\b(?:new|now|nowadays|these days|currently|at the moment|just|since|recently|lately|as of|from now on|"
-    r"any ?more|no longer|gone|become|became|turned|switched|changed|moved|relocated|settled|started|joined|"
-    r"took over|instead|(?:taken|took|landed|accepted|got) (?:a|an) (?:new )?(?:job|position|role|post))\b",
-    re.IGNORECASE,
-)
-_PAST = re.compile(
-    r"\b(?:before|previously|formerly|former|used to|old|previous|ago|years back|back then|growing up|"
-    r"in my (?:twenties|teens|thirties|youth)|as a (?:kid|child|student|teenager))\b",
-    re.IGNORECASE,
-)
 #: a sensitivity or habit that is over ("outgrew the peanut allergy")
 _ENDED = re.compile(
     r"\b(?:outgr[eo]w\w*|grew out of|got over|cured|no longer|not any ?more|gone away)\b", re.IGNORECASE
 )
-_NEG = re.compile(r"\b(?:not|never|no|don't|doesn't|didn't|won't|can't|cannot)\b|n't\b", re.IGNORECASE)
 
 # -- health: a reaction to a thing is a sensitivity to it -------------------------------------------
 _SYMPTOM = (
@@ -148,26 +139,10 @@ _WITH = re.compile(
 )
 
 # -- dates: one event on one date, whatever the verb --------------------------------------------------
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
-_DATE = re.compile(
-    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?: of)? (?P<m1>{_MONTH})|(?P<m2>{_MONTH}) (?P<d2>\d{{1,2}})(?:st|nd|rd|th)?)"
-    rf"(?:,? (?P<y>\d{{4}}))?\b",
-    re.IGNORECASE,
-)
 _EVENT_FILLER = frozenset(
     "be is are was the a an on at in for of we our us i my it its this that date day due happen happens happening take "
     "takes taking place fall falls come comes coming up set scheduled planned go goes going out will 's".split()
 )
-
-
-@dataclass(frozen=True)
-class Meaning:
-    holder: str
-    attributes: frozenset[str]
-    values: frozenset[str]
-    changed: bool = False
-    past: bool = False
-    negated: bool = False
 
 
 def _fold(word: str) -> str:
@@ -198,12 +173,6 @@ def _canonical_value(word: str) -> str:
         if word in group:
             return group[0]  # the first word names the group
     return word
-
-
-def _date_value(m: re.Match[str]) -> frozenset[str]:
-    day = m["d1"] or m["d2"]
-    month = (m["m1"] or m["m2"]).casefold()[:3]
-    return frozenset({str(int(day)), month, *([m["y"]] if m["y"] else [])})
 
 
 def _attributes_of(words: set[str]) -> frozenset[str]:

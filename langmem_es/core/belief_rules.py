@@ -23,6 +23,8 @@ from typing import Literal
 
 from ..model import Memory
 from . import belief_meaning, statements
+from .meaning_words import PAST_STATE as _PAST_STATE
+from .meaning_words import PREVIOUS as _PREVIOUS
 from .statements import changes, lexicon
 
 Origin = Literal["user", "tool", "extracted"]
@@ -172,15 +174,6 @@ def _names_held(echo: str, content: str, owner: str) -> bool:
     return bool(held) and bool(said) and (held <= said or said <= held)
 
 
-#: Words that put a statement's value in the past ("before", "previously", "my former employer").
-_PREVIOUS = re.compile(
-    r"\b(?:before|previously|formerly|former|used to|back then|back in (?:the day|(?:19|20)\d\d)|prior|earlier|ex-|at the time|"
-    r"once (?:lived|worked|had|owned|was|were)|as a (?:kid|child|student|teenager)|growing up|in the past|"
-    r"(?:my|our|his|her|their|the user's) old)\b",
-    re.IGNORECASE,
-)
-
-
 def previous_value(old_content: str, old_owner: str, new_content: str, new_owner: str) -> bool:
     """Safety rule: does the new statement tell a *previous, different* value of the attribute the
     held fact sets ("I lived in Bristol before", "The user previously worked at Globex", "My
@@ -209,14 +202,6 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
     # a state told in the past ("I lived in Bristol", "The user worked at Globex"), not an event
     # that changed it ("I moved to …", "We bought a house", "Bob took over …")
     return new.tense == "past" and not new.change and not new.ending and bool(_PAST_STATE.search(new_content))
-
-
-#: Verbs of a lasting state in the past tense: told of another value, a state that was.
-_PAST_STATE = re.compile(
-    r"\b(?:lived|worked|resided|stayed|studied|attended|rented|owned|drove|had|used|played|belonged|"
-    r"(?:was|were)(?!\s+\w+ed\b))\b",  # not a passive change ("the flight was rebooked")
-    re.IGNORECASE,
-)
 
 
 _NAMED_ATTRIBUTES = frozenset(

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from .meaning_words import CHANGED, DATE, MULTI, NEG, PAST, PAST_STATE, PREVIOUS, Meaning, date_value
+
 __all__ = ["SETTINGS", "Exemplars", "Settings", "enabled", "exemplars", "key_label", "label", "mask"]
 
 EXEMPLAR_FILE = Path(__file__).with_name("meaning_exemplars.tsv")
@@ -308,12 +310,12 @@ _OWN_PEOPLE = {"partner": frozenset("partner spouse wife husband girlfriend boyf
 def values_of(text: str, lab: str) -> frozenset[str]:
     """The value a sentence gives the learned label: implied by it (``diet:vegan``), an email,
     a number, the names it says, or the statement reader's values (a job: "teaching")."""
-    from . import belief_meaning, statements
+    from . import statements
 
     if ":" in lab:
         return frozenset({lab.split(":", 1)[1]})
-    if lab == "birthday" and (dated := belief_meaning._DATE.search(text)):
-        return belief_meaning._date_value(dated)
+    if lab == "birthday" and (dated := DATE.search(text)):
+        return date_value(dated)
     found = {e.casefold().rstrip(".") for e in _EMAIL.findall(text)}
     found |= {d for d in (re.sub(r"\D", "", n) for n in _NUMBER.findall(text)) if len(d) >= 5}
     if found:
@@ -326,15 +328,15 @@ def values_of(text: str, lab: str) -> frozenset[str]:
 
 def reading(
     text: str, owner: str, wanted: frozenset[str], *, ex: Exemplars | None = None, settings: Settings | None = None
-) -> Any:
-    """A :class:`~.belief_meaning.Meaning` of a sentence the rules read no attribute of, when its
+) -> Meaning | None:
+    """A :class:`~.meaning_words.Meaning` of a sentence the rules read no attribute of, when its
     nearest exemplars name one of ``wanted`` (the attributes the rules read on the other side) —
     never for another holder, a past state, a negation the exemplars do not share, a stay, a
     question or a hedge; else ``None``."""
-    from . import belief_meaning, belief_rules, statements
+    from . import statements
     from .statements import lexicon
 
-    wanted = frozenset(w for w in wanted if w not in belief_meaning.MULTI and not w.startswith("date:"))
+    wanted = frozenset(w for w in wanted if w not in MULTI and not w.startswith("date:"))
     ex = ex if ex is not None else (exemplars() if wanted and enabled() else None)
     if ex is None or not wanted:
         return None
@@ -359,20 +361,16 @@ def reading(
         return None  # a thing its examples never name: that thing's fact ("my office moved to Leeds")
     if st.holder[0] not in ("user", "we", "*") and not first and st.holder[0] not in mask(text).casefold():
         return None  # a name as the holder ("Tom lives in Leeds now"; "Home is Leeds now" is no one's name)
-    if (
-        belief_meaning._PAST.search(low)
-        or belief_rules._PREVIOUS.search(text)
-        or (st.tense == "past" and not st.change and belief_rules._PAST_STATE.search(text))
-    ):
+    if PAST.search(low) or PREVIOUS.search(text) or (st.tense == "past" and not st.change and PAST_STATE.search(text)):
         return None  # a past state: never read by example
-    negated = bool(belief_meaning._NEG.search(low))
+    negated = bool(NEG.search(low))
     if negated != _negated_exemplar(text, lab, ex):
         return None  # "I do eat meat" is not "I don't eat meat", however close they embed
     values = values_of(text, lab)
     if not values:
         return None
-    changed = bool(belief_meaning._CHANGED.search(low)) or st.change
-    return belief_meaning.Meaning("user", frozenset({attribute}), values, changed, False, False)
+    changed = bool(CHANGED.search(low)) or st.change
+    return Meaning("user", frozenset({attribute}), values, changed, False, False)
 
 
 def same_form(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -394,14 +392,12 @@ def same_form(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _negated_exemplar(text: str, lab: str, ex: Exemplars) -> bool:
     """Is the nearest exemplar of ``lab`` a negated sentence?"""
-    from .belief_meaning import _NEG
-
     vec = embed([mask(text)])
     idx = [i for i, (k, x) in enumerate(zip(ex.kinds, ex.labels, strict=True)) if k == "s" and x == lab]
     if vec is None or not idx:
         return False
     best = idx[int(np.argmax(ex.vectors[idx] @ vec[0]))]
-    return bool(_NEG.search(ex.texts[best].casefold()))
+    return bool(NEG.search(ex.texts[best].casefold()))
 
 
 def _main() -> Any:

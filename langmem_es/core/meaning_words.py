@@ -1,0 +1,77 @@
+"""The words and the record every reader of a statement's meaning shares (issue 45): what marks
+a change, a past state or a previous value, a negation, a date; the attributes with several
+values; and :class:`Meaning`, what a sentence is read as. The lowest floor of the belief rules:
+:mod:`.belief_meaning`, :mod:`.belief_rules` and :mod:`.meaning_learned` read from it, it reads
+from none of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["CHANGED", "DATE", "MONTH", "MULTI", "NEG", "PAST", "PAST_STATE", "PREVIOUS", "Meaning", "date_value"]
+
+#: attributes with several values at once (allergies): another value is another fact, never a change
+MULTI = frozenset({"sensitivity"})
+
+#: what a sentence says to mark a change ("new", "now", "these days", "just moved", "have since" …)
+CHANGED = re.compile(
+    r"\b(?:new|now|nowadays|these days|currently|at the moment|just|since|recently|lately|as of|from now on|"
+    r"any ?more|no longer|gone|become|became|turned|switched|changed|moved|relocated|settled|started|joined|"
+    r"took over|instead|(?:taken|took|landed|accepted|got) (?:a|an) (?:new )?(?:job|position|role|post))\b",
+    re.IGNORECASE,
+)
+#: words that put the sentence itself in the past ("before", "used to", "as a kid")
+PAST = re.compile(
+    r"\b(?:before|previously|formerly|former|used to|old|previous|ago|years back|back then|growing up|"
+    r"in my (?:twenties|teens|thirties|youth)|as a (?:kid|child|student|teenager))\b",
+    re.IGNORECASE,
+)
+#: a negation
+NEG = re.compile(r"\b(?:not|never|no|don't|doesn't|didn't|won't|can't|cannot)\b|n't\b", re.IGNORECASE)
+
+#: one date: a day and a month, maybe a year
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+DATE = re.compile(
+    rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?: of)? (?P<m1>{MONTH})|(?P<m2>{MONTH}) (?P<d2>\d{{1,2}})(?:st|nd|rd|th)?)"
+    rf"(?:,? (?P<y>\d{{4}}))?\b",
+    re.IGNORECASE,
+)
+
+
+def date_value(m: re.Match[str]) -> frozenset[str]:
+    """A :data:`DATE` match as its day, month (three letters) and year, whatever the order said."""
+    day = m["d1"] or m["d2"]
+    month = (m["m1"] or m["m2"]).casefold()[:3]
+    return frozenset({str(int(day)), month, *([m["y"]] if m["y"] else [])})
+
+
+#: Words that put a statement's value in the past ("before", "previously", "my former employer").
+PREVIOUS = re.compile(
+    r"\b(?:before|previously|formerly|former|used to|back then|back in (?:the day|(?:19|20)\d\d)|prior|earlier|ex-|at the time|"
+    r"once (?:lived|worked|had|owned|was|were)|as a (?:kid|child|student|teenager)|growing up|in the past|"
+    r"(?:my|our|his|her|their|the user's) old)\b",
+    re.IGNORECASE,
+)
+
+
+#: Verbs of a lasting state in the past tense: told of another value, a state that was.
+PAST_STATE = re.compile(
+    r"\b(?:lived|worked|resided|stayed|studied|attended|rented|owned|drove|had|used|played|belonged|"
+    r"(?:was|were)(?!\s+\w+ed\b))\b",  # not a passive change ("the flight was rebooked")
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What a sentence says: whose fact, which attributes, the value, and whether it says a change,
+    a past state or a negation."""
+
+    holder: str
+    attributes: frozenset[str]
+    values: frozenset[str]
+    changed: bool = False
+    past: bool = False
+    negated: bool = False
