@@ -110,8 +110,9 @@ _THIRD = (
 )
 
 
-#: names masked as ``X`` (else kept: the model knows "Leeds" is a city and "Globex" a company)
-MASK_NAMES = os.environ.get("LANGMEM_ES_MASK_NAMES", "1") != "0"
+#: names masked as ``X`` (kept, the model would read "Leeds" as a city and "Globex" as a company:
+#: the value, not the attribute; part of the vectors' digest)
+MASK_NAMES = True
 
 
 def mask(text: str) -> str:
