@@ -11,6 +11,7 @@ The grid's best settings â€” no destructive miss, then the most stories right â€
     python scripts/meaning_cv.py               # the grid, then the chosen settings per family
     python scripts/meaning_cv.py --cost        # added ms per compare call
     python scripts/meaning_cv.py --write-cost  # added ms per remember on SQLite
+    python scripts/meaning_cv.py --events      # the floor for one dated event in other words
 """
 
 from __future__ import annotations
@@ -38,13 +39,18 @@ def folds() -> dict[str, meaning_learned.Exemplars]:
 
 
 def story_result(story: B.Story, ex: meaning_learned.Exemplars, settings: Settings) -> tuple[bool, bool] | None:
-    """(right, destructive miss) of one story read by example on the new side; ``None`` when the
-    rules read no attribute of the held fact (the learned reading is not asked then)."""
+    """(right, destructive miss) of one story read by example on the new side (and on the held
+    side too when the rules read neither); ``None`` when the rules read the held fact as a date or
+    a many-valued attribute (the learned reading is not asked then)."""
     a = belief_meaning.meaning(story.held, story.owner)
-    if a is None or a.attributes <= belief_meaning.MULTI:
-        return None  # no attribute read, or one with several values: the learned reading is not asked
-    b = meaning_learned.reading(story.said, story.owner, a.attributes, ex=ex, settings=settings)
-    same = b is not None and meaning_learned.same_form(a.values, b.values)
+    if a is not None and (a.attributes <= belief_meaning.MULTI or all(t.startswith("date:") for t in a.attributes)):
+        return None  # one with several values, or a dated event: the attribute reading is not asked
+    if a is None:  # neither side read by the rules: both by example, the new statement first
+        b = meaning_learned.reading(story.said, story.owner, meaning_learned.ANY, ex=ex, settings=settings)
+        a = meaning_learned.reading(story.held, story.owner, b.attributes, ex=ex, settings=settings) if b else None
+    else:
+        b = meaning_learned.reading(story.said, story.owner, a.attributes, ex=ex, settings=settings)
+    same = a is not None and b is not None and meaning_learned.same_form(a.values, b.values)
     got = belief_meaning.judge(a, b) if same else None
     if story.expected in DESTRUCTIVE:
         return got == story.expected, got in DESTRUCTIVE and got != story.expected
@@ -214,5 +220,53 @@ def write_cost() -> None:
     )
 
 
+def events() -> None:
+    """Leave-one-event-out cross-validation of :data:`~langmem_es.core.meaning_learned.EVENT_FLOOR`
+    over the dated sentences (kind ``d``: own groups of one event in other words, the tuning
+    family 2/date-verb's templates): for each event left out, the floor is the least cosine above
+    every pair of *different* events among the rest (plus 0.01: two events merged lose one); then
+    the left-out event's own pairs (one event, should be read as one) and its pairs with the rest
+    (two events, never) are graded at that floor."""
+    ex = meaning_learned.exemplars()
+    assert ex is not None
+    idx = [i for i, k in enumerate(ex.kinds) if k == "d"]
+    labels = [ex.labels[i] for i in idx]
+    vecs = meaning_learned.embed([meaning_learned.event_phrase(ex.texts[i]) for i in idx])
+    assert vecs is not None
+    sims = vecs @ vecs.T
+    groups = sorted(set(labels))
+    lab = np.array(labels)
+    same, other, floors = [0, 0], [0, 0], []
+    for g in groups:
+        rest = lab != g
+        cross = sims[np.ix_(rest, rest)][lab[rest][:, None] != lab[rest][None, :]]
+        floor = round(float(cross.max()) + 0.01, 3)
+        floors.append(floor)
+        mine = np.flatnonzero(lab == g)
+        pairs = sims[np.ix_(mine, mine)][np.triu_indices(len(mine), 1)]
+        same[0] += int((pairs >= floor).sum())
+        same[1] += len(pairs)
+        against = sims[np.ix_(mine, np.flatnonzero(rest))]
+        other[0] += int((against >= floor).sum())
+        other[1] += against.size
+        print(
+            f"  {g:20s} floor {floor:.3f}: one event {int((pairs >= floor).sum())}/{len(pairs)}, "
+            f"two events merged {int((against >= floor).sum())}/{against.size}"
+        )
+    print(
+        f"events left out: one event read as one {same[0]}/{same[1]} ({same[0] / same[1]:.3f}), "
+        f"two events merged {other[0]}/{other[1]}; floors {min(floors):.3f}-{max(floors):.3f}, "
+        f"all events {round(float(sims[lab[:, None] != lab[None, :]].max()) + 0.01, 3):.3f} "
+        f"(chosen EVENT_FLOOR = {meaning_learned.EVENT_FLOOR})"
+    )
+
+
 if __name__ == "__main__":
-    cost() if "--cost" in sys.argv else write_cost() if "--write-cost" in sys.argv else main()
+    if "--cost" in sys.argv:
+        cost()
+    elif "--write-cost" in sys.argv:
+        write_cost()
+    elif "--events" in sys.argv:
+        events()
+    else:
+        main()

@@ -41,6 +41,7 @@ LABELS: dict[str, str | dict[str, str | None]] = {
     "2/vegetarian-trait": "diet:vegetarian",
     "2/teetotal-trait": "drinking:none",
     "2/form-line": "birthday",
+    "2/date-verb": "event:launch",
     "2/control-other-value": "sensitivity",
     "3/synonym": "phone",
     "3/qualified-head": "manager",
@@ -91,9 +92,10 @@ def rows() -> list[tuple[str, str, str, str]]:
         for template in (*fam.held, *fam.said):
             lab = _label(name, template)
             text = template.format(A=a, B=b)
-            if lab is not None and ("s", text) not in seen:
-                seen.add(("s", text))
-                out.append(("s", lab, name, text[0].upper() + text[1:]))
+            kind = "d" if lab is not None and lab.startswith("event:") else "s"
+            if lab is not None and (kind, text) not in seen:
+                seen.add((kind, text))
+                out.append((kind, lab, name, text[0].upper() + text[1:]))
         for pair in fam.keys:
             for key in pair:
                 if key is None or name not in KEY_FAMILIES:

@@ -34,6 +34,8 @@ from . import statements
 from .meaning_homes import in_place, named_elsewhere
 from .meaning_words import CHANGED as _CHANGED
 from .meaning_words import DATE as _DATE
+from .meaning_words import EVENT_FILLER as _EVENT_FILLER
+from .meaning_words import HEDGE as _HEDGE
 from .meaning_words import MONTH as _MONTH
 from .meaning_words import MULTI, Meaning
 from .meaning_words import NEG as _NEG
@@ -131,7 +133,8 @@ _COPULA = re.compile(
     r"(?P<value>[^,;]+?)(?:,?\s+(?:now|these days|nowadays|currently|at the moment))?\s*(?:[,;.].*)?$"
 )
 _VALUE_FIRST = re.compile(
-    r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?) is (?P<who>my|our|the user's) (?:new |current )?(?P<field>[a-z][a-z -]{1,30}?)"
+    r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?) (?:is|has become|became) (?:now |still |currently )?(?:(?P<who>my|our|the user's) )?"
+    r"(?:new |current )?(?P<field>[a-z][a-z -]{1,30}?)"
     r"(?:,?\s+(?:now|these days|nowadays|currently))?\s*\.?\s*$"
 )
 _WITH = re.compile(
@@ -139,10 +142,6 @@ _WITH = re.compile(
 )
 
 # -- dates: one event on one date, whatever the verb --------------------------------------------------
-_EVENT_FILLER = frozenset(
-    "be is are was the a an on at in for of we our us i my it its this that date day due happen happens happening take "
-    "takes taking place fall falls come comes coming up set scheduled planned go goes going out will 's".split()
-)
 
 
 def _fold(word: str) -> str:
@@ -224,14 +223,38 @@ def meaning(content: str, owner: str = "") -> Meaning | None:
     if me:  # "Sam lives in York" in user:sam's memories is the user's own
         text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)
     low = text.casefold().rstrip(".!")
+    if text.rstrip().endswith("?"):
+        return None  # a question says nothing is so ("Do I live in Leeds now?")
     changed, past, negated = bool(_CHANGED.search(low)), bool(_PAST.search(low)), bool(_NEG.search(low))
+    changed = changed and not _HEDGE.search(text)  # "I might move to Leeds": no change said, at most unsure
     for reader in (_form, _sensitivity, _trait, _copula, _with, in_place, named_elsewhere, _dated):
         found = reader(text, low)
         if found is not None:
             holder, attributes, values, neg = found
             if attributes and values:
+                holder = _parsed_holder(text, holder, attributes, values)
                 return Meaning(holder, attributes, values, changed, past, neg if neg is not None else negated)
     return _read(text, changed, past, negated)
+
+
+def _parsed_holder(text: str, holder: str, attributes: frozenset[str], values: frozenset[str]) -> str:
+    """Safety rule, never across holders: a phrase read as the user's ("settled in Leeds") whose
+    subject the statement reader reads as someone else ("My sister settled in Leeds", "Tom settled
+    in Leeds") is that person's — unless that person is the attribute itself ("my partner is Sam")
+    or its value said first ("York is home")."""
+    if holder != "user":
+        return holder
+    from .meaning_learned import names
+
+    st = statements.parse(text)
+    own = set().union(*(ATTRIBUTES.get(a, frozenset()) for a in attributes))
+    people = [p for p in st.holder[1:] if p in lexicon.PEOPLE and p not in own]
+    if people:
+        return people[-1]
+    first = st.holder[0] if st.holder else "user"
+    if first not in ("user", "i", "we") and first in names(text) and first not in values:
+        return first  # a name as the subject ("Tom settled in Leeds")
+    return holder
 
 
 _Found = tuple[str, frozenset[str], frozenset[str], bool | None]
@@ -288,6 +311,8 @@ def _copula(text: str, low: str) -> _Found | None:
     m = _VALUE_FIRST.match(text)
     if m:
         attributes = _field_attributes(m["field"])
+        if not m["who"] and attributes != {"home"}:
+            return None  # "Tom is manager now": whose manager is not said ("Leeds is home now" is one's own)
         return ("user", attributes, _value(m["value"]), None) if attributes else None
     m = _COPULA.match(low)
     if not m:
@@ -367,17 +392,46 @@ def compare(old: str, old_owner: str, new: str, new_owner: str) -> Verdict | Non
     >>> compare("I'm based in York.", "", "My sister's new place is in Leeds.", "") is None
     True
     """
-    a, b = meaning(old, old_owner), meaning(new, new_owner)
-    if (a is None) != (b is None):  # the rules read one side: its attribute, by example, on the other
-        from .meaning_learned import reading, same_form
+    a, b = readings(old, old_owner, new, new_owner)
+    if a is not None and b is not None and _same_day_other_words(a, b):
+        from .meaning_learned import same_event
 
+        if same_event(old, new):  # one event on one date in other words ("We go live on 12 March" / "The launch …")
+            return "reinforcement"
+    return judge(a, b)
+
+
+def readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meaning | None, Meaning | None]:
+    """Both statements' meanings: by the rules, else — where the rules read one side, or neither —
+    by example (:func:`.meaning_learned.reading`), an attribute the other side is read as (both
+    unread: the new statement first, one embedding, the held one only when it is read)."""
+    a, b = meaning(old, old_owner), meaning(new, new_owner)
+    if a is None or b is None:
+        from .meaning_learned import ANY, reading, same_form
+
+        if a is None and b is None:
+            b = reading(new, new_owner, ANY)
         if a is None and b is not None:
             a = reading(old, old_owner, b.attributes)
         elif a is not None:
             b = reading(new, new_owner, a.attributes)
         if a is None or b is None or not same_form(a.values, b.values):
-            return None  # a value of another form ("account number 12345678" is not a phone number)
-    return judge(a, b)
+            return None, None  # a value of another form ("account number 12345678" is not a phone number)
+    return a, b
+
+
+def _same_day_other_words(a: Meaning, b: Meaning) -> bool:
+    """Two dated events of one holder, on one date, named in words the rules do not tie together."""
+    dated = all(x.attributes and all(t.startswith("date:") for t in x.attributes) for x in (a, b))
+    return (
+        dated
+        and not _one_event(a.attributes, b.attributes)
+        and not (a.attributes & b.attributes)
+        and a.values == b.values
+        and a.negated == b.negated
+        and not (a.past or b.past)
+        and (a.holder == b.holder or "*" in (a.holder, b.holder))
+    )
 
 
 def judge(a: Meaning | None, b: Meaning | None) -> Verdict | None:

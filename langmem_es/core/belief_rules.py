@@ -23,6 +23,7 @@ from typing import Literal
 
 from ..model import Memory
 from . import belief_meaning, statements
+from .meaning_words import HEDGE as _HEDGE
 from .meaning_words import PAST_STATE as _PAST_STATE
 from .meaning_words import PREVIOUS as _PREVIOUS
 from .statements import changes, lexicon
@@ -127,7 +128,8 @@ def _relation(
         return "update"  # re-asserting what a pending denial rejected
     if rel == "other_key" and old_polarity == new_polarity == "assert":
         rel = _qualified_head(old_content, old_owner, new_content, new_owner) or rel
-    if rel in ("unrelated", "other_key", "denial") and old_polarity == "assert" and new_polarity == "assert":
+    misread = rel == "lookalike" and _no_one_else(old_content, old_owner) and _no_one_else(new_content, new_owner)
+    if (rel in ("unrelated", "other_key", "denial") or misread) and old_polarity == new_polarity == "assert":
         # the same fact, or a new value of it, in other words: read by meaning (holder, attribute, value)
         by_meaning = belief_meaning.compare(old_content, old_owner, new_content, new_owner)
         if by_meaning == "reinforcement" or (by_meaning == "update" and rel != "denial"):
@@ -137,6 +139,8 @@ def _relation(
         return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
     if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
         return "lookalike"  # another instance of the attribute: a past one, beside the present
+    if rel == "update" and _HEDGE.search(new_content) and not echo:
+        return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
     return rel
 
 
@@ -165,6 +169,23 @@ def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owne
     if group is None or group != _head_group(new.key):
         return None
     return "reinforcement" if statements.same_value(held.values, new.values) else "update"
+
+
+def _no_one_else(content: str, owner: str) -> bool:
+    """Is the statement reader's holder of ``content`` no one but the user — the user, or a common
+    word it took for a holder ("Home is now Leeds": not a person, not a name)? Then "another holder"
+    is the parse's, and the meaning's holder decides."""
+    from .meaning_learned import names
+
+    holder = _statement(content, owner).holder
+    if holder[0] in ("user", "i", "we"):
+        return len(holder) == 1
+    if len(holder) > 1 or holder[0] in lexicon.PEOPLE:
+        return False
+    if holder[0] not in names(content):
+        return True
+    read = belief_meaning.meaning(content, owner)  # "York is home": the name is the value, said first
+    return read is not None and read.holder == "user" and holder[0] in read.values
 
 
 def _names_held(echo: str, content: str, owner: str) -> bool:

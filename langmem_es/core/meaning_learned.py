@@ -34,9 +34,24 @@ from typing import Any
 
 import numpy as np
 
-from .meaning_words import CHANGED, DATE, MULTI, NEG, PAST, PAST_STATE, PREVIOUS, Meaning, date_value
+from .meaning_words import (
+    CHANGED,
+    DATE,
+    EVENT_FILLER,
+    HEDGE,
+    MULTI,
+    NEG,
+    PAST,
+    PAST_STATE,
+    PREVIOUS,
+    Meaning,
+    date_value,
+)
 
-__all__ = ["SETTINGS", "Exemplars", "Settings", "enabled", "exemplars", "key_label", "label", "mask"]
+__all__ = ["ANY", "SETTINGS", "Exemplars", "Settings", "enabled", "exemplars", "key_label", "label", "mask", "names"]
+
+#: ``wanted`` for :func:`reading` when the rules read neither side: any single-valued attribute
+ANY = frozenset({"*"})
 
 EXEMPLAR_FILE = Path(__file__).with_name("meaning_exemplars.tsv")
 VECTOR_FILE = Path(__file__).with_name("meaning_exemplars.npz")
@@ -54,6 +69,10 @@ class Settings:
     key_margin: float = 0.05
 
 
+#: least cosine of two dated sentences' event phrases for one event (:func:`same_event`), chosen by
+#: cross-validation over labelled dated sentences (``scripts/meaning_cv.py --events``)
+EVENT_FLOOR = 0.67
+
 #: chosen by leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py``;
 #: docs/belief-maintenance.md): no destructive miss, within 0.01 of the best share, the fewest false readings
 SETTINGS = Settings(k=1, floor=0.65, margin=0.04, key_floor=0.5, key_margin=0.1)
@@ -61,7 +80,8 @@ SETTINGS = Settings(k=1, floor=0.65, margin=0.04, key_floor=0.5, key_margin=0.1)
 
 @dataclass(frozen=True)
 class Exemplars:
-    """Labelled example sentences (kind ``s``) and key phrases (kind ``k``) with their vectors."""
+    """Labelled example sentences (kind ``s``), key phrases (kind ``k``) and dated event sentences
+    (kind ``d``, labelled by event: for :func:`same_event`'s cross-validation) with their vectors."""
 
     kinds: tuple[str, ...]
     labels: tuple[str, ...]
@@ -127,6 +147,15 @@ def mask(text: str) -> str:
     return _masked(text)[0]
 
 
+def names(text: str) -> frozenset[str]:
+    """The names a sentence says (lower-cased), as :func:`mask` masks them.
+
+    >>> sorted(names("Home is now Leeds.")), sorted(names("Tom moved to Leeds."))
+    (['leeds'], ['leeds', 'tom'])
+    """
+    return _masked(text)[1]
+
+
 @lru_cache(maxsize=8192)
 def _masked(text: str) -> tuple[str, frozenset[str]]:
     """(the masked sentence, the names it masked, lower-cased)."""
@@ -178,7 +207,7 @@ def _digest(rows: list[tuple[str, str, str, str]]) -> str:
 
 
 def _embed_text(kind: str, text: str) -> str:
-    return mask(text) if kind == "s" else text
+    return mask(text) if kind == "s" else event_phrase(text) if kind == "d" else text
 
 
 _lock = threading.Lock()
@@ -302,7 +331,9 @@ def key_label(words: str, *, ex: Exemplars | None = None, settings: Settings | N
 
 
 # -- a learned reading, for belief_meaning.compare -----------------------------------------------
-_HEDGE = re.compile(r"\?|\b(?:might|maybe|perhaps|thinking (?:about|of)|planning|hoping|considering|if)\b", re.I)
+_HEDGE = re.compile(rf"\?|\bif\b|{HEDGE.pattern}", re.I)
+#: a name said first as the value ("X is where I live now", "X is my new boss"), not as a holder ("X is moving")
+_VALUE_FIRST = re.compile(r"^X (?:is|'s|has become|became) (?:now |still |currently )?(?:my |our |where |home\b)")
 _FIRST_PERSON = frozenset("i i'm i've me my mine we we're we've our us user".split())
 #: a label's own person words ("my wife is Anna" is the partner, not a relative's fact)
 _OWN_PEOPLE = {"partner": frozenset("partner spouse wife husband girlfriend boyfriend fiance fiancee".split())}
@@ -339,6 +370,8 @@ def reading(
 
     wanted = frozenset(w for w in wanted if w not in MULTI and not w.startswith("date:"))
     ex = ex if ex is not None else (exemplars() if wanted and enabled() else None)
+    if ex is not None and "*" in wanted:
+        wanted = frozenset(lab.split(":", 1)[0] for lab in ex.labels if lab != "none") - MULTI
     if ex is None or not wanted:
         return None
     text = re.sub(r"\s+", " ", text.strip().replace("\u2019", "'"))
@@ -360,7 +393,13 @@ def reading(
         return None  # a relative's or someone's fact ("my sister's new place …", "Tom's …")
     if st.thing and not set(re.split(r"[\s_]+", st.thing)) & ex.words.get(lab, frozenset()):
         return None  # a thing its examples never name: that thing's fact ("my office moved to Leeds")
-    if st.holder[0] not in ("user", "we", "*") and not first and st.holder[0] not in mask(text).casefold():
+    value_first = st.holder[0] in _masked(text)[1] and _VALUE_FIRST.match(mask(text))  # "Leeds is where I live now"
+    if (
+        st.holder[0] not in ("user", "we", "*")
+        and not first
+        and not value_first
+        and st.holder[0] not in mask(text).casefold()
+    ):
         return None  # a name as the holder ("Tom lives in Leeds now"; "Home is Leeds now" is no one's name)
     if PAST.search(low) or PREVIOUS.search(text) or (st.tense == "past" and not st.change and PAST_STATE.search(text)):
         return None  # a past state: never read by example
@@ -372,6 +411,40 @@ def reading(
         return None
     changed = bool(CHANGED.search(low)) or st.change
     return Meaning("user", frozenset({attribute}), values, changed, False, False)
+
+
+def same_event(a: str, b: str, *, floor: float | None = None) -> bool:
+    """Do two sentences that give one date name one event in other words ("We go live on 12 March" /
+    "The launch is on 12 March")? Their event phrases — the date masked, values masked, person
+    folded — embed at least ``floor`` close (:data:`EVENT_FLOOR`, by cross-validation over
+    labelled dated sentences: ``scripts/meaning_cv.py --events``). A question, a hedge or a
+    stay is never read so.
+    """
+    if not enabled() or _guarded(a) or _guarded(b):
+        return False
+    pa, pb = event_phrase(a), event_phrase(b)
+    if not pa or not pb:
+        return False
+    vec = embed([pa, pb])
+    return vec is not None and float(vec[0] @ vec[1]) >= (EVENT_FLOOR if floor is None else floor)
+
+
+def event_phrase(text: str) -> str:
+    """The words of a dated sentence that say which event it is: the date, the people and the
+    words of any date ("is on", "happens", "scheduled") left out.
+
+    >>> event_phrase("We're going live on 12 March."), event_phrase("Launch day: 12 March")
+    ('live', 'launch')
+    """
+    low = DATE.sub(" ", text).casefold().replace("\u2019", "'")
+    low = re.sub(r"'(?:re|s|m|ve|d|ll)\b", " ", low)
+    return " ".join(w for w in re.findall(r"[a-z][a-z-]*", low) if w not in EVENT_FILLER and w not in _EVENT_PEOPLE)
+
+
+#: people and small words an event phrase leaves out as well
+_EVENT_PEOPLE = frozenset(
+    "i me my we us our you your they them their have has had get gets got by from for to until with".split()
+)
 
 
 def same_form(a: frozenset[str], b: frozenset[str]) -> bool:

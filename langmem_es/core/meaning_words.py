@@ -10,7 +10,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["CHANGED", "DATE", "MONTH", "MULTI", "NEG", "PAST", "PAST_STATE", "PREVIOUS", "Meaning", "date_value"]
+__all__ = [
+    "CHANGED",
+    "DATE",
+    "EVENT_FILLER",
+    "HEDGE",
+    "MONTH",
+    "MULTI",
+    "NEG",
+    "PAST",
+    "PAST_STATE",
+    "PREVIOUS",
+    "Meaning",
+    "date_value",
+]
 
 #: attributes with several values at once (allergies): another value is another fact, never a change
 MULTI = frozenset({"sensitivity"})
@@ -28,6 +41,12 @@ PAST = re.compile(
     r"in my (?:twenties|teens|thirties|youth)|as a (?:kid|child|student|teenager))\b",
     re.IGNORECASE,
 )
+#: what says a statement is not (yet) so: a question, a hedge, a plan ("Do I live in Leeds now?", "I might move to Leeds")
+HEDGE = re.compile(
+    r"\?\s*$|\b(?:might|maybe|perhaps|possibly|probably|thinking (?:about|of)|planning|plan to|hoping|hope to|considering|"
+    r"would like to|want to|wants to|going to move|if (?:i|we) (?:move|get|take))\b",
+    re.IGNORECASE,
+)
 #: a negation
 NEG = re.compile(r"\b(?:not|never|no|don't|doesn't|didn't|won't|can't|cannot)\b|n't\b", re.IGNORECASE)
 
@@ -37,6 +56,12 @@ DATE = re.compile(
     rf"\b(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?(?: of)? (?P<m1>{MONTH})|(?P<m2>{MONTH}) (?P<d2>\d{{1,2}})(?:st|nd|rd|th)?)"
     rf"(?:,? (?P<y>\d{{4}}))?\b",
     re.IGNORECASE,
+)
+
+#: words of a dated sentence that do not say which event it is ("the launch *is on* 12 March")
+EVENT_FILLER = frozenset(
+    "be is are was the a an on at in for of we our us i my it its this that date day due happen happens happening take "
+    "takes taking place fall falls come comes coming up set scheduled planned go goes going out will 's".split()
 )
 
 
