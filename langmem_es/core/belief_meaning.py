@@ -133,9 +133,9 @@ _COPULA = re.compile(
     r"(?P<value>[^,;]+?)(?:,?\s+(?:now|these days|nowadays|currently|at the moment))?\s*(?:[,;.].*)?$"
 )
 _VALUE_FIRST = re.compile(
-    r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?) (?:is|has become|became) (?:now |still |currently )?(?:(?P<who>my|our|the user's) )?"
+    r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?) (?:is|has become|became|has been|'s been) (?:now |still |currently )?(?:(?P<who>my|our|the user's) )?"
     r"(?:new |current )?(?P<field>[a-z][a-z -]{1,30}?)"
-    r"(?:,?\s+(?:now|these days|nowadays|currently))?\s*\.?\s*$"
+    r"(?:,?\s+(?:now|these days|nowadays|currently|since [\w ]+|for [\w ]+))?\s*\.?\s*$"
 )
 _WITH = re.compile(
     r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?i:with|seeing|dating)\s+(?P<v>[A-Z][a-z]+)\b"
@@ -183,7 +183,8 @@ def _field_attributes(field: str) -> frozenset[str]:
     for phrase, attribute in _PHRASES.items():
         if phrase in f:
             return frozenset({attribute})
-    words = [w for w in re.split(r"[\s/_-]+", f) if w]
+    words = [w for w in re.split(r"[\s/_-]+", f) if w and w not in _FIELD_FUNCTION]  # "Where I live", "Lives in"
+    words = [w[:-1] if w.endswith("s") and _attributes_of({w[:-1]}) and not _attributes_of({w}) else w for w in words]
     if not words:
         return frozenset()
     whole = _attributes_of({"_".join(words)})
@@ -194,6 +195,8 @@ def _field_attributes(field: str) -> frozenset[str]:
     return head if all(w in _QUALIFIERS or _attributes_of({w}) == head for w in words[:-1]) else frozenset()
 
 
+#: words of a field name that say no thing ("Where I live: York", "Lives in: York")
+_FIELD_FUNCTION = frozenset("where i in at of who what is are am do does".split())
 #: words that qualify an attribute's name without naming another thing ("current employer")
 _QUALIFIERS = frozenset("my our the new current present main primary personal actual latest own".split())
 

@@ -433,6 +433,8 @@ def keyed_by_head(old: Memory, new: Memory) -> bool:
     if not one_head(old.subject_key, new.subject_key):
         return False
     rel = relation(old, new)
+    if rel in ("unrelated", "other_key") and _read_as_head(old, new):
+        return True  # both read as the keys' one attribute of one holder, no change said: one key
     if rel == "other_key" and attribute(new) is not None:
         return False  # the statement names another attribute than the key's head
     if rel not in ("unrelated", "other_key"):
@@ -440,6 +442,8 @@ def keyed_by_head(old: Memory, new: Memory) -> bool:
     st = statement(new)
     if changes.adds(st) or _PREVIOUS.search(new.content) or any(h in lexicon.PEOPLE for h in st.holder):
         return False  # one more, a past one, or a relative's ("my sister's boss …")
+    if _HEDGE.search(new.content):
+        return False  # a question or a hedge ("Might get a new number, …?") states no value
     read = belief_meaning.meaning(new.content, new.owner)
     if _head_group(old.subject_key) is None or _head_group(new.subject_key) is None:
         # a head read by example: the statement must name that attribute too (by the rules or by example)
@@ -449,6 +453,28 @@ def keyed_by_head(old: Memory, new: Memory) -> bool:
         read = read if read is not None else reading(new.content, new.owner, frozenset({named}))
         return read is not None and named in read.attributes and read.holder in ("user", "*")
     return read is None or read.holder in ("user", "*")
+
+
+def _read_as_head(old: Memory, new: Memory) -> bool:
+    """Limit (c): are both statements read (by the rules or by example) as the one attribute the
+    two keys' heads name, of the user, with another value and no change said ("My spouse is Beth"
+    as ``user.spouse`` beside "My wife is Anna" as ``user.wife``)? The caller filed it under its
+    spelling of the held key: one key. Never a past value, a hedge, another holder or a negation."""
+    named = _key_label(new.subject_key or "")
+    named = "home" if named == "address" else named
+    if not named or _HEDGE.search(new.content) or _PREVIOUS.search(new.content):
+        return False
+    if previous_value(old.content, old.owner, new.content, new.owner):
+        return False
+    a, b = belief_meaning.readings(old.content, old.owner, new.content, new.owner)
+    return (
+        a is not None
+        and b is not None
+        and a.attributes == b.attributes == {named}
+        and a.holder == b.holder == "user"
+        and not (a.negated or b.negated or b.past)
+        and belief_meaning.judge(a, b) == "unsure"
+    )
 
 
 def same_key_ids(a: str | None, b: str | None) -> bool:
