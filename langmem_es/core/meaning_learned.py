@@ -333,7 +333,9 @@ def key_label(words: str, *, ex: Exemplars | None = None, settings: Settings | N
 # -- a learned reading, for belief_meaning.compare -----------------------------------------------
 _HEDGE = re.compile(rf"\?|\bif\b|{HEDGE.pattern}", re.I)
 #: a name said first as the value ("X is where I live now", "X is my new boss"), not as a holder ("X is moving")
-_VALUE_FIRST = re.compile(r"^X (?:is|'s|has become|became|has been|'s been) (?:now |still |currently )?(?:my |our |where |home\b)")
+_VALUE_FIRST = re.compile(
+    r"^X (?:is|'s|has become|became|has been|'s been) (?:now |still |currently )?(?:my |our |where |home\b)"
+)
 _FIRST_PERSON = frozenset("i i'm i've me my mine we we're we've our us user".split())
 #: a label's own person words ("my wife is Anna" is the partner, not a relative's fact)
 _OWN_PEOPLE = {"partner": frozenset("partner spouse wife husband girlfriend boyfriend fiance fiancee".split())}
