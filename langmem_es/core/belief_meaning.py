@@ -59,6 +59,7 @@ ATTRIBUTES: dict[str, frozenset[str]] = {
         "manager": "manager boss supervisor line_manager report",
         "diet": "diet",
         "drinking": "drinking alcohol",
+        "smoking": "smoking smoker",
         "handedness": "handedness",
         "birthday": "birthday birth_date date_of_birth dob birth born",
         "car": "car drive vehicle",
@@ -114,13 +115,21 @@ _NOT_FOOD = frozenset("i me my the a an it that this which some any very really 
 # -- diets and habits: what one never eats or drinks says the diet ---------------------------------
 _DIETS = frozenset("vegetarian vegan pescatarian flexitarian carnivore keto paleo".split())
 _IMPLIED: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    ("diet", re.compile(r"\b(?:eat|eats|eating)\b.*\banimal products?\b|\banimal products?\b.*\beat"), "vegan"),
-    ("diet", re.compile(r"\b(?:eat|eats|eating)\b.*\bmeat\b|\bmeat\b.*\beat"), "vegetarian"),
-    ("drinking", re.compile(r"\b(?:drink|drinks|drinking)\b"), "none"),
+    (
+        "diet",
+        re.compile(
+            r"\b(?:eat|eats|eating|eaten|ate)\b.*\b(?:animal products?|from animals?)|\banimal products?\b.*\beat"
+        ),
+        "vegan",
+    ),
+    ("diet", re.compile(r"\b(?:eat|eats|eating|eaten|ate)\b.*\bmeat\b|\bmeat\b.*\b(?:eat|ate)"), "vegetarian"),
+    ("drinking", re.compile(r"\b(?:drink|drinks|drinking|drunk|drank)\b|\btouch(?:ed)? (?:alcohol|booze)\b"), "none"),
+    ("smoking", re.compile(r"\b(?:smoke|smokes|smoking|smoked)\b"), "none"),
     ("handedness", re.compile(r"\bwrites? with (?:my|his|her|their) left hand\b"), "left"),
 )
 _TRAITS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("drinking", re.compile(r"\b(?:teetotal|teetotaller|a non-drinker|sober)\b"), "none"),
+    ("smoking", re.compile(r"\b(?:a non-smoker|non-smoking|smoke-free)\b"), "none"),
     ("handedness", re.compile(r"\bleft-handed\b|\ba lefty\b"), "left"),
     ("handedness", re.compile(r"\bright-handed\b"), "right"),
 )
@@ -475,5 +484,11 @@ def affirms(text: str) -> bool:
     >>> affirms("Meat is not something I eat."), affirms("I'm not vegetarian.")
     (True, False)
     """
+    if not _NEG.search(text.casefold()):
+        return False
     m = meaning(text)
-    return m is not None and not m.negated and bool(_NEG.search(text.casefold()))
+    if m is None:  # the rules read nothing: a trait by example ("Alcohol is not for me": drinking, none)
+        from .meaning_learned import ANY, reading
+
+        m = reading(text, "", ANY, traits=True)
+    return m is not None and not m.negated

@@ -24,6 +24,7 @@ from typing import Literal
 from ..model import Memory
 from . import belief_meaning, statements
 from .meaning_words import HEDGE as _HEDGE
+from .meaning_words import NEG as _NEG
 from .meaning_words import PAST_STATE as _PAST_STATE
 from .meaning_words import PREVIOUS as _PREVIOUS
 from .statements import changes, lexicon
@@ -115,6 +116,7 @@ def _relation(
         rel in ("unrelated", "other_key")
         and old_polarity == new_polarity
         and statements.content_lemmas(old_content) == statements.content_lemmas(new_content)
+        and bool(_NEG.search(old_content)) == bool(_NEG.search(new_content))  # not "I smoke" / "I don't smoke"
     ):
         rel = "reinforcement"  # the same words in another order: "Peanuts: Alice is allergic to those."
     if (
@@ -124,6 +126,12 @@ def _relation(
         and _digits(old_content) != _digits(new_content)
     ):
         rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
+    if (
+        rel == "reinforcement"
+        and old_polarity == new_polarity == "assert"
+        and _negation_differs(old_content, new_content)
+    ):
+        rel = "unrelated"  # "I smoke" is no repeat of "I don't smoke", whatever their words share
     if old_polarity == "deny" and rel == "reinforcement" and new_polarity == "assert":
         return "update"  # re-asserting what a pending denial rejected
     if rel == "other_key" and old_polarity == new_polarity == "assert":
@@ -134,6 +142,13 @@ def _relation(
         by_meaning = belief_meaning.compare(old_content, old_owner, new_content, new_owner)
         if by_meaning == "reinforcement" or (by_meaning == "update" and rel != "denial"):
             rel = by_meaning
+    elif rel == "update" and old_polarity == new_polarity == "assert" and not stated_change(new_content):
+        # the parse reads another value, the meaning the same one, and no change is said
+        # ("I don't eat meat" / "The user is a vegetarian"): a repeat
+        rules_read = belief_meaning.meaning(old_content, old_owner) and belief_meaning.meaning(new_content, new_owner)
+        same = rules_read and belief_meaning.compare(old_content, old_owner, new_content, new_owner) == "reinforcement"
+        if same and not _statement(new_content, new_owner).ending:
+            rel = "reinforcement"
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""
     if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
         return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
@@ -169,6 +184,14 @@ def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owne
     if group is None or group != _head_group(new.key):
         return None
     return "reinforcement" if statements.same_value(held.values, new.values) else "update"
+
+
+def _negation_differs(old_content: str, new_content: str) -> bool:
+    """Is one statement negated and the other not, and not one meaning in other words
+    ("I don't eat meat" / "I'm vegetarian" are one; "I don't smoke" / "I smoke" are not)?"""
+    if bool(_NEG.search(old_content)) == bool(_NEG.search(new_content)):
+        return False
+    return belief_meaning.compare(old_content, "", new_content, "") != "reinforcement"
 
 
 def _no_one_else(content: str, owner: str) -> bool:

@@ -361,7 +361,13 @@ def values_of(text: str, lab: str) -> frozenset[str]:
 
 
 def reading(
-    text: str, owner: str, wanted: frozenset[str], *, ex: Exemplars | None = None, settings: Settings | None = None
+    text: str,
+    owner: str,
+    wanted: frozenset[str],
+    *,
+    ex: Exemplars | None = None,
+    settings: Settings | None = None,
+    traits: bool = False,
 ) -> Meaning | None:
     """A :class:`~.meaning_words.Meaning` of a sentence the rules read no attribute of, when its
     nearest exemplars name one of ``wanted`` (the attributes the rules read on the other side) —
@@ -384,8 +390,8 @@ def reading(
     if _guarded(text):
         return None
     lab = label(text, ex=ex, settings=settings)
-    if lab is None or lab.split(":", 1)[0] not in wanted:
-        return None
+    if lab is None or lab.split(":", 1)[0] not in wanted or (traits and ":" not in lab):
+        return None  # (``traits``: only a label that implies its value, "drinking:none")
     attribute = lab.split(":", 1)[0]
     own = _OWN_PEOPLE.get(attribute, frozenset())
     words = set(re.findall(r"[a-z]+", low))
@@ -393,7 +399,8 @@ def reading(
     first = bool(words & _FIRST_PERSON)
     if (words & lexicon.PEOPLE) - own or set(st.holder[1:]) - own or re.search(r"\b(?!user's)\w+'s\s", low):
         return None  # a relative's or someone's fact ("my sister's new place …", "Tom's …")
-    if st.thing and not set(re.split(r"[\s_]+", st.thing)) & ex.words.get(lab, frozenset()):
+    said = ex.words.get(lab, frozenset())
+    if st.thing and not {w for t in re.split(r"[\s_]+", st.thing) for w in (t, t + "s", t + "es")} & said:
         return None  # a thing its examples never name: that thing's fact ("my office moved to Leeds")
     value_first = st.holder[0] in _masked(text)[1] and _VALUE_FIRST.match(mask(text))  # "Leeds is where I live now"
     if (
@@ -403,6 +410,8 @@ def reading(
         and st.holder[0] not in mask(text).casefold()
     ):
         return None  # a name as the holder ("Tom lives in Leeds now"; "Home is Leeds now" is no one's name)
+    if st.ending:
+        return None  # an ending ("Sam and I broke up") is no reading of the value it ends
     if PAST.search(low) or PREVIOUS.search(text) or (st.tense == "past" and not st.change and PAST_STATE.search(text)):
         return None  # a past state: never read by example
     negated = bool(NEG.search(low))
