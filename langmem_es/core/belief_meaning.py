@@ -450,9 +450,10 @@ def judge(a: Meaning | None, b: Meaning | None) -> Verdict | None:
     """What a new statement read as ``b`` does to a held one read as ``a`` (see :func:`compare`)."""
     if a is None or b is None or a.negated != b.negated:
         return None
-    if a.holder != b.holder and "*" not in (a.holder, b.holder):
-        return None
     shared = a.attributes & b.attributes or _one_event(a.attributes, b.attributes)
+    if a.holder != b.holder and "*" not in (a.holder, b.holder):
+        if {a.holder, b.holder} != {"user", "we"} or shared != {"home"}:
+            return None  # (a home said of "we" is the user's too: "We've moved to Leeds" / "I live in York")
     if not shared:
         return None
     if _same(a.values, b.values):

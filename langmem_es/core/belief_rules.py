@@ -23,6 +23,7 @@ from typing import Literal
 
 from ..model import Memory
 from . import belief_meaning, statements
+from .meaning_homes import _STAY
 from .meaning_keys import _head_group, _times_of
 from .meaning_keys import key_label as _key_label
 from .meaning_keys import key_words as key_words  # re-exported: the write path reads the key rules here
@@ -161,6 +162,9 @@ def _relation(
         return "lookalike"  # another instance of the attribute: a past one, beside the present
     if rel == "update" and _HEDGE.search(new_content) and not echo:
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
+    stay = _STAY.search(new_content) and not _FROM_THEN.search(new_content)
+    if rel == "update" and stay and _statement(new_content, new_owner).frame == "home":
+        return "unrelated"  # a stay is no new home ("I'm staying in Leeds until Friday")
     return rel
 
 
@@ -189,6 +193,10 @@ def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owne
     if group is None or group != _head_group(new.key):
         return None
     return "reinforcement" if statements.same_value(held.values, new.values) else "update"
+
+
+#: a time said as a beginning, not a stay ("As of this month I live in Leeds")
+_FROM_THEN = re.compile(r"\b(?:as of|starting|from (?:this|next|last))\b", re.IGNORECASE)
 
 
 def _negation_differs(old_content: str, new_content: str) -> bool:
