@@ -75,7 +75,7 @@ EVENT_FLOOR = 0.67
 
 #: chosen by leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py``;
 #: docs/belief-maintenance.md): no destructive miss, within 0.01 of the best share, the fewest false readings
-SETTINGS = Settings(k=1, floor=0.65, margin=0.04, key_floor=0.5, key_margin=0.1)
+SETTINGS = Settings(k=1, floor=0.7, margin=0.0, key_floor=0.5, key_margin=0.1)
 
 
 @dataclass(frozen=True)
