@@ -64,3 +64,25 @@ def test_a_full_report_keeps_the_points_run_on_their_own(tmp_path: Path) -> None
     kept = kept_sections(path)
     assert kept.startswith("<!-- concurrency:start -->") and kept.endswith("<!-- long-content:end -->")
     assert "# old report" not in kept and kept_sections(tmp_path / "none.md") == ""
+
+
+def test_the_million_section_gives_each_point_its_load_and_the_ratio_at_all():
+    from langmem_es_bench.scale_cli import million_markdown
+
+    def point(size: int, p95: float, load: float) -> dict:
+        return {"size": size, "p50": p95 / 2, "p95": p95, "search_p50": 3.0, "loadavg": [load, 1.0, 1.0]}
+
+    system = {
+        "pre_recall": [point(100, 10.0, 0.5), point(1000, 14.0, 0.7)],
+        "p95_largest_over_tenth": 1.4,
+        "writes": {"write_visible": {"p95": 30.0}},
+        "bytes_per_memory": 5000.0,
+    }
+    text = million_markdown(
+        {"memories": 1000, "tenants": 10, "copies": 1, "loadavg_start": 0.5, "loadavg_end": 0.7, "x": system}
+    )
+    rows = [line for line in text.splitlines() if line.startswith("| x |")]
+    assert len(rows) == 2
+    assert "| 0.5 |" in rows[0] and "1.4" not in rows[0]
+    assert "| 0.7 | 1.4 | 30.0 | 5,000 |" in rows[1]
+    assert "three-node" not in text
