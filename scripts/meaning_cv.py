@@ -171,7 +171,8 @@ def cost() -> None:
             belief_meaning.compare(old, oo, new, no)
             times[on] = (time.perf_counter() - t) * 1000
         added.append(times["1"] - times["0"])
-        if belief_meaning.meaning(old, oo) is None or belief_meaning.meaning(new, no) is None:  # one side or both unread
+        # one side or both unread: the learned reading is asked
+        if belief_meaning.meaning(old, oo) is None or belief_meaning.meaning(new, no) is None:
             when_asked.append(added[-1])
     for label, ms in (("every call", sorted(added)), ("calls that ask it", sorted(when_asked))):
         print(

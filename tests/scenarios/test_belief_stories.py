@@ -76,8 +76,9 @@ def _one_per_family(families):
 #: held-out stories seen to miss here (not tuned on: reported in the README's belief section).
 #: "Nowadays I'm in Glasgow." (4/home-settled) was one until a home said without a home word was
 #: tuned on (after that half had been read three times; HELD_OUT_NEW measures class 4 afresh).
+#: "My contact number is 07700 900789." (3/synonym) passes since keys whose heads and statements
+#: read as one attribute are one key (not tuned on: a general rule, measured after).
 HELD_OUT_MISSES: set[tuple[str, str]] = {
-    ("3/synonym", "My contact number is 07700 900789."),
     ("4/home-words", "I've made Leeds my home."),
 }
 

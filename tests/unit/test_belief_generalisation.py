@@ -26,8 +26,11 @@ WHY = "Answers about the user depend on it."
 #: HELD_OUT_NEW measures class 4 afresh: 0.677 of 62), 1.000 (36); through remember on
 #: SQLite, two stories a family: 0.929, 0.786, 0.929, 1.000 and 0.917 (new class 4). With the
 #: learned reading (core/meaning_learned.py, thresholds by leave-one-family-out CV on the tuning
-#: families): class 3 0.848, new class 4 0.903, the others as they were
-HELD_OUT_FLOORS = {"2": 0.94, "3": 0.84, "4": 0.85, "5": 1.0}
+#: families): class 3 0.848, new class 4 0.903, the others as they were. With the reading asked when
+#: neither side is read, keys whose heads and statements read as one attribute as one key, a trait
+#: implied by a negation, and the safety guards of this round: class 2 1.000, class 3 0.978 (pure,
+#: and through remember on SQLite, every story), class 4 0.857 / new 0.903, class 5 1.000
+HELD_OUT_FLOORS = {"2": 1.0, "3": 0.97, "4": 0.85, "5": 1.0}
 HELD_OUT_NEW_FLOORS = {"4": 0.90}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
