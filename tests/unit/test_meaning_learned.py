@@ -128,3 +128,67 @@ def test_on_the_pair_table_the_learned_reading_changes_no_verdict_for_the_worse(
     belief_rules._relation.cache_clear()
     changed = [(r[0], a, b) for r, a, b in zip(rows, got["0"], got["1"], strict=True) if a != b]
     assert all(gold == after for gold, _, after in changed), changed
+
+
+# -- this round: the reading asked when neither side is read, keys read as one attribute, traits,
+# -- dated events, and the safety guards (sentences written for these tests)
+def test_when_the_rules_read_neither_side_both_are_read_by_example() -> None:
+    assert belief_meaning.compare("I call York home.", "", "These days I call Leeds home.", "") == "update"
+    assert belief_meaning.compare("I call York home.", "", "My brother calls Leeds home these days.", "") is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I might move to Leeds.",
+        "Do I live in Leeds now?",
+        "I'm thinking of settling in Leeds.",
+        "I'm staying in Leeds until Friday.",
+        "My sister settled in Leeds.",
+        "Tom settled in Leeds.",
+        "My parents have settled in Leeds now.",
+    ],
+)
+def test_a_question_a_hedge_a_stay_or_another_holder_never_updates_a_home(said: str) -> None:
+    for held in ("I live in York.", "I bought a house in York.", "I made York my home."):
+        assert _relation(held, said) not in ("update", "reinforcement"), (held, said)
+
+
+def test_a_home_said_of_we_or_with_its_value_first_is_the_users() -> None:
+    assert _relation("Home is York.", "We've moved over to Leeds.") == "update"
+    assert _relation("York is home.", "Home is now Leeds.") == "update"
+
+
+def test_a_negation_is_no_repeat_and_a_negated_trait_is_no_denial() -> None:
+    assert _relation("I don't smoke.", "I smoke.") != "reinforcement"
+    assert belief_rules.polarity("Alcohol is not for me.") == "assert"
+    assert _relation("I'm teetotal.", "Alcohol is not for me.") == "reinforcement"
+    assert _relation("I'm a vegetarian.", "I haven't eaten meat in ten years.") == "reinforcement"
+    assert _relation("I'm a non-smoker.", "I don't smoke.") == "reinforcement"
+
+
+def _keyed(held: str, held_key: str, said: str, said_key: str) -> str:
+    from tests.unit.belief_stories import Story, judged
+
+    return judged(Story("3", "test", held, said, "update", "user:sam", held_key, said_key))
+
+
+def test_keys_whose_heads_and_statements_read_as_one_attribute_are_one_key() -> None:
+    phone = "My phone number is 07700 900123."
+    assert _keyed(phone, "user.phone", "Reach me on 07700 900456.", "user.mobile") == "update"
+    assert _keyed(phone, "user.phone", "Cell: 07700 900456", "user.cell_number") == "update"
+    assert _keyed("I work as a nurse.", "user.job", "Occupation: teacher", "profile.profession") == "update"
+    # never a hedge, a past value, another holder or another thing
+    assert _keyed(phone, "user.phone", "Might get a new number, 07700 900456?", "user.mobile") == "kept"
+    assert _keyed(phone, "user.phone", "My old mobile was 07700 900456.", "user.mobile") == "kept"
+    assert _keyed(phone, "user.phone", "My sister's mobile is 07700 900456.", "user.sister.mobile") == "kept"
+    assert _keyed(phone, "user.phone", "My work phone is 07700 900456.", "user.work_phone") == "kept"
+
+
+def test_one_date_in_other_event_words_is_one_event_only_when_they_embed_close() -> None:
+    assert meaning_learned.event_phrase("We're going live on 12 March.") == "live"
+    assert (
+        belief_meaning.compare("The launch is on 12 March.", "", "My dentist appointment is on 12 March.", "") is None
+    )
+    assert meaning_learned.same_event("My interview is on 9 May.", "They interview me on 9 May.")
+    assert not meaning_learned.same_event("Our wedding is on 14 June.", "The party is on 14 June.")
