@@ -19,8 +19,10 @@ by meaning alone:
 * ``None`` — nothing to say (other holder, other attribute, no reading).
 
 Pure, cached; the tables below are the small lexicon of everyday equivalents. Where the rules
-read an attribute on one side only, :mod:`.meaning_learned` may read it on the other by example
-(the offline model, loaded on first use), under the same verdicts.
+read an attribute on one side only (or on neither), :mod:`.meaning_learned` may read it by example
+(the offline model, loaded on first use), under the same verdicts (:func:`readings`). A question
+reads as nothing, a hedge as no change said, and a phrase read as the user's whose subject is
+someone else as theirs (safety rules).
 """
 
 from __future__ import annotations

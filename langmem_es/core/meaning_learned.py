@@ -9,9 +9,11 @@ families' templates; the held-out families are not in it). A caller's key part
 (``user.telephone``) is read the same way against labelled key phrases.
 
 It only answers questions; :mod:`.belief_meaning` decides, under the safety rules: a learned
-reading must agree with an attribute the rules read on the other side, it never reads another
-holder, a past value, a negation or a stay, and a new value with no change said stays
-``unsure``. When the offline model is not installed (or ``LANGMEM_ES_LEARNED_MEANING=0``) it
+reading must agree with an attribute the rules read on the other side (or, where the rules read
+neither side, with the new statement's own learned reading), it never reads another holder, a
+past value, an ending, a negation or a stay, and a new value with no change said stays
+``unsure``. :func:`same_event` tells whether two sentences giving one date name one event in
+other words (their event words embed at least :data:`EVENT_FLOOR` close). When the offline model is not installed (or ``LANGMEM_ES_LEARNED_MEANING=0``) it
 answers nothing and the rules decide alone.
 
 The exemplar vectors ship in ``meaning_exemplars.npz`` (float16, with a digest of the
