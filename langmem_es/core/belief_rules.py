@@ -34,6 +34,7 @@ from .meaning_words import HEDGE as _HEDGE
 from .meaning_words import NEG as _NEG
 from .meaning_words import PAST_STATE as _PAST_STATE
 from .meaning_words import PREVIOUS as _PREVIOUS
+from .meaning_words import SINCE_NOW as _SINCE_NOW
 from .statements import changes, lexicon
 
 Origin = Literal["user", "tool", "extracted"]
@@ -258,6 +259,8 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
         return True
     # a state told in the past ("I lived in Bristol", "The user worked at Globex"), not an event
     # that changed it ("I moved to …", "We bought a house", "Bob took over …")
+    if _SINCE_NOW.search(new_content):
+        return False  # "I've lived in Leeds since May": a state up to now, the present
     return new.tense == "past" and not new.change and not new.ending and bool(_PAST_STATE.search(new_content))
 
 

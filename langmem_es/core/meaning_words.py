@@ -21,6 +21,7 @@ __all__ = [
     "PAST",
     "PAST_STATE",
     "PREVIOUS",
+    "SINCE_NOW",
     "Meaning",
     "date_value",
 ]
@@ -30,7 +31,7 @@ MULTI = frozenset({"sensitivity"})
 
 #: what a sentence says to mark a change ("new", "now", "these days", "just moved", "have since" …)
 CHANGED = re.compile(
-    r"\b(?:new|now|nowadays|these days|currently|at the moment|just|since|recently|lately|as of|from now on|"
+    r"\b(?:new|now|nowadays|these days|current|currently|at the moment|just|since|recently|lately|as of|from now on|"
     r"any ?more|no longer|gone|become|became|turned|switched|changed|moved|relocated|settled|started|joined|"
     r"took over|instead|(?:taken|took|landed|accepted|got) (?:a|an) (?:new )?(?:job|position|role|post))\b",
     re.IGNORECASE,
@@ -85,6 +86,15 @@ PREVIOUS = re.compile(
 PAST_STATE = re.compile(
     r"\b(?:lived|worked|resided|stayed|studied|attended|rented|owned|drove|had|used|played|belonged|"
     r"(?:was|were)(?!\s+\w+ed\b))\b",  # not a passive change ("the flight was rebooked")
+    re.IGNORECASE,
+)
+
+
+#: a lasting state told in the present perfect up to now ("I've lived in Leeds since May"): the present
+SINCE_NOW = re.compile(
+    r"\b(?:i've|we've|i have|we have|has|have)\s+(?:\w+\s+)?(?:lived|worked|been|stayed|resided)\b[^.;]*"
+    r"\b(?:since|for the (?:past|last))\b|\bsince\b[^.;]*\b(?:i've|we've|i have|we have|has|have)\s+(?:\w+\s+)?"
+    r"(?:lived|worked|been|stayed|resided)\b",
     re.IGNORECASE,
 )
 

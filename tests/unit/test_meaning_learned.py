@@ -192,3 +192,12 @@ def test_one_date_in_other_event_words_is_one_event_only_when_they_embed_close()
     )
     assert meaning_learned.same_event("My interview is on 9 May.", "They interview me on 9 May.")
     assert not meaning_learned.same_event("Our wedding is on 14 June.", "The party is on 14 June.")
+
+
+def test_a_state_up_to_now_is_the_present_and_a_current_value_says_so() -> None:
+    assert _relation("I live in York.", "I've lived in Leeds since May.") == "update"
+    assert _relation("I live in York.", "Since May I've lived in Leeds.") == "update"
+    assert _relation("I live in York.", "My current address is in Leeds.") == "update"
+    # a past state is still no update, nor one told of another holder
+    assert _relation("I live in York.", "I lived in Leeds before.") != "update"
+    assert _relation("I live in York.", "My sister has lived in Leeds since May.") != "update"
