@@ -144,7 +144,7 @@ _COPULA = re.compile(
     r"(?P<value>[^,;]+?)(?:,?\s+(?:now|these days|nowadays|currently|at the moment))?\s*(?:[,;.].*)?$"
 )
 _VALUE_FIRST = re.compile(
-    r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?) (?:is|has become|became|has been|'s been) (?:now |still |currently )?(?:(?P<who>my|our|the user's) )?"
+    r"^(?P<value>[A-Z][\w-]*(?: [A-Z][\w-]*)?|\+?\d[\d ().-]{3,}\d|\S+@\S+\.\w+) (?:is|has become|became|has been|'s been) (?:now |still |currently )?(?:(?P<who>my|our|the user's) )?"
     r"(?:new |current )?(?P<field>[a-z][a-z -]{1,30}?)"
     r"(?:,?\s+(?:now|these days|nowadays|currently|since [\w ]+|for [\w ]+))?\s*\.?\s*$"
 )

@@ -143,12 +143,19 @@ def _relation(
         return "update"  # re-asserting what a pending denial rejected
     if rel == "other_key" and old_polarity == new_polarity == "assert":
         rel = _qualified_head(old_content, old_owner, new_content, new_owner) or rel
-    misread = rel == "lookalike" and _no_one_else(old_content, old_owner) and _no_one_else(new_content, new_owner)
+    misread = rel == "lookalike" and (
+        (_no_one_else(old_content, old_owner) and _no_one_else(new_content, new_owner))
+        or _one_role(old_content, old_owner, new_content, new_owner)
+    )
     if (rel in ("unrelated", "other_key", "denial") or misread) and old_polarity == new_polarity == "assert":
         # the same fact, or a new value of it, in other words: read by meaning (holder, attribute, value)
         by_meaning = belief_meaning.compare(old_content, old_owner, new_content, new_owner)
         if by_meaning == "reinforcement" or (by_meaning == "update" and rel != "denial"):
             rel = by_meaning
+        elif (
+            by_meaning == "unsure" and rel == "lookalike" and _one_role(old_content, old_owner, new_content, new_owner)
+        ):
+            rel = "other_key"  # one holder after all, another value, no change said: unsure, both stay
     elif rel == "update" and old_polarity == new_polarity == "assert" and not stated_change(new_content):
         # the parse reads another value, the meaning the same one, and no change is said
         # ("I don't eat meat" / "The user is a vegetarian"): a repeat
@@ -206,6 +213,16 @@ def _negation_differs(old_content: str, new_content: str) -> bool:
     if bool(_NEG.search(old_content)) == bool(_NEG.search(new_content)):
         return False
     return belief_meaning.compare(old_content, "", new_content, "") != "reinforcement"
+
+
+def _one_role(old_content: str, old_owner: str, new_content: str, new_owner: str) -> bool:
+    """Do both statements name the user's one person by words of one attribute ("my wife" / "my
+    spouse", "my boss" / "my supervisor"): one holder's role, not two people?"""
+    held, new = _statement(old_content, old_owner).holder, _statement(new_content, new_owner).holder
+    if held[0] != "user" or new[0] != "user" or len(held) != 2 or len(new) != 2:
+        return False
+    a, b = (frozenset(x for x, w in belief_meaning.ATTRIBUTES.items() if h[1] in w) for h in (held, new))
+    return len(a) == 1 and a == b
 
 
 def _no_one_else(content: str, owner: str) -> bool:

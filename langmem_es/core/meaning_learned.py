@@ -402,8 +402,8 @@ def reading(
     if (words & lexicon.PEOPLE) - own or set(st.holder[1:]) - own or re.search(r"\b(?!user's)\w+'s\s", low):
         return None  # a relative's or someone's fact ("my sister's new place …", "Tom's …")
     said = ex.words.get(lab, frozenset())
-    if st.thing and not {w for t in re.split(r"[\s_]+", st.thing) for w in (t, t + "s", t + "es")} & said:
-        return None  # a thing its examples never name: that thing's fact ("my office moved to Leeds")
+    if st.thing and not all({t, t + "s", t + "es"} & said for t in re.split(r"[\s_]+", st.thing) if t):
+        return None  # a thing its examples never name: that thing's fact ("my office moved to Leeds", "my work phone")
     value_first = st.holder[0] in _masked(text)[1] and _VALUE_FIRST.match(mask(text))  # "Leeds is where I live now"
     if (
         st.holder[0] not in ("user", "we", "*")

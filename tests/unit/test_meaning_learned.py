@@ -201,3 +201,11 @@ def test_a_state_up_to_now_is_the_present_and_a_current_value_says_so() -> None:
     # a past state is still no update, nor one told of another holder
     assert _relation("I live in York.", "I lived in Leeds before.") != "update"
     assert _relation("I live in York.", "My sister has lived in Leeds since May.") != "update"
+
+
+def test_one_role_in_other_words_and_a_value_said_first_are_one_fact() -> None:
+    assert _keyed("My wife is Anna.", "user.wife", "My spouse is Anna.", "user.spouse") == "reinforcement"
+    assert _keyed("My wife is Anna.", "user.wife", "My spouse is Beth.", "user.spouse") == "update"
+    phone = "My phone number is 07700 900123."
+    assert _keyed(phone, "user.phone", "07700 900123 is my mobile.", "user.mobile") == "reinforcement"
+    assert _relation("My wife is Anna.", "My sister is Beth.") != "update"
