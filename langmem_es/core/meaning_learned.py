@@ -29,6 +29,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -362,6 +363,23 @@ def values_of(text: str, lab: str) -> frozenset[str]:
     return statements.parse(text).values if lab == "job" else frozenset()
 
 
+def _normalised(text: str, owner: str) -> str:
+    """One space between words, straight apostrophes, and the owner's own name as "The user"."""
+    text = re.sub(r"\s+", " ", text.strip().replace("\u2019", "'"))
+    me = owner.split(":", 1)[1].casefold() if owner.startswith("user:") else ""
+    if me:
+        text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)
+    return text
+
+
+def prepare(said: Sequence[tuple[str, str]]) -> None:
+    """Embed the (content, owner) statements a write is about to read against each other in one
+    batch (kept in the cache), instead of one embedding a reading: a new fact meets several held
+    ones. Nothing when the learned reading is off or its model missing."""
+    if said and enabled() and not _missing:
+        embed([mask(_normalised(text, owner)) for text, owner in said])
+
+
 def reading(
     text: str,
     owner: str,
@@ -384,10 +402,7 @@ def reading(
         wanted = frozenset(lab.split(":", 1)[0] for lab in ex.labels if lab != "none") - MULTI
     if ex is None or not wanted:
         return None
-    text = re.sub(r"\s+", " ", text.strip().replace("\u2019", "'"))
-    me = owner.split(":", 1)[1].casefold() if owner.startswith("user:") else ""
-    if me:
-        text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)
+    text = _normalised(text, owner)
     low = text.casefold().rstrip(".!")
     if _guarded(text):
         return None

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...model import Memory
 from ...port import Hit, StoredDoc
-from .. import belief_rules
+from .. import belief_rules, meaning_learned
 from .. import reconcile as LLM
 from ..records import document_id, memory_of
 from ..results import WriteResult
@@ -35,13 +35,16 @@ class AsyncStatementReading:
 
     def _related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
         """Held facts close enough to read against ``memory``, with what ``memory`` does to each."""
-        return [
-            (hit, old, belief_rules.relation(old, memory))
+        held = [
+            (hit, old)
             for hit in near
             if hit.doc.get("id")
             for old in [memory_of(hit.doc)]
             if old.id != memory.id and self._denials.read_against(hit, old, memory)
         ]
+        if held:  # what the learned reading may embed, in one batch (cached: later calls embed nothing)
+            meaning_learned.prepare([(memory.content, memory.owner), *((old.content, old.owner) for _, old in held)])
+        return [(hit, old, belief_rules.relation(old, memory)) for hit, old in held]
 
     def repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
         """The held fact ``memory`` repeats in other words (same polarity, compatible key)."""
