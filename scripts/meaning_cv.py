@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from langmem_es.core import belief_meaning, meaning_learned  # noqa: E402
+from langmem_es.core import belief_meaning, meaning_learned, meaning_words  # noqa: E402
 from langmem_es.core.meaning_learned import Settings  # noqa: E402
 from tests.unit import belief_stories as B  # noqa: E402
 
@@ -50,7 +50,7 @@ def story_result(story: B.Story, ex: meaning_learned.Exemplars, settings: Settin
         a = meaning_learned.reading(story.held, story.owner, b.attributes, ex=ex, settings=settings) if b else None
     else:
         b = meaning_learned.reading(story.said, story.owner, a.attributes, ex=ex, settings=settings)
-    same = a is not None and b is not None and meaning_learned.same_form(a.values, b.values)
+    same = a is not None and b is not None and meaning_words.same_form(a.values, b.values)
     got = belief_meaning.judge(a, b) if same else None
     if story.expected in DESTRUCTIVE:
         return got == story.expected, got in DESTRUCTIVE and got != story.expected

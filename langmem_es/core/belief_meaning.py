@@ -421,7 +421,8 @@ def readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meanin
     unread: the new statement first, one embedding, the held one only when it is read)."""
     a, b = meaning(old, old_owner), meaning(new, new_owner)
     if a is None or b is None:
-        from .meaning_learned import ANY, reading, same_form
+        from .meaning_learned import ANY, reading
+        from .meaning_words import same_form
 
         if a is None and b is None:
             b = reading(new, new_owner, ANY)

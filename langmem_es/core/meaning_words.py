@@ -110,3 +110,20 @@ class Meaning:
     changed: bool = False
     past: bool = False
     negated: bool = False
+
+
+def same_form(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Are two values of one form: both numbers of about one length, both addresses, or both words?
+
+    >>> same_form(frozenset({"07700900123"}), frozenset({"07700900456"})), same_form(frozenset({"12345678"}), frozenset({"07700900456"}))
+    (True, False)
+    """
+
+    def form(values: frozenset[str]) -> tuple[str, int]:
+        if any("@" in v for v in values):
+            return "address", 0
+        digits = [v for v in values if v.isdigit() and len(v) >= 5]
+        return ("number", len(digits[0])) if digits else ("words", 0)
+
+    (fa, na), (fb, nb) = form(a), form(b)
+    return fa == fb and abs(na - nb) <= 1
