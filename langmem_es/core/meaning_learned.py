@@ -30,13 +30,13 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .meaning_nearest import Exemplars, Settings, decide, nearest
 from .meaning_words import (
     CHANGED,
     DATE,
@@ -51,25 +51,25 @@ from .meaning_words import (
     date_value,
 )
 
-__all__ = ["ANY", "SETTINGS", "Exemplars", "Settings", "enabled", "exemplars", "key_label", "label", "mask", "names"]
+__all__ = [
+    "ANY",
+    "SETTINGS",
+    "Exemplars",
+    "Settings",
+    "enabled",
+    "exemplars",
+    "key_label",
+    "label",
+    "mask",
+    "names",
+    "prepare",
+]
 
 #: ``wanted`` for :func:`reading` when the rules read neither side: any single-valued attribute
 ANY = frozenset({"*"})
 
 EXEMPLAR_FILE = Path(__file__).with_name("meaning_exemplars.tsv")
 VECTOR_FILE = Path(__file__).with_name("meaning_exemplars.npz")
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How sure the nearest exemplars must be: the mean cosine of the ``k`` nearest of the best
-    label at least ``floor``, and above the next label's by ``margin``."""
-
-    k: int = 3
-    floor: float = 0.55
-    margin: float = 0.04
-    key_floor: float = 0.6
-    key_margin: float = 0.05
 
 
 #: least cosine of two dated sentences' event phrases for one event (:func:`same_event`), chosen by
@@ -79,37 +79,6 @@ EVENT_FLOOR = 0.67
 #: chosen by leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py``;
 #: docs/belief-maintenance.md): no destructive miss, within 0.01 of the best share, the fewest false readings
 SETTINGS = Settings(k=1, floor=0.7, margin=0.0, key_floor=0.5, key_margin=0.1)
-
-
-@dataclass(frozen=True)
-class Exemplars:
-    """Labelled example sentences (kind ``s``), key phrases (kind ``k``) and dated event sentences
-    (kind ``d``, labelled by event: for :func:`same_event`'s cross-validation) with their vectors."""
-
-    kinds: tuple[str, ...]
-    labels: tuple[str, ...]
-    sources: tuple[str, ...]
-    texts: tuple[str, ...]
-    vectors: np.ndarray
-
-    @cached_property
-    def words(self) -> dict[str, frozenset[str]]:
-        """Per label, the words its example sentences use ("flat", "payroll", "date" …)."""
-        out: dict[str, set[str]] = {}
-        for kind, lab, text in zip(self.kinds, self.labels, self.texts, strict=True):
-            if kind == "s":
-                out.setdefault(lab, set()).update(re.findall(r"[a-z]+", text.casefold()))
-        return {lab: frozenset(w) for lab, w in out.items()}
-
-    def subset(self, keep: np.ndarray) -> Exemplars:
-        idx = [int(i) for i in np.flatnonzero(keep)]
-        return Exemplars(
-            tuple(self.kinds[i] for i in idx),
-            tuple(self.labels[i] for i in idx),
-            tuple(self.sources[i] for i in idx),
-            tuple(self.texts[i] for i in idx),
-            self.vectors[idx],
-        )
 
 
 def enabled() -> bool:
@@ -216,6 +185,8 @@ def _embed_text(kind: str, text: str) -> str:
 _lock = threading.Lock()
 _cache: OrderedDict[str, np.ndarray] = OrderedDict()
 _CACHE_SIZE = 4096
+#: labels of the shipped exemplars, by (exemplars, text)
+_labels: OrderedDict[tuple[int, str], str | None] = OrderedDict()
 _missing = False
 
 
@@ -287,40 +258,27 @@ def write_vectors() -> Path:
     return VECTOR_FILE
 
 
-# -- nearest exemplars --------------------------------------------------------------------------
-def nearest(vector: np.ndarray, ex: Exemplars, kind: str, k: int) -> list[tuple[str, float]]:
-    """Labels of ``kind`` by the mean cosine of their ``k`` nearest exemplars, best first."""
-    rows = np.array([kk == kind for kk in ex.kinds])
-    sims = ex.vectors[rows] @ vector
-    labels = [lab for lab, kk in zip(ex.labels, ex.kinds, strict=True) if kk == kind]
-    scores: dict[str, float] = {}
-    for lab in set(labels):
-        mine = np.sort(sims[[i for i, x in enumerate(labels) if x == lab]])[::-1][:k]
-        scores[lab] = float(mine.mean())
-    return sorted(scores.items(), key=lambda kv: -kv[1])
-
-
-def decide(ranked: list[tuple[str, float]], floor: float, margin: float) -> str | None:
-    """The best label when it is sure (``floor``, ``margin``) and not ``none``."""
-    if not ranked:
-        return None
-    best, score = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else -1.0
-    return best if best != "none" and score >= floor and score - second >= margin else None
-
-
 def label(text: str, *, ex: Exemplars | None = None, settings: Settings | None = None) -> str | None:
     """The attribute label a sentence sets by its nearest exemplars (``home``, ``diet:vegan`` …), or ``None``.
 
     >>> label("I've put down roots in Hull.") in ("home", None)
     True
     """
+    shipped = ex is None and settings is None  # kept by text: a write asks again for each held fact
     ex = ex if ex is not None else (exemplars() if enabled() else None)
     if ex is None:
         return None
+    if shipped and (id(ex), text) in _labels:
+        return _labels[id(ex), text]
     s = settings or SETTINGS
     vec = embed([mask(text)])
-    return None if vec is None else decide(nearest(vec[0], ex, "s", s.k), s.floor, s.margin)
+    found = None if vec is None else decide(nearest(vec[0], ex, "s", s.k), s.floor, s.margin)
+    if shipped and vec is not None:
+        with _lock:
+            _labels[id(ex), text] = found
+            while len(_labels) > _CACHE_SIZE:
+                _labels.popitem(last=False)
+    return found
 
 
 def key_label(words: str, *, ex: Exemplars | None = None, settings: Settings | None = None) -> str | None:
@@ -380,6 +338,14 @@ def prepare(said: Sequence[tuple[str, str]]) -> None:
         embed([mask(_normalised(text, owner)) for text, owner in said])
 
 
+def _every_label(ex: Exemplars) -> frozenset[str]:
+    """The attributes ``ex`` can read (every label but ``none``, values dropped, single-valued)."""
+    found = ex.__dict__.get("_every")
+    if found is None:
+        found = ex.__dict__["_every"] = frozenset(lab.split(":", 1)[0] for lab in ex.labels if lab != "none") - MULTI
+    return found
+
+
 def reading(
     text: str,
     owner: str,
@@ -397,16 +363,17 @@ def reading(
     from .statements import lexicon
 
     wanted = frozenset(w for w in wanted if w not in MULTI and not w.startswith("date:"))
+    shipped = ex is None  # the shipped exemplars: their labels are kept by text (label)
     ex = ex if ex is not None else (exemplars() if wanted and enabled() else None)
     if ex is not None and "*" in wanted:
-        wanted = frozenset(lab.split(":", 1)[0] for lab in ex.labels if lab != "none") - MULTI
+        wanted = _every_label(ex)
     if ex is None or not wanted:
         return None
     text = _normalised(text, owner)
     low = text.casefold().rstrip(".!")
     if _guarded(text):
         return None
-    lab = label(text, ex=ex, settings=settings)
+    lab = label(text, ex=None if shipped else ex, settings=settings)
     if lab is None or lab.split(":", 1)[0] not in wanted or (traits and ":" not in lab):
         return None  # (``traits``: only a label that implies its value, "drinking:none")
     attribute = lab.split(":", 1)[0]

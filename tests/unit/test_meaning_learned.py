@@ -105,6 +105,7 @@ def test_a_missing_model_is_tried_once_then_the_rules_decide_alone(monkeypatch: 
     monkeypatch.setattr(embeddings, "default_embeddings", Missing)
     monkeypatch.setattr(meaning_learned, "_missing", False)
     monkeypatch.setattr(meaning_learned, "_cache", OrderedDict())
+    monkeypatch.setattr(meaning_learned, "_labels", OrderedDict())
     for said in ("I call Leeds home now.", "Our postcode is in Leeds now."):
         assert meaning_learned.label(said) is None
         assert belief_meaning.compare("I live in York.", "", said, "") is None
