@@ -210,3 +210,12 @@ def test_one_role_in_other_words_and_a_value_said_first_are_one_fact() -> None:
     phone = "My phone number is 07700 900123."
     assert _keyed(phone, "user.phone", "07700 900123 is my mobile.", "user.mobile") == "reinforcement"
     assert _relation("My wife is Anna.", "My sister is Beth.") != "update"
+
+
+def test_a_wish_to_be_treated_another_way_is_a_preference_not_a_hedge() -> None:
+    """ "wants to be contacted by email" states the present preference; "want to move" a plan."""
+    from langmem_es.core.meaning_words import HEDGE
+
+    assert HEDGE.search("I want to move to Leeds.") and HEDGE.search("I would like to live in York.")
+    assert not HEDGE.search("The user wants to be contacted by email from now on.")
+    assert not HEDGE.search("I would like to be called Sam.")
