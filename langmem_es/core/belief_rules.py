@@ -381,7 +381,7 @@ def keyed_by_head(old: Memory, new: Memory) -> bool:
     read = belief_meaning.meaning(new.content, new.owner)
     if _head_group(old.subject_key) is None or _head_group(new.subject_key) is None:
         # a head read by example: the statement must name that attribute too (by the rules or by example)
-        named = "home" if _key_label(new.subject_key) == "address" else _key_label(new.subject_key) or ""
+        named = _key_attribute(new.subject_key) or ""
         from .meaning_learned import reading
 
         read = read if read is not None else reading(new.content, new.owner, frozenset({named}))
@@ -389,13 +389,19 @@ def keyed_by_head(old: Memory, new: Memory) -> bool:
     return read is None or read.holder in ("user", "*")
 
 
+def _key_attribute(key: str) -> str | None:
+    """The attribute of a statement a key's head names (:func:`.meaning_keys.key_label`; an
+    address is the home)."""
+    named = _key_label(key)
+    return "home" if named == "address" else named
+
+
 def _read_as_head(old: Memory, new: Memory) -> bool:
     """Limit (c): are both statements read (by the rules or by example) as the one attribute the
     two keys' heads name, of the user, with another value and no change said ("My spouse is Beth"
     as ``user.spouse`` beside "My wife is Anna" as ``user.wife``)? The caller filed it under its
     spelling of the held key: one key. Never a past value, a hedge, another holder or a negation."""
-    named = _key_label(new.subject_key or "")
-    named = "home" if named == "address" else named
+    named = _key_attribute(new.subject_key or "")
     if not named or _HEDGE.search(new.content) or _PREVIOUS.search(new.content):
         return False
     if previous_value(old.content, old.owner, new.content, new.owner):

@@ -190,6 +190,14 @@ _labels: OrderedDict[tuple[int, str], str | None] = OrderedDict()
 _missing = False
 
 
+def _keep(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key``; the oldest go past :data:`_CACHE_SIZE` entries."""
+    with _lock:
+        cache[key] = value
+        while len(cache) > _CACHE_SIZE:
+            cache.popitem(last=False)
+
+
 def embed(texts: list[str]) -> np.ndarray | None:
     """Unit vectors of ``texts`` from the offline model (cached), or ``None`` when it is missing."""
     from ..errors import EmbeddingError, MissingDependencyError
@@ -206,11 +214,8 @@ def embed(texts: list[str]) -> np.ndarray | None:
         except (MissingDependencyError, EmbeddingError, OSError):
             _missing = True  # not installed: the rules decide alone, and no later write tries again
             return None
-        with _lock:
-            for t, v in zip(todo, fresh, strict=True):
-                _cache[t] = np.asarray(v, dtype=np.float32)
-                while len(_cache) > _CACHE_SIZE:
-                    _cache.popitem(last=False)
+        for t, v in zip(todo, fresh, strict=True):
+            _keep(_cache, t, np.asarray(v, dtype=np.float32))
     with _lock:
         for t in texts:
             if t in _cache:
@@ -274,10 +279,7 @@ def label(text: str, *, ex: Exemplars | None = None, settings: Settings | None =
     vec = embed([mask(text)])
     found = None if vec is None else decide(nearest(vec[0], ex, "s", s.k), s.floor, s.margin)
     if shipped and vec is not None:
-        with _lock:
-            _labels[id(ex), text] = found
-            while len(_labels) > _CACHE_SIZE:
-                _labels.popitem(last=False)
+        _keep(_labels, (id(ex), text), found)
     return found
 
 
@@ -338,14 +340,6 @@ def prepare(said: Sequence[tuple[str, str]]) -> None:
         embed([mask(_normalised(text, owner)) for text, owner in said])
 
 
-def _every_label(ex: Exemplars) -> frozenset[str]:
-    """The attributes ``ex`` can read (every label but ``none``, values dropped, single-valued)."""
-    found = ex.__dict__.get("_every")
-    if found is None:
-        found = ex.__dict__["_every"] = frozenset(lab.split(":", 1)[0] for lab in ex.labels if lab != "none") - MULTI
-    return found
-
-
 def reading(
     text: str,
     owner: str,
@@ -366,7 +360,7 @@ def reading(
     shipped = ex is None  # the shipped exemplars: their labels are kept by text (label)
     ex = ex if ex is not None else (exemplars() if wanted and enabled() else None)
     if ex is not None and "*" in wanted:
-        wanted = _every_label(ex)
+        wanted = ex.attributes - MULTI
     if ex is None or not wanted:
         return None
     text = _normalised(text, owner)
@@ -445,10 +439,10 @@ _EVENT_PEOPLE = frozenset(
 def _negated_exemplar(text: str, lab: str, ex: Exemplars) -> bool:
     """Is the nearest exemplar of ``lab`` a negated sentence?"""
     vec = embed([mask(text)])
-    idx = [i for i, (k, x) in enumerate(zip(ex.kinds, ex.labels, strict=True)) if k == "s" and x == lab]
-    if vec is None or not idx:
+    rows = ex.rows_of("s", lab)
+    if vec is None or not len(rows):
         return False
-    best = idx[int(np.argmax(ex.vectors[idx] @ vec[0]))]
+    best = int(rows[int(np.argmax(ex.vectors[rows] @ vec[0]))])
     return bool(NEG.search(ex.texts[best].casefold()))
 
 

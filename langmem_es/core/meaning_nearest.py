@@ -44,25 +44,38 @@ class Exemplars:
                 out.setdefault(lab, set()).update(re.findall(r"[a-z]+", text.casefold()))
         return {lab: frozenset(w) for lab, w in out.items()}
 
+    @cached_property
+    def _grouped(self) -> dict[str, tuple[list[str], np.ndarray, np.ndarray]]:
+        """Per kind: its labels (sorted), its rows in label order (each label's in file order),
+        and where each label's rows start — worked out once (a write asks many times)."""
+        out: dict[str, tuple[list[str], np.ndarray, np.ndarray]] = {}
+        for kind in set(self.kinds):
+            order = sorted(
+                (lab, i) for i, (lab, kk) in enumerate(zip(self.labels, self.kinds, strict=True)) if kk == kind
+            )
+            ordered = [lab for lab, _ in order]
+            labels = sorted(set(ordered))
+            starts = np.array([ordered.index(lab) for lab in labels], dtype=np.intp)
+            out[kind] = (labels, np.array([i for _, i in order], dtype=np.intp), starts)
+        return out
+
     def groups(self, kind: str) -> tuple[list[str], np.ndarray, np.ndarray]:
         """The exemplars of ``kind`` grouped by label: the labels, the rows in label order, and
-        where each label's rows start (kept: a write asks for them many times)."""
-        cache: dict[str, tuple[list[str], np.ndarray, np.ndarray]] = self.__dict__.setdefault("_groups", {})
-        if kind not in cache:
-            labels = sorted({lab for lab, kk in zip(self.labels, self.kinds, strict=True) if kk == kind})
-            rows = [
-                i
-                for lab in labels
-                for i, (x, kk) in enumerate(zip(self.labels, self.kinds, strict=True))
-                if kk == kind and x == lab
-            ]
-            sizes = [
-                sum(1 for x, kk in zip(self.labels, self.kinds, strict=True) if kk == kind and x == lab)
-                for lab in labels
-            ]
-            starts = np.cumsum([0, *sizes[:-1]]).astype(np.intp)
-            cache[kind] = (labels, np.asarray(rows, dtype=np.intp), starts)
-        return cache[kind]
+        where each label's rows start."""
+        return self._grouped.get(kind, ([], np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)))
+
+    def rows_of(self, kind: str, lab: str) -> np.ndarray:
+        """The rows of the exemplars of ``kind`` labelled ``lab``, in file order."""
+        labels, rows, starts = self.groups(kind)
+        if lab not in labels:
+            return rows[:0]
+        at = labels.index(lab)
+        return rows[starts[at] : starts[at + 1] if at + 1 < len(starts) else len(rows)]
+
+    @cached_property
+    def attributes(self) -> frozenset[str]:
+        """The attributes the labels name (every label but ``none``, its value dropped: ``diet:vegan`` → ``diet``)."""
+        return frozenset(lab.split(":", 1)[0] for lab in self.labels if lab != "none")
 
     def subset(self, keep: np.ndarray) -> Exemplars:
         idx = [int(i) for i in np.flatnonzero(keep)]
