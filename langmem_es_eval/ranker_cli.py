@@ -32,8 +32,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--dataset", default=None, help="LoCoMo JSONL (default: ../shared/data/locomo-dev.jsonl)")
     parser.add_argument(
         "--longconv-seeds",
-        default="1,2,3",
-        help="seeds of generated long conversations added to the training data ('' for none; default 1,2,3)",
+        default=None,
+        help="seeds of generated long conversations added to the training data ('' for none; default: "
+        "the shipped model's, 1-6)",
     )
     parser.add_argument("--longconv-conversations", type=int, default=4, help="conversations per seed (default 4)")
     parser.add_argument("--rounds", type=int, default=300, help="boosting rounds (default 300)")
@@ -53,7 +54,7 @@ def run_command(args: argparse.Namespace) -> int:
     from langmem_es.rank.features import FEATURES
     from langmem_es.rank.model import MODEL_FILE
     from langmem_es_eval.cli import default_dataset
-    from langmem_es_eval.ranker_data import collected, data_hash
+    from langmem_es_eval.ranker_data import TRAINING_SEEDS, collected, data_hash
     from langmem_es_eval.ranker_train import DEFAULT_PARAMS, cross_validate, fit, merge
 
     spec = args.dataset or default_dataset()
@@ -65,7 +66,8 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     window = MemoryConfig().rerank_window
     try:
-        seeds = [int(s) for s in str(args.longconv_seeds).split(",") if s.strip()]
+        given = ",".join(map(str, TRAINING_SEEDS)) if args.longconv_seeds is None else str(args.longconv_seeds)
+        seeds = [int(s) for s in given.split(",") if s.strip()]
     except ValueError:
         print(
             f"langmem-es train-ranker: --longconv-seeds must be integers, got {args.longconv_seeds!r}", file=sys.stderr

@@ -20,16 +20,16 @@ __all__ = ["FoldModels"]
 class FoldModels:
     """Per conversation of ``spec``, the path of a model trained without it (trained on first use)."""
 
-    def __init__(self, spec: str, *, seeds: tuple[int, ...] = (1, 2), conversations: int = 4) -> None:
+    def __init__(self, spec: str, *, seeds: tuple[int, ...] | None = None, conversations: int = 4) -> None:
         self.spec = spec
         from langmem_es.core.config import MemoryConfig
-        from langmem_es_eval.ranker_data import collected
+        from langmem_es_eval.ranker_data import TRAINING_SEEDS, collected
 
         window = MemoryConfig().rerank_window
         self.data = collected(spec, window, use_cache=True)
         self.extra = [
             collected(f"longconv:seed={s},conversations={conversations},scale=0.5", window, use_cache=True)
-            for s in seeds
+            for s in (TRAINING_SEEDS if seeds is None else seeds)
         ]
         self._dir = Path(tempfile.mkdtemp(prefix="langmem-es-folds-"))
         self._models: dict[str, Path] = {}

@@ -9,9 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from langmem_es.core.config import MemoryConfig
 from langmem_es.rank import FEATURES, MODEL_FILE, features, learned_order, load_ranker
 from langmem_es.rank.features import question_kind
 from langmem_es.rank.model import LearnedRanker
+from langmem_es_eval.ranker_data import TRAINING_SEEDS
 
 NOW = datetime(2026, 12, 6, tzinfo=timezone.utc)
 
@@ -69,6 +71,9 @@ def test_the_shipped_model_loads_with_its_training_record() -> None:
     assert len(meta["data_sha256"]) == 64 and ranker.data_sha256 == meta["data_sha256"]
     cv = meta["cross_validated"]["locomo_dev_cv"]
     assert cv["learned"]["recall@10"] > cv["rules"]["recall@10"]  # what it was shipped for, cross-validated
+    # eval --ranker-cv's fold models are trained on the data the shipped model was
+    assert tuple(meta["trained_on"]["longconv_seeds"]) == TRAINING_SEEDS
+    assert meta["trained_on"]["window"] == MemoryConfig().rerank_window
     scores = ranker.scores("When did Jon go to Rome?", [cand("Jon: I flew to Rome last May."), cand("Bob: hi")])
     assert scores.shape == (2,) and np.isfinite(scores).all()
 
