@@ -66,8 +66,11 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     window = MemoryConfig().rerank_window
     try:
-        given = ",".join(map(str, TRAINING_SEEDS)) if args.longconv_seeds is None else str(args.longconv_seeds)
-        seeds = [int(s) for s in given.split(",") if s.strip()]
+        seeds = (
+            list(TRAINING_SEEDS)
+            if args.longconv_seeds is None
+            else [int(s) for s in str(args.longconv_seeds).split(",") if s.strip()]
+        )
     except ValueError:
         print(
             f"langmem-es train-ranker: --longconv-seeds must be integers, got {args.longconv_seeds!r}", file=sys.stderr
