@@ -113,6 +113,63 @@ HELD_OUT_MARKS = (
 HELD_OUT_FLOORS = {"manager": 0.9, "landlord": 1.0, "band": 1.0, "language": 1.0, "commute": 0.6}
 
 
+#: A second held-out half, written (session 30) before the rule's change that reads any past-tense
+#: state or one-off habit of another value as a previous one: other attributes, other verbs, other
+#: markers (none of them in the rule's word lists when written). Its floors are the shares measured
+#: before that change; the change was not tuned on it.
+HELD_OUT_NEW: Family = {
+    "bank": (
+        "The user banks with {A}.",
+        ["I banked with {B} {m}.", "{M} I kept my savings at {B}.", "{M} {B} held my account."],
+        ["Monzo", "Barclays"],
+        ["HSBC", "Nationwide"],
+    ),
+    "instrument": (
+        "The user plays the {A}.",
+        ["I played the {B} {m}.", "{M} I practised the {B} every day.", "{M} I performed on the {B}."],
+        ["cello"],
+        ["violin", "trumpet"],
+    ),
+    "club": (
+        "The user supports {A}.",
+        ["I supported {B} {m}.", "{M} I cheered for {B}.", "{M} I followed {B} every weekend."],
+        ["Arsenal", "Celtic"],
+        ["Everton", "Hearts"],
+    ),
+    "gym": (
+        "The user trains at {A}.",
+        ["I trained at {B} {m}.", "{M} I worked out at {B}.", "{M} I was a member of {B}."],
+        ["PureGym", "Gymbox"],
+        ["Fitness First", "the YMCA"],
+    ),
+    "barber": (
+        "The user's barber is {A}.",
+        ["My barber was {B} {m}.", "{M} {B} cut my hair.", "{M} I went to {B} for haircuts."],
+        ["Luca", "Ahmed"],
+        ["Marco", "Jin"],
+    ),
+}
+HELD_OUT_NEW_MARKS = (
+    ["in high school", "at university", "ten years ago", "during the pandemic", "in my twenties"],
+    ["When I was younger,", "Ages ago,", "During my PhD,", "In my twenties,"],
+    ["previous"],
+)
+#: safe share per family of the second half, measured once before the change
+HELD_OUT_NEW_FLOORS = {"bank": 1.0, "instrument": 1.0, "club": 0.38, "gym": 0.6, "barber": 1.0}
+
+#: the held value itself over, or a change told in the past, in the second half's families: these
+#: still update (the rule must not buy safety by never updating)
+CHANGES_NEW: list[tuple[str, str]] = [
+    ("The user banks with Monzo.", "I no longer bank with Monzo."),
+    ("The user banks with Monzo.", "I switched my account to HSBC last month."),
+    ("The user plays the cello.", "I used to play the cello."),
+    ("The user supports Arsenal.", "I don't support Arsenal any more."),
+    ("The user trains at PureGym.", "I moved to Fitness First in March."),
+    ("The user's barber is Luca.", "My barber is Marco now."),
+    ("The user trains at PureGym.", "I've switched gyms to the YMCA."),
+]
+
+
 def stories(families: Family, marks: tuple[list[str], list[str], list[str]]) -> Iterator[tuple[str, str, str]]:
     after, before, olds = marks
     seen = set()
@@ -168,7 +225,14 @@ def test_a_key_naming_another_time_is_never_remapped_onto_the_present_key() -> N
     assert belief_rules.keys_close("user.home_city", "user.city", 0.5, 0.8)
 
 
-if __name__ == "__main__":  # the report of both halves, per family
-    for label, fam, mk in (("tuning", TUNING, TUNING_MARKS), ("held-out", HELD_OUT, HELD_OUT_MARKS)):
+if __name__ == "__main__":  # the report of the three halves, per family, and the changes that update
+    halves = (
+        ("tuning", TUNING, TUNING_MARKS),
+        ("held-out", HELD_OUT, HELD_OUT_MARKS),
+        ("held-out2", HELD_OUT_NEW, HELD_OUT_NEW_MARKS),
+    )
+    for label, fam, mk in halves:
         for family, share in shares(fam, mk).items():
             print(f"{label:9s} {family:10s} {share:.3f}")
+    for held, said in CHANGES_NEW:
+        print("change   ", belief_rules._relation(held, "user:sam", "assert", said, "user:sam", "assert"), "|", held, "->", said)
