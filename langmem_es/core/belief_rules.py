@@ -30,6 +30,8 @@ from .meaning_keys import key_words as key_words  # re-exported: the write path 
 from .meaning_keys import keys_close as keys_close
 from .meaning_keys import one_head as one_head
 from .meaning_keys import same_key_ids as same_key_ids
+from .meaning_words import ACQUIRED as _ACQUIRED
+from .meaning_words import CHANGED as _CHANGED
 from .meaning_words import HEDGE as _HEDGE
 from .meaning_words import NEG as _NEG
 from .meaning_words import PAST_STATE as _PAST_STATE
@@ -274,11 +276,16 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
         return True
     if new.ending and not new.values:  # "I used to be on the billing team": another value that ended
         return True
-    # a state told in the past ("I lived in Bristol", "The user worked at Globex"), not an event
-    # that changed it ("I moved to …", "We bought a house", "Bob took over …")
+    # a state or a habit told in the past ("I lived in Bristol", "The user worked at Globex", "I
+    # commuted by bus", "I reported to Greta"), not an event that changed it ("I moved to …",
+    # "We bought a house", "Bob took over …", "I settled in Leeds")
     if _SINCE_NOW.search(new_content):
         return False  # "I've lived in Leeds since May": a state up to now, the present
-    return new.tense == "past" and not new.change and not new.ending and bool(_PAST_STATE.search(new_content))
+    if new.tense != "past" or new.change or new.ending:
+        return False
+    if _PAST_STATE.search(new_content):
+        return True
+    return new.event and not _CHANGED.search(new_content) and not _ACQUIRED.search(new_content)
 
 
 _NAMED_ATTRIBUTES = frozenset(

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "ACQUIRED",
     "CHANGED",
     "DATE",
     "EVENT_FILLER",
@@ -86,6 +87,15 @@ PREVIOUS = re.compile(
 PAST_STATE = re.compile(
     r"\b(?:lived|worked|resided|stayed|studied|attended|rented|owned|drove|had|used|played|belonged|"
     r"(?:was|were)(?!\s+\w+ed\b))\b",  # not a passive change ("the flight was rebooked")
+    re.IGNORECASE,
+)
+
+
+#: Verbs of getting something in the past tense: a past event that may bring a new value ("I bought
+#: a Ford", "We found a flat in Leeds", "We hired Marco"), not a habit that was.
+ACQUIRED = re.compile(
+    r"\b(?:bought|purchased|adopted|hired|leased|acquired|found|landed|won|inherited|signed|got|picked up|"
+    r"took on|chose|picked|booked|ordered|received)\b",
     re.IGNORECASE,
 )
 
