@@ -676,6 +676,66 @@ HELD_OUT_NEW: dict[str, Family] = {
     ),
 }
 
+#: Class 4 a third time, written in session 30 after the second half had been read, before any
+#: further rule for class 4: other homes said in other words, other attributes, other safety
+#: cases. Measured, not tuned on.
+HELD_OUT_THIRD: dict[str, Family] = {
+    "4/home-phrases": F(
+        "4",
+        "update",
+        ["I live in {A}.", "I'm based in {A}."],
+        [
+            "I've put down roots in {B}.",
+            "{B} is home for me now.",
+            "We've set up home in {B}.",
+            "I'm a {B} local these days.",
+            "I've got a flat in {B} now and live there.",
+            "I'm living over in {B} now.",
+            "I've been living in {B} since March.",
+        ],
+        [("Derby", "Exeter"), ("Turin", "Milan")],
+    ),
+    "4/school": F(
+        "4",
+        "update",
+        ["I study at {A}.", "I'm a student at {A}."],
+        ["I've transferred to {B}.", "These days I study at {B}.", "My new university is {B}."],
+        [("UCL", "Durham")],
+    ),
+    "4/bank": F(
+        "4",
+        "update",
+        ["I bank with {A}.", "My bank is {A}."],
+        ["I've moved my money to {B}.", "My bank these days is {B}.", "I'm with {B} for banking now."],
+        [("Monzo", "Starling")],
+    ),
+    "4/employer-offer": F(
+        "4",
+        "update",
+        ["I work at {A}.", "My employer is {A}."],
+        [
+            "{B} hired me last month.",
+            "I now work for {B}.",
+            "I've gone to work for {B}.",
+            "I accepted an offer from {B} and started on Monday.",
+        ],
+        [("Initech", "Umbrella")],
+    ),
+    "4/safety-third": F(
+        "4",
+        "kept",
+        ["I live in {A}."],
+        [
+            "I'm visiting {B} now.",
+            "My cousin has settled in {B}.",
+            "I was born in {B}.",
+            "I might move to {B} next year.",
+            "Should I move to {B}?",
+        ],
+        [("Derby", "Exeter")],
+    ),
+}
+
 #: an allergy pair's two ordered sentences must not swap (the effect first, then the name)
 REVERSED = {"2/allergy-effect", "2/intolerance", "2/trait", "2/form-line", "2/form-line-phone", "2/date-verb"}
 
@@ -827,7 +887,12 @@ def _sqlite_core():  # type: ignore[no-untyped-def]
     return MemoryCore(backend, rules=Policy(shared_writers={"*"}))
 
 
-HALVES = (("tuning", "TUNING"), ("held-out", "HELD_OUT"), ("held-out new", "HELD_OUT_NEW"))
+HALVES = (
+    ("tuning", "TUNING"),
+    ("held-out", "HELD_OUT"),
+    ("held-out new", "HELD_OUT_NEW"),
+    ("held-out 3rd", "HELD_OUT_THIRD"),
+)
 
 
 if __name__ == "__main__":
