@@ -135,6 +135,10 @@ def _relation(
         and _digits(old_content) != _digits(new_content)
     ):
         rel = "update"  # a number the parse left outside the value ("Refunds above 500 EUR …")
+    if rel == "reinforcement" and _other_names(old_content, new_content):
+        # a name the parse left outside the value ("I get my internet from Sky" / "… from Vodafone
+        # now"): another value, never a repeat that would drop it; a change only when one is said
+        rel = "update" if stated_change(new_content) or _CHANGED.search(new_content) else "unrelated"
     if (
         rel == "reinforcement"
         and old_polarity == new_polarity == "assert"
@@ -443,6 +447,15 @@ def may_supersede(old: Memory, new: Memory, *, explicit: bool, margin: float) ->
 def reinforced(confidence: float, step: float, cap: float) -> float:
     """Confidence after an independent confirmation: ``+ step``, never above ``cap`` (< 1.0)."""
     return round(min(cap, confidence + step), 6)
+
+
+def _other_names(old_content: str, new_content: str) -> bool:
+    """Do the two sentences name values by names, neither the other's ("Sky" / "Vodafone", "Castle
+    Vets" / "Parkside Vets"; not "Anna" / "Anna Smith")?"""
+    from .meaning_learned import names
+
+    a, b = names(old_content), names(new_content)
+    return bool(a) and bool(b) and not (a <= b or b <= a)
 
 
 def _digits(text: str) -> set[str]:

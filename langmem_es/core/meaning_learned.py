@@ -335,9 +335,11 @@ def _normalised(text: str, owner: str) -> str:
 def prepare(said: Sequence[tuple[str, str]]) -> None:
     """Embed the (content, owner) statements a write is about to read against each other in one
     batch (kept in the cache), instead of one embedding a reading: a new fact meets several held
-    ones. Nothing when the learned reading is off or its model missing."""
+    ones (their masked sentences, and for :func:`slot_readings` those without the change words).
+    Nothing when the learned reading is off or its model missing."""
     if said and enabled() and not _missing:
-        embed([mask(_normalised(text, owner)) for text, owner in said])
+        texts = [_normalised(text, owner) for text, owner in said]
+        embed([mask(t) for t in texts] + [slot_text(t) for t in texts if _one_value(t)])
 
 
 def reading(
@@ -400,6 +402,57 @@ def reading(
         return None
     changed = bool(CHANGED.search(low)) or st.change
     return Meaning("user", frozenset({attribute}), values, changed, False, False)
+
+
+#: how close two statements' masked sentences, change words left out, must embed to set one
+#: attribute no label names ("I'm insured with X" / "My car insurance is with X"): chosen by
+#: leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py --slots``)
+SLOT_FLOOR = 0.8
+_ANY_SCORE = Settings(k=1, floor=-1.0, margin=-1.0)
+
+
+def slot_readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meaning, Meaning] | None:
+    """Both statements read as values of one attribute no label names, when the held sentence
+    is the new one's only exemplar and they embed at least :data:`SLOT_FLOOR` close ("My dentist
+    is X" / "My new dentist is Y"): under :func:`reading`'s guards (one holder, no past state,
+    negation, stay, question or hedge; no thing the held sentence does not name)."""
+    if not enabled() or _missing:
+        return None
+    held, said = _normalised(old, old_owner), _normalised(new, new_owner)
+    if not (_one_value(held) and _one_value(said)):
+        return None
+    vectors = embed([mask(held), slot_text(held), slot_text(said)])
+    if vectors is None or float(vectors[1] @ vectors[2]) < SLOT_FLOOR:
+        return None
+    ex = Exemplars(("s",), ("slot",), ("held",), (mask(held),), vectors[:1])
+    a = reading(old, old_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
+    b = reading(new, new_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
+    return (a, b) if a is not None and b is not None else None
+
+
+def _one_value(text: str) -> bool:
+    """One name is the sentence's only value: no second name (which flight, which meeting), no
+    number, time or date (when), no one-off event ("flew to X in March")."""
+    from . import statements
+
+    masked = mask(text)
+    if len(re.findall(r"\b[XNE]\b", masked)) != 1 or re.search(r"\d", text) or DATE.search(text):
+        return False
+    if set(re.findall(r"[a-z]+", masked.casefold())) & _CALENDAR:
+        return False
+    return not statements.parse(text).event
+
+
+def slot_text(text: str) -> str:
+    """The masked sentence without the words that mark a change ("My new dentist is X now" →
+    "My dentist is X"): what two sayings of one attribute share.
+
+    >>> slot_text("These days I'm insured with Admiral now.")
+    "I'm insured with X."
+    """
+    out = re.sub(r"\s+", " ", CHANGED.sub(" ", mask(text))).strip()
+    out = re.sub(r"\s+([.,!?])", r"\1", out)
+    return out[:1].upper() + out[1:]
 
 
 def same_event(a: str, b: str, *, floor: float | None = None) -> bool:

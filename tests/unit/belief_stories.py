@@ -192,6 +192,63 @@ TUNING: dict[str, Family] = {
         ["My old place was in {B}.", "I lived in {B} before.", "Before that I worked at {B}."],
         [("York", "Leeds")],
     ),
+    # added in session 30, after the third held-out half was written (none of its attributes or
+    # forms): attributes no exemplar label names, said in other words with a change; and, kept,
+    # other attributes said in the same frames
+    "4/dentist": F(
+        "4",
+        "update",
+        ["My dentist is {A}.", "I see {A} for my teeth."],
+        ["My new dentist is {B}.", "I go to {B} for my teeth now.", "These days {B} is my dentist."],
+        [("Dr Shah", "Dr Kim")],
+    ),
+    "4/insurer": F(
+        "4",
+        "update",
+        ["My car insurance is with {A}.", "I'm insured with {A}."],
+        ["I'm insured with {B} now.", "My car insurance is with {B} these days.", "My new insurer is {B}."],
+        [("Aviva", "Admiral")],
+    ),
+    "4/broadband": F(
+        "4",
+        "update",
+        ["My broadband provider is {A}.", "I get my internet from {A}."],
+        ["I get my internet from {B} now.", "My new broadband provider is {B}.", "I've switched broadband to {B}."],
+        [("Sky", "Vodafone")],
+    ),
+    "4/vet": F(
+        "4",
+        "update",
+        ["Our vet is {A}.", "I take the dog to {A}."],
+        ["Our new vet is {B}.", "I take the dog to {B} these days.", "We've switched vets to {B}."],
+        [("Castle Vets", "Parkside Vets")],
+    ),
+    "4/safety-slot": F(
+        "4",
+        "kept",
+        ["My dentist is {A}.", "I'm insured with {A}.", "I take the dog to {A}."],
+        [
+            "My new doctor is {B}.",
+            "My sister is insured with {B} now.",
+            "I take the kids to {B} these days.",
+            "I might switch to {B}.",
+            "My old dentist was {B}.",
+        ],
+        [("Dr Shah", "Dr Kim")],
+    ),
+    "4/safety-slot-frames": F(
+        "4",
+        "kept",
+        ["My dentist is {A}.", "I'm insured with {A}.", "I get my internet from {A}.", "I take the dog to {A}."],
+        [
+            "My new optician is {B}.",
+            "I now bank with {B}.",
+            "I take the car to {B} these days.",
+            "My new energy supplier is {B}.",
+            "I get my groceries from {B} now.",
+        ],
+        [("Brightwell", "Ashford")],
+    ),
     # -- class 2: the same fact in other words reinforces --------------------------------------
     "2/allergy-effect": F(
         "2",

@@ -29,7 +29,8 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
     if not (n.change or n.ending) or n.negated or (o.event and n.event) or _ADDITIVE.search(n.text):
         return False
     # not the holder, not a unit ("kg"), not what the new statement describes ("my car needs new tyres")
-    holders = {*o.holder, *n.holder, *o.names, *n.names}
+    # nor the names of two other values ("Dr Shah" / "Dr Kim": a title and a name, not a thing held)
+    holders = {*o.holder, *n.holder, *o.names, *n.names, *_other_names(o.text, n.text)}
     held = noun_lemmas(o.text) - lexicon.GENERIC_NOUNS - lexicon.MEASURES - holders
     said = argument_nouns(n.text) - lexicon.GENERIC_NOUNS - lexicon.MEASURES - holders - _subjects(n.text)
     if any(a == b or (len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]) for a in held for b in said):
@@ -41,6 +42,13 @@ def changes_what_it_names(o: Statement, n: Statement) -> bool:
         # fact ("I now walk the dogs twice a day" leaves "I have two dogs")
         return o.frame == n.frame or n.ending or _changed_by_verb(n.text)
     return same_domain(o, n)
+
+
+def _other_names(a: str, b: str) -> frozenset[str]:
+    """The proper-noun words of two sentences naming other things ("Dr Shah" / "Dr Kim"), or none
+    when one sentence's names hold the other's ("French" / "French and Italian")."""
+    x, y = (frozenset(t.lower_ for t in reading(s) if t.pos_ == "PROPN") for s in (a, b))
+    return x | y if x and y and not (x <= y or y <= x) else frozenset()
 
 
 _HAVING = frozenset({"have", "use", "drive", "ride", "wear", "own", "get"})
