@@ -96,12 +96,21 @@ def _marked(story):
     return story
 
 
+def _as_read(story):
+    """A third-half story (or one of the open tuning families), marked a strict xfail where the
+    pure reading misses it (not read here: both backends must do what the reading does)."""
+    if B.judged(story) != story.expected:
+        return pytest.param(story, marks=pytest.mark.xfail(reason="held-out miss of the reading", strict=True))
+    return story
+
+
 @pytest.mark.parametrize(
     "story",
     [
-        *(_marked(s) for s in _one_per_family(B.TUNING)),
+        *(_as_read(s) if s.family in B.OPEN_TUNING_FAMILIES else _marked(s) for s in _one_per_family(B.TUNING)),
         *(_marked(s) for s in _one_per_family(B.HELD_OUT)),
         *(_marked(s) for s in _one_per_family(B.HELD_OUT_NEW)),
+        *(_as_read(s) for s in _one_per_family(B.HELD_OUT_THIRD)),
     ],
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )

@@ -32,6 +32,9 @@ WHY = "Answers about the user depend on it."
 #: and through remember on SQLite, every story), class 4 0.857 / new 0.903, class 5 1.000
 HELD_OUT_FLOORS = {"2": 1.0, "3": 0.97, "4": 0.85, "5": 1.0}
 HELD_OUT_NEW_FLOORS = {"4": 0.90}
+#: a third class 4 half (session 30), written before any further class 4 rule: 0.585 of 53 as it
+#: stood, 0.604 after that session's rules (pure, and through remember on SQLite, every story)
+HELD_OUT_THIRD_FLOORS = {"4": 0.60}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
@@ -41,11 +44,7 @@ HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 TUNING_WRITE_MISSES = {("3/synonym-unread-job", "Teacher these days.", "user.job")}
 
 
-#: tuning families added in session 30 for attributes no label names: the held sentence is the
-#: new one's only example (meaning_learned.slot_readings), which reads one frame said again ("My
-#: dentist is X" / "My new dentist is Y") but not another frame ("I see X for my teeth" / "My new
-#: dentist is Y"): these stay beside the old fact (kept, the safe side), not replacing it
-OPEN_TUNING_FAMILIES = {"4/dentist": 3, "4/insurer": 4, "4/broadband": 2, "4/vet": 3}
+OPEN_TUNING_FAMILIES = B.OPEN_TUNING_FAMILIES
 
 
 def test_every_tuning_story_is_read_right() -> None:
@@ -62,10 +61,12 @@ def test_held_out_families_stay_at_their_measured_floor() -> None:
     assert all(measured[k] >= floor for k, floor in HELD_OUT_FLOORS.items()), measured
     fresh = {k: share for k, (share, _) in B.shares(B.HELD_OUT_NEW).items()}
     assert all(fresh[k] >= floor for k, floor in HELD_OUT_NEW_FLOORS.items()), fresh
+    third = {k: share for k, (share, _) in B.shares(B.HELD_OUT_THIRD).items()}
+    assert all(third[k] >= floor for k, floor in HELD_OUT_THIRD_FLOORS.items()), third
 
 
 def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:
-    for fams in (B.TUNING, B.HELD_OUT, B.HELD_OUT_NEW):
+    for fams in (B.TUNING, B.HELD_OUT, B.HELD_OUT_NEW, B.HELD_OUT_THIRD):
         safety = {n: f for n, f in fams.items() if "safety" in n or "control" in n}
         assert all(B.judged(s) == "kept" for s in B.stories(safety))
 
