@@ -435,9 +435,10 @@ def test_vector_cache_is_invalidated_by_writes(monkeypatch):
         assert b.count(["items"], F.exists("vectors")) == 38
 
 
-@pytest.mark.parametrize("direct_max", [0, 10**9])
-def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct_max):
-    """Cached matrix (patched in place, appended, rebuilt) or direct reads: same hits."""
+@pytest.mark.parametrize(("direct_max", "after_reads"), [(0, 4), (10**9, 10**9), (10**9, 4)])
+def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct_max, after_reads):
+    """Cached matrix (patched in place, appended, rebuilt), direct reads, or direct reads until
+    the collection is searched often enough to keep its matrix: same hits."""
     import random
 
     import numpy as np
@@ -445,6 +446,7 @@ def test_vector_leg_equals_brute_force_through_random_writes(monkeypatch, direct
     from langmem_es.backends.sqlite._sync import search as mod
 
     monkeypatch.setattr(mod, "DIRECT_VECTOR_MAX", direct_max)
+    monkeypatch.setattr(mod, "MATRIX_AFTER_READS", after_reads)
     rnd = random.Random(7)
     live: dict[str, dict] = {}
     with SQLiteBackend() as b:
@@ -564,3 +566,26 @@ def test_range_refuses_non_finite_bounds() -> None:
         F.range_("ttl", gt=math.inf)
     with pytest.raises(ValueError, match="not finite"):
         F.range_("ttl", lte=math.nan)
+
+
+def test_a_hot_collection_keeps_its_matrix_until_another_connection_writes(tmp_path, monkeypatch):
+    """Filtered vector legs read their rows' blobs until the collection has been searched
+    MATRIX_AFTER_READS times, then gather from its matrix; another connection's commit throws
+    the matrix away and doubles the reads it waits for (several processes on one file)."""
+    from langmem_es.backends.sqlite._sync import search as mod
+
+    monkeypatch.setattr(mod, "MATRIX_AFTER_READS", 2)
+    path = str(tmp_path / "m.db")
+    with SQLiteBackend(path) as b, SQLiteBackend(path) as other:
+        b.put("items", [_doc(i, tenant="a", vectors=[{"path": "p", "vector": [1, i]}]) for i in range(5)])
+        flt = F.term("tenant", "a")
+
+        def search() -> list[str]:
+            return [h.doc["id"] for h in b.hybrid(["items"], flt, text=None, vector=[1, 9], size=2).vector_hits]
+
+        first = search()
+        assert not b._matrices and search() == first  # two direct reads
+        assert search() == first and b._matrices  # the third builds the matrix
+        other.put("items", [_doc(9, tenant="a", vectors=[{"path": "p", "vector": [1, 9]}])])
+        assert search() == ["d9", "d4"] and not b._matrices  # dropped; direct again
+        assert b._matrix_after[next(iter(b._matrix_after))] == 4

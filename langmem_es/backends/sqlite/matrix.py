@@ -41,6 +41,22 @@ class Matrix:
             self._docs = np.unique(self.rids, return_index=True)
         return self._docs
 
+    def rows_of(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(rids, matrix)`` of the documents in ``wanted`` (sorted rids), every row of each, in
+        rid order: binary searches and one gather, not a pass over the whole collection.
+
+        >>> m = Matrix(0, np.array([1, 2, 2, 5]), np.arange(8, dtype=np.float32).reshape(4, 2))
+        >>> r, x = m.rows_of(np.array([2, 3, 5])); r.tolist(), x[:, 0].tolist()
+        ([2, 2, 5], [2.0, 4.0, 6.0])
+        """
+        rids = self.rids
+        left, right = np.searchsorted(rids, wanted, "left"), np.searchsorted(rids, wanted, "right")
+        counts = right - left
+        if not counts.any():
+            return rids[:0], self.matrix[:0]
+        idx = np.arange(int(counts.sum())) + np.repeat(left - (np.cumsum(counts) - counts), counts)
+        return rids[idx], self.matrix[idx]
+
     def append(self, rids: np.ndarray, rows: np.ndarray) -> None:
         """Add rows for documents whose rids are all above the current ones."""
         end = self.size + rids.size

@@ -479,9 +479,31 @@ def _as_list(value: Any) -> list[Any]:
 def where(
     names: Names, collection: str, flt: Mapping[str, Any], alias: str = "t", params: dict[str, Any] | None = None
 ) -> tuple[str, dict[str, Any]]:
-    """``(sql, params)`` for one collection's table aliased ``alias`` (named parameters)."""
-    w = FilterSQL(names, collection, alias, params)
-    return w.where(flt), w.params
+    """``(sql, params)`` for one collection's table aliased ``alias`` (named parameters).
+
+    A filter met again (a recall asks the same scope filter of several legs and collections)
+    is translated once: kept by its JSON text, up to :data:`WHERE_CACHE_SIZE` of them."""
+    if params is not None:
+        w = FilterSQL(names, collection, alias, params)
+        return w.where(flt), w.params
+    try:
+        key = (names, collection, alias, json.dumps(flt, sort_keys=True, default=repr))
+    except (TypeError, ValueError):  # keys of other types, or a cycle: translated (and refused) as given
+        key = None
+    if key is not None and (hit := _where_cache.get(key)) is not None:
+        return hit[0], dict(hit[1])
+    w = FilterSQL(names, collection, alias)
+    sql = w.where(flt)
+    if key is not None:
+        if len(_where_cache) >= WHERE_CACHE_SIZE:
+            _where_cache.clear()
+        _where_cache[key] = (sql, dict(w.params))
+    return sql, w.params
+
+
+#: how many translated filters :func:`where` keeps
+WHERE_CACHE_SIZE = 1024
+_where_cache: dict[tuple[Names, str, str, str], tuple[str, dict[str, Any]]] = {}
 
 
 def sort_spec(sort: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:

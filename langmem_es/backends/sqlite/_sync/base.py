@@ -76,6 +76,8 @@ class SQLiteBase:
         self._closed = False
         self._unanalysed: dict[str, int] = {}  # table -> rows written since the last ANALYZE
         self._matrices: dict[tuple[str, int], Matrix] = {}
+        self._direct_reads: dict[tuple[str, int], int] = {}  # filtered vector legs read from blobs
+        self._matrix_after: dict[tuple[str, int], int] = {}  # ... before the matrix is built
         self._postings: dict[str, Postings] = {}
         self._no_postings: set[str] = set()  # tables whose index could not be read into postings
         self._tokenizer: Tokenizer | None = None
