@@ -289,7 +289,19 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
         return False
     if _PAST_STATE.search(new_content):
         return True
-    return new.event and not _CHANGED.search(new_content) and not _ACQUIRED.search(new_content)
+    # a past habit that set the held fact's own attribute to another value ("I commuted by bus" /
+    # "The user commutes by bike"); not a past event of another key, nor one that names whom or
+    # what the held fact names: either may be what changed it ("The user's wife gave birth" /
+    # "… is pregnant", "The user and Tom separated" / "The user is married to Tom")
+    from .meaning_learned import names
+
+    return (
+        new.event
+        and new.key == held.key
+        and not _CHANGED.search(new_content)
+        and not _ACQUIRED.search(new_content)
+        and not names(old_content) & names(new_content)
+    )
 
 
 _NAMED_ATTRIBUTES = frozenset(

@@ -432,15 +432,17 @@ def slot_readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[M
 
 def _one_value(text: str) -> bool:
     """One name is the sentence's only value: no second name (which flight, which meeting), no
-    number, time or date (when), no one-off event ("flew to X in March")."""
+    number, time or date (when), no one-off event ("flew to X in March"), not one more ("also")."""
     from . import statements
+    from .statements import changes
 
     masked = mask(text)
     if len(re.findall(r"\b[XNE]\b", masked)) != 1 or re.search(r"\d", text) or DATE.search(text):
         return False
     if set(re.findall(r"[a-z]+", masked.casefold())) & _CALENDAR:
         return False
-    return not statements.parse(text).event
+    st = statements.parse(text)
+    return not st.event and not changes.adds(st)  # "I'm also learning X": one more, not another value
 
 
 def slot_text(text: str) -> str:
