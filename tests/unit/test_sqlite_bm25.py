@@ -125,11 +125,14 @@ def test_rankings_and_scores_equal_fts5_through_writes(backend, tmp_path):
     assert _same_as_sql(b, _queries(r, 8)) > 500
     assert b._postings[table] is built and built.changed > 0
 
-    # a commit by another connection: the next search rebuilds
+    # a commit by another connection: the next searches run in SQL (POSTINGS_AFTER_COMMITS of
+    # them, twice as many after each such commit), then the postings are rebuilt
     other = SQLiteBackend(str(tmp_path / "m.db"))
     other.put(C, _docs(r, 20, "a") + [dict(d, text="kafka kafka disk") for d in r.sample(docs, 10)])
     other.delete(C, [d["id"] for d in r.sample(docs, 10)])
     other.close()
+    b.hybrid([C], F.MATCH_ALL, text="kafka disk", vector=None)
+    assert table not in b._postings and b._sql_legs[table] == 1 and b._postings_wait[table] == 4
     assert _same_as_sql(b, _queries(r, 8)) > 500
     assert b._postings[table] is not built
 

@@ -79,6 +79,8 @@ class AsyncSQLiteBase:
         self._matrix_after: dict[tuple[str, int], int] = {}  # ... before the matrix is built
         self._postings: dict[str, Postings] = {}
         self._no_postings: set[str] = set()  # tables whose index could not be read into postings
+        self._postings_wait: dict[str, int] = {}  # SQL BM25 legs to run before postings are rebuilt
+        self._sql_legs: dict[str, int] = {}  # ... run so far
         self._tokenizer: Tokenizer | None = None
 
     # ----------------------------------------------------------------- plumbing

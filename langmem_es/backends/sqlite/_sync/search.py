@@ -43,6 +43,11 @@ SELECTIVE_MAX = 2_000
 #: below this many documents in a text index the BM25 leg runs in SQL (as fast there: ~2.4 ms
 #: against ~3 ms at 1k memories; from ~5k on the postings win, 4.3 ms against 5.2 at 10k)
 POSTINGS_MIN = 2_000
+#: after another connection's commit threw a collection's postings away, its BM25 leg runs in SQL
+#: for this many searches before they are built again, twice as many after each such commit:
+#: several processes writing one file would otherwise rebuild them (a read of the whole
+#: vocabulary) after nearly every write of the others
+POSTINGS_AFTER_COMMITS = 4
 
 
 class SQLiteSearch(SQLiteBase):
@@ -305,7 +310,14 @@ class SQLiteSearch(SQLiteBase):
         if cached is not None and _outdated(
             cached.data_version, data_version, len(cached.stale) + cached.changed, cached.n
         ):
+            if cached.data_version != data_version:  # another connection wrote: SQL for a while
+                self._postings_wait[table] = 2 * self._postings_wait.get(table, POSTINGS_AFTER_COMMITS // 2)
+                self._sql_legs[table] = 0
             cached = None
+            self._postings.pop(table, None)
+        if cached is None and self._sql_legs.get(table, 0) < self._postings_wait.get(table, 0):
+            self._sql_legs[table] = self._sql_legs.get(table, 0) + 1
+            return None
         if cached is not None and cached.stale:
             rids = sorted(cached.stale)
             texts = {r: t for r, t in self._rows(conn, c, '"text"', rids) if t is not None}
