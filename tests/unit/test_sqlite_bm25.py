@@ -132,7 +132,7 @@ def test_rankings_and_scores_equal_fts5_through_writes(backend, tmp_path):
     other.delete(C, [d["id"] for d in r.sample(docs, 10)])
     other.close()
     b.hybrid([C], F.MATCH_ALL, text="kafka disk", vector=None)
-    assert table not in b._postings and b._sql_legs[table] == 1 and b._postings_wait[table] == 4
+    assert table not in b._postings and b._postings_gates[table].uses == 1 and b._postings_gates[table].after == 4
     assert _same_as_sql(b, _queries(r, 8)) > 500
     assert b._postings[table] is not built
 

@@ -588,4 +588,4 @@ def test_a_hot_collection_keeps_its_matrix_until_another_connection_writes(tmp_p
         assert search() == first and b._matrices  # the third builds the matrix
         other.put("items", [_doc(9, tenant="a", vectors=[{"path": "p", "vector": [1, 9]}])])
         assert search() == ["d9", "d4"] and not b._matrices  # dropped; direct again
-        assert b._matrix_after[next(iter(b._matrix_after))] == 4
+        assert next(iter(b._matrix_gates.values())).after == 4

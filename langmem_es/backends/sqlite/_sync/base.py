@@ -23,6 +23,7 @@ from .._runner import Runner
 from ..bm25 import Postings
 from ..fulltext import Tokenizer
 from ..matrix import Matrix
+from ..rebuilds import RebuildGate
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -76,12 +77,10 @@ class SQLiteBase:
         self._closed = False
         self._unanalysed: dict[str, int] = {}  # table -> rows written since the last ANALYZE
         self._matrices: dict[tuple[str, int], Matrix] = {}
-        self._direct_reads: dict[tuple[str, int], int] = {}  # filtered vector legs read from blobs
-        self._matrix_after: dict[tuple[str, int], int] = {}  # ... before the matrix is built
+        self._matrix_gates: dict[tuple[str, int], RebuildGate] = {}  # filtered legs read from blobs
         self._postings: dict[str, Postings] = {}
         self._no_postings: set[str] = set()  # tables whose index could not be read into postings
-        self._postings_wait: dict[str, int] = {}  # SQL BM25 legs to run before postings are rebuilt
-        self._sql_legs: dict[str, int] = {}  # ... run so far
+        self._postings_gates: dict[str, RebuildGate] = {}  # BM25 legs run in SQL after a foreign commit
         self._tokenizer: Tokenizer | None = None
 
     # ----------------------------------------------------------------- plumbing

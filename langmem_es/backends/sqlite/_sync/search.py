@@ -27,6 +27,7 @@ from .. import schema
 from ..bm25 import Postings
 from ..fulltext import fts_terms, match_expression, total_rows, weighted, weighted_terms
 from ..matrix import Matrix, best_per_doc, normalised, top
+from ..rebuilds import RebuildGate
 from .base import SQLiteBase, _chunks, _select_in, _unique
 
 #: above this many filtered documents the vector leg builds (or reuses) an in-memory
@@ -197,7 +198,7 @@ class SQLiteSearch(SQLiteBase):
         qn = query / np.linalg.norm(query)
 
         def score(wanted: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-            cached = self._matrix(conn, c, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX, hot=True)
+            cached = self._matrix(conn, c, dim, build=wanted is None or wanted.size > DIRECT_VECTOR_MAX)
             docs = None
             if cached is not None:
                 rids, matrix = cached.rids, cached.matrix
@@ -207,8 +208,6 @@ class SQLiteSearch(SQLiteBase):
                     rids, matrix = cached.rows_of(wanted)
             else:  # few documents pass the filter: read just their vectors
                 assert wanted is not None
-                key = (self.names.table(c), dim)
-                self._direct_reads[key] = self._direct_reads.get(key, 0) + 1
                 rows = [
                     row
                     for part in _chunks(wanted.tolist())
@@ -311,12 +310,10 @@ class SQLiteSearch(SQLiteBase):
             cached.data_version, data_version, len(cached.stale) + cached.changed, cached.n
         ):
             if cached.data_version != data_version:  # another connection wrote: SQL for a while
-                self._postings_wait[table] = 2 * self._postings_wait.get(table, POSTINGS_AFTER_COMMITS // 2)
-                self._sql_legs[table] = 0
+                self._postings_gate(table).dropped()
             cached = None
             self._postings.pop(table, None)
-        if cached is None and self._sql_legs.get(table, 0) < self._postings_wait.get(table, 0):
-            self._sql_legs[table] = self._sql_legs.get(table, 0) + 1
+        if cached is None and not self._postings_gate(table).ready():
             return None
         if cached is not None and cached.stale:
             rids = sorted(cached.stale)
@@ -340,28 +337,32 @@ class SQLiteSearch(SQLiteBase):
         self._postings[table] = cached
         return cached
 
-    def _matrix(
-        self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool, hot: bool = False
-    ) -> Matrix | None:
+    def _postings_gate(self, table: str) -> RebuildGate:
+        """When ``table``'s postings are built again (at once, unless another connection's commit
+        threw them away: see :data:`POSTINGS_AFTER_COMMITS`)."""
+        if table not in self._postings_gates:
+            self._postings_gates[table] = RebuildGate(first=0, floor=POSTINGS_AFTER_COMMITS)
+        return self._postings_gates[table]
+
+    def _matrix(self, conn: sqlite3.Connection, c: Collection, dim: int, *, build: bool) -> Matrix | None:
         """The cached matrix of collection ``c``, brought up to date; built when ``build`` is set,
-        or with ``hot`` when filtered legs have read its blobs :data:`MATRIX_AFTER_READS` times (twice as
-        many after each commit of another connection that threw such a matrix away)."""
+        or once filtered legs have read its blobs :data:`MATRIX_AFTER_READS` times (twice as many
+        after each commit of another connection that threw such a matrix away)."""
         key = (self.names.table(c), dim)
         (data_version,) = conn.execute("PRAGMA data_version").fetchone()  # moves on other connections' commits
+        if key not in self._matrix_gates:
+            self._matrix_gates[key] = RebuildGate(first=MATRIX_AFTER_READS, floor=MATRIX_AFTER_READS)
         cached = self._matrices.get(key)
         if cached is not None and _outdated(cached.data_version, data_version, len(cached.stale), cached.rids.size):
-            if cached.data_version != data_version:  # another connection wrote: a matrix built for
-                # filtered legs waits twice as many of them before it is built again
-                self._matrix_after[key] = 2 * self._matrix_after.get(key, MATRIX_AFTER_READS)
-                self._direct_reads[key] = 0
+            if cached.data_version != data_version:  # another connection wrote
+                self._matrix_gates[key].dropped()
             cached = None
-        build = build or (hot and self._direct_reads.get(key, 0) >= self._matrix_after.get(key, MATRIX_AFTER_READS))
         if cached is not None and cached.stale:
             cached = self._patched(conn, c, cached, dim)
         if cached is None:
             self._matrices.pop(key, None)
-            if not build:
-                return None
+            if not build and not self._matrix_gates[key].ready():
+                return None  # few documents pass the filter: the leg reads just their vectors
             rows = conn.execute(
                 f"SELECT rid, vec FROM {schema.q(self.names.vectors(c))} WHERE length(vec) = ? ORDER BY rid", (4 * dim,)
             ).fetchall()
