@@ -424,14 +424,14 @@ def readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meanin
         from .meaning_learned import ANY, reading
         from .meaning_words import same_form
 
-        unread = a is None
-        if a is None and b is None:
+        by_rules_neither = a is None and b is None
+        if by_rules_neither:
             b = reading(new, new_owner, ANY)
         if a is None and b is not None:
             a = reading(old, old_owner, b.attributes)
         elif a is not None:
             b = reading(new, new_owner, a.attributes)
-        if unread and b is None and meaning(new, new_owner) is None:
+        if by_rules_neither and b is None:
             # neither side names an attribute the rules or the labels know: the held sentence as
             # the only example of its own ("My dentist is X" / "My new dentist is Y")
             from .meaning_learned import slot_readings
