@@ -194,10 +194,14 @@ def long_content_markdown(result: dict[str, Any]) -> str:
         f"The embedder (texts/s, median of alternating rounds; {e['texts']['short']} turns under 40 word pieces, "
         f"{e['texts']['long']} passages):",
         "",
-        f"| texts | fixed batches of 32 | batches of ≤ {e['batch_tokens']:,} padded tokens (shipped) | ratio |",
-        "|---|---:|---:|---:|",
-        f"| short | {e['fixed_32']['short']} | {e['shipped']['short']} | {e['ratio']['short']} |",
-        f"| long (passages) | {e['fixed_32']['long']} | {e['shipped']['long']} | {e['ratio']['long']} |",
+        f"| texts | float, fixed batches of 32 | float, batches of ≤ {e['batch_tokens']:,} padded tokens | "
+        f"{e.get('precision', 'int8')} (shipped) | shipped ÷ float | shipped ÷ fixed batches |",
+        "|---|---:|---:|---:|---:|---:|",
+        *(
+            f"| {label} | {e['fixed_32'][k]} | {e.get('float', {}).get(k, '—')} | {e['shipped'][k]} | "
+            f"{e.get('int8_ratio', {}).get(k, '—')} | {e['ratio'][k]} |"
+            for k, label in (("short", "short"), ("long", "long (passages)"))
+        ),
         "",
         "One generated long conversation through `remember_many`, beside the embedder alone on what the ingest "
         "embeds (each message once and each passage of a long one; timed on an even sample right before and after):",

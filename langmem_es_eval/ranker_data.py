@@ -149,12 +149,14 @@ CACHE = Path.home() / ".cache" / "langmem-es" / "ranker-data"
 
 def collected(spec: str, window: int, use_cache: bool = True) -> RankerData:
     """The ranker data of one dataset spec, from the cache when its checksum and features match."""
+    from langmem_es.embeddings.int8 import default_precision
     from langmem_es_eval.datasets import load
     from langmem_es_eval.pipeline import MemoryPipelineSystem
     from langmem_es_eval.systems import EvalContext
 
     dataset = load(spec)
-    key = data_hash(str(dataset.meta.get("sha256")), f"window={window}")
+    # the candidates' dense scores depend on the embedder's arithmetic
+    key = data_hash(str(dataset.meta.get("sha256")), f"window={window}", f"embedder={default_precision()}")
     path = CACHE / f"{key[:24]}.npz"
     if use_cache and path.is_file():
         return RankerData.load(path)

@@ -174,7 +174,9 @@ def _read_tsv(path: Path) -> list[tuple[str, str, str, str]]:
 
 
 def _digest(rows: list[tuple[str, str, str, str]]) -> str:
-    lines = [f"mask_names={MASK_NAMES}", *(f"{k}\t{t}" for k, _, _, t in rows)]
+    from ..embeddings.int8 import default_precision
+
+    lines = [f"mask_names={MASK_NAMES}", f"embedder={default_precision()}", *(f"{k}\t{t}" for k, _, _, t in rows)]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 

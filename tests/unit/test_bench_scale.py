@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from langmem_es_bench.cli import main
-from langmem_es_bench.scale_cli import replace_section
+from langmem_es_bench.scale_cli import long_content_markdown, replace_section
 
 
 def test_concurrency_point_drives_core_and_server(tmp_path: Path) -> None:
@@ -34,7 +34,11 @@ def test_concurrency_point_drives_core_and_server(tmp_path: Path) -> None:
 def test_long_content_point_measures_ingest_beside_embedder(tmp_path: Path) -> None:
     assert main(["--backend", "sqlite", "--smoke", "--long-content", "0.05", "--out", str(tmp_path)]) == 0
     result = json.loads((tmp_path / "long_content.json").read_text())
-    assert result["embedder"]["shipped"]["long"] > 0 and result["embedder"]["fixed_32"]["short"] > 0
+    e = result["embedder"]
+    assert e["shipped"]["long"] > 0 and e["fixed_32"]["short"] > 0 and e["float"]["long"] > 0
+    assert e["precision"] == "int8" and e["int8_ratio"]["long"] == round(e["shipped"]["long"] / e["float"]["long"], 2)
+    table = long_content_markdown(result)
+    assert f"| long (passages) | {e['fixed_32']['long']} | {e['float']['long']} | {e['shipped']['long']} |" in table
     run = result["sqlite"]
     assert run["megabytes"] >= 0.05 and run["passages"] > 0 and run["ratio"] > 0
 

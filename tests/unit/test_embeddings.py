@@ -251,9 +251,75 @@ def test_matches_fp32_sentence_transformers_reference(onnx: OnnxMiniLMEmbeddings
     if not (emb_mod._find_tokenizer_file().parent / "model.safetensors").is_file():
         pytest.skip("fp32 weights not shipped")
     ref = _reference_embed(texts)
-    got = onnx.embed_array(texts)
+    got = OnnxMiniLMEmbeddings(precision="float").embed_array(texts)
     sims = (ref * got).sum(1)
-    assert sims.min() > 0.995, sims  # int8 vs fp32: measured ~0.9995
+    assert sims.min() > 0.995, sims  # int8 weights in float arithmetic vs fp32: measured ~0.9995
+    sims = (ref * onnx.embed_array(texts)).sum(1)
+    assert sims.min() > 0.97, sims  # int8 arithmetic (the default)
+
+
+# ------------------------------------------------------------------- int8 arithmetic
+def test_int8_is_the_default_and_close_to_float(onnx: OnnxMiniLMEmbeddings) -> None:
+    texts = [
+        "Melanie: Yeah, I play clarinet! Started when I was young.",
+        "I moved to Lisbon last year with my partner.",
+        "Error E-4012 appeared after upgrading to v2.3.1; the rollback fixed the index mapping. " * 8,
+    ]
+    assert onnx.precision == "int8"
+    got = onnx.embed_array(texts)
+    assert "int8" in onnx._model_file.name and onnx._model_file.is_file()
+    float_model = OnnxMiniLMEmbeddings(precision="float")
+    ref = float_model.embed_array(texts)
+    assert float_model._model_file == emb_mod._find_model_file()  # the pinned file, as it is
+    sims = (ref * got).sum(1)
+    assert sims.min() > 0.97 and not np.allclose(ref, got), sims  # the same model in other arithmetic
+    # a text's vector does not depend on the texts embedded with it
+    alone = np.stack([onnx.embed_array([t])[0] for t in texts])
+    assert np.array_equal(alone, got)
+    # what the two tell apart is kept: the related pair stays nearer than an unrelated one
+    a, b, c = onnx.embed_array(["I play the violin", "I am a violinist in an orchestra", "The invoice is overdue"])
+    assert a @ b > a @ c + 0.2
+
+
+def test_int8_model_is_derived_once(tmp_path: Path) -> None:
+    from langmem_es.embeddings.int8 import int8_model
+
+    source = emb_mod._find_model_file()
+    digest = emb_mod._digest_of(source)
+    first = int8_model(source, digest, tmp_path)
+    assert first.parent == tmp_path and digest[:16] in first.name
+    stamp = first.stat().st_mtime_ns
+    assert int8_model(source, digest, tmp_path) == first and first.stat().st_mtime_ns == stamp
+    assert [p.name for p in tmp_path.iterdir()] == [first.name]  # no work files left behind
+
+
+def test_int8_model_where_the_cache_cannot_be_written(tmp_path: Path) -> None:
+    from langmem_es.embeddings.int8 import int8_model
+
+    blocked = tmp_path / "a-file"  # a file where the cache directory should be (root may write anywhere)
+    blocked.write_text("")
+    source = emb_mod._find_model_file()
+    got = int8_model(source, emb_mod._digest_of(source), blocked / "models")
+    assert got.is_file() and blocked.is_file()  # derived for this process, elsewhere
+
+
+def test_precision_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGMEM_ES_EMBEDDER_PRECISION", "float")
+    assert OnnxMiniLMEmbeddings().precision == "float"
+    monkeypatch.setenv("LANGMEM_ES_EMBEDDER_PRECISION", "fp16")
+    with pytest.raises(ValueError, match="LANGMEM_ES_EMBEDDER_PRECISION='fp16'"):
+        OnnxMiniLMEmbeddings()
+    with pytest.raises(ValueError, match="precision must be one of int8, float"):
+        OnnxMiniLMEmbeddings(precision="int4")
+
+
+def test_a_broken_model_is_one_clear_error(tmp_path: Path) -> None:
+    from langmem_es.embeddings.int8 import int8_model
+
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(EmbeddingError, match="cannot derive the int8 embedder"):
+        int8_model(bad, "0" * 64, tmp_path / "models")
 
 
 # ---------------------------------------------------------------------------- Jina
