@@ -20,6 +20,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +210,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
         self._model_file = Path()
         self._busy = 0  # runs in flight
         self._busy_lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None  # int8: texts of one call run side by side
         self._tokenizer: Any = None
         self._input_names: frozenset[str] = frozenset()
         self.cache_hits = 0
@@ -285,8 +287,9 @@ class OnnxMiniLMEmbeddings(Embeddings):
         return self._single
 
     # -- core ------------------------------------------------------------------------
-    def _run(self, ids: list[list[int]]) -> np.ndarray:
-        """Embed one batch of token-id lists (unpadded) → (n, 384) float32, unit-norm."""
+    def _run(self, ids: list[list[int]], *, alone: bool = False) -> np.ndarray:
+        """Embed one batch of token-id lists (unpadded) → (n, 384) float32, unit-norm (``alone``:
+        on a one-thread session, as one of several runs side by side)."""
         width = max(len(x) for x in ids)
         input_ids = np.zeros((len(ids), width), dtype=np.int64)
         mask = np.zeros((len(ids), width), dtype=np.int64)
@@ -297,7 +300,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(input_ids)
         with self._busy_lock:
-            overlapping = self._busy > 0
+            overlapping = alone or self._busy > 0
             self._busy += 1
         try:
             hidden = self._session_while(overlapping).run(None, feeds)[0]
@@ -322,9 +325,26 @@ class OnnxMiniLMEmbeddings(Embeddings):
         encodings = self._tokenizer.encode_batch([str(t) for t in texts])
         ids = [e.ids for e in encodings]
         out = np.empty((len(ids), self.dims), dtype=np.float32)
-        for chunk in self._batches(ids):
+        chunks = self._batches(ids)
+        if self.precision == "int8" and len(chunks) > 1 and self.intra_op_num_threads > 1:
+            # one text a run: the runs go side by side, a one-thread session each (two cores:
+            # short turns ×1.9 and long passages ×1.3 over one run at a time on both threads)
+            runs = self._workers().map(lambda chunk: self._run([ids[i] for i in chunk], alone=True), chunks)
+            for chunk, vectors in zip(chunks, runs, strict=True):
+                out[chunk] = vectors
+            return out
+        for chunk in chunks:
             out[chunk] = self._run([ids[i] for i in chunk])
         return out
+
+    def _workers(self) -> ThreadPoolExecutor:
+        """The threads that run one call's texts side by side (``intra_op_num_threads`` of them,
+        shared by every call; made on first need)."""
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(self.intra_op_num_threads, thread_name_prefix="langmem-es-embed")
+        return self._pool
 
     def _batches(self, ids: Sequence[Sequence[int]]) -> list[list[int]]:
         """Indices of ``ids`` in batches of similar length, each at most ``batch_size`` rows
