@@ -98,6 +98,8 @@ def describe_embeddings(emb: Any) -> str:
             name += f" [{attr}={value}]"
     if isinstance(getattr(inner, "max_length", None), int):
         name += f" [max_length={inner.max_length}]"
+    if isinstance(getattr(inner, "precision", None), str):
+        name += f" [{inner.precision} arithmetic]"
     return name
 
 
