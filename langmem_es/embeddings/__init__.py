@@ -247,8 +247,15 @@ class OnnxMiniLMEmbeddings(Embeddings):
             tokenizer.enable_truncation(max_length=self.max_length)
             self._model_file = Path(model_path)
             if self.precision == "int8":
-                self._model_file = int8_model(self._model_file, _digest_of(self._model_file))
-            session = self._new_session(self.intra_op_num_threads)
+                source = self._model_file
+                self._model_file = int8_model(source, _digest_of(source))
+                try:
+                    session = self._new_session(self.intra_op_num_threads)
+                except EmbeddingError:  # a damaged cached copy: derived again, once
+                    self._model_file = int8_model(source, _digest_of(source), again=True)
+                    session = self._new_session(self.intra_op_num_threads)
+            else:
+                session = self._new_session(self.intra_op_num_threads)
             self._input_names = frozenset(i.name for i in session.get_inputs())
             self._tokenizer = tokenizer
             self._session = session

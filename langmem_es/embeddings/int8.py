@@ -39,9 +39,10 @@ def default_precision() -> str:
     return value
 
 
-def int8_model(source: Path, digest: str, directory: Path | None = None) -> Path:
+def int8_model(source: Path, digest: str, directory: Path | None = None, *, again: bool = False) -> Path:
     """The int8 version of the ONNX file ``source`` (whose SHA-256 is ``digest``), derived on
-    first need into ``directory`` (default: ``models`` in the cache directory)."""
+    first need (or ``again``: over a copy that would not load) into ``directory`` (default:
+    ``models`` in the cache directory)."""
     import onnxruntime
 
     try:
@@ -58,7 +59,7 @@ def int8_model(source: Path, digest: str, directory: Path | None = None) -> Path
         directory = home_dir() / "models"
     name = f"{source.stem}-int8-{digest[:16]}-ort{onnxruntime.__version__}-onnx{onnx.__version__}.onnx"
     target = directory / name
-    if target.is_file():
+    if target.is_file() and not again:
         return target
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -303,6 +303,19 @@ def test_int8_model_where_the_cache_cannot_be_written(tmp_path: Path) -> None:
     assert got.is_file() and blocked.is_file()  # derived for this process, elsewhere
 
 
+def test_a_damaged_cached_int8_model_is_derived_again(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from langmem_es.embeddings.int8 import int8_model
+
+    monkeypatch.setenv("LANGMEM_ES_HOME", str(tmp_path))
+    source = emb_mod._find_model_file()
+    cached = int8_model(source, emb_mod._digest_of(source))
+    assert cached.parent == tmp_path / "models"
+    cached.write_bytes(b"half a model")  # a damaged copy under the right name
+    fresh = OnnxMiniLMEmbeddings()
+    assert len(fresh.embed_query("still embeds")) == 384
+    assert fresh._model_file == cached and cached.stat().st_size > 1_000_000
+
+
 def test_precision_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANGMEM_ES_EMBEDDER_PRECISION", "float")
     assert OnnxMiniLMEmbeddings().precision == "float"
