@@ -8,9 +8,10 @@ Its vectors stay close to the float ones (cosine 0.992 on average over conversat
 0.98 at worst), so an index written with one still answers queries embedded with the other.
 
 The int8 file is derived once from the verified pinned file (ONNX Runtime folds the weight
-casts into constants, then quantizes) and kept in the cache directory under a name that
-says what it was derived from and by which versions; writes are atomic, so processes that
-derive it at once do not see each other's half-written file.
+casts into constants, then quantizes), checked against it (both embed probe inputs: a file
+whose vectors stray below :data:`MIN_AGREEMENT` is refused) and kept in the cache directory
+under a name that says what it was derived from and by which versions; writes are atomic,
+so processes that derive it at once do not see each other's half-written file.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from ..errors import EmbeddingError
 
@@ -99,9 +101,43 @@ def _quantize(source: Path, target: Path) -> None:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC  # constant folding only
         opts.optimized_model_filepath = str(folded)
         try:
-            ort.InferenceSession(str(source), sess_options=opts, providers=["CPUExecutionProvider"])
+            float_session = ort.InferenceSession(str(source), sess_options=opts, providers=["CPUExecutionProvider"])
             partial = Path(work) / target.name
             quantize_dynamic(folded, partial, weight_type=QuantType.QInt8, per_channel=True)
+            agreement = _agreement(
+                float_session, ort.InferenceSession(str(partial), providers=["CPUExecutionProvider"])
+            )
         except Exception as exc:  # onnxruntime and onnx raise their own exception types
             raise EmbeddingError(f"cannot derive the int8 embedder from {source}: {exc}") from exc
+        if agreement < MIN_AGREEMENT:
+            raise EmbeddingError(
+                f"the int8 embedder derived from {source} embeds too far from it (cosine {agreement:.3f} < "
+                f"{MIN_AGREEMENT}); set LANGMEM_ES_EMBEDDER_PRECISION=float"
+            )
         os.replace(partial, target)
+
+
+MIN_AGREEMENT = 0.95
+"""The lowest cosine between the float and the int8 model's vectors of :data:`_PROBES` that
+lets a derived file be kept (measured: 0.98 and more on conversation turns)."""
+
+_PROBES = (
+    [101, 1045, 2333, 2000, 11867, 2197, 2095, 2007, 2026, 4256, 1012, 102],  # a short sentence's word pieces
+    [101, *range(2000, 2190), 102],  # a long passage's width
+)
+
+
+def _agreement(float_session: Any, int8_session: Any) -> float:
+    """The lowest cosine between the two sessions' mean-pooled vectors of the probe inputs."""
+    import numpy as np
+
+    names = {i.name for i in float_session.get_inputs()}
+    lowest = 1.0
+    for probe in _PROBES:
+        ids = np.array([probe], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+        if "token_type_ids" in names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        a, b = (s.run(None, feeds)[0][0].mean(axis=0) for s in (float_session, int8_session))
+        lowest = min(lowest, float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))))
+    return lowest

@@ -316,6 +316,16 @@ def test_a_damaged_cached_int8_model_is_derived_again(monkeypatch: pytest.Monkey
     assert fresh._model_file == cached and cached.stat().st_size > 1_000_000
 
 
+def test_a_derived_model_that_strays_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from langmem_es.embeddings import int8
+
+    source = emb_mod._find_model_file()
+    monkeypatch.setattr(int8, "MIN_AGREEMENT", 1.01)  # no quantized model agrees that closely
+    with pytest.raises(EmbeddingError, match=r"embeds too far from it \(cosine 0\.9\d\d < 1\.01\).*=float"):
+        int8.int8_model(source, emb_mod._digest_of(source), tmp_path)
+    assert list(tmp_path.iterdir()) == []  # nothing kept
+
+
 def test_precision_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANGMEM_ES_EMBEDDER_PRECISION", "float")
     assert OnnxMiniLMEmbeddings().precision == "float"
