@@ -306,12 +306,15 @@ class LazyJSON(Mapping[str, Any]):
     ('hi', 2, {'content': 'hi', 'n': 2})
     """
 
-    __slots__ = ("_loads", "_text", "_value")
+    __slots__ = ("_known", "_loads", "_text", "_value")
 
-    def __init__(self, text: str | bytes, loads: Callable[[Any], Any] = json.loads) -> None:
+    def __init__(
+        self, text: str | bytes, loads: Callable[[Any], Any] = json.loads, known: Mapping[str, Any] | None = None
+    ) -> None:
         self._text = text
         self._loads = loads
         self._value: dict[str, Any] | None = None
+        self._known = known  # fields known without decoding (the writer vouched for them): peek's answers
 
     def _data(self) -> dict[str, Any]:
         if self._value is None:
@@ -338,6 +341,8 @@ class LazyJSON(Mapping[str, Any]):
         """
         if self._value is not None:
             return self._value.get(key, default)
+        if self._known is not None and key in self._known:
+            return self._known[key]
         kept = (self._loads, self._text, key)
         value = _PEEKED.get(kept)
         if value is not None:

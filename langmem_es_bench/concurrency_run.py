@@ -93,8 +93,9 @@ def _free_port() -> int:
 @contextlib.contextmanager
 def serving(
     backend: str, target: Any, tenants: Sequence[str], workdir: Path, workers: int = 1
-) -> Iterator[tuple[str, dict[str, str]]]:
-    """``langmem-es serve --workers N`` on ``target``'s storage: ``(base URL, token per tenant)``."""
+) -> Iterator[tuple[str, dict[str, str], int]]:
+    """``langmem-es serve --workers N`` on ``target``'s storage: ``(base URL, token per tenant,
+    the server's process id)``."""
     tokens = {t: f"bench-{t}-{os.urandom(8).hex()}" for t in tenants}
     token_file = workdir / "tokens.json"
     token_file.write_text(
@@ -122,7 +123,7 @@ def serving(
             if time.monotonic() > deadline:
                 raise RuntimeError("langmem-es serve did not answer /v1/health within 120 s")
             time.sleep(0.3)
-        yield url, tokens
+        yield url, tokens, proc.pid
     finally:
         proc.terminate()
         try:
@@ -195,6 +196,48 @@ def mcp_system(url: str, tokens: dict[str, str]) -> System:
     return open_
 
 
+class CpuMeter:
+    """CPU time spent during a run, per operation, where it was spent: this process (the async
+    core, or the clients of the HTTP server and of the sync peers), the HTTP server's processes
+    (its workers included), and the Elasticsearch nodes (node statistics: everything the
+    cluster did meanwhile, on a bench that runs alone)."""
+
+    def __init__(self, client: Any, servers: dict[str, int]) -> None:
+        self.client = client
+        self.servers = servers
+
+    def read(self, system: str) -> dict[str, float]:
+        out = {"here": time.process_time() * 1000}
+        pid = self.servers.get(system)
+        if pid is not None:
+            out["server"] = _tree_cpu_ms(pid)
+        if self.client is not None:
+            nodes = self.client.nodes.stats(metric="process")["nodes"].values()
+            out["engine"] = float(sum(n["process"]["cpu"]["total_in_millis"] for n in nodes))
+        return out
+
+    def per_op(self, system: str, before: dict[str, float], figures: dict[str, Any]) -> dict[str, float]:
+        ops = sum(figures.get(kind, {}).get("n", 0) for kind in ("read", "write"))
+        after = self.read(system)
+        return {k: round((after[k] - v) / max(1, ops), 2) for k, v in before.items() if k in after}
+
+
+def _tree_cpu_ms(pid: int) -> float:
+    """User + system CPU ms of a process and its live children."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        total = 0.0
+        for proc in (root, *root.children(recursive=True)):
+            with contextlib.suppress(psutil.Error):
+                times = proc.cpu_times()
+                total += times.user + times.system
+        return total * 1000
+    except psutil.Error:
+        return float("nan")
+
+
 def sync_system(read: Callable[[str, str], Any], write: Callable[[str, str], Any]) -> System:
     @contextlib.asynccontextmanager
     async def open_(callers: int) -> Any:
@@ -217,6 +260,7 @@ async def _levels(
     tenants: Sequence[str],
     stream: QueryStream,
     say: Say,
+    meter: CpuMeter | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {name: {} for name in systems}
     for n in levels:
@@ -224,6 +268,7 @@ async def _levels(
             record: dict[str, Any] = {}
             for workload, ratio in (("reads", 1.0), ("mixed", 0.7)):
                 async with system(n) as (read, write):
+                    before = meter.read(name) if meter else None
                     record[workload] = await drive(
                         read,
                         None if ratio == 1.0 else write,
@@ -233,12 +278,15 @@ async def _levels(
                         queries=stream.take(int(seconds * 400) + 100),
                         tenants=tenants,
                     )
+                    if meter and before:
+                        record[workload]["cpu_ms_per_op"] = meter.per_op(name, before, record[workload])
             out[name][str(n)] = record
             r, m = record["reads"], record["mixed"]
             say(
                 f"    {name} × {n}: reads {r['ops_per_s']} ops/s (p50 {r.get('read', {}).get('p50')} / p99 "
                 f"{r.get('read', {}).get('p99')} ms); mixed {m['ops_per_s']} ops/s, writes p50 "
                 f"{m.get('write', {}).get('p50')} ms; errors {r['errors'] + m['errors']} (load {m['loadavg']})"
+                + (f"; reads' CPU ms per op {r['cpu_ms_per_op']}" if "cpu_ms_per_op" in r else "")
             )
     return out
 
@@ -276,6 +324,7 @@ def run_concurrency(
     with tempfile.TemporaryDirectory(prefix="langmem-es-conc-") as tmp, contextlib.ExitStack() as stack:
         workdir = Path(tmp)
         systems: dict[str, System] = {}
+        servers: dict[str, int] = {}  # system → the process id of its HTTP server
         for backend in backends:
             say(f"concurrency: loading {size:,} memories into langmem-es on {backend} …")
             target = OursTarget(backend, cached, workdir=workdir, client=client)
@@ -286,11 +335,13 @@ def run_concurrency(
             )
             systems[f"core[{backend}]"] = core_system(backend, target, emb)
             for workers in server_workers:
-                url, tokens = stack.enter_context(serving(backend, target, names, workdir, workers))
+                url, tokens, pid = stack.enter_context(serving(backend, target, names, workdir, workers))
                 name = f"http[{backend}]" if workers == 1 else f"http[{backend}, {workers} workers]"
                 systems[name] = http_system(url, tokens)
+                servers[name] = pid
                 if workers == server_workers[0]:
                     systems["mcp" + name[len("http") :]] = mcp_system(url, tokens)
+                    servers["mcp" + name[len("http") :]] = pid
         if client is not None:
             say(f"concurrency: loading {size:,} memories into langchain-elasticsearch …")
             lc = LangChainESTarget(cached, client)
@@ -309,7 +360,10 @@ def run_concurrency(
             stack.callback(pg.close)
             pg.load(items, tenants)
             systems["postgres"] = sync_system(pg.query, pg.write)
-        out["systems"] = asyncio.run(_levels(systems, levels, seconds=seconds, tenants=names, stream=stream, say=say))
+        meter = CpuMeter(client, servers)
+        out["systems"] = asyncio.run(
+            _levels(systems, levels, seconds=seconds, tenants=names, stream=stream, say=say, meter=meter)
+        )
     if client is not None:
         client.close()
     out["loadavg_end"] = round(os.getloadavg()[0], 2)

@@ -115,9 +115,9 @@ def concurrency_markdown(result: dict[str, Any]) -> str:
         f"{result['tenants']} tenants, {result['seconds']:g} s a run, every read a query never asked before; "
         f"load average {result.get('loadavg_start')} at the start, {result.get('loadavg_end')} at the end.",
         "",
-        "| system | callers | reads only: ops/s | read p50 / p95 / p99 ms | 70 % reads: ops/s | "
-        "read p50 / p99 ms | write p50 / p99 ms | errors | load |",
-        "|---|---:|---:|---|---:|---|---|---:|---:|",
+        "| system | callers | reads only: ops/s | read p50 / p95 / p99 ms | CPU ms a read: here · server · "
+        "engine | 70 % reads: ops/s | read p50 / p99 ms | write p50 / p99 ms | errors | load |",
+        "|---|---:|---:|---|---|---:|---|---|---:|---:|",
     ]
     for name, by_level in result["systems"].items():
         for level, rec in by_level.items():
@@ -125,11 +125,19 @@ def concurrency_markdown(result: dict[str, Any]) -> str:
             rr, mr, mw = r.get("read"), m.get("read"), m.get("write")
             lines.append(
                 f"| {name} | {level} | {r['ops_per_s']} | {_ms(rr, 'p50')} / {_ms(rr, 'p95')} / {_ms(rr, 'p99')} | "
-                f"{m['ops_per_s']} | {_ms(mr, 'p50')} / {_ms(mr, 'p99')} | {_ms(mw, 'p50')} / {_ms(mw, 'p99')} | "
+                f"{_cpu_cell(r.get('cpu_ms_per_op'))} | {m['ops_per_s']} | {_ms(mr, 'p50')} / {_ms(mr, 'p99')} | {_ms(mw, 'p50')} / {_ms(mw, 'p99')} | "
                 f"{r['errors'] + m['errors']} | {m['loadavg']} |"
             )
     lines += ["", *_targets(result), "", *_cpu_lines(result.get("cpu", {}))]
     return "\n".join(lines)
+
+
+def _cpu_cell(cpu: dict[str, float] | None) -> str:
+    """CPU ms one read cost during its run: this process (the bench's callers, and the core
+    when it runs in process), the HTTP server's processes, the Elasticsearch nodes."""
+    if not cpu:
+        return "–"
+    return " · ".join(f"{cpu[k]:.1f}" if k in cpu else "–" for k in ("here", "server", "engine"))
 
 
 def _targets(result: dict[str, Any]) -> list[str]:

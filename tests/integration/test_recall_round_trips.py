@@ -161,6 +161,43 @@ def test_a_pack_keeps_its_value_deflated_and_reads_the_plain_packs_written_befor
         assert r.memory.model_dump() == core.get(ALICE, r.memory.id).model_dump()  # type: ignore[union-attr]
 
 
+def test_the_ranker_reads_each_content_without_inflating_its_pack(es_basic: Any, prefix: str, monkeypatch: Any) -> None:
+    """A pack notes how much of its text is the memory's content (a reason and a context
+    follow it; a content of several lines too), so the ranker reads 80 candidates' contents
+    without inflating one value; a pack written before the note is inflated for it, and
+    every one gives the same content."""
+    from langmem_es.backends.elasticsearch import queries
+
+    core = _core(es_basic, prefix)
+    contents = ["The deploy fails with E-4012.", "Deploy notes:\nstep one fails with E-4012\nstep two waits"]
+    for content in contents:
+        core.remember(ALICE, content, kind="episodic", reason="seen in the deploy log")
+    core.remember_many(ALICE, [{"content": "E-4012 again on the deploy.", "context": "ci run 7"}], kind="episodic")
+    note = queries.CONTENT_CHARS
+    monkeypatch.setattr(queries, "CONTENT_CHARS", "unknown")  # the release before: no note
+    old = core.remember(ALICE, "The deploy fails with E-4012 in production too.", kind="episodic").memory
+    monkeypatch.setattr(queries, "CONTENT_CHARS", note)
+    assert old is not None
+    inflated: list[bytes] = []
+    inflate = queries._inflated_json
+    monkeypatch.setattr(queries, "_inflated_json", lambda data: inflated.append(data) or inflate(data))
+    hits = core.backend.hybrid(
+        ["episodic"],
+        {"match_all": {}},
+        text="deploy E-4012",
+        vector=embed(["deploy E-4012"])[0],
+        size=10,
+        fields=list(queries.PACKED_FIELDS),
+        exact=False,
+    )
+    docs = {h.doc["id"]: h.doc for h in hits.text_hits + hits.vector_hits}
+    assert len(docs) == 4
+    seen = {doc["value"].peek("content") for doc in docs.values()}
+    assert seen == {*contents, "E-4012 again on the deploy.", old.content}
+    assert len(inflated) == 1  # the old pack's only
+    assert all(queries.CONTENT_CHARS not in doc for doc in docs.values())
+
+
 def test_an_index_made_before_the_pack_stays_unpacked(es_basic: Any, prefix: str, monkeypatch: Any) -> None:
     """The upgrade to mapping 5 does not claim that old memories have a pack: the index keeps
     the value's copy and the field-by-field reads, for the memories written before and after."""

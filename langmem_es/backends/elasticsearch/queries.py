@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import zlib
 from collections.abc import Mapping, Sequence
@@ -91,7 +92,8 @@ def hit_doc(hit: Mapping[str, Any]) -> dict[str, Any]:
     """A hit as a document: its ``_source`` and doc values (single values unwrapped; a field
     holding several is left a list, which no scope check accepts) or its pack; ``id`` is
     always there. A value is decoded only if the hit is kept (:class:`LazyJSON`)."""
-    doc = without_copy(hit.get("_source") or {})
+    source = hit.get("_source")
+    doc = without_copy(source) if source else {}
     for name, values in (hit.get("fields") or {}).items():
         if name == RECALL_DOC_VALUE:
             doc.update(unpack(values[0]))
@@ -187,15 +189,28 @@ def _chars_at_most(utf8: bytes, n: int) -> bool:
     return len(utf8) <= n or len(utf8.decode("utf-8")) <= n
 
 
+#: A pack's note of how many characters of its text are the memory's content (the text
+#: starts with it, :func:`~langmem_es.core.records.indexed_text`): recall's ranker reads the
+#: content of 80 candidates, and a pack that says where it ends is not inflated for it.
+CONTENT_CHARS = "content_chars"
+
+
 def _pack(doc: Mapping[str, Any], value: bytes) -> str:
-    """A memory's pack: a JSON object of the fields recall reads that it has and its text,
-    then a newline and the value's JSON, deflated (:func:`_deflate`; each text left out when
-    too long). JSON text holds no raw newline, so the value is neither escaped nor decoded
-    with the fields."""
+    """A memory's pack: a JSON object of the fields recall reads that it has, its text and
+    how much of the text is its content (:data:`CONTENT_CHARS`), then a newline and the
+    value's JSON, deflated (:func:`_deflate`; each text left out when too long). JSON text
+    holds no raw newline, so the value is neither escaped nor decoded with the fields."""
     fields = {f: doc[f] for f in PACKED_FIELDS if f not in ("text", "value") and doc.get(f) is not None}
     text = doc.get("text")
     if isinstance(text, str) and len(text) <= TEXT_DOC_VALUE_CHARS:
         fields["text"] = text
+        content = doc["value"].get("content")
+        if (
+            isinstance(content, str)
+            and text.startswith(content)
+            and text[len(content) : len(content) + 1] in ("", "\n")
+        ):
+            fields[CONTENT_CHARS] = len(content)
     packed = orjson.dumps(fields)
     if _chars_at_most(value, VALUE_DOC_VALUE_CHARS):
         packed += b"\n" + _deflate(value)
@@ -203,11 +218,21 @@ def _pack(doc: Mapping[str, Any], value: bytes) -> str:
 
 
 def unpack(packed: str) -> dict[str, Any]:
-    """A pack's fields; the value stays packed until it is read (:class:`LazyJSON`)."""
-    head, _, value = base64.b64decode(packed).partition(b"\n")
+    """A pack's fields; the value stays packed until it is read (:class:`LazyJSON`), but for
+    its content when the pack says where it ends in the text (a pack written before that note
+    is inflated for it).
+
+    >>> fields = unpack(_pack({"text": "hi\\nbecause", "value": {"content": "hi"}}, b'{"content":"hi"}'))
+    >>> fields["value"].peek("content"), fields["value"]._value is None, sorted(fields)
+    ('hi', True, ['text', 'value'])
+    """
+    head, _, value = binascii.a2b_base64(packed).partition(b"\n")
     fields: dict[str, Any] = orjson.loads(head)
+    chars = fields.pop(CONTENT_CHARS, None)
     if value:
-        fields["value"] = LazyJSON(value, loads=_inflated_json)
+        text = fields.get("text")
+        known = {"content": text[:chars]} if isinstance(chars, int) and isinstance(text, str) else None
+        fields["value"] = LazyJSON(value, loads=_inflated_json, known=known)
     return fields
 
 
