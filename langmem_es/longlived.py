@@ -1,7 +1,8 @@
 """Keep the models' objects out of the garbage collector's full passes.
 
-Loading the embedder, spaCy's pipeline and the libraries around them leaves ~150k Python
-objects that live as long as the process. CPython's full (generation-2) collection walks
+Loading the embedder, spaCy's pipeline, the learned ranker and the libraries around them
+(LightGBM, and whatever the first recall imported: the Elasticsearch client's ~40k objects)
+leaves ~150k Python objects that live as long as the process. CPython's full (generation-2) collection walks
 every one of them: 50–100 ms on a 2-core machine, which showed as the slowest recalls of
 a run (a pre-recall at 5–7× the median, the rest of its stages normal). Once a model is
 loaded, :func:`freeze_long_lived` collects what is already garbage and moves every object

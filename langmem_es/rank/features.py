@@ -129,12 +129,14 @@ def _share_of_best(values: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=32_768)
-def _text_facts(text: str) -> tuple[frozenset[str], frozenset[str], bool, bool]:
+def _text_facts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool]:
     """What a candidate's text says whatever the question (kept per text: a user's memories come
-    back turn after turn): its folded content words, its tokens, whether it states a time, a digit."""
+    back turn after turn): its folded content words, its tokens (each once), whether it states
+    a time, a digit. Tuples of text, which the garbage collector stops tracking: tens of
+    thousands of kept sets were walked by every full collection."""
     lowered = text.lower()
-    tokens = frozenset(_TOKEN.findall(lowered))  # as a name is matched: a whole word ("caroline's" holds "caroline")
-    return frozenset(_words(lowered)), tokens, _TIME.search(text) is not None, _DIGIT.search(text) is not None
+    tokens = tuple(set(_TOKEN.findall(lowered)))  # as a name is matched: a whole word ("caroline's" holds "caroline")
+    return tuple(_words(lowered)), tokens, _TIME.search(text) is not None, _DIGIT.search(text) is not None
 
 
 def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:
@@ -193,7 +195,7 @@ def feature_rows(
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
     facts = [_text_facts(t) for t in contents]
     q_words = _words(query)
-    words = [f[0] & q_words for f in facts]  # only the question's words matter
+    words = [q_words.intersection(f[0]) for f in facts]  # only the question's words matter
     df: dict[str, int] = {}
     for ws in words:
         for w in ws:
@@ -202,7 +204,7 @@ def feature_rows(
     rare = {w for w in q_words if df.get(w, 0) and df[w] <= max(2, n // 20)}
     idf_total = sum(idf.values()) or 1.0
     names = question_names(query)
-    named = [set(names) & f[1] for f in facts] if names else []
+    named = [set(names).intersection(f[1]) for f in facts] if names else []
     name_idf = {w: math.log((n + 1) / (sum(w in h for h in named) + 1)) for w in names}
     name_total = sum(name_idf.values())
     timed = [f[2] for f in facts]

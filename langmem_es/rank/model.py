@@ -78,4 +78,7 @@ def load_ranker(path: Path = MODEL_FILE) -> LearnedRanker | None:
         )
         return None
     booster = lightgbm.Booster(model_str=path.read_text(encoding="utf-8"))
+    from ..longlived import freeze_long_lived
+
+    freeze_long_lived()  # LightGBM's modules (and what the first recall imported) live as long as the process
     return LearnedRanker(booster, meta)
