@@ -793,6 +793,108 @@ HELD_OUT_THIRD: dict[str, Family] = {
     ),
 }
 
+#: Class 4 a fourth time, written in session 32 before any rule of that session: attributes
+#: no family has named (hairdresser, GP, energy supplier, mobile network, accountant), homes
+#: and employers in words no family has used, and the kept side: other holders, hedges,
+#: past values, questions and other attributes in the same frames. Measured, not tuned on.
+HELD_OUT_FOURTH: dict[str, Family] = {
+    "4/hairdresser": F(
+        "4",
+        "update",
+        ["My hairdresser is {A}.", "I get my hair cut at {A}."],
+        [
+            "I get my hair cut at {B} now.",
+            "My new hairdresser is {B}.",
+            "These days {B} does my hair.",
+            "I've started going to {B} for haircuts.",
+        ],
+        [("Salon Rouge", "Cutting Room")],
+    ),
+    "4/gp": F(
+        "4",
+        "update",
+        ["My GP is {A}.", "I'm registered with {A}."],
+        ["I'm registered with {B} now.", "My new GP is {B}.", "I've changed my GP to {B}."],
+        [("Dr Patel", "Dr Evans")],
+    ),
+    "4/energy": F(
+        "4",
+        "update",
+        ["My energy supplier is {A}.", "I get my electricity from {A}."],
+        [
+            "I get my electricity from {B} now.",
+            "I've switched energy supplier to {B}.",
+            "My gas and electricity come from {B} these days.",
+            "My new energy company is {B}.",
+        ],
+        [("Octopus", "EDF")],
+    ),
+    "4/mobile-network": F(
+        "4",
+        "update",
+        ["My mobile network is {A}.", "My phone contract is with {A}."],
+        ["I've moved my phone contract to {B}.", "My new network is {B}.", "These days my phone is with {B}."],
+        [("O2", "Three")],
+    ),
+    "4/accountant": F(
+        "4",
+        "update",
+        ["My accountant is {A}.", "{A} does my taxes."],
+        ["{B} does my taxes now.", "My new accountant is {B}.", "These days my tax return is done by {B}."],
+        [("Jane Moss", "Tom Reid")],
+    ),
+    "4/home-fourth": F(
+        "4",
+        "update",
+        ["I live in {A}.", "Home is {A}."],
+        [
+            "I've relocated to {B}.",
+            "I'm a resident of {B} now.",
+            "These days I call {B} home.",
+            "We bought a house in {B} and moved in last week.",
+        ],
+        [("Bath", "Norwich")],
+    ),
+    "4/employer-fourth": F(
+        "4",
+        "update",
+        ["I work at {A}.", "I'm employed by {A}."],
+        [
+            "I'm on the payroll at {B} now.",
+            "I joined {B} in May.",
+            "I've started a new job at {B}.",
+            "These days I'm employed by {B}.",
+        ],
+        [("Acme", "Hooli")],
+    ),
+    "4/safety-fourth-services": F(
+        "4",
+        "kept",
+        ["My hairdresser is {A}.", "I get my electricity from {A}."],
+        [
+            "My mum gets her hair cut at {B} now.",
+            "I'm thinking of switching to {B}.",
+            "I used to go to {B}.",
+            "Is {B} any good?",
+            "My new dentist is {B}.",
+        ],
+        [("Northgate", "Riverside")],
+    ),
+    "4/safety-fourth-home": F(
+        "4",
+        "kept",
+        ["I live in {A}."],
+        [
+            "My office is in {B} now.",
+            "I'm staying in {B} for the weekend.",
+            "My daughter lives in {B} now.",
+            "I grew up in {B}.",
+            "We're considering moving to {B}.",
+        ],
+        [("Bath", "Norwich")],
+    ),
+}
+
 #: tuning families added in session 30 for attributes no label names: the held sentence is the
 #: new one's only example (meaning_learned.slot_readings), which reads one frame said again ("My
 #: dentist is X" / "My new dentist is Y") but not another frame ("I see X for my teeth" / "My new
@@ -955,6 +1057,7 @@ HALVES = (
     ("held-out", "HELD_OUT"),
     ("held-out new", "HELD_OUT_NEW"),
     ("held-out 3rd", "HELD_OUT_THIRD"),
+    ("held-out 4th", "HELD_OUT_FOURTH"),
 )
 
 
