@@ -31,7 +31,7 @@ from typing import Any
 from langmem_es_bench.stats import percentile
 from langmem_es_bench.targets import REASON
 
-__all__ = ["cpu_split", "drive", "figures"]
+__all__ = ["cpu_split", "drive", "engine_cpu_ms", "figures"]
 
 Say = Callable[[str], None]
 Op = Callable[[str, str], Awaitable[Any]]
@@ -178,10 +178,18 @@ def _profiled(calls: Sequence[Callable[[], Any]]) -> dict[str, float]:
     return {k: round(v * 1000 / max(1, len(calls)), 2) for k, v in sorted(by.items())}
 
 
-def _engine_cpu_ms(client: Any) -> float | None:
-    """CPU ms the Elasticsearch nodes have used so far (``None`` without a cluster)."""
+#: Elasticsearch refreshes a node's process statistics at most once a second
+#: (``monitor.process.refresh_interval``): a reading waits that long, the engine idle, so that
+#: it holds every call before it (a span of less than a second read 0 ms otherwise)
+_STATS_REFRESH_S = 1.1
+
+
+def engine_cpu_ms(client: Any) -> float | None:
+    """CPU ms the Elasticsearch nodes have used so far (``None`` without a cluster), read after
+    their statistics have been refreshed."""
     if client is None:
         return None
+    time.sleep(_STATS_REFRESH_S)
     nodes = client.nodes.stats(metric="process")["nodes"].values()
     return float(sum(n["process"]["cpu"]["total_in_millis"] for n in nodes))
 
@@ -214,13 +222,13 @@ def cpu_split(
     plain = _calls(core, identity, queries[3:half], writes, f"a-{run}-")
     profiled = _calls(core, identity, queries[half:], writes, f"b-{run}-")
     for name in ("recall", "write"):
-        engine_before = _engine_cpu_ms(client)
+        engine_before = engine_cpu_ms(client)
         cpu, wall = time.process_time(), time.perf_counter()
         for call in plain[name]:
             call()
         n = max(1, len(plain[name]))
         cpu_ms, wall_ms = (time.process_time() - cpu) * 1000 / n, (time.perf_counter() - wall) * 1000 / n
-        engine_after = _engine_cpu_ms(client)
+        engine_after = engine_cpu_ms(client)
         shares = _profiled(profiled[name])
         total = sum(shares.values()) or 1.0
         record: dict[str, Any] = {

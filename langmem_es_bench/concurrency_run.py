@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from langmem_es_bench.concurrency import Op, cpu_split, drive, threaded
+from langmem_es_bench.concurrency import Op, cpu_split, drive, engine_cpu_ms, threaded
 from langmem_es_bench.corpus import QueryStream
 from langmem_es_bench.targets import REASON, USER, K, tenant_of
 
@@ -211,9 +211,10 @@ class CpuMeter:
         pid = self.servers.get(system)
         if pid is not None:
             out["server"] = _tree_cpu_ms(pid)
-        if self.client is not None:
-            nodes = self.client.nodes.stats(metric="process")["nodes"].values()
-            out["engine"] = float(sum(n["process"]["cpu"]["total_in_millis"] for n in nodes))
+        on_es = "sqlite" not in system and system != "postgres"
+        engine = engine_cpu_ms(self.client) if on_es else None  # after the statistics' refresh
+        if engine is not None:
+            out["engine"] = engine
         return out
 
     def per_op(self, system: str, before: dict[str, float], figures: dict[str, Any]) -> dict[str, float]:
