@@ -13,6 +13,7 @@ The grid's best settings â€” no destructive miss, then the most stories right â€
     python scripts/meaning_cv.py --write-cost  # added ms per remember on SQLite
     python scripts/meaning_cv.py --events      # the floor for one dated event in other words
     python scripts/meaning_cv.py --slots       # the floor for one attribute no label names
+    python scripts/meaning_cv.py --roles       # the floor for one role said in two frames
 """
 
 from __future__ import annotations
@@ -268,19 +269,33 @@ def slots() -> None:
     """Leave-one-family-out choice of :data:`meaning_learned.SLOT_FLOOR` over the tuning families
     of classes 2 and 4: for each family, the floor the other families like best (fewest
     destructive misses, then most right) judges it; prints the left-out share and the floors."""
+    _floor_cv("SLOT_FLOOR", [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01], meaning_learned)
+
+
+def roles() -> None:
+    """The same for :data:`meaning_roles.ROLE_FLOOR` (how close two role phrases in two frames
+    must embed), over the same families."""
+    from langmem_es.core import meaning_roles
+
+    _floor_cv("ROLE_FLOOR", [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 1.01], meaning_roles)
+
+
+def _floor_cv(name: str, grid: list[float], module: object) -> None:
     stories = [s for s in B.stories(B.TUNING) if s.cls in ("2", "4")]
-    grid = [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01]
+    shipped = getattr(module, name)
     table: dict[float, list[tuple[str, bool, bool]]] = {}
     from langmem_es.core import belief_rules
 
     for floor in grid:
-        meaning_learned.SLOT_FLOOR = floor
+        setattr(module, name, floor)
         belief_rules._relation.cache_clear()  # a relation is kept per pair of sentences
         rows = []
         for st in stories:
             got = B.judged(st)
             rows.append((st.family, got == st.expected, st.expected == "kept" and got in DESTRUCTIVE))
         table[floor] = rows
+    setattr(module, name, shipped)
+    belief_rules._relation.cache_clear()
     families = sorted({f for f, _, _ in table[grid[0]]})
     right = total = harmful = 0
     chosen = []
@@ -301,7 +316,7 @@ def slots() -> None:
         )
     print(
         f"families left out: {right}/{total} right ({right / total:.3f}), {harmful} destructive; "
-        f"floors chosen {min(chosen):.2f}-{max(chosen):.2f} (SLOT_FLOOR shipped: see meaning_learned)"
+        f"floors chosen {min(chosen):.2f}-{max(chosen):.2f} ({name} shipped: {shipped})"
     )
 
 
@@ -314,5 +329,7 @@ if __name__ == "__main__":
         events()
     elif "--slots" in sys.argv:
         slots()
+    elif "--roles" in sys.argv:
+        roles()
     else:
         main()

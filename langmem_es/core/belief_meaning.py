@@ -100,13 +100,21 @@ _SYMPTOM = (
     r"(?:hives|a rash|rashes|a reaction|reactions|itch\w*|sick|ill|nauseous|swell\w*|wheez\w*|break\w* out|come out in)"
 )
 _FOOD = r"(?P<v>[a-z][a-z-]*(?: [a-z][a-z-]*)?)"
+_FROM = r"(?:from|to|after|if (?:i|he|she|they) eats?|when (?:i|he|she|they) eats?|after eating)"
+#: what one gets from a thing one reacts to
+_GOTTEN = (
+    rf"(?:{_SYMPTOM}|headaches?|migraines?|heartburn|indigestion|stomach ?aches?|cramps|bloated|spots|eczema|"
+    r"hay ?fever|sneez\w*|a runny nose|a headache|a migraine|an upset stomach|the runs|diarrh\w*)"
+)
 _SENSITIVITY = (
     re.compile(
         rf"^(?:eating |drinking |having )?{_FOOD} (?:make|makes|made|give|gives|gave|cause|causes) (?:me|the user|him|her) (?:a |an )?{_SYMPTOM}"
     ),
     re.compile(
-        rf"\b(?:i|the user|he|she) (?:get|gets|got|break out|breaks out|come out|comes out|swell up|swells up|react|reacts)\b[a-z ]*? (?:from|to|after|if (?:i|he|she|they) eats?|when (?:i|he|she|they) eats?|after eating) {_FOOD}$"
+        rf"\b(?:i|the user|he|she) (?:break out|breaks out|come out|comes out|swell up|swells up|react|reacts)\b[a-z ]*? {_FROM} {_FOOD}$"
     ),
+    # "get" says a reaction only with one ("I get hives from peanuts"; "I get my internet from Sky" is no allergy)
+    re.compile(rf"\b(?:i|the user|he|she) (?:get|gets|got) (?:[a-z]+ )*?{_GOTTEN}\b[a-z ]*? {_FROM} {_FOOD}$"),
     re.compile(rf"\b(?:i|the user|he|she) (?:can't|cannot|can not) (?:eat|digest|tolerate|have) {_FOOD}$"),
     re.compile(rf"^{_FOOD} (?:upsets|upset|disagrees with|disagree with) (?:me|my stomach|the user)"),
     re.compile(rf"\b(?:allergic|intolerant|sensitive) to {_FOOD}$"),

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from .meaning_nearest import Exemplars, Settings, decide, nearest
+from .meaning_roles import same_role
 from .meaning_words import (
     CHANGED,
     DATE,
@@ -416,17 +417,28 @@ _ANY_SCORE = Settings(k=1, floor=-1.0, margin=-1.0)
 def slot_readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meaning, Meaning] | None:
     """Both statements read as values of one attribute no label names, when the held sentence
     is the new one's only exemplar and they embed at least :data:`SLOT_FLOOR` close ("My dentist
-    is X" / "My new dentist is Y"): under :func:`reading`'s guards (one holder, no past state,
-    negation, stay, question or hedge; no thing the held sentence does not name)."""
+    is X" / "My new dentist is Y"), or say one role in two frames (:func:`.meaning_roles.same_role`:
+    "My dentist is X" / "I go to Y for my teeth now"): under :func:`reading`'s guards (one
+    holder, no past state, negation, stay, question or hedge; no thing the examples do not name)."""
     if not enabled() or _missing:
         return None
     held, said = _normalised(old, old_owner), _normalised(new, new_owner)
     if not (_one_value(held) and _one_value(said)):
         return None
     vectors = embed([mask(held), slot_text(held), slot_text(said)])
-    if vectors is None or float(vectors[1] @ vectors[2]) < SLOT_FLOOR:
+    if vectors is None:
         return None
-    ex = Exemplars(("s",), ("slot",), ("held",), (mask(held),), vectors[:1])
+    role = same_role(slot_text(held), slot_text(said), embed=embed)  # one role, in its words or another frame's
+    if float(vectors[1] @ vectors[2]) < SLOT_FLOOR and not role:
+        return None
+    texts: tuple[str, ...] = (mask(held),)
+    if role:  # the held frame with the new words of its role: a thing either names is the slot's ("insurer")
+        texts = (mask(held), f"{mask(held)} {' '.join(role)}")
+        vectors = embed(list(texts))
+        if vectors is None:
+            return None
+    n = len(texts)
+    ex = Exemplars(("s",) * n, ("slot",) * n, ("held",) * n, texts, vectors[:n])
     a = reading(old, old_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
     b = reading(new, new_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
     return (a, b) if a is not None and b is not None else None

@@ -111,6 +111,7 @@ def _as_read(story):
         *(_marked(s) for s in _one_per_family(B.HELD_OUT)),
         *(_marked(s) for s in _one_per_family(B.HELD_OUT_NEW)),
         *(_as_read(s) for s in _one_per_family(B.HELD_OUT_THIRD)),
+        *(_as_read(s) for s in _one_per_family(B.HELD_OUT_FOURTH)),
     ],
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )

@@ -896,10 +896,10 @@ HELD_OUT_FOURTH: dict[str, Family] = {
 }
 
 #: tuning families added in session 30 for attributes no label names: the held sentence is the
-#: new one's only example (meaning_learned.slot_readings), which reads one frame said again ("My
-#: dentist is X" / "My new dentist is Y") but not another frame ("I see X for my teeth" / "My new
-#: dentist is Y"): these stay beside the old fact (kept, the safe side), not replacing it
-OPEN_TUNING_FAMILIES = {"4/dentist": 3, "4/insurer": 4, "4/broadband": 2, "4/vet": 3}
+#: new one's only example (meaning_learned.slot_readings). Session 32 read one role in another
+#: frame too ("I see X for my teeth" / "My new dentist is Y": meaning_roles); what stays open
+#: (kept beside the old fact, the safe side): "I take the dog to X" / "We've switched vets to Y"
+OPEN_TUNING_FAMILIES = {"4/vet": 1}
 
 #: an allergy pair's two ordered sentences must not swap (the effect first, then the name)
 REVERSED = {"2/allergy-effect", "2/intolerance", "2/trait", "2/form-line", "2/form-line-phone", "2/date-verb"}

@@ -35,6 +35,8 @@ HELD_OUT_NEW_FLOORS = {"4": 0.90}
 #: a third class 4 half (session 30), written before any further class 4 rule: 0.585 of 53 as it
 #: stood, 0.604 after that session's rules (pure, and through remember on SQLite, every story)
 HELD_OUT_THIRD_FLOORS = {"4": 0.60}
+#: the fourth half of class 4 (session 32, written before that session's rules): 0.631 before, 0.769 after
+HELD_OUT_FOURTH_FLOORS = {"4": 0.76}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
@@ -63,10 +65,12 @@ def test_held_out_families_stay_at_their_measured_floor() -> None:
     assert all(fresh[k] >= floor for k, floor in HELD_OUT_NEW_FLOORS.items()), fresh
     third = {k: share for k, (share, _) in B.shares(B.HELD_OUT_THIRD).items()}
     assert all(third[k] >= floor for k, floor in HELD_OUT_THIRD_FLOORS.items()), third
+    fourth = {k: share for k, (share, _) in B.shares(B.HELD_OUT_FOURTH).items()}
+    assert all(fourth[k] >= floor for k, floor in HELD_OUT_FOURTH_FLOORS.items()), fourth
 
 
 def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:
-    for fams in (B.TUNING, B.HELD_OUT, B.HELD_OUT_NEW, B.HELD_OUT_THIRD):
+    for fams in (B.TUNING, B.HELD_OUT, B.HELD_OUT_NEW, B.HELD_OUT_THIRD, B.HELD_OUT_FOURTH):
         safety = {n: f for n, f in fams.items() if "safety" in n or "control" in n}
         assert all(B.judged(s) == "kept" for s in B.stories(safety))
 

@@ -1,0 +1,129 @@
+"""The role a one-value sentence gives its value, and whether two sentences give one role
+(issue 45, class 4: a keyless update in other words).
+
+"My dentist is X" and "I see Y for my teeth now" give their values one role in two frames: a
+noun the value *is* ("my dentist") or what the holder *does* with it ("see … for my teeth").
+A sentence's **role words** are what is left of it once its value, its holder's words, the
+words of a change ("new", "now", "switched") and the light words of either frame (be, have,
+go, get, see, take, articles, prepositions; generic nouns such as "provider" or "company")
+are taken out: ``dentist`` / ``teeth``, ``car insurance`` / ``insured``, ``broadband`` /
+``internet``, ``vet`` / ``dog``.
+
+Two sentences give one role when
+
+* both are **noun frames** ("my N is X", "X is my N") and every role word of the shorter one is
+  a word of the other, or shares its stem ("insurance" / "insurer"): another noun names another
+  thing ("my dentist" is no "my doctor", however close the two embed);
+* else (a verb frame on either side) their role words are one set, or their role phrases embed
+  at least :data:`ROLE_FLOOR` close (the offline model; the floor chosen by leave-one-family-out
+  cross-validation over the tuning families, ``scripts/meaning_cv.py --roles``): "I take the dog
+  to X" is no "I take the car to Y".
+
+Only asked where neither the rules nor the exemplar labels read an attribute on either side;
+:func:`~.meaning_learned.slot_readings` then applies every guard of a reading (one holder, no
+past state, negation, stay, question or hedge) and a change must still be said.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+import numpy as np
+
+__all__ = ["ROLE_FLOOR", "Embed", "noun_frame", "role_words", "same_role"]
+
+#: unit vectors of texts (the offline model's, cached), or ``None`` when it is missing
+Embed = Callable[[list[str]], "np.ndarray | None"]
+
+#: how close two role phrases in different frames must embed (cosine), chosen by
+#: leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py --roles``)
+ROLE_FLOOR = 0.55
+
+#: words no role is told by: persons and possessives, negations (a reading compares those), articles,
+#: prepositions, be/have/do, the light verbs of the verb frames, and nouns any service is called
+#: ("provider", "company")
+_LIGHT = frozenset(
+    """i i'm i've i'd i'll me my mine myself we we're we've our ours us user x n e his her their its
+    not no never
+    the a an this that these those some
+    to for with from at in on of by as into onto through via over
+    is are am was were be been being 's 're 'm 've 'd 'll
+    have has had do does did done
+    go goes going went gone get gets getting got see sees seeing saw seen take takes taking took
+    use uses using used come comes coming came pay pays paid
+    provider providers supplier suppliers company companies firm service services people place one""".split()
+)
+#: nouns any service is called: a new sentence may name its role with them ("my new broadband provider")
+_GENERIC = frozenset("provider providers supplier suppliers company companies firm service services".split())
+_NOUN_FRAME = re.compile(r"^(?:my|our)\b[^.?!]*?\b(?:is|are)\b|\b(?:is|are)\s+(?:my|our)\b", re.IGNORECASE)
+
+
+def _tokens(slot: str) -> list[str]:
+    low = slot.casefold().replace("\u2019", "'")
+    low = re.sub(r"'(re|s|m|ve|d|ll)\b", r" '\1", low)
+    return re.findall(r"[a-z']+", low)
+
+
+@lru_cache(maxsize=4096)
+def role_words(slot: str) -> tuple[str, ...]:
+    """The role words of a sentence as :func:`~.meaning_learned.slot_text` gives it (values
+    masked, change words out).
+
+    >>> role_words("My car insurance is with X."), role_words("I see X for my teeth."), role_words("My broadband provider is X.")
+    (('car', 'insurance'), ('teeth',), ('broadband',))
+    """
+    return tuple(w for w in _tokens(slot) if w not in _LIGHT and "'" not in w)  # no contraction ("don't")
+
+
+def noun_frame(slot: str) -> bool:
+    """Is the value what a noun of the holder's *is* ("my dentist is X", "X is our vet")?"""
+    return bool(_NOUN_FRAME.search(slot))
+
+
+def _fold(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """One word, or one stem of five letters or more ("insurance" / "insurer", "vet" / "vets")."""
+    a, b = _fold(a), _fold(b)
+    if a == b:
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= 5
+
+
+def _words_covered(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return all(any(_same_stem(w, v) for v in long_) for w in short)
+
+
+def same_role(held_slot: str, said_slot: str, *, embed: Embed, floor: float | None = None) -> tuple[str, ...] | None:
+    """Do two one-value sentences (as :func:`~.meaning_learned.slot_text` gives them) give their
+    values one role? The new sentence's role words that name it (each one of the held words, or
+    of their stem, or embedding at least the floor close to the held role), or ``None`` (see the
+    module's docstring; ``None`` too when ``embed``, the offline model's, answers ``None``). A word of the new sentence that
+    is none of those ("my dentist moved *his practice*") is left out: the reading's guard then
+    refuses a thing the held sentence does not name."""
+    a, b = role_words(held_slot), role_words(said_slot)
+    if not a or not b:
+        return None
+    if noun_frame(held_slot) and noun_frame(said_slot):
+        return b if _words_covered(a, b) else None
+    if not (_words_covered(a, b) or _close(a, b, embed, floor)):
+        return None
+    named = [w for w in b if any(_same_stem(w, v) for v in a) or _close((w,), a, embed, floor)]
+    if named and named[-1] == b[-1]:
+        named = list(b)  # the head names the role: its modifiers come with it ("car insurance")
+    return (*named, *(w for w in _tokens(said_slot) if w in _GENERIC))
+
+
+def _close(a: tuple[str, ...], b: tuple[str, ...], embed: Embed, floor: float | None) -> bool:
+    vectors = embed([" ".join(a), " ".join(b)])
+    return vectors is not None and float(vectors[0] @ vectors[1]) >= (ROLE_FLOOR if floor is None else floor)
