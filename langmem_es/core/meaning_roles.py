@@ -41,10 +41,12 @@ Embed = Callable[[list[str]], "np.ndarray | None"]
 #: leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py --roles``)
 ROLE_FLOOR = 0.55
 
+#: nouns any service is called: no role is told by them, but a new sentence may name its role
+#: with one ("my new broadband provider")
+_GENERIC = frozenset("provider providers supplier suppliers company companies firm service services".split())
 #: words no role is told by: persons and possessives, negations (a reading compares those), articles,
-#: prepositions, be/have/do, the light verbs of the verb frames, and nouns any service is called
-#: ("provider", "company")
-_LIGHT = frozenset(
+#: prepositions, be/have/do, the light verbs of the verb frames, and the generic nouns
+_LIGHT = _GENERIC | frozenset(
     """i i'm i've i'd i'll me my mine myself we we're we've our ours us user x n e his her their its
     not no never
     the a an this that these those some
@@ -53,10 +55,8 @@ _LIGHT = frozenset(
     have has had do does did done
     go goes going went gone get gets getting got see sees seeing saw seen take takes taking took
     use uses using used come comes coming came pay pays paid
-    provider providers supplier suppliers company companies firm service services people place one""".split()
+    people place one""".split()
 )
-#: nouns any service is called: a new sentence may name its role with them ("my new broadband provider")
-_GENERIC = frozenset("provider providers supplier suppliers company companies firm service services".split())
 _NOUN_FRAME = re.compile(r"^(?:my|our)\b[^.?!]*?\b(?:is|are)\b|\b(?:is|are)\s+(?:my|our)\b", re.IGNORECASE)
 
 
