@@ -72,6 +72,7 @@ def run_scale_point(args: argparse.Namespace, command: str) -> int:
             writes=args.writes or (3 if args.smoke else 30),
             competitors=not args.no_competitors,
             three_nodes=args.three_nodes,
+            cluster_warmup=5 if args.smoke else None,
             say=_say,
         )
         result["command"] = command
