@@ -86,6 +86,7 @@ def run_million(
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.config import BenchConfig
     from langmem_es_bench.corpus import corpus
+    from langmem_es_bench.phases import warm_cluster
     from langmem_es_bench.points import Bench
     from langmem_es_bench.targets import LangChainESTarget, OursTarget, es_client
     from langmem_es_bench.vectors import CachedDocumentEmbeddings, corpus_vectors
@@ -109,8 +110,6 @@ def run_million(
     out["loadavg_start"] = round(os.getloadavg()[0], 2)
     client = es_client()
     with tempfile.TemporaryDirectory(prefix="langmem-es-million-") as tmp:
-        from langmem_es_bench.phases import warm_cluster
-
         # as the full run: a node started just before had made the first timed point (100k) 2x slower
         warm_cluster(
             bench, lambda e: OursTarget("elasticsearch", e, workdir=Path(tmp), client=client), emb, cached, base

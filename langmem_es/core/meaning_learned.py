@@ -425,15 +425,16 @@ def slot_readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[M
     held, said = _normalised(old, old_owner), _normalised(new, new_owner)
     if not (_one_value(held) and _one_value(said)):
         return None
-    vectors = embed([mask(held), slot_text(held), slot_text(said)])
+    example, held_slot, said_slot = mask(held), slot_text(held), slot_text(said)
+    vectors = embed([example, held_slot, said_slot])
     if vectors is None:
         return None
-    role = same_role(slot_text(held), slot_text(said), embed=embed)  # one role, in its words or another frame's
+    role = same_role(held_slot, said_slot, embed=embed)  # one role, in its words or another frame's
     if float(vectors[1] @ vectors[2]) < SLOT_FLOOR and not role:
         return None
-    texts: tuple[str, ...] = (mask(held),)
+    texts: tuple[str, ...] = (example,)
     if role:  # the held frame with the new words of its role: a thing either names is the slot's ("insurer")
-        texts = (mask(held), f"{mask(held)} {' '.join(role)}")
+        texts = (example, f"{example} {' '.join(role)}")
         vectors = embed(list(texts))
         if vectors is None:
             return None

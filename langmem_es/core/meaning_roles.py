@@ -14,8 +14,8 @@ Two sentences give one role when
 * both are **noun frames** ("my N is X", "X is my N") and every role word of the shorter one is
   a word of the other, or shares its stem ("insurance" / "insurer"): another noun names another
   thing ("my dentist" is no "my doctor", however close the two embed);
-* else (a verb frame on either side) their role words are one set, or their role phrases embed
-  at least :data:`ROLE_FLOOR` close (the offline model; the floor chosen by leave-one-family-out
+* else (a verb frame on either side) every role word of the shorter one is a word (or stem) of
+  the other, or their role phrases embed at least :data:`ROLE_FLOOR` close (the offline model; the floor chosen by leave-one-family-out
   cross-validation over the tuning families, ``scripts/meaning_cv.py --roles``): "I take the dog
   to X" is no "I take the car to Y".
 
@@ -26,6 +26,7 @@ past state, negation, stay, question or hedge) and a change must still be said.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -89,14 +90,7 @@ def _fold(word: str) -> str:
 def _same_stem(a: str, b: str) -> bool:
     """One word, or one stem of five letters or more ("insurance" / "insurer", "vet" / "vets")."""
     a, b = _fold(a), _fold(b)
-    if a == b:
-        return True
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n >= 5
+    return a == b or len(os.path.commonprefix([a, b])) >= 5
 
 
 def _words_covered(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -108,9 +102,9 @@ def same_role(held_slot: str, said_slot: str, *, embed: Embed, floor: float | No
     """Do two one-value sentences (as :func:`~.meaning_learned.slot_text` gives them) give their
     values one role? The new sentence's role words that name it (each one of the held words, or
     of their stem, or embedding at least the floor close to the held role), or ``None`` (see the
-    module's docstring; ``None`` too when ``embed``, the offline model's, answers ``None``). A word of the new sentence that
-    is none of those ("my dentist moved *his practice*") is left out: the reading's guard then
-    refuses a thing the held sentence does not name."""
+    module's docstring; ``None`` too when ``embed``, the offline model's, answers ``None``). A
+    word of the new sentence that is none of those ("my dentist moved *his practice*") is left
+    out: the reading's guard then refuses a thing the held sentence does not name."""
     a, b = role_words(held_slot), role_words(said_slot)
     if not a or not b:
         return None

@@ -204,7 +204,8 @@ def feature_rows(
     rare = {w for w in q_words if df.get(w, 0) and df[w] <= max(2, n // 20)}
     idf_total = sum(idf.values()) or 1.0
     names = question_names(query)
-    named = [set(names).intersection(f[1]) for f in facts] if names else []
+    asked = set(names)
+    named = [asked.intersection(f[1]) for f in facts] if names else []
     name_idf = {w: math.log((n + 1) / (sum(w in h for h in named) + 1)) for w in names}
     name_total = sum(name_idf.values())
     timed = [f[2] for f in facts]
