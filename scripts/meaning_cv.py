@@ -266,10 +266,12 @@ def events() -> None:
 
 
 def slots() -> None:
-    """Leave-one-family-out choice of :data:`meaning_learned.SLOT_FLOOR` over the tuning families
+    """Leave-one-family-out choice of :data:`meaning_roles.SLOT_FLOOR` over the tuning families
     of classes 2 and 4: for each family, the floor the other families like best (fewest
     destructive misses, then most right) judges it; prints the left-out share and the floors."""
-    _floor_cv("SLOT_FLOOR", [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01], meaning_learned)
+    from langmem_es.core import meaning_roles
+
+    _floor_cv("SLOT_FLOOR", [0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.01], meaning_roles)
 
 
 def roles() -> None:

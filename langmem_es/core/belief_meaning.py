@@ -442,7 +442,7 @@ def readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meanin
         if by_rules_neither and b is None:
             # neither side names an attribute the rules or the labels know: the held sentence as
             # the only example of its own ("My dentist is X" / "My new dentist is Y")
-            from .meaning_learned import slot_readings
+            from .meaning_roles import slot_readings
 
             a, b = slot_readings(old, old_owner, new, new_owner) or (None, None)
         if a is None or b is None or not same_form(a.values, b.values):

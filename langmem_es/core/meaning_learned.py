@@ -37,7 +37,6 @@ from typing import Any
 import numpy as np
 
 from .meaning_nearest import Exemplars, Settings, decide, nearest
-from .meaning_roles import same_role
 from .meaning_words import (
     CHANGED,
     DATE,
@@ -338,7 +337,7 @@ def _normalised(text: str, owner: str) -> str:
 def prepare(said: Sequence[tuple[str, str]]) -> None:
     """Embed the (content, owner) statements a write is about to read against each other in one
     batch (kept in the cache), instead of one embedding a reading: a new fact meets several held
-    ones (their masked sentences, and for :func:`slot_readings` those without the change words).
+    ones (their masked sentences, and for :func:`.meaning_roles.slot_readings` those without the change words).
     Nothing when the learned reading is off or its model missing."""
     if said and enabled() and not _missing:
         texts = [_normalised(text, owner) for text, owner in said]
@@ -405,44 +404,6 @@ def reading(
         return None
     changed = bool(CHANGED.search(low)) or st.change
     return Meaning("user", frozenset({attribute}), values, changed, False, False)
-
-
-#: how close two statements' masked sentences, change words left out, must embed to set one
-#: attribute no label names ("I'm insured with X" / "My car insurance is with X"): chosen by
-#: leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py --slots``)
-SLOT_FLOOR = 0.8
-_ANY_SCORE = Settings(k=1, floor=-1.0, margin=-1.0)
-
-
-def slot_readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meaning, Meaning] | None:
-    """Both statements read as values of one attribute no label names, when the held sentence
-    is the new one's only exemplar and they embed at least :data:`SLOT_FLOOR` close ("My dentist
-    is X" / "My new dentist is Y"), or say one role in two frames (:func:`.meaning_roles.same_role`:
-    "My dentist is X" / "I go to Y for my teeth now"): under :func:`reading`'s guards (one
-    holder, no past state, negation, stay, question or hedge; no thing the examples do not name)."""
-    if not enabled() or _missing:
-        return None
-    held, said = _normalised(old, old_owner), _normalised(new, new_owner)
-    if not (_one_value(held) and _one_value(said)):
-        return None
-    example, held_slot, said_slot = mask(held), slot_text(held), slot_text(said)
-    vectors = embed([example, held_slot, said_slot])
-    if vectors is None:
-        return None
-    role = same_role(held_slot, said_slot, embed=embed)  # one role, in its words or another frame's
-    if float(vectors[1] @ vectors[2]) < SLOT_FLOOR and not role:
-        return None
-    texts: tuple[str, ...] = (example,)
-    if role:  # the held frame with the new words of its role: a thing either names is the slot's ("insurer")
-        texts = (example, f"{example} {' '.join(role)}")
-        vectors = embed(list(texts))
-        if vectors is None:
-            return None
-    n = len(texts)
-    ex = Exemplars(("s",) * n, ("slot",) * n, ("held",) * n, texts, vectors[:n])
-    a = reading(old, old_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
-    b = reading(new, new_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
-    return (a, b) if a is not None and b is not None else None
 
 
 def _one_value(text: str) -> bool:

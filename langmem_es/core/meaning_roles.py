@@ -19,24 +19,24 @@ Two sentences give one role when
   cross-validation over the tuning families, ``scripts/meaning_cv.py --roles``): "I take the dog
   to X" is no "I take the car to Y".
 
-Only asked where neither the rules nor the exemplar labels read an attribute on either side;
-:func:`~.meaning_learned.slot_readings` then applies every guard of a reading (one holder, no
-past state, negation, stay, question or hedge) and a change must still be said.
+Only asked where neither the rules nor the exemplar labels read an attribute on either side,
+by :func:`slot_readings`, which reads both statements as values of one such attribute — one
+frame said again (:data:`SLOT_FLOOR`) or one role in two frames — under every guard of a
+reading (one holder, no past state, negation, stay, question or hedge); a change must still be
+said.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
-import numpy as np
+from . import meaning_learned as learned
+from .meaning_nearest import Exemplars, Settings
+from .meaning_words import Meaning
 
-__all__ = ["ROLE_FLOOR", "Embed", "noun_frame", "role_words", "same_role"]
-
-#: unit vectors of texts (the offline model's, cached), or ``None`` when it is missing
-Embed = Callable[[list[str]], "np.ndarray | None"]
+__all__ = ["ROLE_FLOOR", "SLOT_FLOOR", "noun_frame", "role_words", "same_role", "slot_readings"]
 
 #: how close two role phrases in different frames must embed (cosine), chosen by
 #: leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py --roles``)
@@ -98,11 +98,11 @@ def _words_covered(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return all(any(_same_stem(w, v) for v in long_) for w in short)
 
 
-def same_role(held_slot: str, said_slot: str, *, embed: Embed, floor: float | None = None) -> tuple[str, ...] | None:
+def same_role(held_slot: str, said_slot: str, *, floor: float | None = None) -> tuple[str, ...] | None:
     """Do two one-value sentences (as :func:`~.meaning_learned.slot_text` gives them) give their
     values one role? The new sentence's role words that name it (each one of the held words, or
     of their stem, or embedding at least the floor close to the held role), or ``None`` (see the
-    module's docstring; ``None`` too when ``embed``, the offline model's, answers ``None``). A
+    module's docstring; ``None`` too when the offline model is missing). A
     word of the new sentence that is none of those ("my dentist moved *his practice*") is left
     out: the reading's guard then refuses a thing the held sentence does not name."""
     a, b = role_words(held_slot), role_words(said_slot)
@@ -110,14 +110,52 @@ def same_role(held_slot: str, said_slot: str, *, embed: Embed, floor: float | No
         return None
     if noun_frame(held_slot) and noun_frame(said_slot):
         return b if _words_covered(a, b) else None
-    if not (_words_covered(a, b) or _close(a, b, embed, floor)):
+    if not (_words_covered(a, b) or _close(a, b, floor)):
         return None
-    named = [w for w in b if any(_same_stem(w, v) for v in a) or _close((w,), a, embed, floor)]
+    named = [w for w in b if any(_same_stem(w, v) for v in a) or _close((w,), a, floor)]
     if named and named[-1] == b[-1]:
         named = list(b)  # the head names the role: its modifiers come with it ("car insurance")
     return (*named, *(w for w in _tokens(said_slot) if w in _GENERIC))
 
 
-def _close(a: tuple[str, ...], b: tuple[str, ...], embed: Embed, floor: float | None) -> bool:
-    vectors = embed([" ".join(a), " ".join(b)])
+def _close(a: tuple[str, ...], b: tuple[str, ...], floor: float | None) -> bool:
+    vectors = learned.embed([" ".join(a), " ".join(b)])
     return vectors is not None and float(vectors[0] @ vectors[1]) >= (ROLE_FLOOR if floor is None else floor)
+
+
+#: how close two statements' masked sentences, change words left out, must embed to set one
+#: attribute no label names ("I'm insured with X" / "My car insurance is with X"): chosen by
+#: leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py --slots``)
+SLOT_FLOOR = 0.8
+_ANY_SCORE = Settings(k=1, floor=-1.0, margin=-1.0)
+
+
+def slot_readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meaning, Meaning] | None:
+    """Both statements read as values of one attribute no label names, when the held sentence
+    is the new one's only exemplar and they embed at least :data:`SLOT_FLOOR` close ("My dentist
+    is X" / "My new dentist is Y"), or say one role in two frames (:func:`same_role`: "My
+    dentist is X" / "I go to Y for my teeth now"): under the learned reading's guards (one
+    holder, no past state, negation, stay, question or hedge; no thing the examples do not name)."""
+    if not learned.enabled() or learned._missing:
+        return None
+    held, said = learned._normalised(old, old_owner), learned._normalised(new, new_owner)
+    if not (learned._one_value(held) and learned._one_value(said)):
+        return None
+    example, held_slot, said_slot = learned.mask(held), learned.slot_text(held), learned.slot_text(said)
+    vectors = learned.embed([example, held_slot, said_slot])
+    if vectors is None:
+        return None
+    role = same_role(held_slot, said_slot)  # one role, in its words or another frame's
+    if float(vectors[1] @ vectors[2]) < SLOT_FLOOR and not role:
+        return None
+    texts: tuple[str, ...] = (example,)
+    if role:  # the held frame with the new words of its role: a thing either names is the slot's ("insurer")
+        texts = (example, f"{example} {' '.join(role)}")
+        vectors = learned.embed(list(texts))
+        if vectors is None:
+            return None
+    n = len(texts)
+    ex = Exemplars(("s",) * n, ("slot",) * n, ("held",) * n, texts, vectors[:n])
+    a = learned.reading(old, old_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
+    b = learned.reading(new, new_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
+    return (a, b) if a is not None and b is not None else None

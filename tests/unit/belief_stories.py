@@ -896,7 +896,7 @@ HELD_OUT_FOURTH: dict[str, Family] = {
 }
 
 #: tuning families added in session 30 for attributes no label names: the held sentence is the
-#: new one's only example (meaning_learned.slot_readings). Session 32 read one role in another
+#: new one's only example (meaning_roles.slot_readings). Session 32 read one role in another
 #: frame too ("I see X for my teeth" / "My new dentist is Y": meaning_roles); what stays open
 #: (kept beside the old fact, the safe side): "I take the dog to X" / "We've switched vets to Y"
 OPEN_TUNING_FAMILIES = {"4/vet": 1}

@@ -45,7 +45,7 @@ def test_noun_frames() -> None:
     ],
 )
 def test_one_role_in_another_frame_with_a_change_said_updates(held: str, said: str) -> None:
-    assert meaning_roles.same_role(_slot(held), _slot(said), embed=meaning_learned.embed)
+    assert meaning_roles.same_role(_slot(held), _slot(said))
     assert belief_meaning.compare(held, "user:sam", said, "user:sam") == "update"
 
 
