@@ -1,5 +1,5 @@
-"""Leave-one-family-out cross-validation of the learned recogniser (issue 45), on the tuning
-families only.
+"""Leave-one-family-out cross-validation of the learned recogniser (issue 45), on the families
+read (:data:`tests.unit.belief_stories.READ`: the tuning half and class 4's read halves) only.
 
 For every tuning family with exemplars, the exemplars drawn from it are left out and its stories
 are judged with the held fact read by the rules and the new statement read *by example only*
@@ -60,7 +60,7 @@ def story_result(story: B.Story, ex: meaning_learned.Exemplars, settings: Settin
 
 
 def key_results(name: str, ex: meaning_learned.Exemplars, settings: Settings) -> list[bool]:
-    fam = B.TUNING[name]
+    fam = B.READ[name]
     want = {r[3]: r[1] for r in zip(*_all_rows(), strict=True) if r[0] == "k" and r[2] == name}
     return (
         [
@@ -81,7 +81,7 @@ def _all_rows() -> tuple[tuple[str, ...], ...]:
 def evaluate(settings: Settings, by_fold: dict[str, meaning_learned.Exemplars]) -> dict[str, tuple[int, int, int, int]]:
     """Per family: (stories right, stories judged, destructive misses, key parts right / of)."""
     out = {}
-    stories = list(B.stories(B.TUNING))
+    stories = list(B.stories(B.READ))
     for name, ex in by_fold.items():
         results = [r for s in stories if s.family == name for r in [story_result(s, ex, settings)] if r is not None]
         keys = key_results(name, ex, settings)
@@ -156,7 +156,7 @@ def cost() -> None:
     from langmem_es.core.statements import parse
     from tests.fixtures.report import load
 
-    pairs = [(s.held, s.owner, s.said, s.owner) for s in B.stories(B.TUNING)]
+    pairs = [(s.held, s.owner, s.said, s.owner) for s in B.stories(B.READ)]
     pairs += [(old, "", new, "") for _, _, old, new in load()]
     meaning_learned.exemplars()
     meaning_learned.embed(["warm up"])
@@ -206,7 +206,7 @@ def write_cost() -> None:
         if isinstance(v, _lru_cache_wrapper) and (v.cache_info().maxsize or 0) > 1  # not the loaders
     ]
     took: dict[str, list[float]] = {"0": [], "1": []}
-    for story in B.sample(B.TUNING, 3):
+    for story in B.sample(B.READ, 3):
         for on in took:
             os.environ["LANGMEM_ES_LEARNED_MEANING"] = on
             who = Identity(tenant=f"t-{uuid.uuid4().hex[:8]}", user_id="sam", agent_id="assistant")
@@ -283,7 +283,7 @@ def roles() -> None:
 
 
 def _floor_cv(name: str, grid: list[float], module: object) -> None:
-    stories = [s for s in B.stories(B.TUNING) if s.cls in ("2", "4")]
+    stories = [s for s in B.stories(B.READ) if s.cls in ("2", "4")]
     shipped = getattr(module, name)
     table: dict[float, list[tuple[str, bool, bool]]] = {}
     from langmem_es.core import belief_rules

@@ -1,8 +1,9 @@
 """Rebuild ``langmem_es/core/meaning_exemplars.tsv`` and its vectors (issue 45).
 
 The exemplars are the rows written for the learned recogniser (source ``own``) plus every
-template of the *tuning* story families (:data:`tests.unit.belief_stories.TUNING`), labelled
-here with the attribute it names (the held-out families are never read). A key part of a
+template of the story families that have been read (:data:`tests.unit.belief_stories.READ`: the
+tuning half and the class 4 halves read since), labelled here with the attribute it names (the
+held-out families are never read). A key part of a
 tuning family's keys is a key exemplar. Then the vectors are recomputed.
 
     python scripts/meaning_exemplars.py
@@ -16,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from langmem_es.core import meaning_learned  # noqa: E402
-from tests.unit.belief_stories import TUNING  # noqa: E402
+from tests.unit.belief_stories import READ  # noqa: E402
 
 #: family -> the attribute its templates name (a template: its own label; ``None``: left out)
 LABELS: dict[str, str | dict[str, str | None]] = {
@@ -37,6 +38,24 @@ LABELS: dict[str, str | dict[str, str | None]] = {
     "4/safety-holder": "home",
     "4/safety-stay": {"I'm based in {A}.": "home", "I live in {A}.": "home", "*": "none"},
     "4/safety-past": {"I work at {A}.": "employer", "Before that I worked at {B}.": "employer", "*": "home"},
+    # class 4's third and fourth halves, read in session 33 (tuning since)
+    "4/home-phrases": "home",
+    "4/employer-offer": "employer",
+    "4/safety-third": {
+        "I live in {A}.": "home",
+        "I'm visiting {B} now.": "none",
+        "My cousin has settled in {B}.": "home",
+        "I was born in {B}.": "home",
+    },
+    "4/home-fourth": "home",
+    "4/employer-fourth": "employer",
+    "4/safety-fourth-home": {
+        "I live in {A}.": "home",
+        "My office is in {B} now.": "none",
+        "I'm staying in {B} for the weekend.": "none",
+        "My daughter lives in {B} now.": "home",
+        "I grew up in {B}.": "home",
+    },
     "2/allergy-effect": "sensitivity",
     "2/vegetarian-trait": "diet:vegetarian",
     "2/teetotal-trait": "drinking:none",
@@ -86,7 +105,7 @@ def _label(family: str, template: str) -> str | None:
 def rows() -> list[tuple[str, str, str, str]]:
     own = [r for r in meaning_learned._read_tsv(meaning_learned.EXEMPLAR_FILE) if r[2] == "own"]
     out: list[tuple[str, str, str, str]] = list(own)
-    for name, fam in TUNING.items():
+    for name, fam in READ.items():
         a, b = fam.values[0]
         seen: set[tuple[str, str]] = set()
         for template in (*fam.held, *fam.said):

@@ -99,7 +99,7 @@ _VALUE_FIRST = re.compile(
     r"(?:,?\s+(?:now|these days|nowadays|currently|since [\w ]+|for [\w ]+))?\s*\.?\s*$"
 )
 _WITH = re.compile(
-    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?i:with|seeing|dating)\s+(?P<v>[A-Z][a-z]+)\b"
+    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?i:with|seeing|dating)\s+(?P<v>[A-Z][a-z]+)\b(?!\s+for\b)"
 )
 
 # -- dates: one event on one date, whatever the verb --------------------------------------------------

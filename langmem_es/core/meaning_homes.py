@@ -37,7 +37,11 @@ _LASTING = re.compile(r"\b(?:now|nowadays|these days|currently|for good|permanen
 
 
 _RESIDENT = re.compile(
-    r"^(?i:i'm|i am|we're|we are|the user is)\s+(?:(?i:now)\s+)?(?i:an?)\s+" + _PLACE + r"\s+(?i:resident|local)\b"
+    r"^(?i:i'm|i am|we're|we are|the user is)\s+(?:(?i:now)\s+)?(?i:an?)\s+(?:"
+    + _PLACE
+    + r"\s+(?i:resident|local)\b|(?i:resident|local) (?i:of)\s+"
+    + _PLACE.replace("?P<v>", "?P<w>")
+    + ")"
 )
 _NEW_HOME = re.compile(
     r"\b(?i:bought|rent|rented|renting|found|got|moved into)\s+(?i:a|an|our|my)\s+(?:(?i:new)\s+)?"
@@ -59,15 +63,16 @@ _AT_ORG = re.compile(
 
 def named_elsewhere(text: str, low: str) -> Found | None:
     """A home or an employer named in a phrase that needs no home or work word ("I'm a Leeds
-    resident now", "I bought a place in Leeds and live there now", "I've taken a job at Globex",
+    resident now", "I'm a resident of Leeds", "I bought a place in Leeds and live there now", "I've taken a job at Globex",
     "I'm at Globex these days")."""
     if _STAY.search(low):
         return None
     m = _RESIDENT.search(text)
     if m is None:
         m = _NEW_HOME.search(text) if _LIVE_THERE.search(low) else None
-    if m is not None and m["v"].casefold() not in _NOT_PLACES:
-        return "user", frozenset({"home"}), frozenset({m["v"].casefold()}), None
+    place = m and (m["v"] or m.groupdict().get("w"))
+    if place and place.casefold() not in _NOT_PLACES:
+        return "user", frozenset({"home"}), frozenset({place.casefold()}), None
     m = _JOB_AT.search(text) or _AT_ORG.search(text)
     if m is not None:
         return "user", frozenset({"employer"}), frozenset({m["v"].casefold()}), None

@@ -135,7 +135,8 @@ def _masked(text: str) -> tuple[str, frozenset[str]]:
 
     out: list[str] = []
     names: set[str] = set()
-    for tok in phrases.reading(text):
+    toks = phrases.reading(text)
+    for tok in toks:
         word = tok.text
         digits = sum(c.isdigit() for c in word)
         if tok.like_email or "@" in word:
@@ -150,6 +151,7 @@ def _masked(text: str) -> tuple[str, frozenset[str]]:
             and tok.lower_ not in _CALENDAR
             and tok.ent_type_ != "DATE"
             and tok.pos_ not in ("PRON", "DET", "AUX", "PART")
+            and not _role_noun(toks, tok.i)
         ):
             names.add(tok.lower_)
             word = "X" if MASK_NAMES else word
@@ -161,6 +163,29 @@ def _masked(text: str) -> tuple[str, frozenset[str]]:
     for rx, repl in _THIRD:  # after the reading: the sentence's own parse is the one the reader made
         masked = rx.sub(repl, masked)
     return masked, frozenset(names)
+
+
+_POSSESSIVE = frozenset("my our his her their".split())
+
+
+def _role_noun(toks: Any, i: int) -> bool:
+    """An upper-case word between a possessive and its copula, with a name after it, is the
+    role ("My GP is Dr Patel", "Our HR contact is Jo", "My IT Manager is Ravi"), not the value."""
+    k = i - 1
+    while (
+        k >= max(0, i - 3)
+        and toks[k].lower_ not in _POSSESSIVE
+        and (toks[k].text[:1].isupper() or toks[k].pos_ == "ADJ")
+    ):
+        k -= 1  # the words before it of a role of several words, or a qualifier ("My IT Manager", "my new GP")
+    if k < 0 or toks[k].lower_ not in _POSSESSIVE:
+        return False
+    j = i + 1
+    while j < min(len(toks), i + 4) and toks[j].pos_ in ("PROPN", "NOUN", "ADJ"):
+        j += 1  # the rest of the role ("My IT Manager is …", "Our HR contact is …")
+    if j >= len(toks) or toks[j].lower_ not in ("is", "are", "'s", "was", "were"):
+        return False
+    return any(t.text[:1].isupper() or t.like_email or t.like_num for t in toks[j + 1 :])
 
 
 # -- exemplars and their vectors ---------------------------------------------------------------

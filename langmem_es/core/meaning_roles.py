@@ -87,8 +87,39 @@ def _fold(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
+#: everyday words that name one role: the one who does it and what they do for the holder
+#: ("my accountant" / "does my taxes", "my bank" / "for banking"); a lexicon of equivalents, no
+#: more: a word in two roles ("phone", "car", "contract", "shop") is in none
+ROLE_GROUPS: tuple[frozenset[str], ...] = tuple(
+    frozenset(g.split())
+    for g in (
+        "accountant accountants bookkeeper tax taxes",
+        "dentist dentists dental teeth tooth",
+        "doctor doctors gp",
+        "vet vets veterinary veterinarian",
+        "hairdresser hairdressers barber barbers hair haircut haircuts",
+        "bank banks banking",
+        "university uni college study studying studies student students",
+        "energy electricity gas",
+        "broadband internet wifi fibre",
+        "network carrier sim mobile",
+        "optician opticians optometrist glasses spectacles",
+        "nursery childminder childcare daycare",
+        "mechanic mechanics servicing serviced",
+        "cleaner cleaners cleaning",
+        "plumber plumbing",
+        "solicitor solicitors lawyer lawyers",
+        "babysitter nanny",
+    )
+)
+_GROUP_OF = {w: i for i, g in enumerate(ROLE_GROUPS) for w in g}
+
+
 def _same_stem(a: str, b: str) -> bool:
-    """One word, or one stem of five letters or more ("insurance" / "insurer", "vet" / "vets")."""
+    """One word, one stem of five letters or more ("insurance" / "insurer", "vet" / "vets"), or
+    one role's words (:data:`ROLE_GROUPS`: "accountant" / "taxes")."""
+    if (g := _GROUP_OF.get(a)) is not None and g == _GROUP_OF.get(b):
+        return True
     a, b = _fold(a), _fold(b)
     return a == b or len(os.path.commonprefix([a, b])) >= 5
 
@@ -108,14 +139,15 @@ def same_role(held_slot: str, said_slot: str, *, floor: float | None = None) -> 
     a, b = role_words(held_slot), role_words(said_slot)
     if not a or not b:
         return None
+    generic = tuple(w for w in _tokens(said_slot) if w in _GENERIC)
     if noun_frame(held_slot) and noun_frame(said_slot):
-        return b if _words_covered(a, b) else None
+        return (*b, *generic) if _words_covered(a, b) else None
     if not (_words_covered(a, b) or _close(a, b, floor)):
         return None
     named = [w for w in b if any(_same_stem(w, v) for v in a) or _close((w,), a, floor)]
     if named and named[-1] == b[-1]:
         named = list(b)  # the head names the role: its modifiers come with it ("car insurance")
-    return (*named, *(w for w in _tokens(said_slot) if w in _GENERIC))
+    return (*named, *generic)
 
 
 def _close(a: tuple[str, ...], b: tuple[str, ...], floor: float | None) -> bool:

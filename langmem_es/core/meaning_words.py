@@ -34,13 +34,14 @@ MULTI = frozenset({"sensitivity"})
 CHANGED = re.compile(
     r"\b(?:new|now|nowadays|these days|current|currently|at the moment|just|since|recently|lately|as of|from now on|"
     r"any ?more|no longer|gone|become|became|turned|switched|changed|moved|relocated|settled|started|joined|"
-    r"took over|instead|(?:taken|took|landed|accepted|got) (?:a|an) (?:new )?(?:job|position|role|post))\b",
+    r"took over|instead|(?:taken|took|landed|accepted|got) (?:a|an) (?:new )?(?:job|position|role|post)|"
+    r"hired|transferred|took (?:me|us) on|put down roots|set up (?:home|house))\b",
     re.IGNORECASE,
 )
 #: words that put the sentence itself in the past ("before", "used to", "as a kid")
 PAST = re.compile(
     r"\b(?:before|previously|formerly|former|used to|old|previous|ago|years back|back then|growing up|"
-    r"in my (?:twenties|teens|thirties|youth)|as a (?:kid|child|student|teenager))\b",
+    r"in my (?:twenties|teens|thirties|youth)|as a (?:kid|child|student|teenager)|when (?:i|we|the user) (?:was|were))\b",
     re.IGNORECASE,
 )
 #: what says a statement is not (yet) so: a question, a hedge, a plan ("Do I live in Leeds now?", "I might move to Leeds")

@@ -7,6 +7,7 @@ import pytest
 
 from langmem_es.model import Identity
 from tests.unit import belief_stories as B
+from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
 
 from .conftest import BACKENDS
 
@@ -112,6 +113,7 @@ def _as_read(story):
         *(_marked(s) for s in _one_per_family(B.HELD_OUT_NEW)),
         *(_as_read(s) for s in _one_per_family(B.HELD_OUT_THIRD)),
         *(_as_read(s) for s in _one_per_family(B.HELD_OUT_FOURTH)),
+        *(_as_read(s) for s in _one_per_family(HELD_OUT_FIFTH)),
     ],
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )

@@ -10,7 +10,9 @@ committed before any rule for that class was tuned on them; the held-out half is
 never tuned on. Classes 2 and 4 were split first; classes 3 and 5 (whose rules came earlier,
 from hand-written user stories) got their families later, both halves measured before any
 change. :data:`HELD_OUT_NEW` is a second held-out half for class 4, written after the first
-had been read three times and before any further class 4 rule.
+had been read three times and before any further class 4 rule; a third and a fourth followed
+(read in session 33: :data:`READ`), and a fifth, written by a writer who had not read the rules
+(:mod:`tests.unit.belief_stories_fifth`).
 
 A story is ``(class, family, held, said, expected)``: the held fact, the new statement (keyless
 unless the family gives keys; the second from the same user unless the family says
@@ -895,6 +897,11 @@ HELD_OUT_FOURTH: dict[str, Family] = {
     ),
 }
 
+#: every family whose stories have been read: the tuning half, and class 4's third and fourth
+#: halves, whose misses were printed in session 33 (tuning since: the exemplars take their
+#: templates, scripts/meaning_exemplars.py); belief_stories_fifth.HELD_OUT_FIFTH is the held-out one
+READ: dict[str, Family] = {**TUNING, **HELD_OUT_THIRD, **HELD_OUT_FOURTH}
+
 #: tuning families added in session 30 for attributes no label names: the held sentence is the
 #: new one's only example (meaning_roles.slot_readings). Session 32 read one role in another
 #: frame too ("I see X for my teeth" / "My new dentist is Y": meaning_roles); what stays open
@@ -1058,13 +1065,23 @@ HALVES = (
     ("held-out new", "HELD_OUT_NEW"),
     ("held-out 3rd", "HELD_OUT_THIRD"),
     ("held-out 4th", "HELD_OUT_FOURTH"),
+    ("held-out 5th", "HELD_OUT_FIFTH"),
 )
+
+
+def half(name: str) -> dict[str, Family]:
+    """A half by its name in :data:`HALVES` (the fifth lives in its own module, which imports this one)."""
+    if name == "HELD_OUT_FIFTH":
+        from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
+
+        return HELD_OUT_FIFTH
+    return dict(globals()[name])
 
 
 if __name__ == "__main__":
     import sys
 
-    halves = [(label, globals()[name]) for label, name in HALVES]
+    halves = [(label, half(name)) for label, name in HALVES]
     for label, fams in halves:
         for k, (share, n) in sorted(shares(fams, "cls").items()):
             print(f"{label:12s} class {k}: {share:.3f} of {n}  (pure: the rules and the learned reading)")

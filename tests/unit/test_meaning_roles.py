@@ -79,3 +79,40 @@ def test_getting_a_service_from_somewhere_is_no_reaction() -> None:
     assert belief_meaning.meaning("I get my internet from Vodafone now.", "user:sam") is None
     hives = belief_meaning.meaning("I get hives from peanuts.", "user:sam")
     assert hives is not None and hives.attributes == frozenset({"sensitivity"})
+
+
+def test_an_upper_case_role_before_its_copula_is_no_value() -> None:
+    assert meaning_learned.mask("My GP is Dr Patel.") == "My GP is X."
+    assert meaning_learned.mask("Our HR contact is Jo Bell.") == "Our HR contact is X."
+    assert meaning_learned.mask("My Tesla is fast.") == "My X is fast."  # no name after it: the thing
+    assert belief_meaning.compare("My GP is Dr Patel.", "", "My new GP is Dr Evans.", "") == "update"
+    assert belief_meaning.compare("My GP is Dr Patel.", "", "My new dentist is Dr Evans.", "") is None
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("My energy supplier is Octopus.", "My new energy company is EDF."),  # a generic noun beside the role
+        ("I bank with Monzo.", "I'm with Starling for banking now."),  # "with X for N" names the role, no partner
+        ("My accountant is Jane Moss.", "Tom Reid does my taxes now."),  # one role's words (ROLE_GROUPS)
+        ("I live in Bath.", "I'm a resident of Norwich now."),
+        ("I work at Initech.", "Umbrella hired me last month."),  # a change said by its verb
+    ],
+)
+def test_everyday_equivalents_of_a_role_update(held: str, said: str) -> None:
+    assert belief_meaning.compare(held, "", said, "") == "update"
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("My energy supplier is Octopus.", "My new phone company is EE."),
+        ("I work at Initech.", "I'm with Starling for banking now."),
+        ("My accountant is Jane Moss.", "Tom Reid does my hair now."),
+        ("My dentist is Dr Shah.", "My new doctor is Dr Kim."),
+        ("I live in Bath.", "My sister is a resident of Norwich now."),
+        ("My barber is Luca.", "When I was younger, Marco cut my hair."),  # one role, in the past
+    ],
+)
+def test_words_of_another_role_never_update(held: str, said: str) -> None:
+    assert belief_meaning.compare(held, "", said, "") != "update"
