@@ -99,7 +99,7 @@ _VALUE_FIRST = re.compile(
     r"(?:,?\s+(?:now|these days|nowadays|currently|since [\w ]+|for [\w ]+))?\s*\.?\s*$"
 )
 _WITH = re.compile(
-    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?i:with|seeing|dating)\s+(?P<v>[A-Z][a-z]+)\b(?!\s+for\b)"
+    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?P<how>(?i:with|seeing|dating))\s+(?P<v>[A-Z][a-z]+)\b(?!\s+for\b)"
 )
 
 # -- dates: one event on one date, whatever the verb --------------------------------------------------
@@ -247,7 +247,10 @@ def _copula(text: str, low: str) -> _Found | None:
 
 def _with(text: str, low: str) -> _Found | None:
     m = _WITH.search(text) if re.search(r"\b(?:i'm|i am|the user is)\b", low) else None
-    return ("user", frozenset({"partner", "employer"}), frozenset({m["v"].casefold()}), None) if m else None
+    if m is None:
+        return None
+    dating = m["how"].casefold() in ("seeing", "dating")  # "with" is a partner or an employer; these a partner
+    return ("user", frozenset({"partner"} if dating else {"partner", "employer"}), frozenset({m["v"].casefold()}), None)
 
 
 def _dated(text: str, low: str) -> _Found | None:
@@ -281,6 +284,8 @@ def _read(text: str, changed: bool, past: bool, negated: bool) -> Meaning | None
     parts = [*st.key.split("."), st.frame or "", st.thing or ""]
     words = {w for part in parts if part for w in (part, *(part.split("_") if _field_attributes(part) else ()))}
     words -= {holder}
+    if st.thing and not _field_attributes(st.thing):
+        return None  # a thing's ("Bitwarden is where my logins live"), not the holder's attribute
     if len(st.holder) > 1:  # "my partner is Sam": the attribute is the person the key names, by name
         if st.frame != "name":
             return None  # "my manager moved to a new office": a fact about that person

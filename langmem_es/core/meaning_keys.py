@@ -92,11 +92,19 @@ def _head_group(key: str) -> int | None:
     words = last.split("_")
     while len(words) > 1 and words[-1] in _KEY_TAILS:  # user.mobile_phone_number, user.partner_full_name
         words = words[:-1]
-    for word in (last, "_".join(words), words[-1]):
+    for word in (last, "_".join(words)):
         for i, group in enumerate(_KEY_SYNONYMS):
             if word in group:
                 return i
+    for i, group in enumerate(_KEY_SYNONYMS):  # the head word, qualified only by its own group's words
+        if words[-1] in group and all(w in _KEY_QUALIFIERS or w in group for w in words[:-1]):
+            return i
     return None
+
+
+#: words that qualify a key's head without naming another thing (``current_employer``); "energy" in
+#: ``energy_company`` names one (the energy supplier, not the employer)
+_KEY_QUALIFIERS = frozenset("current new main primary present actual latest own personal my".split())
 
 
 #: Last words of a key part that say how a value is written, not what it is (``..._number``,

@@ -326,6 +326,12 @@ _HEDGE = re.compile(rf"\?|\bif\b|{HEDGE.pattern}", re.I)
 _VALUE_FIRST = re.compile(
     r"^X (?:is|'s|has become|became|has been|'s been) (?:now |still |currently )?(?:my |our |where |home\b)"
 )
+#: a purpose owned by the speaker ("for my counselling"): a home move only for a reason to move
+_FOR_MY = re.compile(r"\bfor (?:my|our) (?:\w+ )?(\w+)")
+#: a fronted topic, a gerund ("For note-taking, …", "For banking …")
+_TOPIC = re.compile(r"^for [\w-]*ing\b")
+#: a company named by what it supplies ("energy_company", "phone_provider"), as the reader frames it
+_THINGS_COMPANY = re.compile(r"^(?!current_|new_|main_)[a-z]+_(?:company|firm|provider|supplier)$")
 _FIRST_PERSON = frozenset("i i'm i've me my mine we we're we've our us user".split())
 #: a label's own person words ("my wife is Anna" is the partner, not a relative's fact)
 _OWN_PEOPLE = {"partner": frozenset("partner spouse wife husband girlfriend boyfriend fiance fiancee".split())}
@@ -409,6 +415,8 @@ def reading(
     said = ex.words.get(lab, frozenset())
     if st.thing and not all({t, t + "s", t + "es"} & said for t in re.split(r"[\s_]+", st.thing) if t):
         return None  # a thing its examples never name: that thing's fact ("my office moved to Leeds", "my work phone")
+    if attribute == "employer" and _THINGS_COMPANY.search(st.frame):
+        return None  # "my new energy company": the company of a thing (energy, phone, insurance), no employer
     value_first = st.holder[0] in _masked(text)[1] and _VALUE_FIRST.match(mask(text))  # "Leeds is where I live now"
     if (
         st.holder[0] not in ("user", "we", "*")
@@ -417,6 +425,12 @@ def reading(
         and st.holder[0] not in mask(text).casefold()
     ):
         return None  # a name as the holder ("Tom lives in Leeds now"; "Home is Leeds now" is no one's name)
+    if attribute in ("employer", "job") and words & lexicon.NOT_ROLES:
+        return None  # "I'm a member at X", "a customer of X": no one's employer
+    if attribute == "home" and any(w not in lexicon.MOVE_REASONS for w in _FOR_MY.findall(low)):
+        return None  # "I moved to X for my weekly shop": a service changed, not a home
+    if attribute in ("home", "employer", "job") and _TOPIC.match(low):
+        return None  # "For note-taking I've moved over to X": the sentence is about that
     if st.ending:
         return None  # an ending ("Sam and I broke up") is no reading of the value it ends
     if PAST.search(low) or PREVIOUS.search(text) or (st.tense == "past" and not st.change and PAST_STATE.search(text)):

@@ -46,7 +46,8 @@ ROLE_FLOOR = 0.55
 #: with one ("my new broadband provider")
 _GENERIC = frozenset("provider providers supplier suppliers company companies firm service services".split())
 #: words no role is told by: persons and possessives, negations (a reading compares those), articles,
-#: prepositions, be/have/do, the light verbs of the verb frames, and the generic nouns
+#: prepositions, be/have/do, the light verbs of the verb frames, the generic nouns, and the words
+#: of a time ("last month", "in the autumn")
 _LIGHT = _GENERIC | frozenset(
     """i i'm i've i'd i'll me my mine myself we we're we've our ours us user x n e his her their its
     not no never
@@ -56,7 +57,9 @@ _LIGHT = _GENERIC | frozenset(
     have has had do does did done
     go goes going went gone get gets getting got see sees seeing saw seen take takes taking took
     use uses using used come comes coming came pay pays paid
-    people place one""".split()
+    people place one it it's only all up really
+    last next this week weeks month months year years day days spring summer autumn fall winter
+    morning evening weekend ago after""".split()
 )
 _NOUN_FRAME = re.compile(r"^(?:my|our)\b[^.?!]*?\b(?:is|are)\b|\b(?:is|are)\s+(?:my|our)\b", re.IGNORECASE)
 

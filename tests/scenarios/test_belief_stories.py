@@ -8,6 +8,7 @@ import pytest
 from langmem_es.model import Identity
 from tests.unit import belief_stories as B
 from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
+from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
 
 from .conftest import BACKENDS
 
@@ -114,6 +115,7 @@ def _as_read(story):
         *(_as_read(s) for s in _one_per_family(B.HELD_OUT_THIRD)),
         *(_as_read(s) for s in _one_per_family(B.HELD_OUT_FOURTH)),
         *(_as_read(s) for s in _one_per_family(HELD_OUT_FIFTH)),
+        *(_as_read(s) for s in _one_per_family(HELD_OUT_SIXTH)),
     ],
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )

@@ -11,8 +11,9 @@ never tuned on. Classes 2 and 4 were split first; classes 3 and 5 (whose rules c
 from hand-written user stories) got their families later, both halves measured before any
 change. :data:`HELD_OUT_NEW` is a second held-out half for class 4, written after the first
 had been read three times and before any further class 4 rule; a third and a fourth followed
-(read in session 33: :data:`READ`), and a fifth, written by a writer who had not read the rules
-(:mod:`tests.unit.belief_stories_fifth`).
+(read in session 33: :data:`READ`), and a fifth and a sixth, written by writers who had not read
+the rules (:mod:`tests.unit.belief_stories_fifth`, :mod:`tests.unit.belief_stories_sixth`; both
+measured once, then read in session 33).
 
 A story is ``(class, family, held, said, expected)``: the held fact, the new statement (keyless
 unless the family gives keys; the second from the same user unless the family says
@@ -36,7 +37,7 @@ half's misses only.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -250,6 +251,23 @@ TUNING: dict[str, Family] = {
             "I get my groceries from {B} now.",
         ],
         [("Brightwell", "Ashford")],
+    ),
+    # session 33: what one is to a place or a service is no employer, and a service moved no home
+    "4/safety-services": F(
+        "4",
+        "kept",
+        ["I work at {A}.", "I live in {A}.", "I'm a nurse at {A}."],
+        [
+            "I'm a member at {B} now.",
+            "I've got a membership at {B} now.",
+            "I'm a customer of {B} these days.",
+            "I'm a patient at {B} now.",
+            "{B} is where I work out these days.",
+            "I work out at {B} now.",
+            "I moved to {B} for my weekly shop.",
+            "I've moved to {B} for my counselling.",
+        ],
+        [("Northgate", "Kingsway")],
     ),
     # -- class 2: the same fact in other words reinforces --------------------------------------
     "2/allergy-effect": F(
@@ -943,6 +961,34 @@ def stories(families: dict[str, Family]) -> Iterator[Story]:
                     yield Story(fam.cls, name, held, said, fam.expected, fam.owner, hk, sk, fam.who)
 
 
+#: attributes whose families name one thing in other words (a family's attribute is its name's first word)
+SAME_ATTRIBUTE = ({"home"}, {"employer", "job"}, {"phone", "handset", "mobile"}, {"school", "child"}, {"gp", "doctor"})
+
+
+def cross_attribute_stories(halves: Sequence[dict[str, Family]], *, first_held_only: bool = True) -> Iterator[Story]:
+    """A statement of one attribute said after a fact of another: every update family's new
+    sentences (those not naming the held value) after every other attribute's held ones. Each
+    must leave the held fact as it is (``kept``): "I've switched energy supplier to EDF" is no
+    new employer, "I'm seeing Chloe these days" none either."""
+
+    def attribute(name: str) -> str:
+        return name.split("/")[1].split("-")[0]
+
+    def same(a: str, b: str) -> bool:
+        return a == b or any(a in g and b in g for g in SAME_ATTRIBUTE)
+
+    updates = {n: f for half in halves for n, f in half.items() if f.cls == "4" and f.expected == "update"}
+    updates = {n: f for n, f in updates.items() if f.keys == ((None, None),)}
+    for (held_name, held_fam), (said_name, said_fam) in itertools.permutations(updates.items(), 2):
+        if same(attribute(held_name), attribute(said_name)):
+            continue
+        a, b = held_fam.values[0][0], said_fam.values[0][1]
+        for h in held_fam.held[:1] if first_held_only else held_fam.held:
+            for t in (t for t in said_fam.said if "{A}" not in t):
+                held, said = _cap(h.format(A=a, B=b)), _cap(t.format(A=a, B=b))
+                yield Story("4", f"{held_name}>{said_name}", held, said, "kept", held_fam.owner)
+
+
 def verdict(relation: str, polarity: str) -> str:
     """What a relation does to the held fact, in the stories' terms."""
     if relation == "update":
@@ -1066,15 +1112,20 @@ HALVES = (
     ("held-out 3rd", "HELD_OUT_THIRD"),
     ("held-out 4th", "HELD_OUT_FOURTH"),
     ("held-out 5th", "HELD_OUT_FIFTH"),
+    ("held-out 6th", "HELD_OUT_SIXTH"),
 )
 
 
 def half(name: str) -> dict[str, Family]:
-    """A half by its name in :data:`HALVES` (the fifth lives in its own module, which imports this one)."""
+    """A half by its name in :data:`HALVES` (the fifth and sixth live in modules of their own, which import this one)."""
     if name == "HELD_OUT_FIFTH":
         from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
 
         return HELD_OUT_FIFTH
+    if name == "HELD_OUT_SIXTH":
+        from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
+
+        return HELD_OUT_SIXTH
     return dict(globals()[name])
 
 

@@ -18,6 +18,7 @@ from langmem_es.core import MemoryCore, Policy, belief_meaning, belief_rules
 from langmem_es.model import Identity
 from tests.unit import belief_stories as B
 from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
+from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
 
 WHY = "Answers about the user depend on it."
 
@@ -43,6 +44,10 @@ HELD_OUT_FOURTH_FLOORS = {"4": 0.87}
 #: the fifth half of class 4 (session 33, written by a writer who had not read the rules, before
 #: that session read it): 0.643 of 84 as measured (updates 0.455, kept 1.000); read since
 HELD_OUT_FIFTH_FLOORS = {"4": 0.64}
+#: the sixth (session 33, a second writer who had not read the rules; half common attributes in
+#: new shapes): 0.581 of 86 as measured (updates 0.419, kept 1.000) — 0.581 at the session's
+#: start too: the session's changes did not move it; its sentences were seen since (0.593)
+HELD_OUT_SIXTH_FLOORS = {"4": 0.58}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
@@ -75,10 +80,20 @@ def test_held_out_families_stay_at_their_measured_floor() -> None:
     assert all(fourth[k] >= floor for k, floor in HELD_OUT_FOURTH_FLOORS.items()), fourth
     fifth = {k: share for k, (share, _) in B.shares(HELD_OUT_FIFTH).items()}
     assert all(fifth[k] >= floor for k, floor in HELD_OUT_FIFTH_FLOORS.items()), fifth
+    sixth = {k: share for k, (share, _) in B.shares(HELD_OUT_SIXTH).items()}
+    assert all(sixth[k] >= floor for k, floor in HELD_OUT_SIXTH_FLOORS.items()), sixth
 
 
 def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:
-    for fams in (B.TUNING, B.HELD_OUT, B.HELD_OUT_NEW, B.HELD_OUT_THIRD, B.HELD_OUT_FOURTH, HELD_OUT_FIFTH):
+    for fams in (
+        B.TUNING,
+        B.HELD_OUT,
+        B.HELD_OUT_NEW,
+        B.HELD_OUT_THIRD,
+        B.HELD_OUT_FOURTH,
+        HELD_OUT_FIFTH,
+        HELD_OUT_SIXTH,
+    ):
         safety = {n: f for n, f in fams.items() if "safety" in n or "control" in n}
         assert all(B.judged(s) == "kept" for s in B.stories(safety))
 

@@ -165,9 +165,12 @@ def where_clause(c: Clause) -> Statement | None:
         return None
     inner = clause(c.text, where)
     lemma = american(where.lemma_.lower())
+    prt = next((k.lower_ for k in where.children if k.dep_ == "prt"), "")
     frame = next(
         (lexicon.PERSON_FRAMES[f] for f in (f"{lemma}_in", f"{lemma}_at", lemma) if f in lexicon.PERSON_FRAMES), ""
     )
+    if (lemma, prt) in lexicon.OTHER_PHRASALS:
+        frame = f"{lemma}_{prt}_at"  # "PureGym is where I work out": another verb, no employer
     frame = frame or f"{lemma}_in"
     if frame == "birth":
         frame = "birthplace"

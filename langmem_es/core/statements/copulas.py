@@ -214,9 +214,11 @@ def role_or_name(be: Copula) -> Statement | None:
     'user.daughter.name = emma'
     """
     comp = be.comp
-    if comp is None or comp.pos_ not in ("NOUN", "PROPN"):
-        return None
+    if comp is None or comp.pos_ not in ("NOUN", "PROPN") or comp.lemma_.lower() in lexicon.NOT_ROLES:
+        return None  # ("a member at Anytime Fitness" is no job)
     holder = be.np[0]
+    if holder == ("user",) and comp.pos_ == "PROPN" and not any(k.dep_ == "det" for k in comp.children):
+        return None  # "I'm Sam Okafor now": a name said, no job
     named = len(holder) > 1 and holder[-1] in lexicon.PEOPLE and is_name(comp)
     return be.statement("name" if named else "role", values=frozenset(values_of([comp])))
 

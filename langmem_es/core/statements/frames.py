@@ -207,6 +207,8 @@ def _prep_objects(p: Predicate) -> tuple[str, list[Token]]:
 def _frame(p: Predicate, prep: str, objs: list[Token]) -> str:
     """The person frame the verb names with its object, particle or preposition, or ""."""
     lemma, dobj = p.lemma, p.dobj
+    if p.prt and (lemma, p.prt) in lexicon.OTHER_PHRASALS:
+        return ""  # "I work out at PureGym": another verb, no employer
     dword = dobj.lemma_.lower() if dobj is not None else ""
     candidates = [
         f"{lemma}_{dword}_{prep}",
@@ -226,7 +228,25 @@ def _frame(p: Predicate, prep: str, objs: list[Token]) -> str:
         or (dobj is not None and dobj.pos_ == "NOUN" and dobj.lemma_.lower() not in lexicon.HOME_NOUNS)
     ):
         return ""  # "moved to the day shift", "moved to a new team", "moved standup": not where one lives
+    if frame == "home" and _for_my_service(p):
+        return ""  # "I moved to Ruth Ng for my counselling": a service changed, not a home
+    if (
+        frame == "home"
+        and lemma in lexicon.MOVE_VERBS
+        and ((dobj is not None and dobj.pos_ == "PROPN") or any(k.dep_ == "auxpass" for k in p.clause.kids))
+    ):
+        return ""  # "We moved Leo to Oakfield Primary", "I've been moved across to Search": not one's home
     return frame
+
+
+def _for_my_service(p: Predicate) -> bool:
+    """A purpose "for my N" that is no reason to move home (:data:`~.lexicon.MOVE_REASONS`)."""
+    for prep in (k for k in p.clause.kids if k.dep_ == "prep" and k.lower_ == "for"):
+        for obj in (c for c in prep.children if c.dep_ == "pobj"):
+            owned = any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in obj.children)
+            if owned and not {obj.lemma_.lower(), obj.lower_} & lexicon.MOVE_REASONS:
+                return True
+    return False
 
 
 def _place(tok: Token) -> bool:

@@ -257,6 +257,10 @@ def other_holder(o: Statement, n: Statement) -> Relation | None:
     return "lookalike" if same_kind(o, n) else "unrelated"
 
 
+#: who one is, not what one uses: a switch that names nothing ("I've switched to EDF") changes none of these
+_NOT_SWITCHED = frozenset({"home", "employer", "role", "school", "name", "birth", "birth_date", "age", "marital"})
+
+
 def amount_or_switch(o: Statement, n: Statement) -> Relation | None:
     """A new amount, or a switch, of no named attribute (frame ``*``): a change of the domain of
     what ``o`` holds updates it; an amount of another thing, or a setting of the held thing, is
@@ -276,6 +280,8 @@ def amount_or_switch(o: Statement, n: Statement) -> Relation | None:
         return "other_key"  # a new amount of another thing, or of one ``o`` gives no amount of
     if changes.sets_what_is_held(o, n):
         return "other_key"
+    if o.frame in _NOT_SWITCHED:
+        return "other_key"  # a switch naming nothing names no home, employer or partner ("I've switched to EDF")
     return "update" if n.change and not same_value(o.values, n.values) else "other_key"
 
 

@@ -1,0 +1,65 @@
+"""A statement about one attribute never replaces a fact about another (issue 45: "some misses
+lose the user's current fact").
+
+Every class 4 update family's new sentences are said after every other attribute's held fact
+(:func:`tests.unit.belief_stories.cross_attribute_stories`: 11,808 pairs from every half). The
+pure relation flags the pairs a write could act on; each flagged pair is played through
+``remember`` on SQLite, and the held fact must stay. Measured in session 33: 338 of 1,021 flagged
+pairs lost the held fact before that session's changes (a switch naming nothing replaced any
+fact, "I work out at X" was an employer, "I'm a member at X" a job, "I moved to X for my
+counselling" a home, "my new energy company" an employer, "I'm seeing X" an employer too); 26
+of 368 now, the rest of them ambiguous in the words themselves ("I've transferred to Durham"
+after "I live in York"; "I'm now with Jordan" after "I work at Initech").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from langmem_es.core import belief_rules, meaning_learned
+from tests.unit import belief_stories as B
+
+pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline model is not installed")
+
+#: flagged pairs a write still lets replace the held fact (session 33: 26 of 368)
+CROSS_ATTRIBUTE_LOSSES = 26
+
+
+def _flagged() -> list[B.Story]:
+    halves = [B.half(name) for _, name in B.HALVES]
+    return [
+        s
+        for s in B.cross_attribute_stories(halves)
+        if belief_rules._relation(s.held, s.owner, "assert", s.said, s.owner, belief_rules.polarity(s.said))
+        in ("update", "reinforcement", "denial")
+    ]
+
+
+def test_a_statement_of_another_attribute_leaves_the_held_fact() -> None:
+    core = B._sqlite_core()
+    lost = [(s.held, s.said) for s in _flagged() if B.play(core, s, check_recall=False) != "kept"]
+    assert len(lost) <= CROSS_ATTRIBUTE_LOSSES, lost
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("I'm employed by Initech.", "I've switched energy supplier to EDF."),
+        ("I work at Initech.", "Home these days is Leeds."),
+        ("I work at Initech.", "I'm seeing Chloe these days."),
+        ("I work at Initech.", "I work out at PureGym now."),
+        ("I work at Initech.", "Anytime Fitness is where I work out these days."),
+        ("I work at Initech.", "I'm a member at Anytime Fitness now."),
+        ("I work at Initech.", "My new energy company is EDF."),
+        ("I'm a nurse.", "I'm Sam Okafor now."),
+        ("I live in York.", "I've since moved to Ruth Ng for my counselling."),
+        ("I live in York.", "We moved Leo to Oakfield Primary after half term."),
+        ("I live in York.", "I've been moved across to Search."),
+        ("I live in York.", "Bitwarden is where my logins live now."),
+        ("I live in York.", "For note-taking I've moved over to Obsidian."),
+        ("Tesco is where I buy my food.", "I live in Leeds now."),
+    ],
+)
+def test_what_replaced_another_attributes_fact_before_no_longer_does(held: str, said: str) -> None:
+    core = B._sqlite_core()
+    assert B.play(core, B.Story("4", "cross", held, said, "kept"), check_recall=False) == "kept"
