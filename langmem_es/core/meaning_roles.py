@@ -113,6 +113,12 @@ ROLE_GROUPS: tuple[frozenset[str], ...] = tuple(
         "plumber plumbing",
         "solicitor solicitors lawyer lawyers",
         "babysitter nanny",
+        "therapist therapists therapy counsellor counselling psychotherapist",
+        "physio physios physiotherapist physiotherapy",
+        "pharmacy pharmacist chemist prescription prescriptions meds",
+        "supermarket supermarkets groceries grocery",
+        "mortgage mortgages remortgage remortgaged lender",
+        "gym gyms workout workouts",
     )
 )
 _GROUP_OF = {w: i for i, g in enumerate(ROLE_GROUPS) for w in g}
@@ -125,6 +131,12 @@ def _same_stem(a: str, b: str) -> bool:
         return True
     a, b = _fold(a), _fold(b)
     return a == b or len(os.path.commonprefix([a, b])) >= 5
+
+
+def _other_groups(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Do both sides name a role of :data:`ROLE_GROUPS`, and no role in common?"""
+    ga, gb = {_GROUP_OF[w] for w in a if w in _GROUP_OF}, {_GROUP_OF[w] for w in b if w in _GROUP_OF}
+    return bool(ga) and bool(gb) and not ga & gb
 
 
 def _words_covered(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -145,6 +157,8 @@ def same_role(held_slot: str, said_slot: str, *, floor: float | None = None) -> 
     generic = tuple(w for w in _tokens(said_slot) if w in _GENERIC)
     if noun_frame(held_slot) and noun_frame(said_slot):
         return (*b, *generic) if _words_covered(a, b) else None
+    if _other_groups(a, b):
+        return None  # the lexicon names two roles ("teeth" / "therapy"), however close they embed
     if not (_words_covered(a, b) or _close(a, b, floor)):
         return None
     named = [w for w in b if any(_same_stem(w, v) for v in a) or _close((w,), a, floor)]

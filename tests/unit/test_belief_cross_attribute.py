@@ -21,7 +21,7 @@ from tests.unit import belief_stories as B
 
 pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline model is not installed")
 
-#: flagged pairs a write still lets replace the held fact (session 33: 26 of 368)
+#: flagged pairs a write still lets replace the held fact (session 33: 26 of 370)
 CROSS_ATTRIBUTE_LOSSES = 26
 
 
