@@ -99,7 +99,7 @@ _VALUE_FIRST = re.compile(
     r"(?:,?\s+(?:now|these days|nowadays|currently|since [\w ]+|for [\w ]+))?\s*\.?\s*$"
 )
 _WITH = re.compile(
-    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?P<how>(?i:with|seeing|dating))\s+(?P<v>[A-Z][a-z]+)\b(?!\s+for\b)"
+    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?P<how>(?i:with|seeing|dating))\s+(?P<v>[A-Z][a-z]++)(?:\s+[A-Z][a-z]++)*+(?!\s+for\b)"
 )
 
 # -- dates: one event on one date, whatever the verb --------------------------------------------------
@@ -266,6 +266,8 @@ def _dated(text: str, low: str) -> _Found | None:
 
 
 #: attributes whose values are names: a reading of the statement reader sets them only with a name
+#: a passive's agent ("… has been cleaned by Agnieszka")
+_BY_AGENT = re.compile(r"\b(?:been|was|were|is|are|got|gets)\s+\w+ed\s+by\s+[A-Z]")
 _NAMED = frozenset({"manager", "partner", "home", "employer"})
 
 
@@ -291,6 +293,8 @@ def _read(text: str, changed: bool, past: bool, negated: bool) -> Meaning | None
             return None  # "my manager moved to a new office": a fact about that person
         words = set(st.holder[1:])
     attributes = _attributes_of(words)
+    if "home" in attributes and _BY_AGENT.search(text):
+        return None  # "the house has been cleaned by Agnieszka": who did it is no home
     values = frozenset(_canonical_value(v) for v in st.values)
     dated = _DATE.search(text)
     if dated and any(re.fullmatch(_MONTH, v) for v in values):

@@ -126,10 +126,14 @@ _GROUP_OF = {w: i for i, g in enumerate(ROLE_GROUPS) for w in g}
 
 def _same_stem(a: str, b: str) -> bool:
     """One word, one stem of five letters or more ("insurance" / "insurer", "vet" / "vets"), or
-    one role's words (:data:`ROLE_GROUPS`: "accountant" / "taxes")."""
-    if (g := _GROUP_OF.get(a)) is not None and g == _GROUP_OF.get(b):
+    one role's words (:data:`ROLE_GROUPS`: "accountant" / "taxes"; a word of the lexicon shares
+    no stem with a word outside its role: "accountant" / "account")."""
+    ga, gb = _GROUP_OF.get(a), _GROUP_OF.get(b)
+    if ga is not None and ga == gb:
         return True
     a, b = _fold(a), _fold(b)
+    if ga is not None or gb is not None:
+        return a == b  # a role the lexicon names shares no stem with another word ("accountant" / "account")
     return a == b or len(os.path.commonprefix([a, b])) >= 5
 
 

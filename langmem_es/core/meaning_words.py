@@ -48,7 +48,8 @@ PAST = re.compile(
 #: what says a statement is not (yet) so: a question, a hedge, a plan ("Do I live in Leeds now?", "I might move to Leeds")
 HEDGE = re.compile(
     r"\?\s*$|\b(?:might|maybe|perhaps|possibly|probably|thinking (?:about|of)|planning|plan to|hoping|hope to|considering|"
-    r"(?:would like|wants?) to(?! be\b)|going to move|if (?:i|we) (?:move|get|take))\b",
+    r"(?:would like|wants?) to(?! be\b)|going to move|if (?:i|we) (?:move|get|take)|"
+    r"if\b[^.;]*\b(?:will|'ll|would|'d)|(?:i|we)(?:'ll| will| shall) (?:move|relocate|switch|join))\b",
     re.IGNORECASE,
 )
 #: a negation

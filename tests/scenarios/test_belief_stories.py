@@ -7,7 +7,9 @@ import pytest
 
 from langmem_es.model import Identity
 from tests.unit import belief_stories as B
+from tests.unit.belief_stories_cross import CROSS_HELD_OUT
 from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
+from tests.unit.belief_stories_seventh import HELD_OUT_SEVENTH
 from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
 
 from .conftest import BACKENDS
@@ -106,6 +108,22 @@ def _as_read(story):
     return story
 
 
+#: look-alike statements of another attribute the write path still lets replace the held fact
+#: (tests/unit/test_belief_cross_attribute.py measures the whole set)
+CROSS_LOSSES = {
+    ("x/employer-service-company", "I joined Utility Warehouse for the bundle discount."),
+    ("x/home-move-live-verbs", "I practically live on the train to Leeds these days."),
+    ("x/manager-other-managers", "Mr Gill is my account manager at the bank now."),
+    ("x/phone-other-numbers", "My staff ID number changed to 31926581."),
+}
+
+
+def _cross(story):
+    if (story.family, story.said) in CROSS_LOSSES:
+        return pytest.param(story, marks=pytest.mark.xfail(reason="look-alike still replaces", strict=True))
+    return story
+
+
 @pytest.mark.parametrize(
     "story",
     [
@@ -116,6 +134,8 @@ def _as_read(story):
         *(_as_read(s) for s in _one_per_family(B.HELD_OUT_FOURTH)),
         *(_as_read(s) for s in _one_per_family(HELD_OUT_FIFTH)),
         *(_as_read(s) for s in _one_per_family(HELD_OUT_SIXTH)),
+        *(_as_read(s) for s in _one_per_family(HELD_OUT_SEVENTH)),
+        *(_cross(s) for s in _one_per_family(CROSS_HELD_OUT)),
     ],
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )

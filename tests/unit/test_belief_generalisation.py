@@ -18,6 +18,7 @@ from langmem_es.core import MemoryCore, Policy, belief_meaning, belief_rules
 from langmem_es.model import Identity
 from tests.unit import belief_stories as B
 from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
+from tests.unit.belief_stories_seventh import HELD_OUT_SEVENTH
 from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
 
 WHY = "Answers about the user depend on it."
@@ -48,6 +49,11 @@ HELD_OUT_FIFTH_FLOORS = {"4": 0.64}
 #: new shapes): 0.581 of 86 as measured (updates 0.419, kept 1.000) — 0.581 at the session's
 #: start too: the session's changes did not move it; its sentences were seen since (0.593)
 HELD_OUT_SIXTH_FLOORS = {"4": 0.58}
+#: the seventh (session 33, a third writer): 0.629 of 89 as measured (updates 0.508, kept 0.958: "If
+#: the job comes through, we'll move to Plymouth" replaced the home), the same at the session's
+#: start; read since (kept 1.000: a conditional or a future move is a plan; 0.629: a switch must
+#: name what the held fact names, "The user switched opticians to X" after "I get my eyes tested at Y" stays beside it)
+HELD_OUT_SEVENTH_FLOORS = {"4": 0.62}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
@@ -82,6 +88,8 @@ def test_held_out_families_stay_at_their_measured_floor() -> None:
     assert all(fifth[k] >= floor for k, floor in HELD_OUT_FIFTH_FLOORS.items()), fifth
     sixth = {k: share for k, (share, _) in B.shares(HELD_OUT_SIXTH).items()}
     assert all(sixth[k] >= floor for k, floor in HELD_OUT_SIXTH_FLOORS.items()), sixth
+    seventh = {k: share for k, (share, _) in B.shares(HELD_OUT_SEVENTH).items()}
+    assert all(seventh[k] >= floor for k, floor in HELD_OUT_SEVENTH_FLOORS.items()), seventh
 
 
 def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:

@@ -161,6 +161,9 @@ def where_or_when(be: Copula) -> Statement | None:
     frame = "when" if value_type(objs, prep) == "when" else "where"
     if prep == "at" and frame == "where" and any(o.ent_type_ == "ORG" for o in objs):
         frame = "employer"
+    group = next((o.lemma_.lower() for o in objs if o.pos_ == "NOUN" and o.lemma_.lower() in lexicon.GROUP_NOUNS), "")
+    if frame == "where" and group:
+        frame = f"in_{group}"  # "I'm in the Riverside Readers book club": a member, not somewhere
     return be.statement(frame, values=frozenset(values_of(objs)))
 
 

@@ -175,6 +175,10 @@ def _speaker_phrase(tok: Token) -> NounPhrase | None:
     return None
 
 
+#: nouns before a person's word that name the same person ("my life partner")
+_SAME_PERSON = frozenset({"life"})
+
+
 def _person_phrase(
     tok: Token,
     kids: list[Token],
@@ -203,6 +207,9 @@ def _person_phrase(
     if head in lexicon.PEOPLE or low in lexicon.PEOPLE:
         names = {c.text.lower() for c in kids if c.dep_ == "appos" and c.pos_ == "PROPN"}
         person = head + (":" + "_".join(sorted(inst)) if inst else "")
+        other = [c.lower_ for c in comps if c.dep_ == "compound" and c.pos_ == "NOUN" and c.lower_ not in _SAME_PERSON]
+        if other:  # "my tennis partner", "my business partner": another person than "my partner"
+            person = "_".join((*other, person))
         return (*owner, person), frozenset(names), "", frozenset()
     return None
 
