@@ -285,3 +285,19 @@ def names_more(o: Statement, n: Statement) -> bool:
         t.pos_ in ("NOUN", "PROPN") and t.lower_ not in lexicon.SPEAKER_NOUNS and folded(t.text) not in said
         for t in reading(n.text)
     )
+
+
+def switch_touches(o: Statement, n: Statement) -> bool:
+    """Does a switch of no named attribute speak of the held fact? The nouns it names besides its
+    new value ("broadband" in "I've switched broadband to X") must be words of the held fact (or
+    share five letters: "insurer" / "insurance"), or the two speak of one life domain
+    (:func:`topics`); a switch naming only its value ("I switched to Gmail") touches
+    whatever it follows."""
+    value_words = {w for v in n.values for w in v.split()}
+    named = {american(t.lemma_.lower()) for t in reading(n.text) if t.pos_ == "NOUN"} - value_words - lexicon.TIME_NOUNS
+    if not named:
+        return True
+    held = content_lemmas(o.text)
+    if any(a == b or (len(a) >= 5 and a[:5] == b[:5]) for a in named for b in held):
+        return True
+    return bool(topics(o.text) & topics(n.text))

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import amounts, changes, lexicon, life_events
+from . import amounts, changes, life_events
 from .compare import overlap, said_by_its_form, same_attribute, same_holder, same_kind, same_value
-from .phrases import american, content_lemmas, reading
+from .phrases import content_lemmas
 from .sentences import read
 from .types import Relation, Statement
 
@@ -282,25 +282,9 @@ def amount_or_switch(o: Statement, n: Statement) -> Relation | None:
         return "other_key"
     if o.frame in _NOT_SWITCHED:
         return "other_key"  # a switch naming nothing names no home, employer or partner ("I've switched to EDF")
-    if not _switch_touches(o, n):
+    if not changes.switch_touches(o, n):
         return "other_key"  # "I've switched broadband to X" says nothing of the mobile network
     return "update" if n.change and not same_value(o.values, n.values) else "other_key"
-
-
-def _switch_touches(o: Statement, n: Statement) -> bool:
-    """Does a switch of no named attribute speak of the held fact? The nouns it names besides its
-    new value ("broadband" in "I've switched broadband to X") must be words of the held fact (or
-    share five letters: "insurer" / "insurance"), or the two speak of one life domain
-    (:func:`~.changes.topics`); a switch naming only its value ("I switched to Gmail") touches
-    whatever it follows."""
-    value_words = {w for v in n.values for w in v.split()}
-    named = {american(t.lemma_.lower()) for t in reading(n.text) if t.pos_ == "NOUN"} - value_words - lexicon.TIME_NOUNS
-    if not named:
-        return True
-    held = content_lemmas(o.text)
-    if any(a == b or (len(a) >= 5 and a[:5] == b[:5]) for a in named for b in held):
-        return True
-    return bool(changes.topics(o.text) & changes.topics(n.text))
 
 
 def named_one_gone(o: Statement, n: Statement) -> Relation | None:
