@@ -176,9 +176,9 @@ def _relation(
         return "lookalike"  # another instance of the attribute: a past one, beside the present
     if rel == "update" and _HEDGE.search(new_content) and not echo:
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
-    stay = _STAY.search(new_content) and not _FROM_THEN.search(new_content)
-    if rel == "update" and stay and _statement(new_content, new_owner).frame == "home":
-        return "unrelated"  # a stay is no new home ("I'm staying in Leeds until Friday")
+    stay = _STAY.search(new_content) and not _FROM_THEN.search(new_content) and not stated_change(new_content)
+    if rel == "update" and stay:
+        return "unrelated"  # a stay is no new value ("I'm staying in Leeds until Friday", "driving a van this week")
     return rel
 
 

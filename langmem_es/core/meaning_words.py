@@ -49,7 +49,10 @@ PAST = re.compile(
 HEDGE = re.compile(
     r"\?\s*$|\b(?:might|maybe|perhaps|possibly|probably|thinking (?:about|of)|planning|plan to|hoping|hope to|considering|"
     r"(?:would like|wants?) to(?! be\b)|going to move|if (?:i|we) (?:move|get|take)|"
-    r"if\b[^.;]*\b(?:will|'ll|would|'d)|(?:i|we)(?:'ll| will| shall) (?:move|relocate|switch|join))\b",
+    r"if\b[^.;]*\b(?:will|'ll|would|'d)|(?:i|we)(?:'ll| will| shall|'d| would) (?:move|relocate|switch|join)|"
+    r"said (?:that )?(?:i|we) should|(?:i|we) should (?:move|switch|join|leave|look|consider)|ought to|"
+    r"so (?:i|we) can|one day|someday|turned down|declined|said no to|"
+    r"(?:people|they|everyone|everybody|he|she|(?-i:[A-Z][a-z]+)) (?:assume|assumes|assumed|think|thinks|thought) (?:that )?(?:i|we)\b)\b",
     re.IGNORECASE,
 )
 #: a negation
@@ -81,7 +84,7 @@ def date_value(m: re.Match[str]) -> frozenset[str]:
 PREVIOUS = re.compile(
     r"\b(?:before|previously|formerly|former|used to|back then|back in (?:the day|(?:19|20)\d\d)|prior|earlier|ex-|at the time|"
     r"once (?:lived|worked|had|owned|was|were)|as a (?:kid|child|student|teenager)|growing up|in the past|"
-    r"(?:my|our|his|her|their|the user's) old)\b",
+    r"(?:my|our|his|her|their|the user's) old|when (?:i|we) (?:was|were))\b",
     re.IGNORECASE,
 )
 

@@ -8,6 +8,8 @@ import pytest
 from langmem_es.model import Identity
 from tests.unit import belief_stories as B
 from tests.unit.belief_stories_cross import CROSS_HELD_OUT
+from tests.unit.belief_stories_cross2 import CROSS_HELD_OUT_2
+from tests.unit.belief_stories_eighth import HELD_OUT_EIGHTH
 from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
 from tests.unit.belief_stories_seventh import HELD_OUT_SEVENTH
 from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
@@ -115,6 +117,9 @@ CROSS_LOSSES = {
     ("x/home-move-live-verbs", "I practically live on the train to Leeds these days."),
     ("x/manager-other-managers", "Mr Gill is my account manager at the bank now."),
     ("x/phone-other-numbers", "My staff ID number changed to 31926581."),
+    ("x2/employer-email-domain", "I've started using Proton VPN on my laptop."),
+    ("x2/manager-not-mine", "I manage Declan now — he joined my team on Monday."),
+    ("x2/phone-new-handset", "I got a new phone yesterday, a Pixel 9."),
 }
 
 
@@ -135,7 +140,9 @@ def _cross(story):
         *(_as_read(s) for s in _one_per_family(HELD_OUT_FIFTH)),
         *(_as_read(s) for s in _one_per_family(HELD_OUT_SIXTH)),
         *(_as_read(s) for s in _one_per_family(HELD_OUT_SEVENTH)),
+        *(_as_read(s) for s in _one_per_family(HELD_OUT_EIGHTH)),
         *(_cross(s) for s in _one_per_family(CROSS_HELD_OUT)),
+        *(_cross(s) for s in _one_per_family(CROSS_HELD_OUT_2)),
     ],
     ids=lambda s: f"{s.family}:{s.said[:24]}",
 )

@@ -11,10 +11,10 @@ never tuned on. Classes 2 and 4 were split first; classes 3 and 5 (whose rules c
 from hand-written user stories) got their families later, both halves measured before any
 change. :data:`HELD_OUT_NEW` is a second held-out half for class 4, written after the first
 had been read three times and before any further class 4 rule; a third and a fourth followed
-(read in session 33: :data:`READ`), and a fifth, a sixth and a seventh, written by writers who
-had not read the rules (:mod:`tests.unit.belief_stories_fifth`, ``_sixth``, ``_seventh``; each
-measured once, then read in session 33). :mod:`tests.unit.belief_stories_cross` holds kept stories
-only: another attribute's statement in words that look like the held one's.
+(read in session 33: :data:`READ`), and a fifth to an eighth, written by writers who had not
+read the rules (:mod:`tests.unit.belief_stories_fifth`, ``_sixth``, ``_seventh``, ``_eighth``; each
+measured once, then read in session 33). :mod:`tests.unit.belief_stories_cross` and ``_cross2``
+hold kept stories only: another attribute's statement in words that look like the held one's.
 
 A story is ``(class, family, held, said, expected)``: the held fact, the new statement (keyless
 unless the family gives keys; the second from the same user unless the family says
@@ -963,7 +963,14 @@ def stories(families: dict[str, Family]) -> Iterator[Story]:
 
 
 #: attributes whose families name one thing in other words (a family's attribute is its name's first word)
-SAME_ATTRIBUTE = ({"home"}, {"employer", "job"}, {"phone", "handset", "mobile"}, {"school", "child"}, {"gp", "doctor"})
+SAME_ATTRIBUTE = (
+    {"home", "address"},
+    {"employer", "job"},
+    {"phone", "handset", "mobile"},
+    {"school", "child"},
+    {"gp", "doctor"},
+    {"broadband", "internet"},
+)
 
 
 def cross_attribute_stories(halves: Sequence[dict[str, Family]], *, first_held_only: bool = True) -> Iterator[Story]:
@@ -1115,11 +1122,12 @@ HALVES = (
     ("held-out 5th", "HELD_OUT_FIFTH"),
     ("held-out 6th", "HELD_OUT_SIXTH"),
     ("held-out 7th", "HELD_OUT_SEVENTH"),
+    ("held-out 8th", "HELD_OUT_EIGHTH"),
 )
 
 
 def half(name: str) -> dict[str, Family]:
-    """A half by its name in :data:`HALVES` (the fifth to seventh live in modules of their own, which import this one)."""
+    """A half by its name in :data:`HALVES` (the fifth to eighth live in modules of their own, which import this one)."""
     if name == "HELD_OUT_FIFTH":
         from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
 
@@ -1132,6 +1140,10 @@ def half(name: str) -> dict[str, Family]:
         from tests.unit.belief_stories_seventh import HELD_OUT_SEVENTH
 
         return HELD_OUT_SEVENTH
+    if name == "HELD_OUT_EIGHTH":
+        from tests.unit.belief_stories_eighth import HELD_OUT_EIGHTH
+
+        return HELD_OUT_EIGHTH
     return dict(globals()[name])
 
 

@@ -8,7 +8,7 @@ SQLite, and the held fact must stay. Measured in session 33 over the halves then
 1,021 flagged pairs lost the held fact before that session's changes (a switch naming nothing
 replaced any fact, "I work out at X" was an employer, "I'm a member at X" a job, "I moved to X
 for my counselling" a home, "my new energy company" an employer, "I'm seeing X" an employer
-too); 29 of 368 now over all seven halves, most of the rest ambiguous in the words themselves
+too); 35 of 446 now over all eight halves, most of the rest ambiguous in the words themselves
 ("I've transferred to Durham" after "I live in York"; "I'm now with Jordan" after "I work at
 Initech"). A set written to trap the rules (:mod:`tests.unit.belief_stories_cross`) is played
 whole.
@@ -21,15 +21,21 @@ import pytest
 from langmem_es.core import belief_rules, meaning_learned
 from tests.unit import belief_stories as B
 from tests.unit.belief_stories_cross import CROSS_HELD_OUT
+from tests.unit.belief_stories_cross2 import CROSS_HELD_OUT_2
 
 pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline model is not installed")
 
-#: flagged pairs a write still lets replace the held fact (session 33, all seven halves: 29 of 368)
-CROSS_ATTRIBUTE_LOSSES = 29
+#: flagged pairs a write still lets replace the held fact (session 33, all eight halves: 35 of 446)
+CROSS_ATTRIBUTE_LOSSES = 35
 #: a held-out set written for this property by a writer who had not read the rules (103 kept
 #: stories, tests/unit/belief_stories_cross.py): measured once, 95 kept (91 at the session's
 #: start); read since: 99
 CROSS_HELD_OUT_KEPT = 99
+#: a second such set (106 kept stories, tests/unit/belief_stories_cross2.py: relatives' moves,
+#: reported speech, refused offers, a work van this week …), written while the session's last
+#: changes were made and measured once at their end: 88 kept (88 at the session's start too);
+#: read since: 99
+CROSS_HELD_OUT_2_KEPT = 99
 
 
 def _flagged() -> list[B.Story]:
@@ -72,8 +78,13 @@ def test_what_replaced_another_attributes_fact_before_no_longer_does(held: str, 
     assert B.play(core, B.Story("4", "cross", held, said, "kept"), check_recall=False) == "kept"
 
 
-def test_look_alike_statements_written_to_trap_the_rules_leave_the_held_fact() -> None:
+@pytest.mark.parametrize(
+    ("families", "floor"), [(CROSS_HELD_OUT, CROSS_HELD_OUT_KEPT), (CROSS_HELD_OUT_2, CROSS_HELD_OUT_2_KEPT)]
+)
+def test_look_alike_statements_written_to_trap_the_rules_leave_the_held_fact(
+    families: dict[str, B.Family], floor: int
+) -> None:
     core = B._sqlite_core()
-    got = [(s.family, s.said, B.play(core, s, check_recall=False)) for s in B.stories(CROSS_HELD_OUT)]
+    got = [(s.family, s.said, B.play(core, s, check_recall=False)) for s in B.stories(families)]
     kept = sum(g == "kept" for _, _, g in got)
-    assert kept >= CROSS_HELD_OUT_KEPT, [x for x in got if x[2] != "kept"]
+    assert kept >= floor, [x for x in got if x[2] != "kept"]
