@@ -19,6 +19,7 @@ from langmem_es.model import Identity
 from tests.unit import belief_stories as B
 from tests.unit.belief_stories_eighth import HELD_OUT_EIGHTH
 from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
+from tests.unit.belief_stories_ninth import HELD_OUT_NINTH
 from tests.unit.belief_stories_seventh import HELD_OUT_SEVENTH
 from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
 
@@ -59,6 +60,10 @@ HELD_OUT_SEVENTH_FLOORS = {"4": 0.62}
 #: at their end): 0.552 of 87 (updates 0.424, kept 0.952: "I'd move to Glasgow tomorrow if my job
 #: allowed it" replaced the home), 0.563 at the session's start; read since (0.563, kept 1.000)
 HELD_OUT_EIGHTH_FLOORS = {"4": 0.56}
+#: the ninth (written after session 33's last change, as users type — "btw", "fyi", two facts in
+#: one message — and measured once at the session's end, its misses NOT read: still held out):
+#: 0.451 of 82 (updates 0.241, kept 0.958), 0.451 at the session's start too; the rules alone 0.439
+HELD_OUT_NINTH_FLOORS = {"4": 0.45}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
@@ -97,6 +102,8 @@ def test_held_out_families_stay_at_their_measured_floor() -> None:
     assert all(seventh[k] >= floor for k, floor in HELD_OUT_SEVENTH_FLOORS.items()), seventh
     eighth = {k: share for k, (share, _) in B.shares(HELD_OUT_EIGHTH).items()}
     assert all(eighth[k] >= floor for k, floor in HELD_OUT_EIGHTH_FLOORS.items()), eighth
+    ninth = {k: share for k, (share, _) in B.shares(HELD_OUT_NINTH).items()}
+    assert all(ninth[k] >= floor for k, floor in HELD_OUT_NINTH_FLOORS.items()), "the ninth half fell"
 
 
 def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:
