@@ -176,9 +176,14 @@ def _relation(
         return "lookalike"  # another instance of the attribute: a past one, beside the present
     if rel == "update" and _HEDGE.search(new_content) and not echo:
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
-    stay = _STAY.search(new_content) and not _FROM_THEN.search(new_content) and not stated_change(new_content)
-    if rel == "update" and stay:
-        return "unrelated"  # a stay is no new value ("I'm staying in Leeds until Friday", "driving a van this week")
+    if rel == "update" and not _FROM_THEN.search(new_content) and not stated_change(new_content):
+        said = _statement(new_content, new_owner)
+        if (said.frame == "home" and _STAY.search(new_content)) or (
+            _FOR_A_WHILE.search(new_content) and not said.ending
+        ):
+            return (
+                "unrelated"  # a stay is no new value ("I'm staying in Leeds until Friday", "driving a van this week")
+            )
     return rel
 
 
@@ -209,6 +214,13 @@ def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owne
     return "reinforcement" if statements.same_value(held.values, new.values) else "update"
 
 
+#: a time that says a state is for a while or an event once, of any attribute ("I'm driving the
+#: firm's van this week", "I got a phishing email from X this morning")
+_FOR_A_WHILE = re.compile(
+    r"\b(?:this|next|for the) (?:week|weekend|month)\b|\bfor now\b|\buntil\b|\btemporarily\b|\bwhile\b|"
+    r"\b(?:this|yesterday) (?:morning|afternoon|evening)\b|\btoday\b|\btonight\b",
+    re.IGNORECASE,
+)
 #: a time said as a beginning, not a stay ("As of this month I live in Leeds")
 _FROM_THEN = re.compile(r"\b(?:as of|starting|from (?:this|next|last))\b", re.IGNORECASE)
 

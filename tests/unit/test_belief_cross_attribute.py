@@ -76,6 +76,10 @@ def test_a_statement_of_another_attribute_leaves_the_held_fact() -> None:
         ("I live in York.", "Bitwarden is where my logins live now."),
         ("I live in York.", "For note-taking I've moved over to Obsidian."),
         ("Tesco is where I buy my food.", "I live in Leeds now."),
+        ("My car is a Honda Jazz.", "I'm driving the firm's Ford Transit this week while the usual driver is off."),
+        ("My email is sam.reid@proton.me.", "I got a phishing email from j.patel@ledgerwise.co.uk this morning."),
+        ("I live in Norwich.", "My boss said I should move to Bristol to be nearer head office."),
+        ("I live in Leicester.", "I'd move to Glasgow tomorrow if my job allowed it."),
     ],
 )
 def test_what_replaced_another_attributes_fact_before_no_longer_does(held: str, said: str) -> None:
@@ -99,3 +103,15 @@ def test_a_third_trap_set_nobody_has_read_stays_at_its_measured_floor() -> None:
     core = B._sqlite_core()
     kept = sum(B.play(core, s, check_recall=False) == "kept" for s in B.stories(CROSS_HELD_OUT_3))
     assert kept >= CROSS_HELD_OUT_3_KEPT, f"{kept} kept"  # the misses are not printed: held out
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("I live in York.", "I moved to Leeds this week."),  # a change said beside a time: not a stay
+        ("The user is going to Japan in April.", "The user's trip to Japan got cancelled."),  # an ending
+    ],
+)
+def test_a_change_said_beside_a_short_time_still_updates(held: str, said: str) -> None:
+    core = B._sqlite_core()
+    assert B.play(core, B.Story("4", "change", held, said, "update"), check_recall=False) == "update"
