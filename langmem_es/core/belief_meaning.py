@@ -265,9 +265,9 @@ def _dated(text: str, low: str) -> _Found | None:
     return who, frozenset({"date:" + "+".join(sorted(event))}), _date_value(m), None
 
 
-#: attributes whose values are names: a reading of the statement reader sets them only with a name
 #: a passive's agent ("… has been cleaned by Agnieszka")
 _BY_AGENT = re.compile(r"\b(?:been|was|were|is|are|got|gets)\s+\w+ed\s+by\s+[A-Z]")
+#: attributes whose values are names: a reading of the statement reader sets them only with a name
 _NAMED = frozenset({"manager", "partner", "home", "employer"})
 
 

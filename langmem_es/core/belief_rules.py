@@ -178,12 +178,11 @@ def _relation(
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
     if rel == "update" and not _FROM_THEN.search(new_content) and not stated_change(new_content):
         said = _statement(new_content, new_owner)
+        # a stay is no new value ("I'm staying in Leeds until Friday", "driving a van this week")
         if (said.frame == "home" and _STAY.search(new_content)) or (
             _FOR_A_WHILE.search(new_content) and not said.ending
         ):
-            return (
-                "unrelated"  # a stay is no new value ("I'm staying in Leeds until Friday", "driving a van this week")
-            )
+            return "unrelated"
     return rel
 
 

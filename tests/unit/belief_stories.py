@@ -39,6 +39,7 @@ half's misses only.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -1128,24 +1129,20 @@ HALVES = (
 )
 
 
+#: halves that live in modules of their own (they import this one): name -> module
+_OWN_MODULES = {
+    "HELD_OUT_FIFTH": "tests.unit.belief_stories_fifth",
+    "HELD_OUT_SIXTH": "tests.unit.belief_stories_sixth",
+    "HELD_OUT_SEVENTH": "tests.unit.belief_stories_seventh",
+    "HELD_OUT_EIGHTH": "tests.unit.belief_stories_eighth",
+}
+
+
 def half(name: str) -> dict[str, Family]:
-    """A half by its name in :data:`HALVES` (the fifth to eighth live in modules of their own, which import this one)."""
-    if name == "HELD_OUT_FIFTH":
-        from tests.unit.belief_stories_fifth import HELD_OUT_FIFTH
-
-        return HELD_OUT_FIFTH
-    if name == "HELD_OUT_SIXTH":
-        from tests.unit.belief_stories_sixth import HELD_OUT_SIXTH
-
-        return HELD_OUT_SIXTH
-    if name == "HELD_OUT_SEVENTH":
-        from tests.unit.belief_stories_seventh import HELD_OUT_SEVENTH
-
-        return HELD_OUT_SEVENTH
-    if name == "HELD_OUT_EIGHTH":
-        from tests.unit.belief_stories_eighth import HELD_OUT_EIGHTH
-
-        return HELD_OUT_EIGHTH
+    """A half by its name in :data:`HALVES`."""
+    if name in _OWN_MODULES:
+        families: dict[str, Family] = getattr(importlib.import_module(_OWN_MODULES[name]), name)
+        return families
     return dict(globals()[name])
 
 

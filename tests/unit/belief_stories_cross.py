@@ -20,10 +20,7 @@ patient relations.
 
 from __future__ import annotations
 
-try:
-    from belief_stories import F, Family
-except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.unit.belief_stories import F, Family
+from tests.unit.belief_stories import F, Family
 
 CROSS_HELD_OUT: dict[str, Family] = {
     # -- the employer --------------------------------------------------------------------------------

@@ -19,10 +19,7 @@ jury service, a power cut).
 
 from __future__ import annotations
 
-try:
-    from belief_stories import F, Family
-except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.unit.belief_stories import F, Family
+from tests.unit.belief_stories import F, Family
 
 CROSS_HELD_OUT_3: dict[str, Family] = {
     # -- the employer ----------------------------------------------------------------------------------

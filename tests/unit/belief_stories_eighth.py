@@ -17,10 +17,7 @@ quote turned down, a former supplier.
 
 from __future__ import annotations
 
-try:
-    from belief_stories import F, Family
-except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.unit.belief_stories import F, Family
+from tests.unit.belief_stories import F, Family
 
 HELD_OUT_EIGHTH: dict[str, Family] = {
     # -- update, common attributes in new shapes ----------------------------------------------------

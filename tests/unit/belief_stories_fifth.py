@@ -13,10 +13,7 @@ attribute in the same frame.
 
 from __future__ import annotations
 
-try:
-    from belief_stories import F, Family
-except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.unit.belief_stories import F, Family
+from tests.unit.belief_stories import F, Family
 
 HELD_OUT_FIFTH: dict[str, Family] = {
     # -- update: the new statement supersedes the held fact ----------------------------------------

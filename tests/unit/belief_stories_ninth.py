@@ -17,10 +17,7 @@ address, a goal weight and another holder's weight, the full name on a passport.
 
 from __future__ import annotations
 
-try:
-    from belief_stories import F, Family
-except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.unit.belief_stories import F, Family
+from tests.unit.belief_stories import F, Family
 
 HELD_OUT_NINTH: dict[str, Family] = {
     # -- update, common attributes in chatty shapes ----------------------------------------------------

@@ -16,10 +16,7 @@ paper bought now and then.
 
 from __future__ import annotations
 
-try:
-    from belief_stories import F, Family
-except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.unit.belief_stories import F, Family
+from tests.unit.belief_stories import F, Family
 
 HELD_OUT_SEVENTH: dict[str, Family] = {
     # -- update, common attributes in new shapes ----------------------------------------------------

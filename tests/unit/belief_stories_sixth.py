@@ -15,10 +15,7 @@ a second member beside the held one, another attribute in a similar frame.
 
 from __future__ import annotations
 
-try:
-    from belief_stories import F, Family
-except ImportError:  # pragma: no cover - when tests/ is a package
-    from tests.unit.belief_stories import F, Family
+from tests.unit.belief_stories import F, Family
 
 HELD_OUT_SIXTH: dict[str, Family] = {
     # -- update, common attributes in new shapes ----------------------------------------------------
