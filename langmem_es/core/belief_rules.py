@@ -120,7 +120,8 @@ def relation(old: Memory, new: Memory) -> statements.Relation:
 def _relation(
     old_content: str, old_owner: str, old_polarity: str, new_content: str, new_owner: str, new_polarity: str
 ) -> statements.Relation:
-    rel = statements.relate(_statement(old_content, old_owner), _statement(new_content, new_owner))
+    said = _statement(new_content, new_owner)
+    rel = statements.relate(_statement(old_content, old_owner), said)
     if (
         rel in ("unrelated", "other_key")
         and old_polarity == new_polarity
@@ -167,7 +168,7 @@ def _relation(
         # ("I don't eat meat" / "The user is a vegetarian"): a repeat
         rules_read = belief_meaning.meaning(old_content, old_owner) and belief_meaning.meaning(new_content, new_owner)
         same = rules_read and belief_meaning.compare(old_content, old_owner, new_content, new_owner) == "reinforcement"
-        if same and not _statement(new_content, new_owner).ending:
+        if same and not said.ending:
             rel = "reinforcement"
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""
     if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
@@ -177,7 +178,6 @@ def _relation(
     if rel == "update" and _HEDGE.search(new_content) and not echo:
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
     if rel == "update" and not _FROM_THEN.search(new_content) and not stated_change(new_content):
-        said = _statement(new_content, new_owner)
         # a stay is no new value ("I'm staying in Leeds until Friday", "driving a van this week")
         if (said.frame == "home" and _STAY.search(new_content)) or (
             _FOR_A_WHILE.search(new_content) and not said.ending
