@@ -33,6 +33,7 @@ The whole tree (each section below adds its part and says who owns it)::
     │   ├── NotSerializableError       (also TypeError)
     │   ├── DocumentTooLargeError      (also ValueError)
     │   ├── DimensionMismatchError     (also ValueError)
+    │   ├── EmbedderMismatchError      (also ValueError) indices filled by another embedder
     │   ├── MappingConflictError
     │   ├── WriteError                 partial bulk failure; says whether a retry is safe
     │   └── QueryError
@@ -129,7 +130,8 @@ __all__ += ["EmbeddingError", "MissingDependencyError", "RerankError"]
 #        │                           └─ ShardsUnavailableError (shards without an active copy)
 #        ├── AuthenticationError, AuthorizationError
 #        ├── StoreError ┬─ InvalidNamespaceError (also langgraph's), NotSerializableError,
-#        │              ├─ DocumentTooLargeError, DimensionMismatchError, MappingConflictError
+#        │              ├─ DocumentTooLargeError, DimensionMismatchError, EmbedderMismatchError,
+#        │              ├─ MappingConflictError
 #        │              └─ WriteError, QueryError
 #        └── MemoryError_ ┬─ InvalidMemoryError (bad input: empty content, missing reason, …)
 #                         ├─ IdentityError (identity keys missing from config)
@@ -195,6 +197,18 @@ class DimensionMismatchError(StoreError, ValueError):
     """Vectors do not have the number of dimensions the index was created with."""
 
 
+class EmbedderMismatchError(StoreError, ValueError):
+    """The indices were filled by another embedder than the one configured (vectors of two
+    models are not comparable, even at the same size)."""
+
+    @classmethod
+    def of(cls, where: str, recorded: str, configured: str) -> EmbedderMismatchError:
+        return cls(
+            f"{where} holds vectors of embedder {recorded!r} but this store embeds with {configured!r}; "
+            f"configure {recorded!r} again, or export and import into a new prefix (re-embeds every memory)"
+        )
+
+
 class MappingConflictError(StoreError):
     """A document does not fit the index mapping."""
 
@@ -239,6 +253,7 @@ __all__ += [
     "AuthorizationError",
     "DimensionMismatchError",
     "DocumentTooLargeError",
+    "EmbedderMismatchError",
     "IdentityError",
     "InvalidArgumentError",
     "InvalidMemoryError",

@@ -50,6 +50,7 @@ __all__ = [
     "OnnxMiniLMEmbeddings",
     "RerankError",
     "default_embeddings",
+    "embedder_identity",
     "embedding_dims",
     "resolve_embeddings",
     "verify_model_file",
@@ -133,6 +134,15 @@ class OnnxMiniLMEmbeddings(Embeddings):
         self._input_names: frozenset[str] = frozenset()
         self.cache_hits = 0
         self.cache_misses = 0
+
+    @property
+    def identity(self) -> str:
+        """What the indices record of this embedder (:func:`embedder_identity`): the pinned
+        model, or the file name of another one (``verify=False``). Precision is not part of it:
+        int8 and float vectors of the same model sit at cosine ~0.99."""
+        if self.model_path is None and self.verify:
+            return DEFAULT_EMBEDDINGS_SPEC
+        return f"onnx:{(self.model_path or Path('model.onnx')).name}"
 
     # -- loading ---------------------------------------------------------------------
     def _load(self) -> None:
@@ -407,6 +417,33 @@ def resolve_embeddings(spec: EmbeddingsSpec = None) -> Embeddings:
         return ensure_embeddings(spec)
     except ImportError as exc:
         raise MissingDependencyError(f"embeddings {spec!r} need a package that is not installed: {exc}") from exc
+
+
+def embedder_identity(embeddings: Embeddings) -> str | None:
+    """A name for the vectors ``embeddings`` make, recorded by every index they fill.
+
+    Vectors of two models are not comparable even at the same size, so a store refuses to
+    open indices written by another embedder (:class:`~langmem_es.errors.EmbedderMismatchError`).
+    Ours name themselves (``identity``); a LangChain embedder is its class and model
+    (``model``, ``model_name``, ``model_id`` or ``deployment``) with its ``dimensions``;
+    anything else (a bare function) is unknown: ``None``, and nothing is checked.
+
+    >>> embedder_identity(default_embeddings())
+    'onnx:all-minilm-l6-v2'
+    >>> embedder_identity(JinaEmbeddings("jina-embeddings-v3", dimensions=256))
+    'jina:jina-embeddings-v3/256'
+    """
+    inner = getattr(embeddings, "inner", embeddings)  # validation.checked_embeddings wraps
+    own = getattr(type(inner), "identity", None)
+    if own is not None:
+        named = getattr(inner, "identity", None)
+        return named if isinstance(named, str) and named else None
+    for attribute in ("model", "model_name", "model_id", "deployment"):
+        model = getattr(inner, attribute, None)
+        if isinstance(model, str) and model:
+            dims = getattr(inner, "dimensions", None)
+            return f"{type(inner).__name__}:{model}" + (f"/{dims}" if isinstance(dims, int) and dims > 0 else "")
+    return None
 
 
 def embedding_dims(embeddings: Embeddings) -> int:

@@ -73,6 +73,11 @@ class JinaEmbeddings(Embeddings):
         return self.connection.root
 
     @property
+    def identity(self) -> str:
+        """What the indices record of this embedder (``jina:<model>[/<dimensions>]``)."""
+        return f"jina:{self.model}" + (f"/{self.dimensions}" if self.dimensions else "")
+
+    @property
     def dims(self) -> int | None:
         """Vector size: ``dimensions`` if set, else the model's known default (or None)."""
         return self.dimensions or _JINA_DIMS.get(self.model)

@@ -199,6 +199,25 @@ async def test_setup_is_idempotent_and_reports_capabilities(backend):
     await backend.refresh(["items"])
 
 
+async def test_setup_records_each_collections_embedder_and_refuses_another(backend):
+    """Vectors of two models are not comparable even at one size: a collection filled by one
+    embedder refuses another at set-up (and nothing is recorded by the refused call), while
+    a set-up that names none, or the same one, passes."""
+    from langmem_es.errors import EmbedderMismatchError
+
+    await backend.setup(embedders={"semantic": "onnx:model-a"})
+    await backend.setup(embedders={"semantic": "onnx:model-a", "episodic": "onnx:model-a"})
+    await backend.setup()
+    with pytest.raises(EmbedderMismatchError, match="model-a.*model-b"):
+        await backend.setup(embedders={"items": "onnx:model-b", "semantic": "onnx:model-b"})
+    await backend.setup(embedders={"items": "onnx:model-c"})  # the refused call recorded nothing
+    with pytest.raises(EmbedderMismatchError, match="model-c"):
+        await backend.setup(embedders={"items": "onnx:model-a"})
+    doc = make_doc(("u",), "kept", text="still here", status="active")
+    await backend.put("semantic", [doc])
+    assert (await backend.get("semantic", [doc["id"]]))[0] is not None
+
+
 async def test_refresh_written_makes_acknowledged_writes_searchable(backend):
     """A caller may make its writes searchable early (beside other work); a search then has
     nothing left to refresh, and one that refreshes anyway finds the same."""

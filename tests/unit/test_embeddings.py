@@ -499,6 +499,7 @@ def test_public_api_pinned() -> None:
         "OnnxMiniLMEmbeddings",
         "RerankError",
         "default_embeddings",
+        "embedder_identity",
         "embedding_dims",
         "resolve_embeddings",
         "verify_model_file",

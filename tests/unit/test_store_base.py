@@ -247,7 +247,7 @@ class DictPort:
         self.calls: list[str] = []
         self.seq = 0
 
-    async def setup(self) -> Capabilities:
+    async def setup(self, *, embedders: Any = None) -> Capabilities:
         self.calls.append("setup")
         return self.capabilities
 

@@ -51,6 +51,8 @@ VALUE_DOC_VALUE_CHARS = TEXT_DOC_VALUE_CHARS
 #: made earlier keeps ``value_dv`` and the field-by-field reads, as its documents have no pack.
 RECALL_DOC_VALUE = "recall_dv"
 PACKED_META = "langmem_es_packed"
+#: ``_meta`` key of the embedder an index's vectors come from (:func:`~langmem_es.embeddings.embedder_identity`)
+EMBEDDER_META = "langmem_es_embedder"
 
 _FIELD_MAPPING = {
     "keyword": {"type": "keyword"},

@@ -15,6 +15,7 @@ Layout (``P`` is the prefix, ``C`` a logical collection)::
     P_C_vectors    (rid, path, vec)     one float32 blob per indexed path
     P_seq          (tbl, seq)           the seq_no counter of each collection
     P_schema_version (version)          applied migrations
+    P_embedders    (tbl, embedder)      the embedder each collection's vectors come from
 
 Documents get an explicit ``rid INTEGER PRIMARY KEY`` beside ``id TEXT UNIQUE``: FTS5 is
 keyed by rowid, and only an INTEGER PRIMARY KEY survives ``VACUUM``. Side tables are per
@@ -128,6 +129,11 @@ class Names:
     def schema_version(self) -> str:
         return f"{self.prefix}_schema_version"
 
+    @property
+    def embedders(self) -> str:
+        """The embedder each collection's vectors come from (``AsyncStoragePort.setup``)."""
+        return f"{self.prefix}_embedders"
+
 
 # ---------------------------------------------------------------------------- DDL
 
@@ -140,6 +146,7 @@ def shared_ddl(names: Names) -> list[str]:
     return [
         f"CREATE TABLE IF NOT EXISTS {q(names.schema_version)} (version INTEGER NOT NULL)",
         f"CREATE TABLE IF NOT EXISTS {q(names.seq)} (tbl TEXT PRIMARY KEY, seq INTEGER NOT NULL)",
+        f"CREATE TABLE IF NOT EXISTS {q(names.embedders)} (tbl TEXT PRIMARY KEY, embedder TEXT NOT NULL)",
     ]
 
 

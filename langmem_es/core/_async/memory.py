@@ -19,9 +19,9 @@ from langchain_core.embeddings import Embeddings
 
 from ... import documents
 from ... import filters as filter_dsl
-from ...embeddings import EmbeddingsSpec
+from ...embeddings import EmbeddingsSpec, embedder_identity
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
-from ...port import AsyncStoragePort, Capabilities
+from ...port import MEMORY_COLLECTIONS, AsyncStoragePort, Capabilities
 from ...rerank import Reranker, RerankerSpec
 from .. import authz
 from ..config import MemoryConfig
@@ -152,8 +152,13 @@ class AsyncMemoryCore:
 
     async def setup(self) -> Capabilities:
         """Create indices/tables (idempotent), detect what the engine offers, load the language
-        models (the async core: in a thread, not on its event loop at a first write)."""
-        capabilities = await self._ctx.backend.setup()
+        models (the async core: in a thread, not on its event loop at a first write).
+
+        The memory indices record the embedder that fills them; indices filled by another raise
+        :class:`~langmem_es.errors.EmbedderMismatchError` (re-import into a new prefix instead)."""
+        identity = embedder_identity(self._ctx.embeddings)
+        embedders = dict.fromkeys(MEMORY_COLLECTIONS, identity) if identity else None
+        capabilities = await self._ctx.backend.setup(embedders=embedders)
         await AsyncOffload.warm(warm_up)
         return capabilities
 

@@ -20,9 +20,9 @@ from langchain_core.embeddings import Embeddings
 
 from ... import documents
 from ... import filters as filter_dsl
-from ...embeddings import EmbeddingsSpec
+from ...embeddings import EmbeddingsSpec, embedder_identity
 from ...model import KINDS, SCOPES, Identity, Kind, Memory, Scope
-from ...port import StoragePort, Capabilities
+from ...port import MEMORY_COLLECTIONS, StoragePort, Capabilities
 from ...rerank import Reranker, RerankerSpec
 from .. import authz
 from ..config import MemoryConfig
@@ -153,8 +153,13 @@ class MemoryCore:
 
     def setup(self) -> Capabilities:
         """Create indices/tables (idempotent), detect what the engine offers, load the language
-        models (the async core: in a thread, not on its event loop at a first write)."""
-        capabilities = self._ctx.backend.setup()
+        models (the async core: in a thread, not on its event loop at a first write).
+
+        The memory indices record the embedder that fills them; indices filled by another raise
+        :class:`~langmem_es.errors.EmbedderMismatchError` (re-import into a new prefix instead)."""
+        identity = embedder_identity(self._ctx.embeddings)
+        embedders = dict.fromkeys(MEMORY_COLLECTIONS, identity) if identity else None
+        capabilities = self._ctx.backend.setup(embedders=embedders)
         Offload.warm(warm_up)
         return capabilities
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, Protocol, runtime_checkable
 
 from ..base import (
@@ -38,8 +38,14 @@ class AsyncStoragePort(Protocol):
 
     capabilities: Capabilities
 
-    async def setup(self) -> Capabilities:
-        """Create or migrate indices/tables (idempotent) and detect capabilities."""
+    async def setup(self, *, embedders: Mapping[Collection, str] | None = None) -> Capabilities:
+        """Create or migrate indices/tables (idempotent) and detect capabilities.
+
+        ``embedders``: the embedder that fills each collection's vectors
+        (:func:`~langmem_es.embeddings.embedder_identity`). A collection made, or found
+        without one, records it; one that holds another raises
+        :class:`~langmem_es.errors.EmbedderMismatchError` and changes nothing.
+        """
         ...
 
     async def close(self) -> None: ...

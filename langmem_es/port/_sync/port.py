@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, Protocol, runtime_checkable
 
 from ..base import (
@@ -39,8 +39,14 @@ class StoragePort(Protocol):
 
     capabilities: Capabilities
 
-    def setup(self) -> Capabilities:
-        """Create or migrate indices/tables (idempotent) and detect capabilities."""
+    def setup(self, *, embedders: Mapping[Collection, str] | None = None) -> Capabilities:
+        """Create or migrate indices/tables (idempotent) and detect capabilities.
+
+        ``embedders``: the embedder that fills each collection's vectors
+        (:func:`~langmem_es.embeddings.embedder_identity`). A collection made, or found
+        without one, records it; one that holds another raises
+        :class:`~langmem_es.errors.EmbedderMismatchError` and changes nothing.
+        """
         ...
 
     def close(self) -> None: ...

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from langgraph.store.base import GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 from ... import documents, filters
+from ...embeddings import embedder_identity
 from ...model import collection_for
 from ...port import AsyncStoragePort, Collection, Doc, StoredDoc
 from .. import base as base
@@ -53,8 +54,10 @@ class AsyncStoreCore:
     # -- lifecycle -----------------------------------------------------------
 
     async def setup(self) -> None:
-        """Create or migrate the backend's indices/tables (idempotent)."""
-        await self.port.setup()
+        """Create or migrate the backend's indices/tables (idempotent); the store's indices
+        record the index config's embedder (another one there raises EmbedderMismatchError)."""
+        identity = embedder_identity(self.index.embeddings) if self.index else None
+        await self.port.setup(embedders=dict.fromkeys(base.STORE_COLLECTIONS, identity) if identity else None)
         self._ready = True
 
     async def _ensure_setup(self) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from langgraph.store.base import GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 from ... import documents, filters
+from ...embeddings import embedder_identity
 from ...model import collection_for
 from ...port import StoragePort, Collection, Doc, StoredDoc
 from .. import base as base
@@ -54,8 +55,10 @@ class StoreCore:
     # -- lifecycle -----------------------------------------------------------
 
     def setup(self) -> None:
-        """Create or migrate the backend's indices/tables (idempotent)."""
-        self.port.setup()
+        """Create or migrate the backend's indices/tables (idempotent); the store's indices
+        record the index config's embedder (another one there raises EmbedderMismatchError)."""
+        identity = embedder_identity(self.index.embeddings) if self.index else None
+        self.port.setup(embedders=dict.fromkeys(base.STORE_COLLECTIONS, identity) if identity else None)
         self._ready = True
 
     def _ensure_setup(self) -> None:

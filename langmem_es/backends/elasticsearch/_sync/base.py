@@ -18,7 +18,7 @@ from elasticsearch import (
     NotFoundError,
 )
 
-from ....errors import UnavailableShard
+from ....errors import EmbedderMismatchError, UnavailableShard
 from ....port import (
     COLLECTIONS,
     Capabilities,
@@ -91,8 +91,12 @@ class ElasticsearchBase:
 
     # -- lifecycle -----------------------------------------------------------
 
-    def setup(self) -> Capabilities:
-        """Create the indices (idempotent), migrate older mappings, detect capabilities."""
+    def setup(self, *, embedders: Mapping[Collection, str] | None = None) -> Capabilities:
+        """Create the indices (idempotent), migrate older mappings, detect capabilities.
+
+        ``embedders``: the embedder of each collection's vectors, kept in its indices'
+        ``_meta`` (see :meth:`AsyncStoragePort.setup`); every index is checked before any
+        is changed."""
         with translate_errors():
             try:
                 licence = (self.client.license.get())["license"]
@@ -105,15 +109,31 @@ class ElasticsearchBase:
             )
             if self.replicas is None:
                 self.replicas = default_replicas(nodes.body)
+            embedders = dict(embedders or {})
+            for collection, embedder in embedders.items():
+                self._check_embedder(collection, embedder)
             for collection in COLLECTIONS:
-                self._ensure_index(collection)
+                self._ensure_index(collection, embedder=embedders.get(collection))
         self._index_cache.clear()
         self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
-    def _ensure_index(self, collection: Collection, *, raced: bool = False) -> None:
+    def _check_embedder(self, collection: Collection, embedder: str) -> None:
+        """Raise EmbedderMismatchError when an index of ``collection`` records another embedder."""
+        alias = self.alias(collection)
+        if not self.client.indices.exists_alias(name=alias):
+            return
+        current = self.client.indices.get_mapping(index=alias)
+        for index, body in sorted(current.items()):
+            had = body["mappings"].get("_meta", {}).get(mappings.EMBEDDER_META)
+            if had is not None and had != embedder:
+                raise EmbedderMismatchError.of(f"index {index}", had, embedder)
+
+    def _ensure_index(self, collection: Collection, *, embedder: str | None = None, raced: bool = False) -> None:
         alias = self.alias(collection)
         wanted = mappings.mappings(self.dims)
+        if embedder is not None:
+            wanted["_meta"][mappings.EMBEDDER_META] = embedder
         if self.client.indices.exists_alias(name=alias):
             current = self.client.indices.get_mapping(index=alias)
             self._packed[collection] = all(
@@ -133,9 +153,16 @@ class ElasticsearchBase:
                     # mapping changes are additive: put the new fields and version (an index
                     # made before the pack stays unpacked: its memories have none)
                     upgrade = mappings.mappings(self.dims, packed=bool(meta.get(mappings.PACKED_META)))
+                    recorded = meta.get(mappings.EMBEDDER_META, embedder)
                     self.client.indices.put_mapping(
-                        index=index, properties=upgrade["properties"], meta=upgrade["_meta"], dynamic="false"
+                        index=index,
+                        properties=upgrade["properties"],
+                        meta={**upgrade["_meta"], **({mappings.EMBEDDER_META: recorded} if recorded else {})},
+                        dynamic="false",
                     )
+                elif embedder is not None and mappings.EMBEDDER_META not in meta:
+                    # an index made before embedders were recorded (or by a store without one)
+                    self.client.indices.put_mapping(index=index, meta={**meta, mappings.EMBEDDER_META: embedder})
             return
         try:
             self.client.indices.create(
@@ -147,7 +174,7 @@ class ElasticsearchBase:
         except Exception as exc:  # another process created it first: take it as it is
             if "resource_already_exists_exception" not in str(exc) or raced:
                 raise
-            self._ensure_index(collection, raced=True)
+            self._ensure_index(collection, embedder=embedder, raced=True)
             return
         self._packed[collection] = bool(wanted["_meta"].get(mappings.PACKED_META))
 

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from ....errors import EmbedderMismatchError
 from ....port import COLLECTIONS, Capabilities, Collection
 from .. import schema
 from .._runner import Runner
@@ -159,10 +160,24 @@ class SQLiteBase:
 
     # ---------------------------------------------------------------- lifecycle
 
-    def setup(self) -> Capabilities:
-        """Create the tables (idempotent), apply migrations, return the capabilities."""
-        self._runner.run(self._locked, lambda conn: None)
+    def setup(self, *, embedders: Mapping[Collection, str] | None = None) -> Capabilities:
+        """Create the tables (idempotent), apply migrations, check and record the collections'
+        embedders (see :meth:`AsyncStoragePort.setup`), return the capabilities."""
+        self._runner.run(self._locked, self._record_embedders, dict(embedders or {}))
         return self.capabilities
+
+    def _record_embedders(self, conn: sqlite3.Connection, embedders: Mapping[Collection, str]) -> None:
+        table = schema.q(self.names.embedders)
+        recorded = dict(conn.execute(f"SELECT tbl, embedder FROM {table}").fetchall())
+        for collection, embedder in embedders.items():
+            had = recorded.get(self.names.table(collection))
+            if had is not None and had != embedder:
+                raise EmbedderMismatchError.of(f"table {self.names.table(collection)}", had, embedder)
+        with self._tx(conn):
+            conn.executemany(
+                f"INSERT OR IGNORE INTO {table} (tbl, embedder) VALUES (?, ?)",
+                [(self.names.table(c), e) for c, e in embedders.items()],
+            )
 
     def _setup_tx(self, conn: sqlite3.Connection) -> None:
         n = self.names
