@@ -108,7 +108,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="SIZE",
         help="only the interleaved pre-recall of langmem-es (Elasticsearch) and langchain-elasticsearch on one "
         "SIZE-memory corpus, queries alternating (--paired-queries each, default 300), after warming the cluster as the full run does "
-        "(--smoke: 5 recalls); writes paired.json in --out",
+        "(--smoke: 5 recalls), then --paired-writes remember→visible probes of each in turns (default none here); "
+        "writes paired.json in --out",
     )
     p.add_argument(
         "--ranker-cost",
@@ -263,6 +264,7 @@ def run_command(args: argparse.Namespace) -> int:
         paired = run_paired(
             args.paired,
             args.paired_queries or args.queries or BenchConfig.paired_queries,
+            writes=args.paired_writes if args.paired_writes is not None else 0,
             cluster_warmup=_config(args).cluster_warmup,
             say=lambda m: print(m, file=sys.stderr, flush=True),
         )

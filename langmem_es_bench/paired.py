@@ -198,11 +198,18 @@ def paired_phase(
 
 
 def run_paired(
-    size: int, queries: int, *, seed: int = 0, cluster_warmup: int = BenchConfig.cluster_warmup, say: Say = print
+    size: int,
+    queries: int,
+    *,
+    writes: int = 0,
+    seed: int = 0,
+    cluster_warmup: int = BenchConfig.cluster_warmup,
+    say: Say = print,
 ) -> dict[str, Any]:
     """Warm the cluster as the full run does (``cluster_warmup`` untimed recalls), load ``size``
     memories into langmem-es (Elasticsearch) and langchain-es, then one :func:`alternate`
-    point of ``queries`` pre-recalls a pass; returns its figures and ratios."""
+    point of ``queries`` pre-recalls a pass, and ``writes`` remember→visible probes of each in
+    turns (:func:`visible_turns`, under ``"writes"``); returns their figures and ratios."""
     from langmem_es.embeddings import default_embeddings
     from langmem_es_bench.corpus import corpus
     from langmem_es_bench.targets import OursTarget, es_client
@@ -228,7 +235,8 @@ def run_paired(
                 cached,
                 items,
             )
-        [point] = paired_phase(cached, client, items, [size], queries, stream=bench.stream, say=say)["pre_recall"]
+        phase = paired_phase(cached, client, items, [size], queries, writes=writes, stream=bench.stream, say=say)
     finally:
         client.close()
-    return {"seed": seed, **point}
+    [point] = phase["pre_recall"]
+    return {"seed": seed, **point, **({"writes": phase["writes"]} if "writes" in phase else {})}

@@ -19,7 +19,7 @@ from ... import documents, filters
 from ...errors import InvalidMemoryError, ScopeViolationError
 from ...model import Identity, Kind, Memory, Scope
 from ...port import Collection, Find, Hit, Nearest, StoredDoc, find_result, nearest_result
-from .. import authz, belief_rules, validation
+from .. import authz, belief_rules, meaning_learned, validation
 from .. import reconcile as LLM
 from .. import scope as scoping
 from ..background import Ahead
@@ -247,7 +247,13 @@ class Beliefs:
                 else []
             ),
         ]
-        found = self._ctx.backend.read_many(reads)
+        # the new statement's learned reading (its masked sentence embedded) is made while the
+        # read is in flight: the held facts it returns are read against it next
+        preparing = Ahead(partial(Offload.run, meaning_learned.prepare, [(memory.content, memory.owner)]))
+        try:
+            found = self._ctx.backend.read_many(reads)
+        finally:
+            preparing.drain()
         tombs, same, exists = (find_result(r) for r in found[:3])
         near = nearest_result(found[3])
         actives = find_result(found[4]) if key else []

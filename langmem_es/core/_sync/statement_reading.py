@@ -33,9 +33,19 @@ class StatementReading:
     def __init__(self, ctx: CoreContext, denials: Denials) -> None:
         self._ctx = ctx
         self._denials = denials
+        # the last answer of _related: one write asks it up to five times about the same facts
+        self._last: tuple[Sequence[Hit], Memory, list[tuple[Hit, Memory, str]]] | None = None
 
     def _related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
         """Held facts close enough to read against ``memory``, with what ``memory`` does to each."""
+        last = self._last
+        if last is not None and last[0] is near and last[1] == memory:
+            return last[2]
+        related = self._read_related(near, memory)
+        self._last = (near, memory, related)
+        return related
+
+    def _read_related(self, near: Sequence[Hit], memory: Memory) -> list[tuple[Hit, Memory, str]]:
         held = [
             (hit, old)
             for hit in near
