@@ -45,7 +45,7 @@ class Bench:
     def latency_point(
         self, target: Any, emb: Any, tenants: int, size: int, n: int, warmup: int | None = None
     ) -> dict[str, Any]:
-        settled = target.settle()
+        settled = target.settle(say=self.say)
         for q in self.fresh_queries(self.config.warmup if warmup is None else warmup):
             target.query(q, tenant_of(0, tenants))
         baseline = embed_query_latency(emb, self.fresh_queries(n))

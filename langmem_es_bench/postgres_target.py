@@ -76,7 +76,7 @@ class PostgresStoreTarget(Target):
 
         self.store.batch([PutOp(("ingest", tenant), f"m{it.index}", {"text": it.text}) for it in items])
 
-    def settle(self) -> float:
+    def settle(self, say: Any = None) -> float:
         """``ANALYZE`` after a load (what autovacuum does within a minute), untimed: the
         planner then sees the table as it is when it picks the vector index."""
         import time

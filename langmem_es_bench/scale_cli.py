@@ -237,12 +237,13 @@ def million_markdown(result: dict[str, Any]) -> str:
         f"`{result.get('command', 'langmem-es bench --million')}` — {result['memories']:,} memories over "
         f"{result['tenants']:,} tenants ({result['copies']} tenants hold each of the corpus's texts, with its cached "
         f"vector); load average {result.get('loadavg_start')} at the start, {result.get('loadavg_end')} at the end. "
-        "Each point: 100 pre-recalls, each for one tenant, query embedding included; *search* is the engine's "
-        "part of a recall (langmem-es's own stage timing).",
+        "Each point: 100 pre-recalls, each for one tenant, query embedding included, timed once the segment "
+        "merges its load left have finished (*merges waited*); *search* is the engine's part of a recall "
+        "(langmem-es's own stage timing).",
         "",
-        "| system | memories | pre-recall p50 ms | p95 ms | search p50 ms | load average (1 min) | p95 ÷ the tenth's "
-        "(target ≤ 1.5) | write→visible p95 ms | bytes a memory |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| system | memories | merges waited s | pre-recall p50 ms | p95 ms | search p50 ms | load average (1 min) | "
+        "p95 ÷ the tenth's (target ≤ 1.5) | write→visible p95 ms | bytes a memory |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, rec in result.items():
         if isinstance(rec, dict) and "pre_recall" in rec:
@@ -257,8 +258,10 @@ def million_markdown(result: dict[str, Any]) -> str:
                     if at_all
                     else " | | "
                 )
+                waited = point.get("settled_s")
                 lines.append(
-                    f"| {name} | {point['size']:,} | {point['p50']:.1f} | {point['p95']:.1f} | "
+                    f"| {name} | {point['size']:,} | {'—' if waited is None else waited} | "
+                    f"{point['p50']:.1f} | {point['p95']:.1f} | "
                     f"{'—' if search is None else f'{search:.1f}'} | {'—' if load is None else load} | {tail} |"
                 )
     if any("3 nodes" in name for name in result):

@@ -51,14 +51,24 @@ def _es_store_bytes(client: Any, index: str) -> int:
     return int(stats["_all"]["primaries"]["store"]["size_in_bytes"])
 
 
-def es_settle(client: Any, timeout_s: float = 180.0) -> float:
+#: How long a timed point waits for the merges a load left (a million memories' load merged for
+#: longer than the 180 s it once waited, and the point was timed on a merging node)
+SETTLE_TIMEOUT_S = 1800.0
+
+
+def es_settle(client: Any, timeout_s: float = SETTLE_TIMEOUT_S, say: Callable[[str], None] | None = None) -> float:
     """Wait until no node of the cluster is merging segments (a load leaves merges running in
-    the background, on the cores the timed queries need); the seconds waited."""
-    started = time.perf_counter()
+    the background, on the cores the timed queries need); the seconds waited (a minute or more:
+    said through ``say`` every 30 s)."""
+    started = last_said = time.perf_counter()
     while time.perf_counter() - started < timeout_s:
         nodes = client.nodes.stats(metric="indices", index_metric="merge")["nodes"].values()
-        if not sum(int(n["indices"]["merges"]["current"]) for n in nodes):
+        merging = sum(int(n["indices"]["merges"]["current"]) for n in nodes)
+        if not merging:
             break
+        if say is not None and time.perf_counter() - last_said >= 30:
+            last_said = time.perf_counter()
+            say(f"    waiting for {merging} segment merge(s) to finish ({last_said - started:.0f} s so far)")
         time.sleep(0.5)
     return time.perf_counter() - started
 
@@ -102,8 +112,9 @@ class Target:
     def size_bytes(self) -> int | None:
         return None
 
-    def settle(self) -> float:
-        """Wait for background work a load left behind (merges); the seconds waited."""
+    def settle(self, say: Callable[[str], None] | None = None) -> float:
+        """Wait for background work a load left behind (merges); the seconds waited (a long
+        wait said through ``say``)."""
         return 0.0
 
     def between_points(self) -> None:
@@ -225,8 +236,8 @@ class OursTarget(Target):
         ]
         self.core.remember_many(self._identity(tenant), batch, kind="episodic")
 
-    def settle(self) -> float:
-        return es_settle(self.backend.client) if self.backend_name == "elasticsearch" else 0.0
+    def settle(self, say: Callable[[str], None] | None = None) -> float:
+        return es_settle(self.backend.client, say=say) if self.backend_name == "elasticsearch" else 0.0
 
     def between_points(self) -> None:
         self.core.flush_access()
@@ -368,8 +379,8 @@ class LangChainESTarget(Target):
             refresh_indices=True,
         )
 
-    def settle(self) -> float:
-        return es_settle(self.client)
+    def settle(self, say: Callable[[str], None] | None = None) -> float:
+        return es_settle(self.client, say=say)
 
     def server_gc(self) -> dict[str, float] | None:
         return _es_gc(self.client)
