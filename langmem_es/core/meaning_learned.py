@@ -259,9 +259,14 @@ def values_of(text: str, lab: str) -> frozenset[str]:
     return statements.parse(text).values if lab == "job" else frozenset()
 
 
+@lru_cache(maxsize=8192)
 def _normalised(text: str, owner: str) -> str:
-    """One space between words, straight apostrophes, and the owner's own name as "The user"."""
-    text = re.sub(r"\s+", " ", text.strip().replace("\u2019", "'"))
+    """The sentence the rules read (:func:`~.statements.casual.tidy`: "i moved to leeds" as "I
+    moved to Leeds."), one space between words, straight apostrophes, and the owner's own name
+    as "The user"."""
+    from .statements.casual import tidy
+
+    text = tidy(re.sub(r"\s+", " ", text.strip().replace("\u2019", "'")))
     me = owner.split(":", 1)[1].casefold() if owner.startswith("user:") else ""
     if me:
         text = re.sub(rf"^{re.escape(me)}('s)?\b", lambda m: "The user" + (m[1] or ""), text, flags=re.IGNORECASE)

@@ -9,6 +9,7 @@ SQLite backend (the scenario tests play user stories on both backends).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import uuid
 
@@ -62,8 +63,9 @@ HELD_OUT_SEVENTH_FLOORS = {"4": 0.62}
 HELD_OUT_EIGHTH_FLOORS = {"4": 0.56}
 #: the ninth (written after session 33's last change, as users type — "btw", "fyi", two facts in
 #: one message — and measured once at the session's end, its misses NOT read: still held out):
-#: 0.451 of 82 (updates 0.241, kept 0.958), 0.451 at the session's start too; the rules alone 0.439
-HELD_OUT_NINTH_FLOORS = {"4": 0.45}
+#: 0.451 of 82 (updates 0.241, kept 0.958), 0.451 at the session's start too; the rules alone 0.439.
+#: Session 35: 0.476 once the learned reading reads the tidied sentence the rules read (misses still NOT read)
+HELD_OUT_NINTH_FLOORS = {"4": 0.47}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
@@ -104,6 +106,27 @@ def test_held_out_families_stay_at_their_measured_floor() -> None:
     assert all(eighth[k] >= floor for k, floor in HELD_OUT_EIGHTH_FLOORS.items()), eighth
     ninth = {k: share for k, (share, _) in B.shares(HELD_OUT_NINTH).items()}
     assert all(ninth[k] >= floor for k, floor in HELD_OUT_NINTH_FLOORS.items()), "the ninth half fell"
+
+
+#: The read halves' class 4 stories with the new statement typed as users type it — all lowercase,
+#: no final stop ("i've put down roots in exeter") — measured in session 35: 0.321 and 0.462 of
+#: the third and fourth (0.887 and 0.877 as written) while the learned reading read the raw text;
+#: 0.660 and 0.585 once it reads the sentence the rules read (casual.tidy). Written stays as it was.
+TYPED_FLOORS = {"HELD_OUT_THIRD": 0.64, "HELD_OUT_FOURTH": 0.57}
+
+
+def _typed(story: B.Story) -> B.Story:
+    return dataclasses.replace(story, said=story.said.lower().rstrip(".!"))
+
+
+def test_a_statement_typed_in_lowercase_is_read_nearly_as_written() -> None:
+    for name, floor in TYPED_FLOORS.items():
+        said = [s for s in B.stories(B.half(name)) if s.cls == "4"]
+        share = sum(B.judged(_typed(s)) == s.expected for s in said) / len(said)
+        assert share >= floor, (name, round(share, 3))
+        # typing never turns a kept fact into a loss
+        kept = [s for s in said if s.expected == "kept"]
+        assert all(B.judged(_typed(s)) == "kept" for s in kept), name
 
 
 def test_a_new_value_told_of_another_holder_or_the_past_never_updates() -> None:
