@@ -110,32 +110,40 @@ class ElasticsearchBase:
             if self.replicas is None:
                 self.replicas = default_replicas(nodes.body)
             embedders = dict(embedders or {})
-            for collection, embedder in embedders.items():
-                self._check_embedder(collection, embedder)
+            found = {c: self._mapping_of(c) for c in COLLECTIONS}  # each read once
+            for collection, embedder in embedders.items():  # all checked before any index changes
+                for index, body in sorted((found[collection] or {}).items()):
+                    had = body["mappings"].get("_meta", {}).get(mappings.EMBEDDER_META)
+                    if had is not None and had != embedder:
+                        raise EmbedderMismatchError.of(f"index {index}", had, embedder)
             for collection in COLLECTIONS:
-                self._ensure_index(collection, embedder=embedders.get(collection))
+                self._ensure_index(collection, found[collection], embedder=embedders.get(collection))
         self._index_cache.clear()
         self.capabilities = capabilities_from(licence, nodes.body)
         return self.capabilities
 
-    def _check_embedder(self, collection: Collection, embedder: str) -> None:
-        """Raise EmbedderMismatchError when an index of ``collection`` records another embedder."""
+    def _mapping_of(self, collection: Collection) -> Mapping[str, Any] | None:
+        """The mappings of the indices behind ``collection``'s alias, by index (``None``: no alias yet)."""
         alias = self.alias(collection)
         if not self.client.indices.exists_alias(name=alias):
-            return
-        current = self.client.indices.get_mapping(index=alias)
-        for index, body in sorted(current.items()):
-            had = body["mappings"].get("_meta", {}).get(mappings.EMBEDDER_META)
-            if had is not None and had != embedder:
-                raise EmbedderMismatchError.of(f"index {index}", had, embedder)
+            return None
+        found: Mapping[str, Any] = (self.client.indices.get_mapping(index=alias)).body
+        return found
 
-    def _ensure_index(self, collection: Collection, *, embedder: str | None = None, raced: bool = False) -> None:
+    def _ensure_index(
+        self,
+        collection: Collection,
+        current: Mapping[str, Any] | None,
+        *,
+        embedder: str | None = None,
+        raced: bool = False,
+    ) -> None:
+        """Migrate the indices of ``collection`` (``current``: their mappings), or create the first."""
         alias = self.alias(collection)
         wanted = mappings.mappings(self.dims)
         if embedder is not None:
             wanted["_meta"][mappings.EMBEDDER_META] = embedder
-        if self.client.indices.exists_alias(name=alias):
-            current = self.client.indices.get_mapping(index=alias)
+        if current is not None:
             self._packed[collection] = all(
                 body["mappings"].get("_meta", {}).get(mappings.PACKED_META) for body in current.values()
             )
@@ -174,7 +182,7 @@ class ElasticsearchBase:
         except Exception as exc:  # another process created it first: take it as it is
             if "resource_already_exists_exception" not in str(exc) or raced:
                 raise
-            self._ensure_index(collection, embedder=embedder, raced=True)
+            self._ensure_index(collection, self._mapping_of(collection), embedder=embedder, raced=True)
             return
         self._packed[collection] = bool(wanted["_meta"].get(mappings.PACKED_META))
 
