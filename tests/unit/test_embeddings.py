@@ -110,6 +110,33 @@ def test_worker_threads_do_not_spin_unless_asked(monkeypatch: pytest.MonkeyPatch
     assert E.default_embeddings().spin is True
 
 
+def test_a_short_text_runs_on_one_thread_and_a_long_one_on_all() -> None:
+    """Below ONE_THREAD_BELOW tokens one ONNX thread is faster and cheaper than two (a query
+    never wakes a second thread); a long passage still gets every thread — and both give the
+    same vector as a one-thread embedder."""
+    import langmem_es.embeddings as E
+
+    e = OnnxMiniLMEmbeddings(intra_op_num_threads=2)
+    used: list[int] = []
+    real = e._new_session
+
+    def counting(threads: int) -> object:
+        session = real(threads)
+        run = session.run
+        session_run = lambda *a, **k: (used.append(threads), run(*a, **k))[1]  # noqa: E731
+        return type("Counted", (), {"run": staticmethod(session_run), "get_inputs": session.get_inputs})()
+
+    e._new_session = counting  # type: ignore[method-assign]
+    short = e.embed_query("where does the user live?")
+    long_text = " ".join(["the router restarted after the firmware update"] * 12)
+    long = e.embed_query(long_text)
+    assert used == [1, 2]
+    one = OnnxMiniLMEmbeddings(intra_op_num_threads=1)
+    assert np.allclose(short, one.embed_query("where does the user live?"), atol=1e-6)
+    assert np.allclose(long, one.embed_query(long_text), atol=1e-5)
+    assert len(e._tokenizer.encode(long_text).ids) >= E.ONE_THREAD_BELOW
+
+
 def test_empty_input(onnx: OnnxMiniLMEmbeddings) -> None:
     assert onnx.embed_documents([]) == []
     assert onnx.embed_array([]).shape == (0, 384)
