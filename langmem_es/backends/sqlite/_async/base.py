@@ -207,6 +207,7 @@ class AsyncSQLiteBase:
 
     async def close(self) -> None:
         await self._runner.run(self._close)
+        self._runner.close()
 
     def _close(self) -> None:
         with self._lock:

@@ -208,6 +208,7 @@ class SQLiteBase:
 
     def close(self) -> None:
         self._runner.run(self._close)
+        self._runner.close()
 
     def _close(self) -> None:
         with self._lock:
