@@ -19,9 +19,11 @@ Choices, on purpose:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...documents import FIELD_TYPES
+from ...errors import EmbedderMismatchError
 
 #: Bump when a mapping changes; ``setup()`` migrates indices whose ``_meta`` is older.
 #: 2: ``text.dv``. 3: ``attribute``. 4: ``value_dv``. 5: ``recall_dv``.
@@ -53,6 +55,16 @@ RECALL_DOC_VALUE = "recall_dv"
 PACKED_META = "langmem_es_packed"
 #: ``_meta`` key of the embedder an index's vectors come from (:func:`~langmem_es.embeddings.embedder_identity`)
 EMBEDDER_META = "langmem_es_embedder"
+
+
+def refuse_another_embedder(current: Mapping[str, Any] | None, embedder: str) -> None:
+    """Raise :class:`EmbedderMismatchError` when an index of ``current`` (mappings by index, as
+    ``get_mapping`` returns them; ``None``: no index yet) records an embedder other than ``embedder``."""
+    for index, body in sorted((current or {}).items()):
+        had = body["mappings"].get("_meta", {}).get(EMBEDDER_META)
+        if had is not None and had != embedder:
+            raise EmbedderMismatchError.of(f"index {index}", had, embedder)
+
 
 _FIELD_MAPPING = {
     "keyword": {"type": "keyword"},

@@ -27,6 +27,7 @@ _LONG_INTEGER = re.compile(rb"[\[:,]\s*-?\d{19,}\s*[,}\]]")
 #: hexadecimal ids runs after a letter) — the pattern runs only when it finds one
 _DIGITS = bytes(0x31 if 0x30 <= b <= 0x39 else 0x30 if b in b"[:, \t\r\n-" else 0x32 for b in range(256))
 _RUN = b"1" * 19
+_NUMBER_RUN = b"0" + _RUN  # a run after what may stand before a number
 
 
 def _holds_long_integer(data: bytes | bytearray) -> bool:
@@ -38,7 +39,7 @@ def _holds_long_integer(data: bytes | bytearray) -> bool:
     (False, True)
     """
     digits = data.translate(_DIGITS)
-    found = digits.startswith(_RUN) or digits.find(b"0" + _RUN) >= 0
+    found = digits.startswith(_RUN) or digits.find(_NUMBER_RUN) >= 0
     return found and _LONG_INTEGER.search(data) is not None
 
 

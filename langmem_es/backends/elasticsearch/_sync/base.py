@@ -18,7 +18,7 @@ from elasticsearch import (
     NotFoundError,
 )
 
-from ....errors import EmbedderMismatchError, UnavailableShard
+from ....errors import UnavailableShard
 from ....port import (
     COLLECTIONS,
     Capabilities,
@@ -112,10 +112,7 @@ class ElasticsearchBase:
             embedders = dict(embedders or {})
             found = {c: self._mapping_of(c) for c in COLLECTIONS}  # each read once
             for collection, embedder in embedders.items():  # all checked before any index changes
-                for index, body in sorted((found[collection] or {}).items()):
-                    had = body["mappings"].get("_meta", {}).get(mappings.EMBEDDER_META)
-                    if had is not None and had != embedder:
-                        raise EmbedderMismatchError.of(f"index {index}", had, embedder)
+                mappings.refuse_another_embedder(found[collection], embedder)
             for collection in COLLECTIONS:
                 self._ensure_index(collection, found[collection], embedder=embedders.get(collection))
         self._index_cache.clear()
