@@ -23,6 +23,8 @@ from typing import Literal
 
 from ..model import Memory
 from . import belief_meaning, statements
+from .meaning_clauses import NAMED_ATTRIBUTES as _NAMED_ATTRIBUTES
+from .meaning_clauses import one_role_in_clause, still_held, update_by_clauses
 from .meaning_homes import _STAY
 from .meaning_keys import _head_group, _times_of
 from .meaning_keys import key_label as _key_label
@@ -170,11 +172,25 @@ def _relation(
         same = rules_read and belief_meaning.compare(old_content, old_owner, new_content, new_owner) == "reinforcement"
         if same and not said.ending:
             rel = "reinforcement"
+    if (
+        rel in ("unrelated", "other_key", "lookalike", "reinforcement")
+        and old_polarity == new_polarity == "assert"
+        and not _FOR_A_WHILE.search(new_content)
+    ):  # a change told over clauses ("Ditched PureGym — I'm a member at Anytime Fitness now")
+        if update_by_clauses(
+            old_content,
+            new_content,
+            lambda part: _relation(old_content, old_owner, old_polarity, part, new_owner, new_polarity),
+            lambda part: one_role_in_clause(old_content, old_owner, part, new_owner),
+        ):
+            rel = "update"
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""
     if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
         return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
     if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
         return "lookalike"  # another instance of the attribute: a past one, beside the present
+    if rel == "update" and new_polarity == "assert" and still_held(old_content, new_content):
+        return "unrelated"  # "I'm not leaving Initech, whatever Globex offers": the held value stays
     if rel == "update" and _HEDGE.search(new_content) and not echo:
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
     if rel == "update" and not _FROM_THEN.search(new_content) and not stated_change(new_content):
@@ -313,13 +329,6 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
         and not _ACQUIRED.search(new_content)
         and not names(old_content) & names(new_content)
     )
-
-
-_NAMED_ATTRIBUTES = frozenset(
-    f
-    for f in {*lexicon.PERSON_FRAMES.values(), "contact", "diet"}
-    if not f.endswith("@") and f not in lexicon.MULTI_VALUED
-)
 
 
 #: Last words of a subject key that name a kind of facts, not one fact ("user.health",

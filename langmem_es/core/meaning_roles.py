@@ -36,7 +36,16 @@ from . import meaning_learned as learned
 from .meaning_nearest import Exemplars, Settings
 from .meaning_words import Meaning
 
-__all__ = ["ROLE_FLOOR", "SLOT_FLOOR", "noun_frame", "role_words", "same_role", "slot_readings"]
+__all__ = [
+    "CLAUSE_FLOOR",
+    "ROLE_FLOOR",
+    "SLOT_FLOOR",
+    "gives_one_role",
+    "noun_frame",
+    "role_words",
+    "same_role",
+    "slot_readings",
+]
 
 #: how close two role phrases in different frames must embed (cosine), chosen by
 #: leave-one-family-out cross-validation over the tuning families (``scripts/meaning_cv.py --roles``)
@@ -212,3 +221,24 @@ def slot_readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[M
     a = learned.reading(old, old_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
     b = learned.reading(new, new_owner, frozenset({"slot"}), ex=ex, settings=_ANY_SCORE)
     return (a, b) if a is not None and b is not None else None
+
+
+#: how close a clause that names a new value must embed to the held sentence (both masked, change
+#: words out) to give its value the held one's role, when another clause said the held value is
+#: over ("Claire Dunn left the clinic, so …"): above every look-alike pair of another role written
+#: to trap it (at most 0.59: "I live in X" / "I drive via X"), below SLOT_FLOOR (one frame said again)
+CLAUSE_FLOOR = 0.65
+
+
+def gives_one_role(old: str, old_owner: str, new: str, new_owner: str) -> bool:
+    """Does the new clause give its value the held sentence's role: one role in their words or
+    another frame's (:func:`same_role`), or their masked sentences at least :data:`CLAUSE_FLOOR`
+    close ("I work at X" / "I've been at X": 0.72; "My boss is X" / "X knows about the project": 0.49)?"""
+    if not learned.enabled() or learned._missing:
+        return False
+    held_slot = learned.slot_text(learned._normalised(old, old_owner))
+    said_slot = learned.slot_text(learned._normalised(new, new_owner))
+    if same_role(held_slot, said_slot):
+        return True
+    vectors = learned.embed([held_slot, said_slot])
+    return vectors is not None and float(vectors[0] @ vectors[1]) >= CLAUSE_FLOOR

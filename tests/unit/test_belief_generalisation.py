@@ -47,25 +47,30 @@ HELD_OUT_THIRD_FLOORS = {"4": 0.88}
 HELD_OUT_FOURTH_FLOORS = {"4": 0.87}
 #: the fifth half of class 4 (session 33, written by a writer who had not read the rules, before
 #: that session read it): 0.643 of 84 as measured (updates 0.455, kept 1.000); read since
-HELD_OUT_FIFTH_FLOORS = {"4": 0.64}
+#: session 37: 0.679 — a change told over clauses (core/meaning_clauses.py), written after it was read
+HELD_OUT_FIFTH_FLOORS = {"4": 0.675}
 #: the sixth (session 33, a second writer who had not read the rules; half common attributes in
 #: new shapes): 0.581 of 86 as measured (updates 0.419, kept 1.000) — 0.581 at the session's
 #: start too: the session's changes did not move it; its sentences were seen since (0.593)
-HELD_OUT_SIXTH_FLOORS = {"4": 0.58}
+#: session 37: 0.663 (a change told over clauses)
+HELD_OUT_SIXTH_FLOORS = {"4": 0.66}
 #: the seventh (session 33, a third writer): 0.629 of 89 as measured (updates 0.508, kept 0.958: "If
 #: the job comes through, we'll move to Plymouth" replaced the home), the same at the session's
 #: start; read since (kept 1.000: a conditional or a future move is a plan; 0.629: a switch must
 #: name what the held fact names, "The user switched opticians to X" after "I get my eyes tested at Y" stays beside it)
-HELD_OUT_SEVENTH_FLOORS = {"4": 0.62}
+#: session 37: 0.674 (a change told over clauses)
+HELD_OUT_SEVENTH_FLOORS = {"4": 0.67}
 #: the eighth (session 33, written while the session's last class 4 changes were made, measured once
 #: at their end): 0.552 of 87 (updates 0.424, kept 0.952: "I'd move to Glasgow tomorrow if my job
 #: allowed it" replaced the home), 0.563 at the session's start; read since (0.563, kept 1.000)
-HELD_OUT_EIGHTH_FLOORS = {"4": 0.56}
+#: session 37: 0.644 (a change told over clauses)
+HELD_OUT_EIGHTH_FLOORS = {"4": 0.64}
 #: the ninth (written after session 33's last change, as users type — "btw", "fyi", two facts in
 #: one message — and measured once at the session's end, its misses NOT read: still held out):
 #: 0.451 of 82 (updates 0.241, kept 0.958), 0.451 at the session's start too; the rules alone 0.439.
 #: Session 35: 0.476 once the learned reading reads the tidied sentence the rules read (misses still NOT read)
-HELD_OUT_NINTH_FLOORS = {"4": 0.47}
+#: Session 37: 0.500 with a change told over clauses (updates 18 of 58, kept 23 of 24; misses still NOT read)
+HELD_OUT_NINTH_FLOORS = {"4": 0.49}
 HELD_OUT_SQLITE_FLOORS = {"2": 0.92, "3": 0.78, "4": 0.92, "5": 1.0}
 
 
@@ -112,7 +117,15 @@ def test_held_out_families_stay_at_their_measured_floor() -> None:
 #: no final stop ("i've put down roots in exeter") — measured in session 35: 0.321 and 0.462 of
 #: the third and fourth (0.887 and 0.877 as written) while the learned reading read the raw text;
 #: 0.660 and 0.585 once it reads the sentence the rules read (casual.tidy). Written stays as it was.
-TYPED_FLOORS = {"HELD_OUT_THIRD": 0.64, "HELD_OUT_FOURTH": 0.57}
+#: Session 37, the fifth to the eighth typed (with a change told over clauses): 0.607, 0.605, 0.640, 0.575
+TYPED_FLOORS = {
+    "HELD_OUT_THIRD": 0.64,
+    "HELD_OUT_FOURTH": 0.57,
+    "HELD_OUT_FIFTH": 0.60,
+    "HELD_OUT_SIXTH": 0.60,
+    "HELD_OUT_SEVENTH": 0.63,
+    "HELD_OUT_EIGHTH": 0.57,
+}
 
 
 def _typed(story: B.Story) -> B.Story:

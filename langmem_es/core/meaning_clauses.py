@@ -1,0 +1,223 @@
+"""A change told over several clauses (issue 45): "Ditched PureGym — I'm a member at Anytime
+Fitness now", "Marta moved teams, so Kwame manages me now", "Moved out of Brighton in June; we're
+in Sheffield now".
+
+Users say a change in one message of two or three clauses: one that the held value is over, one
+that a new value is current. Read as one sentence, such a message names the held value (a
+repeat, or nothing the rules read); read clause by clause, one clause updates the held fact and
+the clause that names the held value says it is over. :func:`update_by_clauses` reads it so; the
+belief rules (:func:`.belief_rules._relation`) ask it when the whole message reads as no change,
+and their safety rules (a past value, a hedge, a stay) still judge the whole message afterwards.
+Pure functions; the relation of one clause to the held fact is the caller's (``relate``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from . import belief_meaning, statements
+from .meaning_mask import EMAIL, NUMBER, names
+from .meaning_words import CHANGED, HEDGE, NEG, same_form
+from .statements import lexicon
+
+__all__ = [
+    "NAMED_ATTRIBUTES",
+    "clauses",
+    "held_values",
+    "one_role_in_clause",
+    "over",
+    "still_held",
+    "update_by_clauses",
+]
+
+#: where a message's clauses part: a semicolon, a dash, a colon, a full stop, or a comma or a
+#: conjunction that starts another clause ("…, so …", "… since …", "… now that …", "With X gone, …")
+_SPLIT = re.compile(
+    r"\s*(?:[;:—–]|\.\s+|\s-\s|,?\s+(?:so|and(?! (?:I|me)\b)|but|since|because|now that|after|when|which)\s+|,\s+)\s*",
+    re.IGNORECASE,
+)
+
+#: words that say a value is over: left, ended, replaced, complained of ("Ditched X", "X closed",
+#: "Left X when the contract ended", "Traded in X for …", "X got too pricey", "not X", "instead of X")
+_OVER = re.compile(
+    r"\b(?:(?:left|leaves|leaving)(?! for\b)|quit|quitting|ditched|dropped|closed|closing|shut|folded|retired|retiring|"
+    r"split|splitting|separated|divorced|dumped|broke up|breaking up|stopped|ended|finished|cancell?ed|"
+    r"sold|swapped|traded|replaced|resigned|fired|sacked|let \w+(?: \w+)? go|died|expired|"
+    r"exported|ported|disconnected|written off|wrote off|packed up|moved (?:away|out|on|teams|jobs)|"
+    r"went off|gone|over|was up|behind (?:me|us)|ages ago|last day|last straw|fed up|"
+    r"too (?:pricey|expensive|dear|far)|overcharg\w*|handed in (?:my|our) notice|gave up|given up|"
+    r"took \w+(?: \w+)? out of|called it a day|kept \w+ing|former|ex)\b",
+    re.IGNORECASE,
+)
+#: frames that name one single-valued attribute of one holder (the belief rules' :func:`.attribute`)
+NAMED_ATTRIBUTES = frozenset(
+    f
+    for f in {*lexicon.PERSON_FRAMES.values(), "contact", "diet"}
+    if not f.endswith("@") and f not in lexicon.MULTI_VALUED
+)
+_NO_LONGER = re.compile(r"\b(?:no longer|not any ?more|instead of|rather than)\b", re.IGNORECASE)
+_BARE_NOT = re.compile(r"^\s*(?:and\s+)?not\b", re.IGNORECASE)  # "…, not Vandelay."
+#: a third person the statement speaks of: their state is not the user's ("she's in Leeds now")
+_THIRD_PERSON = re.compile(r"\b(?:he|she|they|him|them|he's|she's|they're|his|her|their)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def clauses(text: str) -> tuple[str, ...]:
+    """The message's clauses, in order.
+
+    >>> clauses("Ditched PureGym — I'm a member at Anytime Fitness now.")
+    ('Ditched PureGym', "I'm a member at Anytime Fitness now")
+    """
+    return tuple(c for c in (part.strip(" ,.") for part in _SPLIT.split(text.strip())) if c)
+
+
+def held_values(text: str) -> frozenset[str]:
+    """The values a held sentence names: its names, numbers (digits only) and addresses."""
+    numbers = {re.sub(r"\D", "", n) for n in NUMBER.findall(text)}
+    return names(text) | {n for n in numbers if len(n) >= 5} | {e.casefold().rstrip(".") for e in EMAIL.findall(text)}
+
+
+def _names_values(clause: str, values: frozenset[str]) -> bool:
+    """Does the clause name every held value, in any case ("ditched puregym")? Words only: no parse."""
+    words = set(re.findall(r"[\w&'-]+", clause.casefold()))
+    words |= {re.sub(r"\D", "", n) for n in NUMBER.findall(clause)} | {
+        e.casefold().rstrip(".") for e in EMAIL.findall(clause)
+    }
+    return bool(values) and values <= words
+
+
+def over(clause: str) -> bool:
+    """Does the clause say that what it names is over ("Ditched PureGym", "Marta moved teams",
+    "not Vandelay", "07700 900417 no longer works") — not that it is not over ("I'm not leaving
+    Vandelay")?
+
+    >>> over("Ditched PureGym"), over("not Vandelay"), over("I'm not leaving Vandelay"), over("I work at Vandelay")
+    (True, True, False, False)
+    """
+    if _NO_LONGER.search(clause) or _BARE_NOT.search(clause):
+        return True
+    return bool(_OVER.search(clause)) and not NEG.search(clause)
+
+
+def _left_itself(clause: str, values: frozenset[str], held: str) -> bool:
+    """Is it the held value that is over in the clause, not a thing of it or something it did?
+    Not a thing the value owns ("Sold *the Corsa's roof box*", "Fed up with *Mr Whitfield's fees*"),
+    nor an object the value ended ("Acme stopped *the free lunches*", "Florence left *the company*",
+    "Chloe quit *smoking*") unless that object names the held role ("Mrs Grant stopped
+    *childminding*" / "Our childminder is …") or is a bare plural ("Marta moved *teams*")."""
+    from .meaning_learned import slot_text
+    from .meaning_roles import _same_stem, role_words
+    from .statements.phrases import reading
+
+    doc = reading(clause)
+    heads = {t.head if t.dep_ in ("compound", "flat", "amod") else t for t in doc if t.lower_ in values}
+    role = role_words(slot_text(held))
+    for head in heads:
+        if head.dep_ == "poss" or any(c.dep_ == "case" for c in head.children):
+            return False
+        if head.dep_ not in ("nsubj", "nsubjpass") or head.head.lemma_ == "keep":
+            continue  # the value left by the holder ("Ditched PureGym"), or a complaint ("kept going down")
+        for obj in (c for c in head.head.children if c.dep_ in ("dobj", "xcomp")):
+            bare_plural = obj.tag_ == "NNS" and not any(c.dep_ in ("det", "poss") for c in obj.children)
+            if not bare_plural and not any(_same_stem(obj.lower_, w) for w in role):
+                return False
+    return True
+
+
+def still_held(held: str, new: str) -> bool:
+    """Does a clause of ``new`` say the held value is *not* over ("I'm not leaving Initech, whatever
+    Globex offers", "We never sold the Corsa")? Then no other value in the message replaces it."""
+    values = held_values(held)
+    return any(
+        _names_values(part, values) and _OVER.search(part) and NEG.search(part) and not _NO_LONGER.search(part)
+        for part in (*clauses(new), new)
+    )
+
+
+def _another_person(clause: str, held: str) -> bool:
+    """Does the clause speak of a relative or a third person the held fact does not ("my sister
+    moved out of York", "she's in Leeds now")?"""
+    words = set(re.findall(r"[a-z]+", clause.casefold()))
+    return bool(words & lexicon.PEOPLE - set(re.findall(r"[a-z]+", held.casefold()))) or bool(
+        _THIRD_PERSON.search(clause)
+    )
+
+
+def _inside_longer_name(clause: str, values: frozenset[str]) -> bool:
+    """Is a held name said inside a longer name ("Leeds United lost" for "Leeds")?"""
+    words = re.findall(r"[\w&'-]+", clause)
+    for i, word in enumerate(words):
+        if word.casefold() not in values:
+            continue
+        beside = [words[j] for j in (i - 1, i + 1) if 0 <= j < len(words) and not (j == 0 and i == 1)]
+        if any(w[:1].isupper() and w.casefold() not in values for w in beside):
+            return True
+    return False
+
+
+def update_by_clauses(
+    held: str, new: str, relate: Callable[[str], str], one_role: Callable[[str], bool | None]
+) -> bool:
+    """Is ``new`` an update of the held fact told over several clauses? One clause names the held
+    value (whole, not inside a longer name) and says it is over, and no clause names it as current;
+    another clause names a new value and either updates the held fact read alone (``relate``: the
+    belief rules' relation of that clause) or, a change said, gives a value of the held one's form
+    the held value's role (``one_role``). No clause repeats the held fact or reads as
+    another holder's or instance's, none speaks of another person, and a question, a hedge or a
+    plan anywhere in the message says no change.
+
+    >>> update_by_clauses("I go to the gym at PureGym.", "Ditched PureGym, I'm at Anytime Fitness now.",
+    ...                   lambda part: "unrelated", lambda part: True)
+    True
+    """
+    from .statements.casual import tidy
+
+    held, new = tidy(held), tidy(new)  # as the rules read them: "ditched puregym" as "Ditched PureGym"
+    parts = clauses(new)
+    if len(parts) < 2 or HEDGE.search(new):
+        return False
+    values = held_values(held)
+    left = [part for part in parts if _names_values(part, values)]
+    if not left or not all(over(part) for part in left):
+        return False  # the held value not named, or named as current or in passing
+    if any(
+        _another_person(part, held) or _inside_longer_name(part, values) or not _left_itself(part, values, held)
+        for part in left
+    ):
+        return False  # someone else's, a longer name, a thing of it or something it did
+    updated = False
+    for part in parts:
+        if part in left:
+            continue
+        if _THIRD_PERSON.search(part):
+            return False  # "she's in Leeds now": whose, the clause does not say
+        rel = relate(part)
+        if rel in ("reinforcement", "lookalike"):
+            return False
+        said = held_values(part) - values  # a new value named ("we're in Sheffield now"), not a bare change
+        if said and rel == "update" and one_role(part) is not False:
+            updated = True
+        elif said and same_form(said, values) and CHANGED.search(new) and one_role(part):
+            updated = True  # "Claire Dunn left the clinic, so Marcus Obi treats me now"
+    return updated
+
+
+def one_role_in_clause(old: str, old_owner: str, new: str, new_owner: str) -> bool | None:
+    """Does a clause give its value the held fact's role? ``True`` when the rules read both as one
+    attribute ("we're in Sheffield now" / "I live in Brighton"), ``False`` when they read two ("I'm
+    the team lead now" / "My partner is Florence"), else whether their words give one role
+    (:func:`.meaning_roles.gives_one_role`: "Marcus Obi treats me now" / "Claire Dunn is my
+    physiotherapist"), or ``None`` when they do not."""
+    from .meaning_learned import _normalised
+    from .meaning_roles import gives_one_role
+
+    read_a, read_b = belief_meaning.meaning(old, old_owner), belief_meaning.meaning(new, new_owner)
+    if read_a is not None and read_b is not None:
+        return bool(read_a.attributes & read_b.attributes)
+    a, b = statements.parse(_normalised(old, old_owner)), statements.parse(_normalised(new, new_owner))
+    keys = [st.key if (st.thing or st.frame in NAMED_ATTRIBUTES) and not st.item else None for st in (a, b)]
+    if keys[1] is not None and keys[0] is not None and keys[0] != keys[1]:
+        return False
+    return True if gives_one_role(old, old_owner, new, new_owner) else None
