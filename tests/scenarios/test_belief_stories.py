@@ -41,6 +41,35 @@ def test_a_new_value_of_someone_elses_attribute_never_supersedes_mine(core, tena
 
 
 @pytest.mark.parametrize(
+    ("held", "said", "query"),
+    [
+        ("I live in York.", "We sold up in York; Leeds is home now.", "Where do I live?"),
+        ("I use Spotify.", "Cancelled Spotify, I'm on Tidal now.", "Which music service do I use?"),
+    ],
+)
+def test_a_change_told_over_clauses_supersedes(core, tenant, held, said, query):
+    sam = Identity(tenant=tenant, user_id="sam", agent_id="assistant")
+    old = core.remember(sam, held, reason=WHY)
+    new = core.remember(sam, said, reason=WHY)
+    assert new.superseded == [old.id]
+    assert held not in active(core, sam, query) and said in active(core, sam, query)
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("My partner is Florence.", "Florence left the company, so Marcus runs the team now."),
+        ("I work at Initech.", "I'm not leaving Initech, whatever Globex offers."),
+    ],
+)
+def test_a_name_over_in_another_sense_keeps_the_fact(core, tenant, held, said):
+    sam = Identity(tenant=tenant, user_id="sam", agent_id="assistant")
+    old = core.remember(sam, held, reason=WHY)
+    core.remember(sam, said, reason=WHY)
+    assert core.get(sam, old.id).status == "active"
+
+
+@pytest.mark.parametrize(
     ("held", "said"),
     [
         ("I'm allergic to peanuts.", "Peanuts make me break out in hives."),
