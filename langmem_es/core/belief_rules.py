@@ -33,6 +33,7 @@ from .meaning_keys import keys_close as keys_close
 from .meaning_keys import one_head as one_head
 from .meaning_keys import same_key_ids as same_key_ids
 from .meaning_words import ACQUIRED as _ACQUIRED
+from .meaning_words import ANECDOTE as _ANECDOTE
 from .meaning_words import CHANGED as _CHANGED
 from .meaning_words import HEDGE as _HEDGE
 from .meaning_words import NEG as _NEG
@@ -189,6 +190,8 @@ def _relation(
         return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
     if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
         return "lookalike"  # another instance of the attribute: a past one, beside the present
+    if rel == "update" and _ANECDOTE.search(new_content):
+        return "lookalike"  # a change told of the holder's past ("… when I was a kid"): no change now
     if rel == "update" and new_polarity == "assert" and still_held(old_content, new_content):
         return "unrelated"  # "I'm not leaving Initech, whatever Globex offers": the held value stays
     if rel == "update" and _HEDGE.search(new_content) and not echo:

@@ -157,6 +157,56 @@ def _inside_longer_name(clause: str, values: frozenset[str]) -> bool:
     return False
 
 
+#: one value given up for another in one clause, said by the holder: "Traded in the Corsa for a
+#: Kia Niro", "we swapped X for Y", "switched from X to Y", "replaced X with Y"
+_SWAP = re.compile(
+    r"^(?:(?:i|we)(?: have|'ve)?(?: just)? )?(?:swapped|traded(?: in)?|exchanged|replaced|switched(?: from)?|"
+    r"moved(?: from)?|changed(?: from)?)\s+(?:(?:the|my|our)\s+)?(?P<old>.+?)\s+(?:for|with|to)\s+(?P<new>.+)$",
+    re.IGNORECASE,
+)
+#: "Y … now instead of X": the new value said in the present, the held one put aside
+_INSTEAD = re.compile(r"^(?P<new>.+?)\s+instead of\s+(?P<old>.+)$", re.IGNORECASE)
+
+
+_TIME_WORDS = frozenset(
+    "a an the now today yesterday instead just last this next week weekend month year spring summer autumn "
+    "winter monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+def _substitutes(clause: str, values: frozenset[str], held: str) -> bool:
+    """Does the clause give up the held value for a new one of its form, in one clause ("Swapped
+    Gatwick for Bristol Airport as my home airport", "Busy Bees has her now instead of Little
+    Acorns") — the held value whole on the given-up side, not a thing of it ("swapped the Corsa's
+    tyres for …"), and nothing on the new side but the new value, a time, or the held role ("…
+    for Ellie *in the mixed doubles*", "… for Omar *as my mentor*" swap another role)?"""
+    from .meaning_learned import slot_text
+    from .meaning_roles import _same_stem, role_words
+
+    clause = clause.strip().rstrip(".!")
+    m = _SWAP.match(clause)
+    if m is not None:
+        new = m["new"]
+        rest = [w for w in re.findall(r"[\w&'-]+", new) if not w[:1].isupper() and not w[:1].isdigit()]
+        role = role_words(slot_text(held))
+        if m_as := re.search(r"\bas (?:my|our) (.+)$", new, re.IGNORECASE):
+            named = re.findall(r"[a-z]+", m_as[1].casefold())
+            if not all(any(_same_stem(w, r) for r in role) for w in named):
+                return False  # swapped for another role ("as my mentor")
+            rest = [w for w in rest if w.casefold() not in {"as", "my", "our", *named}]
+        if any(w.casefold() not in _TIME_WORDS for w in rest):
+            return False  # more than a value and a time on the new side ("… in the mixed doubles")
+    else:
+        m = _INSTEAD.match(clause)
+        if m is None or not CHANGED.search(m["new"]):
+            return False
+    old, new = m["old"], m["new"]
+    if "'s " in old or not _names_values(old, values) or (held_values(old) - values):
+        return False  # a thing of the value, or another name beside it on the given-up side
+    said = held_values(new) - values
+    return bool(said) and same_form(frozenset(said), values)
+
+
 def update_by_clauses(
     held: str, new: str, relate: Callable[[str], str], one_role: Callable[[str], bool | None]
 ) -> bool:
@@ -176,7 +226,7 @@ def update_by_clauses(
 
     held, new = tidy(held), tidy(new)  # as the rules read them: "ditched puregym" as "Ditched PureGym"
     parts = clauses(new)
-    if len(parts) < 2 or HEDGE.search(new):
+    if HEDGE.search(new):
         return False
     values = held_values(held)
     left = [part for part in parts if _names_values(part, values)]
@@ -187,7 +237,7 @@ def update_by_clauses(
         for part in left
     ):
         return False  # someone else's, a longer name, a thing of it or something it did
-    updated = False
+    updated = any(_substitutes(part, values, held) for part in left)  # "Swapped Gatwick for Bristol Airport"
     for part in parts:
         if part in left:
             continue

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "ACQUIRED",
+    "ANECDOTE",
     "CHANGED",
     "DATE",
     "EVENT_FILLER",
@@ -85,6 +86,15 @@ PREVIOUS = re.compile(
     r"\b(?:before|previously|formerly|former|used to|back then|back in (?:the day|(?:19|20)\d\d)|prior|earlier|ex-|at the time|"
     r"once (?:lived|worked|had|owned|was|were)|as a (?:kid|child|student|teenager)|growing up|in the past|"
     r"(?:my|our|his|her|their|the user's) old|when (?:i|we) (?:was|were))\b",
+    re.IGNORECASE,
+)
+
+
+#: A time that puts a whole story in the holder's past ("We moved from York to Leeds when I was a
+#: kid", "Growing up, we moved to Leeds"): a change told of then is no change now.
+ANECDOTE = re.compile(
+    r"\b(?:when (?:i|we|the user) (?:was|were)\b|as a (?:kid|child|student|teenager|teen|boy|girl)\b|"
+    r"growing up\b|back in the day\b|in my (?:twenties|teens|thirties|youth|childhood)\b)",
     re.IGNORECASE,
 )
 

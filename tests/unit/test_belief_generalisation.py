@@ -52,8 +52,8 @@ HELD_OUT_FIFTH_FLOORS = {"4": 0.675}
 #: the sixth (session 33, a second writer who had not read the rules; half common attributes in
 #: new shapes): 0.581 of 86 as measured (updates 0.419, kept 1.000) — 0.581 at the session's
 #: start too: the session's changes did not move it; its sentences were seen since (0.593)
-#: session 37: 0.663 (a change told over clauses)
-HELD_OUT_SIXTH_FLOORS = {"4": 0.66}
+#: session 37: 0.663 (a change told over clauses), 0.686 (one value given up for another in one clause)
+HELD_OUT_SIXTH_FLOORS = {"4": 0.68}
 #: the seventh (session 33, a third writer): 0.629 of 89 as measured (updates 0.508, kept 0.958: "If
 #: the job comes through, we'll move to Plymouth" replaced the home), the same at the session's
 #: start; read since (kept 1.000: a conditional or a future move is a plan; 0.629: a switch must
@@ -63,8 +63,8 @@ HELD_OUT_SEVENTH_FLOORS = {"4": 0.67}
 #: the eighth (session 33, written while the session's last class 4 changes were made, measured once
 #: at their end): 0.552 of 87 (updates 0.424, kept 0.952: "I'd move to Glasgow tomorrow if my job
 #: allowed it" replaced the home), 0.563 at the session's start; read since (0.563, kept 1.000)
-#: session 37: 0.644 (a change told over clauses)
-HELD_OUT_EIGHTH_FLOORS = {"4": 0.64}
+#: session 37: 0.644 (a change told over clauses), 0.655 (one value given up for another in one clause)
+HELD_OUT_EIGHTH_FLOORS = {"4": 0.65}
 #: the ninth (written after session 33's last change, as users type — "btw", "fyi", two facts in
 #: one message — and measured once at the session's end, its misses NOT read: still held out):
 #: 0.451 of 82 (updates 0.241, kept 0.958), 0.451 at the session's start too; the rules alone 0.439.

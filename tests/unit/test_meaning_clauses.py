@@ -13,18 +13,21 @@ from tests.unit import belief_stories as B
 
 pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline model is not installed")
 
-#: the first three read as no update before session 37 (kept beside the held fact, or a repeat
+#: the first five read as no update before session 37 (kept beside the held fact, or a repeat
 #: that dropped the new value); the last two updated already and must go on doing so
 UPDATES = [
     ("I live in York.", "We sold up in York; Leeds is home now."),
     ("I live in York.", "Left York in May; home is Leeds now."),
     ("I use Spotify.", "Cancelled Spotify, I'm on Tidal now."),
+    # one value given up for another in one clause (the first was a repeat that dropped Luton)
+    ("My home airport is Stansted.", "Swapped Stansted for Luton as my home airport."),
+    ("Our nursery is Little Stars.", "The twins go to Rainbow Club now instead of Little Stars."),
     ("My manager is Fiona.", "Fiona left, and Raj is my manager now."),
     ("I work at Initech.", "Quit Initech last week, and I've started at Globex."),
 ]
 
-#: the held value's name said over, but not the held fact: each must leave it active (the last two
-#: replaced the held fact before session 37: a held value said to stay)
+#: the held value's name said over, but not the held fact: each must leave it active ("not leaving
+#: Initech", "never left York" and "when I was a kid" replaced the held fact before session 37)
 KEPT = [
     ("I live in Leeds.", "Leeds United lost again, so I'm supporting Arsenal now."),
     ("My partner is Florence.", "Florence left the company, so Marcus runs the team now."),
@@ -40,6 +43,10 @@ KEPT = [
     ("I live in York.", "If we leave York, Leeds is where we'll go."),
     ("I live in York.", "I never left York; Leeds is just where I work now."),
     ("I work at Initech.", "I'm not leaving Initech, whatever Globex offers."),
+    ("I live in York.", "We moved from York to Leeds when I was a kid."),  # replaced the home before
+    ("My girlfriend is Chloe.", "I swapped Chloe for Ellie in the mixed doubles."),  # another role
+    ("My boss is Helen.", "Swapped Helen for Omar as my mentor now."),
+    ("I drive a Ford Fiesta.", "Swapped the Ford Fiesta's tyres for winter ones from Kwik Fit."),
 ]
 
 
