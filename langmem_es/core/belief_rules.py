@@ -24,7 +24,7 @@ from typing import Literal
 from ..model import Memory
 from . import belief_meaning, statements
 from .meaning_clauses import NAMED_ATTRIBUTES as _NAMED_ATTRIBUTES
-from .meaning_clauses import one_role_in_clause, still_held, update_by_clauses
+from .meaning_clauses import another_value_form, extends_held_name, one_role_in_clause, still_held, update_by_clauses
 from .meaning_homes import _STAY
 from .meaning_keys import _head_group, _times_of
 from .meaning_keys import key_label as _key_label
@@ -192,6 +192,10 @@ def _relation(
         return "lookalike"  # another instance of the attribute: a past one, beside the present
     if rel == "update" and _ANECDOTE.search(new_content):
         return "lookalike"  # a change told of the holder's past ("… when I was a kid"): no change now
+    if rel == "update" and (
+        another_value_form(old_content, new_content) or extends_held_name(old_content, new_content)
+    ):
+        return "unrelated"  # a value of another form, or another thing named like the held value ("Proton VPN")
     if rel == "update" and new_polarity == "assert" and still_held(old_content, new_content):
         return "unrelated"  # "I'm not leaving Initech, whatever Globex offers": the held value stays
     if rel == "update" and _HEDGE.search(new_content) and not echo:

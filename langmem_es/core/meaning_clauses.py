@@ -126,6 +126,49 @@ def _left_itself(clause: str, values: frozenset[str], held: str) -> bool:
     return True
 
 
+def _forms(values: frozenset[str]) -> set[tuple[str, int]]:
+    """The forms of values: an address, a number of about a length, or a name."""
+    return {("address", 0) if "@" in v else ("number", len(v)) if v.isdigit() else ("name", 0) for v in values}
+
+
+def another_value_form(held: str, new: str) -> bool:
+    """Does ``new`` name values, none of the held value's form — a name or an address for a held
+    number ("I got a new phone yesterday, a Pixel 9" / "My phone number is 07700 900482"), a number
+    of another length ("My staff ID number changed to 31926581")? Then it sets another attribute."""
+    had = held_values(held)
+    if not any(v.isdigit() or "@" in v for v in had):
+        return False  # a held name: other values in other words are the rules' to read
+    said = held_values(new) - had
+    if not said:
+        return False
+    near = {(f, n + d) for f, n in _forms(had) for d in (-1, 0, 1)}
+    return not _forms(frozenset(said)) & near
+
+
+def extends_held_name(held: str, new: str) -> bool:
+    """Does ``new`` name the held value only at the start of a longer name ("Proton VPN" for the
+    employer "Proton", "Leeds United" for the home "Leeds"): another thing of that name?
+
+    >>> extends_held_name("I work at Proton.", "I've started using Proton VPN."), extends_held_name("I live in York.", "We left York; Leeds is home.")
+    (True, False)
+    """
+    values = names(held)
+    if not values:
+        return False
+    runs: list[list[str]] = [[]]
+    for token in new.split():
+        word = token.strip("\"'()")
+        bare = word.rstrip(".,;:!?—–-")
+        if bare[:1].isupper():  # a number after a name is its value ("Elasticsearch 8.19"), not a longer name
+            runs[-1].append(bare.casefold())
+        else:
+            runs.append([])
+        if bare != word:
+            runs.append([])  # punctuation ends a name
+    held_runs = [r for r in runs if values <= set(r)]
+    return bool(held_runs) and all(set(r) != values and set(r[: len(values)]) == values for r in held_runs)
+
+
 def still_held(held: str, new: str) -> bool:
     """Does a clause of ``new`` say the held value is *not* over ("I'm not leaving Initech, whatever
     Globex offers", "We never sold the Corsa")? Then no other value in the message replaces it."""

@@ -145,10 +145,7 @@ CROSS_LOSSES = {
     ("x/employer-service-company", "I joined Utility Warehouse for the bundle discount."),
     ("x/home-move-live-verbs", "I practically live on the train to Leeds these days."),
     ("x/manager-other-managers", "Mr Gill is my account manager at the bank now."),
-    ("x/phone-other-numbers", "My staff ID number changed to 31926581."),
-    ("x2/employer-email-domain", "I've started using Proton VPN on my laptop."),
     ("x2/manager-not-mine", "I manage Declan now — he joined my team on Monday."),
-    ("x2/phone-new-handset", "I got a new phone yesterday, a Pixel 9."),
 }
 
 

@@ -26,17 +26,18 @@ from tests.unit.belief_stories_cross3 import CROSS_HELD_OUT_3
 
 pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline model is not installed")
 
-#: flagged pairs a write still lets replace the held fact (session 33, all eight halves: 35 of 446)
-CROSS_ATTRIBUTE_LOSSES = 35
+#: flagged pairs a write still lets replace the held fact (session 33, all eight halves: 35 of 446;
+#: session 37: 31 — a value of another form, or another thing named like the held value, sets another attribute)
+CROSS_ATTRIBUTE_LOSSES = 31
 #: a held-out set written for this property by a writer who had not read the rules (103 kept
 #: stories, tests/unit/belief_stories_cross.py): measured once, 95 kept (91 at the session's
-#: start); read since: 99
-CROSS_HELD_OUT_KEPT = 99
+#: start); read since: 99; session 37: 100
+CROSS_HELD_OUT_KEPT = 100
 #: a second such set (106 kept stories, tests/unit/belief_stories_cross2.py: relatives' moves,
 #: reported speech, refused offers, a work van this week …), written while the session's last
 #: changes were made and measured once at their end: 88 kept (88 at the session's start too);
-#: read since: 99
-CROSS_HELD_OUT_2_KEPT = 99
+#: read since: 99; session 37: 102
+CROSS_HELD_OUT_2_KEPT = 102
 #: a third (87 kept stories, tests/unit/belief_stories_cross3.py), written after the session's last
 #: change and measured once at its end, its misses NOT read (still held out): 76 kept (72 at the
 #: session's start)

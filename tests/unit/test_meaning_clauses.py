@@ -14,7 +14,7 @@ from tests.unit import belief_stories as B
 pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline model is not installed")
 
 #: the first five read as no update before session 37 (kept beside the held fact, or a repeat
-#: that dropped the new value); the last two updated already and must go on doing so
+#: that dropped the new value); the last three updated already and must go on doing so
 UPDATES = [
     ("I live in York.", "We sold up in York; Leeds is home now."),
     ("I live in York.", "Left York in May; home is Leeds now."),
@@ -24,6 +24,7 @@ UPDATES = [
     ("Our nursery is Little Stars.", "The twins go to Rainbow Club now instead of Little Stars."),
     ("My manager is Fiona.", "Fiona left, and Raj is my manager now."),
     ("I work at Initech.", "Quit Initech last week, and I've started at Globex."),
+    ("My phone number is 07700 900321.", "My number changed to 07700 900999."),
 ]
 
 #: the held value's name said over, but not the held fact: each must leave it active ("not leaving
@@ -47,6 +48,10 @@ KEPT = [
     ("My girlfriend is Chloe.", "I swapped Chloe for Ellie in the mixed doubles."),  # another role
     ("My boss is Helen.", "Swapped Helen for Omar as my mentor now."),
     ("I drive a Ford Fiesta.", "Swapped the Ford Fiesta's tyres for winter ones from Kwik Fit."),
+    # a value of another form, or another thing named like the held value: another attribute
+    ("My phone number is 07700 900321.", "I got a new phone last week, a Galaxy S24."),
+    ("My mobile number is 07700 900111.", "My library card number changed to 40219375."),
+    ("I work at Monzo.", "I've started using Monzo Business for the shop."),
 ]
 
 
