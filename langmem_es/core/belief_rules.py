@@ -41,6 +41,7 @@ from .meaning_words import PAST_STATE as _PAST_STATE
 from .meaning_words import PREVIOUS as _PREVIOUS
 from .meaning_words import SINCE_NOW as _SINCE_NOW
 from .statements import changes, lexicon
+from .statements.casual import tidy
 
 Origin = Literal["user", "tool", "extracted"]
 ORIGINS: tuple[Origin, ...] = ("user", "tool", "extracted")
@@ -123,6 +124,8 @@ def relation(old: Memory, new: Memory) -> statements.Relation:
 def _relation(
     old_content: str, old_owner: str, old_polarity: str, new_content: str, new_owner: str, new_polarity: str
 ) -> statements.Relation:
+    # every rule below reads the sentences as the statement reader does ("ditched puregym" as "Ditched PureGym.")
+    old_content, new_content = tidy(old_content), tidy(new_content)
     said = _statement(new_content, new_owner)
     rel = statements.relate(_statement(old_content, old_owner), said)
     if (
