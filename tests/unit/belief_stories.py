@@ -33,7 +33,8 @@ statement must do to the held fact:
 ``python -m tests.unit.belief_stories`` prints the share right per class and half, at the
 level of the pure rules and the learned reading (:func:`judged`; ``LANGMEM_ES_LEARNED_MEANING=0``:
 the rules alone); ``--sqlite`` plays two stories a family through
-``remember`` on SQLite too (:func:`play`); ``--families`` per family; ``--misses`` the tuning
+``remember`` on SQLite too (:func:`play`; ``--elasticsearch``: on the Elasticsearch of
+``LANGMEM_ES_URL`` or ``langmem-es es start``); ``--families`` per family; ``--misses`` the tuning
 half's misses only.
 """
 
@@ -1105,6 +1106,20 @@ def play(core, story: Story, tenant: str | None = None, *, check_recall: bool = 
     return "kept"
 
 
+def _es_core():  # type: ignore[no-untyped-def]
+    """A memory core on the Elasticsearch of ``LANGMEM_ES_URL`` (or the local ``langmem-es es start``
+    cluster), in indices of its own; ``(core, drop)``."""
+    import uuid
+
+    from langmem_es.backends.elasticsearch import ElasticsearchBackend
+    from langmem_es.core import MemoryCore, Policy
+    from langmem_es.settings import require_connection
+
+    backend = ElasticsearchBackend(require_connection().client(), prefix=f"gen-{uuid.uuid4().hex[:8]}")
+    backend.setup()
+    return MemoryCore(backend, rules=Policy(shared_writers={"*"})), backend.drop
+
+
 def _sqlite_core():  # type: ignore[no-untyped-def]
     import uuid
 
@@ -1156,17 +1171,23 @@ if __name__ == "__main__":
         if "--families" in sys.argv:
             for k, (share, n) in sorted(shares(fams, "family").items()):
                 print(f"{label:12s}   {k:28s} {share:.3f} of {n}")
-    if "--sqlite" in sys.argv:  # two stories a family through remember on SQLite (--all: every story)
-        core = _sqlite_core()
+    played = [("SQLite", _sqlite_core, None)] if "--sqlite" in sys.argv else []
+    if "--elasticsearch" in sys.argv:  # the same on Elasticsearch (LANGMEM_ES_URL or `langmem-es es start`)
+        es, drop = _es_core()
+        played.append(("Elasticsearch", lambda: es, drop))
+    for backend_name, make, drop in played:  # two stories a family through remember (--all: every story)
+        core = make()
         for label, fams in halves:
             tally: dict[str, list[bool]] = {}
             for st in stories(fams) if "--all" in sys.argv else sample(fams):
                 got = play(core, st, check_recall=False)
                 tally.setdefault(st.cls, []).append(got == st.expected)
                 if got != st.expected and label == "tuning" and "--misses" in sys.argv:
-                    print(f"  sqlite miss {st.family}: {st.held!r} -> {st.said!r}: {got} (want {st.expected})")
+                    print(f"  {backend_name} miss {st.family}: {st.held!r} -> {st.said!r}: {got} (want {st.expected})")
             for k, v in sorted(tally.items()):
-                print(f"{label:12s} class {k}: {sum(v) / len(v):.3f} of {len(v)}  (through remember, SQLite)")
+                print(f"{label:12s} class {k}: {sum(v) / len(v):.3f} of {len(v)}  (through remember, {backend_name})")
+        if drop is not None:
+            drop()
     if "--misses" in sys.argv:  # the tuning half's misses only: the held-out halves are not tuned on
         for st, got in misses(TUNING):
             print(
