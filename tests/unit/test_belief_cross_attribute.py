@@ -27,8 +27,9 @@ from tests.unit.belief_stories_cross3 import CROSS_HELD_OUT_3
 pytestmark = pytest.mark.skipif(meaning_learned.exemplars() is None, reason="the offline model is not installed")
 
 #: flagged pairs a write still lets replace the held fact (session 33, all eight halves: 35 of 446;
-#: session 37: 31 — a value of another form, or another thing named like the held value, sets another attribute)
-CROSS_ATTRIBUTE_LOSSES = 31
+#: session 37: 31 — a value of another form, or another thing named like the held value, sets another
+#: attribute; 22 — "I've switched jobs" names jobs, and a held value given to another attribute is one more fact)
+CROSS_ATTRIBUTE_LOSSES = 22
 #: a held-out set written for this property by a writer who had not read the rules (103 kept
 #: stories, tests/unit/belief_stories_cross.py): measured once, 95 kept (91 at the session's
 #: start); read since: 99; session 37: 100
@@ -81,6 +82,11 @@ def test_a_statement_of_another_attribute_leaves_the_held_fact() -> None:
         ("My email is sam.reid@proton.me.", "I got a phishing email from j.patel@ledgerwise.co.uk this morning."),
         ("I live in Norwich.", "My boss said I should move to Bristol to be nearer head office."),
         ("I live in Leicester.", "I'd move to Glasgow tomorrow if my job allowed it."),
+        # session 37
+        ("My broadband provider is Sky.", "I've switched jobs, I'm at Globex now."),
+        ("My go-to airline is easyJet.", "I've switched jobs, I'm at Globex now."),
+        ("I'm in a relationship with Priya.", "My new boss is Priya."),
+        ("My piano teacher is Mrs Okoye.", "My new role is teacher."),
     ],
 )
 def test_what_replaced_another_attributes_fact_before_no_longer_does(held: str, said: str) -> None:

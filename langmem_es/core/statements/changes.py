@@ -287,14 +287,23 @@ def names_more(o: Statement, n: Statement) -> bool:
     )
 
 
+_SWITCHING = frozenset({"switch", "change", "swap", "move"})
+
+
 def switch_touches(o: Statement, n: Statement) -> bool:
     """Does a switch of no named attribute speak of the held fact? The nouns it names besides its
     new value ("broadband" in "I've switched broadband to X") must be words of the held fact (or
     share five letters: "insurer" / "insurance"), or the two speak of one life domain
     (:func:`topics`); a switch naming only its value ("I switched to Gmail") touches
-    whatever it follows."""
-    value_words = {w for v in n.values for w in v.split()}
-    named = {american(t.lemma_.lower()) for t in reading(n.text) if t.pos_ == "NOUN"} - value_words - lexicon.TIME_NOUNS
+    whatever it follows — a bare plural is no value: "I've switched jobs" names jobs."""
+    doc = reading(n.text)
+    plural = {  # "switched jobs", "changed banks": the kind switched, said as a bare plural object
+        american(t.lemma_.lower())
+        for t in doc
+        if t.tag_ == "NNS" and t.dep_ == "dobj" and t.head.lemma_ in _SWITCHING and not list(t.children)
+    }
+    value_words = {w for v in n.values for w in v.split()} - plural  # "I've switched jobs" names jobs: no value
+    named = {american(t.lemma_.lower()) for t in doc if t.pos_ == "NOUN"} - value_words - lexicon.TIME_NOUNS
     if not named:
         return True
     held = content_lemmas(o.text)
