@@ -35,6 +35,8 @@ from .meaning_keys import same_key_ids as same_key_ids
 from .meaning_words import ACQUIRED as _ACQUIRED
 from .meaning_words import ANECDOTE as _ANECDOTE
 from .meaning_words import CHANGED as _CHANGED
+from .meaning_words import FOR_A_WHILE as _FOR_A_WHILE
+from .meaning_words import FROM_THEN as _FROM_THEN
 from .meaning_words import HEDGE as _HEDGE
 from .meaning_words import NEG as _NEG
 from .meaning_words import PAST_STATE as _PAST_STATE
@@ -237,17 +239,6 @@ def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owne
     if group is None or group != _head_group(new.key):
         return None
     return "reinforcement" if statements.same_value(held.values, new.values) else "update"
-
-
-#: a time that says a state is for a while or an event once, of any attribute ("I'm driving the
-#: firm's van this week", "I got a phishing email from X this morning")
-_FOR_A_WHILE = re.compile(
-    r"\b(?:this|next|for the) (?:week|weekend|month)\b|\bfor now\b|\buntil\b|\btemporarily\b|\bwhile\b|"
-    r"\b(?:this|yesterday) (?:morning|afternoon|evening)\b|\btoday\b|\btonight\b",
-    re.IGNORECASE,
-)
-#: a time said as a beginning, not a stay ("As of this month I live in Leeds")
-_FROM_THEN = re.compile(r"\b(?:as of|starting|from (?:this|next|last))\b", re.IGNORECASE)
 
 
 def _negation_differs(old_content: str, new_content: str) -> bool:

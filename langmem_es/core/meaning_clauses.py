@@ -21,6 +21,7 @@ from . import belief_meaning, statements
 from .meaning_mask import EMAIL, NUMBER, names
 from .meaning_words import CHANGED, HEDGE, NEG, same_form
 from .statements import lexicon
+from .statements.changes import NAMED_FRAMES as NAMED_ATTRIBUTES
 
 __all__ = [
     "NAMED_ATTRIBUTES",
@@ -50,12 +51,6 @@ _OVER = re.compile(
     r"too (?:pricey|expensive|dear|far)|overcharg\w*|handed in (?:my|our) notice|gave up|given up|"
     r"took \w+(?: \w+)? out of|called it a day|kept \w+ing|former|ex)\b",
     re.IGNORECASE,
-)
-#: frames that name one single-valued attribute of one holder (the belief rules' :func:`.attribute`)
-NAMED_ATTRIBUTES = frozenset(
-    f
-    for f in {*lexicon.PERSON_FRAMES.values(), "contact", "diet"}
-    if not f.endswith("@") and f not in lexicon.MULTI_VALUED
 )
 _NO_LONGER = re.compile(r"\b(?:no longer|not any ?more|instead of|rather than)\b", re.IGNORECASE)
 _BARE_NOT = re.compile(r"^\s*(?:and\s+)?not\b", re.IGNORECASE)  # "…, not Vandelay."

@@ -15,6 +15,8 @@ __all__ = [
     "ANECDOTE",
     "CHANGED",
     "DATE",
+    "FOR_A_WHILE",
+    "FROM_THEN",
     "EVENT_FILLER",
     "HEDGE",
     "MONTH",
@@ -88,6 +90,17 @@ PREVIOUS = re.compile(
     r"(?:my|our|his|her|their|the user's) old|when (?:i|we) (?:was|were))\b",
     re.IGNORECASE,
 )
+
+
+#: a time that says a state is for a while or an event once, of any attribute ("I'm driving the
+#: firm's van this week", "I got a phishing email from X this morning")
+FOR_A_WHILE = re.compile(
+    r"\b(?:this|next|for the) (?:week|weekend|month)\b|\bfor now\b|\buntil\b|\btemporarily\b|\bwhile\b|"
+    r"\b(?:this|yesterday) (?:morning|afternoon|evening)\b|\btoday\b|\btonight\b",
+    re.IGNORECASE,
+)
+#: a time said as a beginning, not a stay ("As of this month I live in Leeds")
+FROM_THEN = re.compile(r"\b(?:as of|starting|from (?:this|next|last))\b", re.IGNORECASE)
 
 
 #: A time that puts a whole story in the holder's past ("We moved from York to Leeds when I was a

@@ -310,3 +310,27 @@ def switch_touches(o: Statement, n: Statement) -> bool:
     if any(a == b or (len(a) >= 5 and a[:5] == b[:5]) for a in named for b in held):
         return True
     return bool(topics(o.text) & topics(n.text))
+
+
+def value_given_elsewhere(o: Statement, n: Statement) -> bool:
+    """Does ``n`` give a value ``o`` names to another named attribute of the holder, and nothing
+    else ("My new boss is Priya" / "I'm in a relationship with Priya"; "My new role is teacher" /
+    "My piano teacher is Mrs Okoye")? Priya is now the boss too; the relationship stands.
+
+    >>> from langmem_es.core.statements.sentences import read
+    >>> value_given_elsewhere(read("I'm in a relationship with Priya"), read("My new boss is Priya"))
+    True
+    """
+    named = [st.key for st in (o, n) if (st.thing or st.frame in NAMED_FRAMES) and not st.item]
+    words = {w for v in n.values for w in v.split()}
+    if len(named) < 2 or named[0] == named[1] or n.ending or n.negated:
+        return False  # one attribute, or the value left ("We left St Peter's and joined …")
+    return bool(words) and words <= noun_lemmas(o.text) | o.values
+
+
+#: frames that name one single-valued attribute of one holder (a named attribute, not a kind of facts)
+NAMED_FRAMES = frozenset(
+    f
+    for f in {*lexicon.PERSON_FRAMES.values(), "contact", "diet"}
+    if not f.endswith("@") and f not in lexicon.MULTI_VALUED
+)

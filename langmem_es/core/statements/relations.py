@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import amounts, changes, lexicon, life_events
+from . import amounts, changes, life_events
 from .compare import overlap, said_by_its_form, same_attribute, same_holder, same_kind, same_value
-from .phrases import content_lemmas, noun_lemmas
+from .phrases import content_lemmas
 from .sentences import read
 from .types import Relation, Statement
 
@@ -376,31 +376,9 @@ def other_attribute(o: Statement, n: Statement) -> Relation | None:
         return "lookalike"
     if "*" in (o.holder[0], n.holder[0]) or o.holder != n.holder and not (o.names & n.names):
         return "lookalike" if same_kind(o, n) else "unrelated"
-    if _value_given_elsewhere(o, n):
+    if changes.value_given_elsewhere(o, n):
         return "other_key"  # the held value given to another attribute: one more fact of it
     return "update" if changes.changes_what_it_names(o, n) else "other_key"
-
-
-def _value_given_elsewhere(o: Statement, n: Statement) -> bool:
-    """Does ``n`` give a value ``o`` names to another named attribute of the holder, and nothing
-    else ("My new boss is Priya" / "I'm in a relationship with Priya"; "My new role is teacher" /
-    "My piano teacher is Mrs Okoye")? Priya is now the boss too; the relationship stands.
-
-    >>> _value_given_elsewhere(read("I'm in a relationship with Priya"), read("My new boss is Priya"))
-    True
-    """
-    named = [st.key for st in (o, n) if (st.thing or st.frame in _NAMED_FRAMES) and not st.item]
-    words = {w for v in n.values for w in v.split()}
-    if len(named) < 2 or named[0] == named[1] or n.ending or n.negated:
-        return False  # one attribute, or the value left ("We left St Peter's and joined …")
-    return bool(words) and words <= noun_lemmas(o.text) | o.values
-
-
-_NAMED_FRAMES = frozenset(
-    f
-    for f in {*lexicon.PERSON_FRAMES.values(), "contact", "diet"}
-    if not f.endswith("@") and f not in lexicon.MULTI_VALUED
-)
 
 
 def other_person(o: Statement, n: Statement) -> Relation | None:
