@@ -23,8 +23,16 @@ from typing import Literal
 
 from ..model import Memory
 from . import belief_meaning, statements
+from . import meaning_words as words
 from .meaning_clauses import NAMED_ATTRIBUTES as _NAMED_ATTRIBUTES
-from .meaning_clauses import another_value_form, extends_held_name, one_role_in_clause, still_held, update_by_clauses
+from .meaning_clauses import (
+    another_value_form,
+    extends_held_name,
+    one_role_in_clause,
+    said_over,
+    still_held,
+    update_by_clauses,
+)
 from .meaning_homes import _STAY
 from .meaning_keys import _head_group, _times_of
 from .meaning_keys import key_label as _key_label
@@ -32,16 +40,6 @@ from .meaning_keys import key_words as key_words  # re-exported: the write path 
 from .meaning_keys import keys_close as keys_close
 from .meaning_keys import one_head as one_head
 from .meaning_keys import same_key_ids as same_key_ids
-from .meaning_words import ACQUIRED as _ACQUIRED
-from .meaning_words import ANECDOTE as _ANECDOTE
-from .meaning_words import CHANGED as _CHANGED
-from .meaning_words import FOR_A_WHILE as _FOR_A_WHILE
-from .meaning_words import FROM_THEN as _FROM_THEN
-from .meaning_words import HEDGE as _HEDGE
-from .meaning_words import NEG as _NEG
-from .meaning_words import PAST_STATE as _PAST_STATE
-from .meaning_words import PREVIOUS as _PREVIOUS
-from .meaning_words import SINCE_NOW as _SINCE_NOW
 from .statements import changes, lexicon
 from .statements.casual import tidy
 
@@ -134,7 +132,8 @@ def _relation(
         rel in ("unrelated", "other_key")
         and old_polarity == new_polarity
         and statements.content_lemmas(old_content) == statements.content_lemmas(new_content)
-        and bool(_NEG.search(old_content)) == bool(_NEG.search(new_content))  # not "I smoke" / "I don't smoke"
+        and bool(words.NEG.search(old_content))
+        == bool(words.NEG.search(new_content))  # not "I smoke" / "I don't smoke"
     ):
         rel = "reinforcement"  # the same words in another order: "Peanuts: Alice is allergic to those."
     if (
@@ -147,7 +146,7 @@ def _relation(
     if rel == "reinforcement" and _other_names(old_content, new_content):
         # a name the parse left outside the value ("I get my internet from Sky" / "… from Vodafone
         # now"): another value, never a repeat that would drop it; a change only when one is said
-        rel = "update" if stated_change(new_content) or _CHANGED.search(new_content) else "unrelated"
+        rel = "update" if stated_change(new_content) or words.CHANGED.search(new_content) else "unrelated"
     if (
         rel == "reinforcement"
         and old_polarity == new_polarity == "assert"
@@ -181,7 +180,7 @@ def _relation(
     if (
         rel in ("unrelated", "other_key", "lookalike", "reinforcement")
         and old_polarity == new_polarity == "assert"
-        and not _FOR_A_WHILE.search(new_content)
+        and not words.FOR_A_WHILE.search(new_content)
     ):  # a change told over clauses ("Ditched PureGym — I'm a member at Anytime Fitness now")
         if update_by_clauses(
             old_content,
@@ -190,12 +189,16 @@ def _relation(
             lambda part: one_role_in_clause(old_content, old_owner, part, new_owner),
         ):
             rel = "update"
+        elif rel == "reinforcement" and said_over(old_content, new_content):
+            rel = "unrelated"  # a message that says the held value is over repeats nothing: both stay
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""
     if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
         return "denial"  # "Paris? I was only there on holiday." after "I live in Paris."
     if rel == "update" and new_polarity != "deny" and previous_value(old_content, old_owner, new_content, new_owner):
         return "lookalike"  # another instance of the attribute: a past one, beside the present
-    if rel == "update" and _ANECDOTE.search(new_content):
+    if rel == "update" and words.STAND_IN.search(new_content) and not words.STAND_IN.search(old_content):
+        return "unrelated"  # a stand-in while the held one is out of use ("… in the garage, so a hire car")
+    if rel == "update" and words.ANECDOTE.search(new_content):
         return "lookalike"  # a change told of the holder's past ("… when I was a kid"): no change now
     if rel == "update" and (
         another_value_form(old_content, new_content) or extends_held_name(old_content, new_content)
@@ -203,12 +206,12 @@ def _relation(
         return "unrelated"  # a value of another form, or another thing named like the held value ("Proton VPN")
     if rel == "update" and new_polarity == "assert" and still_held(old_content, new_content):
         return "unrelated"  # "I'm not leaving Initech, whatever Globex offers": the held value stays
-    if rel == "update" and _HEDGE.search(new_content) and not echo:
+    if rel == "update" and words.HEDGE.search(new_content) and not echo:
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
-    if rel == "update" and not _FROM_THEN.search(new_content) and not stated_change(new_content):
+    if rel == "update" and not words.FROM_THEN.search(new_content) and not stated_change(new_content):
         # a stay is no new value ("I'm staying in Leeds until Friday", "driving a van this week")
         if (said.frame == "home" and _STAY.search(new_content)) or (
-            _FOR_A_WHILE.search(new_content) and not said.ending
+            words.FOR_A_WHILE.search(new_content) and not said.ending
         ):
             return "unrelated"
     return rel
@@ -233,7 +236,7 @@ def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owne
     held, new = _statement(old_content, old_owner), _statement(new_content, new_owner)
     if held.holder != new.holder or not held.values or not new.values or held.key == new.key:
         return None  # the same key read as another attribute: the statements know why ("also", …)
-    if changes.adds(new) or _PREVIOUS.search(new_content) or _times_of(held.key) != _times_of(new.key):
+    if changes.adds(new) or words.PREVIOUS.search(new_content) or _times_of(held.key) != _times_of(new.key):
         return None  # one more, or a past one
     group = _head_group(held.key)
     if group is None or group != _head_group(new.key):
@@ -244,7 +247,7 @@ def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owne
 def _negation_differs(old_content: str, new_content: str) -> bool:
     """Is one statement negated and the other not, and not one meaning in other words
     ("I don't eat meat" / "I'm vegetarian" are one; "I don't smoke" / "I smoke" are not)?"""
-    if bool(_NEG.search(old_content)) == bool(_NEG.search(new_content)):
+    if bool(words.NEG.search(old_content)) == bool(words.NEG.search(new_content)):
         return False
     return belief_meaning.compare(old_content, "", new_content, "") != "reinforcement"
 
@@ -304,18 +307,18 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
             return False  # the held value: a repeat, or a change or an ending of it
     elif not held.values or held.values <= statements.word_lemmas(new_content):
         return False  # no value of its own read, and the held one named: about the held value
-    if _PREVIOUS.search(new_content):
+    if words.PREVIOUS.search(new_content):
         return True
     if new.ending and not new.values:  # "I used to be on the billing team": another value that ended
         return True
     # a state or a habit told in the past ("I lived in Bristol", "The user worked at Globex", "I
     # commuted by bus", "I reported to Greta"), not an event that changed it ("I moved to …",
     # "We bought a house", "Bob took over …", "I settled in Leeds")
-    if _SINCE_NOW.search(new_content):
+    if words.SINCE_NOW.search(new_content):
         return False  # "I've lived in Leeds since May": a state up to now, the present
     if new.tense != "past" or new.change or new.ending:
         return False
-    if _PAST_STATE.search(new_content):
+    if words.PAST_STATE.search(new_content):
         return True
     # a past habit that set the held fact's own attribute to another value ("I commuted by bus" /
     # "The user commutes by bike"); not a past event of another key, nor one that names whom or
@@ -326,8 +329,8 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
     return (
         new.event
         and new.key == held.key
-        and not _CHANGED.search(new_content)
-        and not _ACQUIRED.search(new_content)
+        and not words.CHANGED.search(new_content)
+        and not words.ACQUIRED.search(new_content)
         and not names(old_content) & names(new_content)
     )
 
@@ -418,9 +421,9 @@ def keyed_by_head(old: Memory, new: Memory) -> bool:
     if rel not in ("unrelated", "other_key"):
         return False
     st = statement(new)
-    if changes.adds(st) or _PREVIOUS.search(new.content) or any(h in lexicon.PEOPLE for h in st.holder):
+    if changes.adds(st) or words.PREVIOUS.search(new.content) or any(h in lexicon.PEOPLE for h in st.holder):
         return False  # one more, a past one, or a relative's ("my sister's boss …")
-    if _HEDGE.search(new.content):
+    if words.HEDGE.search(new.content):
         return False  # a question or a hedge ("Might get a new number, …?") states no value
     read = belief_meaning.meaning(new.content, new.owner)
     if _head_group(old.subject_key) is None or _head_group(new.subject_key) is None:
@@ -446,7 +449,7 @@ def _read_as_head(old: Memory, new: Memory) -> bool:
     as ``user.spouse`` beside "My wife is Anna" as ``user.wife``)? The caller filed it under its
     spelling of the held key: one key. Never a past value, a hedge, another holder or a negation."""
     named = _key_attribute(new.subject_key or "")
-    if not named or _HEDGE.search(new.content) or _PREVIOUS.search(new.content):
+    if not named or words.HEDGE.search(new.content) or words.PREVIOUS.search(new.content):
         return False
     if previous_value(old.content, old.owner, new.content, new.owner):
         return False

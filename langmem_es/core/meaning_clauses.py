@@ -46,7 +46,7 @@ _OVER = re.compile(
     r"\b(?:(?:left|leaves|leaving)(?! for\b)|quit|quitting|ditched|dropped|closed|closing|shut|folded|retired|retiring|"
     r"split|splitting|separated|divorced|dumped|broke up|breaking up|stopped|ended|finished|cancell?ed|"
     r"sold|swapped|traded|replaced|resigned|fired|sacked|let \w+(?: \w+)? go|died|expired|"
-    r"exported|ported|disconnected|written off|wrote off|packed up|moved (?:away|out|on|teams|jobs)|"
+    r"exported|ported|disconnected|written off|wrote off|scrapped|beyond repair|broke down for good|packed up|moved (?:away|out|on|teams|jobs)|"
     r"went off|gone|over|was up|behind (?:me|us)|ages ago|last day|last straw|fed up|"
     r"too (?:pricey|expensive|dear|far)|overcharg\w*|handed in (?:my|our) notice|gave up|given up|"
     r"took \w+(?: \w+)? out of|called it a day|kept \w+ing|former|ex)\b",
@@ -245,6 +245,23 @@ def _substitutes(clause: str, values: frozenset[str], held: str) -> bool:
     return bool(said) and same_form(frozenset(said), values)
 
 
+def said_over(held: str, new: str) -> bool:
+    """Does ``new`` say the held value itself is over in every clause that names it — not as
+    current or in passing, not someone else's, not inside a longer name, not a thing of it or
+    something it did ("The Ford Fiesta broke down for good", "Ditched PureGym")? Such a message
+    is never a repeat of the held fact."""
+    values = held_values(held)
+    left = [part for part in clauses(new) if _names_values(part, values)]
+    return (
+        bool(left)
+        and all(over(part) for part in left)
+        and not any(
+            _another_person(part, held) or _inside_longer_name(part, values) or not _left_itself(part, values, held)
+            for part in left
+        )
+    )
+
+
 def update_by_clauses(
     held: str, new: str, relate: Callable[[str], str], one_role: Callable[[str], bool | None]
 ) -> bool:
@@ -263,18 +280,10 @@ def update_by_clauses(
     from .statements.casual import tidy
 
     held, new = tidy(held), tidy(new)  # as the rules read them: "ditched puregym" as "Ditched PureGym"
-    parts = clauses(new)
-    if HEDGE.search(new):
+    if HEDGE.search(new) or not said_over(held, new):
         return False
-    values = held_values(held)
+    parts, values = clauses(new), held_values(held)
     left = [part for part in parts if _names_values(part, values)]
-    if not left or not all(over(part) for part in left):
-        return False  # the held value not named, or named as current or in passing
-    if any(
-        _another_person(part, held) or _inside_longer_name(part, values) or not _left_itself(part, values, held)
-        for part in left
-    ):
-        return False  # someone else's, a longer name, a thing of it or something it did
     updated = any(_substitutes(part, values, held) for part in left)  # "Swapped Gatwick for Bristol Airport"
     for part in parts:
         if part in left:

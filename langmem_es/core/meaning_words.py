@@ -26,6 +26,7 @@ __all__ = [
     "PAST_STATE",
     "PREVIOUS",
     "SINCE_NOW",
+    "STAND_IN",
     "Meaning",
     "date_value",
 ]
@@ -101,6 +102,16 @@ FOR_A_WHILE = re.compile(
 )
 #: a time said as a beginning, not a stay ("As of this month I live in Leeds")
 FROM_THEN = re.compile(r"\b(?:as of|starting|from (?:this|next|last))\b", re.IGNORECASE)
+
+
+#: A stand-in while the held thing or person is out of use: no change of it ("The Fiesta is in the
+#: garage, so I'm driving a hire car", "Gmail went down, so I emailed from Outlook", "Dr Kim is covering")
+STAND_IN = re.compile(
+    r"\b(?:in the garage|in for (?:repairs?|a service|service)|broke down|broken down|is broken|went down|is down|"
+    r"crashed|not working|out of action|covering|standing in|filling in|stand-in|hire car|courtesy car|loan car|"
+    r"rental car)\b(?![^.;]*\b(?:for good|beyond repair|written off|scrapped|died|dead)\b)",
+    re.IGNORECASE,
+)
 
 
 #: A time that puts a whole story in the holder's past ("We moved from York to Leeds when I was a

@@ -52,6 +52,10 @@ KEPT = [
     ("My phone number is 07700 900321.", "I got a new phone last week, a Galaxy S24."),
     ("My mobile number is 07700 900111.", "My library card number changed to 40219375."),
     ("I work at Monzo.", "I've started using Monzo Business for the shop."),
+    # a stand-in while the held one is out of use (the first two replaced the held fact before)
+    ("I drive a Ford Fiesta.", "The Ford Fiesta is in the garage, so I'm driving a hire car from Enterprise now."),
+    ("I use Gmail.", "Gmail went down, so I emailed from Outlook instead."),
+    ("My laptop is a MacBook Air.", "The MacBook Air is in for repairs, so I'm on a loan ThinkPad now."),
 ]
 
 
@@ -96,6 +100,13 @@ def test_through_remember_the_new_value_replaces_and_the_look_alikes_keep() -> N
         assert B.play(core, B.Story("4", "clauses", held, said, "update")) == "update", said
     for held, said in KEPT:
         assert B.play(core, B.Story("4", "clauses", held, said, "kept"), check_recall=False) == "kept", said
+
+
+def test_a_message_that_says_the_held_value_is_over_repeats_nothing() -> None:
+    # it was read as a repeat, which dropped the Kia: now both stay (the rules cannot tell the Kia is the car)
+    held, said = "I drive a Ford Fiesta.", "The Ford Fiesta broke down for good, so we bought a Kia Picanto."
+    assert _relation(held, said) != "reinforcement"
+    assert B.play(B._sqlite_core(), B.Story("4", "clauses", held, said, "kept"), check_recall=False) == "kept"
 
 
 def test_a_held_value_said_to_stay_keeps_its_fact() -> None:
