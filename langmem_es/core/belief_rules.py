@@ -24,7 +24,6 @@ from typing import Literal
 from ..model import Memory
 from . import belief_meaning, statements
 from . import meaning_words as words
-from .meaning_clauses import NAMED_ATTRIBUTES as _NAMED_ATTRIBUTES
 from .meaning_clauses import (
     another_value_form,
     extends_held_name,
@@ -181,6 +180,7 @@ def _relation(
         rel in ("unrelated", "other_key", "lookalike", "reinforcement")
         and old_polarity == new_polarity == "assert"
         and not words.FOR_A_WHILE.search(new_content)
+        and said_over(old_content, new_content)
     ):  # a change told over clauses ("Ditched PureGym — I'm a member at Anytime Fitness now")
         if update_by_clauses(
             old_content,
@@ -189,7 +189,7 @@ def _relation(
             lambda part: one_role_in_clause(old_content, old_owner, part, new_owner),
         ):
             rel = "update"
-        elif rel == "reinforcement" and said_over(old_content, new_content):
+        elif rel == "reinforcement":
             rel = "unrelated"  # a message that says the held value is over repeats nothing: both stay
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""
     if echo and rel != "denial" and old_polarity == "assert" and _names_held(echo, old_content, old_owner):
@@ -367,9 +367,7 @@ def another_fact_under_key(held: list[Memory], new: Memory) -> bool:
 def attribute(memory: Memory) -> str | None:
     """The named, single-valued attribute of one holder the statement sets (``user.home``,
     ``user.contact``, ``user.timezone``), or ``None`` (a multi-valued frame, an event …)."""
-    st = statement(memory)
-    named = bool(st.thing) or st.frame in _NAMED_ATTRIBUTES
-    return st.key if named and not st.item and st.key else None
+    return changes.named_key(statement(memory))
 
 
 def restates_attribute(fact: Memory, event: Memory) -> bool:

@@ -21,10 +21,9 @@ from . import belief_meaning, statements
 from .meaning_mask import EMAIL, NUMBER, names
 from .meaning_words import CHANGED, HEDGE, NEG, same_form
 from .statements import lexicon
-from .statements.changes import NAMED_FRAMES as NAMED_ATTRIBUTES
+from .statements.changes import named_key
 
 __all__ = [
-    "NAMED_ATTRIBUTES",
     "clauses",
     "held_values",
     "one_role_in_clause",
@@ -68,18 +67,21 @@ def clauses(text: str) -> tuple[str, ...]:
     return tuple(c for c in (part.strip(" ,.") for part in _SPLIT.split(text.strip())) if c)
 
 
+def _numbers_and_addresses(text: str) -> set[str]:
+    """The numbers (digits only) and the addresses a sentence says."""
+    return {re.sub(r"\D", "", n) for n in NUMBER.findall(text)} | {
+        e.casefold().rstrip(".") for e in EMAIL.findall(text)
+    }
+
+
 def held_values(text: str) -> frozenset[str]:
     """The values a held sentence names: its names, numbers (digits only) and addresses."""
-    numbers = {re.sub(r"\D", "", n) for n in NUMBER.findall(text)}
-    return names(text) | {n for n in numbers if len(n) >= 5} | {e.casefold().rstrip(".") for e in EMAIL.findall(text)}
+    return names(text) | {v for v in _numbers_and_addresses(text) if "@" in v or len(v) >= 5}
 
 
 def _names_values(clause: str, values: frozenset[str]) -> bool:
     """Does the clause name every held value, in any case ("ditched puregym")? Words only: no parse."""
-    words = set(re.findall(r"[\w&'-]+", clause.casefold()))
-    words |= {re.sub(r"\D", "", n) for n in NUMBER.findall(clause)} | {
-        e.casefold().rstrip(".") for e in EMAIL.findall(clause)
-    }
+    words = set(re.findall(r"[\w&'-]+", clause.casefold())) | _numbers_and_addresses(clause)
     return bool(values) and values <= words
 
 
@@ -121,11 +123,6 @@ def _left_itself(clause: str, values: frozenset[str], held: str) -> bool:
     return True
 
 
-def _forms(values: frozenset[str]) -> set[tuple[str, int]]:
-    """The forms of values: an address, a number of about a length, or a name."""
-    return {("address", 0) if "@" in v else ("number", len(v)) if v.isdigit() else ("name", 0) for v in values}
-
-
 def another_value_form(held: str, new: str) -> bool:
     """Does ``new`` name values, none of the held value's form — a name or an address for a held
     number ("I got a new phone yesterday, a Pixel 9" / "My phone number is 07700 900482"), a number
@@ -134,10 +131,7 @@ def another_value_form(held: str, new: str) -> bool:
     if not any(v.isdigit() or "@" in v for v in had):
         return False  # a held name: other values in other words are the rules' to read
     said = held_values(new) - had
-    if not said:
-        return False
-    near = {(f, n + d) for f, n in _forms(had) for d in (-1, 0, 1)}
-    return not _forms(frozenset(said)) & near
+    return bool(said) and not any(same_form(frozenset({v}), had) for v in said)
 
 
 def extends_held_name(held: str, new: str) -> bool:
@@ -265,22 +259,22 @@ def said_over(held: str, new: str) -> bool:
 def update_by_clauses(
     held: str, new: str, relate: Callable[[str], str], one_role: Callable[[str], bool | None]
 ) -> bool:
-    """Is ``new`` an update of the held fact told over several clauses? One clause names the held
-    value (whole, not inside a longer name) and says it is over, and no clause names it as current;
+    """Is ``new`` an update of the held fact told over several clauses? The clauses that name the
+    held value say it is over (:func:`said_over`);
     another clause names a new value and either updates the held fact read alone (``relate``: the
     belief rules' relation of that clause) or, a change said, gives a value of the held one's form
     the held value's role (``one_role``). No clause repeats the held fact or reads as
     another holder's or instance's, none speaks of another person, and a question, a hedge or a
     plan anywhere in the message says no change.
 
+    Asked of a message that :func:`said_over` the held value, both sentences as the rules read
+    them (``casual.tidy``: "ditched puregym" as "Ditched PureGym.").
+
     >>> update_by_clauses("I go to the gym at PureGym.", "Ditched PureGym, I'm at Anytime Fitness now.",
     ...                   lambda part: "unrelated", lambda part: True)
     True
     """
-    from .statements.casual import tidy
-
-    held, new = tidy(held), tidy(new)  # as the rules read them: "ditched puregym" as "Ditched PureGym"
-    if HEDGE.search(new) or not said_over(held, new):
+    if HEDGE.search(new):
         return False
     parts, values = clauses(new), held_values(held)
     left = [part for part in parts if _names_values(part, values)]
@@ -314,7 +308,7 @@ def one_role_in_clause(old: str, old_owner: str, new: str, new_owner: str) -> bo
     if read_a is not None and read_b is not None:
         return bool(read_a.attributes & read_b.attributes)
     a, b = statements.parse(_normalised(old, old_owner)), statements.parse(_normalised(new, new_owner))
-    keys = [st.key if (st.thing or st.frame in NAMED_ATTRIBUTES) and not st.item else None for st in (a, b)]
-    if keys[1] is not None and keys[0] is not None and keys[0] != keys[1]:
+    held_key, said_key = named_key(a), named_key(b)
+    if held_key is not None and said_key is not None and held_key != said_key:
         return False
     return True if gives_one_role(old, old_owner, new, new_owner) else None

@@ -321,7 +321,7 @@ def value_given_elsewhere(o: Statement, n: Statement) -> bool:
     >>> value_given_elsewhere(read("I'm in a relationship with Priya"), read("My new boss is Priya"))
     True
     """
-    named = [st.key for st in (o, n) if (st.thing or st.frame in NAMED_FRAMES) and not st.item]
+    named = [k for k in (named_key(o), named_key(n)) if k is not None]
     words = {w for v in n.values for w in v.split()}
     if len(named) < 2 or named[0] == named[1] or n.ending or n.negated:
         return False  # one attribute, or the value left ("We left St Peter's and joined …")
@@ -334,3 +334,10 @@ NAMED_FRAMES = frozenset(
     for f in {*lexicon.PERSON_FRAMES.values(), "contact", "diet"}
     if not f.endswith("@") and f not in lexicon.MULTI_VALUED
 )
+
+
+def named_key(st: Statement) -> str | None:
+    """The key of the named, single-valued attribute of one holder a statement sets
+    (``user.home``, ``user.manager``), or ``None`` (a multi-valued frame, an item, an event …)."""
+    named = bool(st.thing) or st.frame in NAMED_FRAMES
+    return st.key if named and not st.item and st.key else None
