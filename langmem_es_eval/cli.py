@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"LoCoMo JSONL file (default: {_RELATIVE} when present), or the "
         "generated long-conversation yardstick: 'longconv' or "
-        "'longconv:seed=N,conversations=N,scale=F,max_chars=N'",
+        "'longconv:seed=N,conversations=N,scale=F,max_chars=N,version=V,families=all|a|b'",
     )
     parser.add_argument(
         "--systems",

@@ -5,7 +5,9 @@ protocol; they differ in their question categories and which of those form the h
 
 >>> ds = load("longconv:conversations=1,scale=0.02")
 >>> ds.name, ds.headline
-('longconv', (1, 2, 3, 4, 5, 6, 7))
+('longconv', (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
+>>> load("longconv:conversations=1,scale=0.02,version=1").headline
+(1, 2, 3, 4, 5, 6, 7)
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ def load(spec: str | os.PathLike[str], limit_conversations: int | None = None) -
         convs, params = longconv.load_spec(spec, limit_conversations)
         digest = hashlib.sha256("".join(longconv.to_jsonl(convs)).encode()).hexdigest()
         meta = {"name": str(spec), "generator": "langmem_es_eval.longconv", "params": params, "sha256": digest}
-        return Dataset("longconv", convs, longconv.CATEGORY_NAMES, longconv.HEADLINE_CATEGORIES, (), meta)
+        names = longconv.category_names(params["version"])
+        return Dataset("longconv", convs, names, tuple(names), (), meta)
     path = Path(spec)
     if not path.is_file():
         raise FileNotFoundError(f"dataset not found: {path}")

@@ -23,7 +23,19 @@ Question categories (all in the headline):
 6     long-message middle   the same kinds of facts, in the middle of a pasted
                             document, transcript, log or code (2 k – 400 k chars)
 7     assistant answer      a recommendation in the middle of a long assistant reply
+8     instruction           a request governed by a standing instruction given
+                            sessions before ("always give me distances in km")
+9     contradiction         a claim and a later message contradicting it (both)
+10    event ordering        the order of an undertaking's steps, told over several
+                            sessions (every step)
+11    summary               a recap of several things said of one subject (all)
 ====  ====================  ======================================================
+
+Categories 8-11 came with the generator's second version (``version=2``, the default);
+``longconv:version=1`` makes the conversations of the first, exactly as before.
+``families=a`` / ``families=b`` keeps one half of the templates of the categories whose
+question is phrased apart from its evidence (4 and 8-11), so that a ranker trained on one
+half can be measured on phrasings it never saw.
 
 Categories 5 and 6 use the same fact templates, so their recall compares short and long
 messages directly. Generation is deterministic for a seed:
@@ -46,12 +58,14 @@ from pathlib import Path
 from typing import Any
 
 from langmem_es_eval.locomo import Conversation, Turn
-from langmem_es_eval.longconv_maker import CATEGORY_NAMES, ConversationMaker
+from langmem_es_eval.longconv_maker import CATEGORY_NAMES, VERSION_CATEGORIES, ConversationMaker
 
 __all__ = [
     "CATEGORY_NAMES",
     "DEFAULT_SEED",
     "HEADLINE_CATEGORIES",
+    "VERSION",
+    "category_names",
     "generate",
     "is_spec",
     "load_spec",
@@ -62,22 +76,37 @@ __all__ = [
 HEADLINE_CATEGORIES: tuple[int, ...] = tuple(CATEGORY_NAMES)
 DEFAULT_SEED = 20261130
 DEFAULT_CONVERSATIONS = 8
+VERSION = 2
+"""The generator's version (``version=1``: the first seven categories only, as before)."""
+
+
+def category_names(version: int = VERSION) -> dict[int, str]:
+    """The question categories a version of the generator plants."""
+    return {c: CATEGORY_NAMES[c] for c in VERSION_CATEGORIES[version]}
 
 
 def generate(
-    seed: int = DEFAULT_SEED, conversations: int = DEFAULT_CONVERSATIONS, scale: float = 1.0
+    seed: int = DEFAULT_SEED,
+    conversations: int = DEFAULT_CONVERSATIONS,
+    scale: float = 1.0,
+    version: int = VERSION,
+    families: str = "all",
 ) -> list[Conversation]:
-    """``conversations`` long conversations for ``seed``; ``scale`` multiplies long-message lengths."""
+    """``conversations`` long conversations for ``seed``; ``scale`` multiplies long-message lengths;
+    ``families`` ``a`` or ``b`` keeps one half of the templates of categories 4 and 8-11."""
     if conversations < 1 or scale <= 0:
         raise ValueError("longconv: conversations must be >= 1 and scale > 0")
-    return [ConversationMaker(random.Random(f"{seed}:{i}"), i, scale).build() for i in range(conversations)]
+    return [
+        ConversationMaker(random.Random(f"{seed}:{i}"), i, scale, version, families).build()
+        for i in range(conversations)
+    ]
 
 
 # ---------------------------------------------------------------------- dataset specs
 
 
 def is_spec(text: str | os.PathLike[str]) -> bool:
-    """True for ``longconv`` or ``longconv:seed=1,conversations=4,scale=0.5,max_chars=30000``."""
+    """True for ``longconv`` or ``longconv:seed=1,conversations=4,scale=0.5,max_chars=30000,version=2``."""
     s = str(text)
     return (s == "longconv" or s.startswith("longconv:")) and not Path(s).exists()
 
@@ -89,13 +118,15 @@ def parse_spec(text: str | os.PathLike[str]) -> dict[str, Any]:
         "conversations": DEFAULT_CONVERSATIONS,
         "scale": 1.0,
         "max_chars": None,
+        "version": VERSION,
+        "families": "all",
     }
     _, _, rest = str(text).partition(":")
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep or key not in params:
             raise ValueError(f"longconv: bad option {part!r}; known: {', '.join(params)} (key=value)")
-        params[key] = float(value) if key == "scale" else int(value)
+        params[key] = float(value) if key == "scale" else value if key == "families" else int(value)
     return params
 
 
@@ -107,7 +138,7 @@ def load_spec(
     conversations and the parameters."""
     params = parse_spec(text)
     n = params["conversations"] if limit_conversations is None else min(limit_conversations, params["conversations"])
-    convs = generate(params["seed"], n, params["scale"])
+    convs = generate(params["seed"], n, params["scale"], params["version"], params["families"])
     cut = params["max_chars"]
     if cut:
         for c in convs:

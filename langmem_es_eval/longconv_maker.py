@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from langmem_es_eval import longconv_facts
+from langmem_es_eval import longconv_facts, longconv_threads
 from langmem_es_eval.locomo import Conversation, Question, Turn
 from langmem_es_eval.longconv_text import Filler, Vocab
 from langmem_es_eval.longconv_words import WORDS
 
-__all__ = ["ASSISTANT", "CATEGORY_NAMES", "ConversationMaker"]
+__all__ = ["ASSISTANT", "CATEGORY_NAMES", "FAMILIES", "VERSION_CATEGORIES", "ConversationMaker"]
 
 
 CATEGORY_NAMES: dict[int, str] = {
@@ -27,7 +27,19 @@ CATEGORY_NAMES: dict[int, str] = {
     5: "short-message fact",
     6: "long-message middle",
     7: "assistant answer",
+    8: "instruction",
+    9: "contradiction",
+    10: "event ordering",
+    11: "summary",
 }
+
+#: Template families: every template, or one of two halves (the even and the odd ones) of
+#: the categories whose question is phrased apart from its evidence (4, 8-11) — to train on
+#: one half and measure on the other.
+FAMILIES = ("all", "a", "b")
+
+#: Categories each version of the generator plants (version 2 added 8-11).
+VERSION_CATEGORIES: dict[int, tuple[int, ...]] = {1: (1, 2, 3, 4, 5, 6, 7), 2: tuple(range(1, 12))}
 
 
 ASSISTANT = "Assistant"
@@ -50,10 +62,16 @@ class _Plan:
 
 
 class ConversationMaker:
-    def __init__(self, rng: random.Random, index: int, scale: float) -> None:
+    def __init__(self, rng: random.Random, index: int, scale: float, version: int = 2, families: str = "all") -> None:
+        if version not in VERSION_CATEGORIES:
+            raise ValueError(f"longconv: version must be one of {sorted(VERSION_CATEGORIES)}, got {version}")
+        if families not in FAMILIES:
+            raise ValueError(f"longconv: families must be one of {', '.join(FAMILIES)}, got {families!r}")
+        self.families = families
         self.rng = rng
         self.index = index
         self.scale = scale
+        self.version = version
         self.vocab = Vocab(rng)
         self.fill = Filler(self.vocab)
         self.user = self.vocab.person()
@@ -308,13 +326,56 @@ class ConversationMaker:
         self.plan.questions.append((1, self.rng.choice(asks), msgs, ", ".join(things)))
 
     def preferences(self, count: int) -> None:
-        for t in self.rng.sample(longconv_facts.PREFERENCES, count):
+        for t in self.rng.sample(self.family(longconv_facts.PREFERENCES), count):
             s = self.values(t)
             said = self.rng.choice(t.says).format(**s)
             text = self.short(said)
             if self.rng.random() < 0.3:
                 text = Filler.join([*self.fill.prose(self.rng.randint(600, 2_500)), text])
             self.ask(4, t, s, [self.exchange(self.session(), text)], said)
+
+    def family(self, pool: tuple[longconv_facts.Template, ...]) -> tuple[longconv_facts.Template, ...]:
+        """The templates of ``pool`` in this conversation's family (see :data:`FAMILIES`)."""
+        return pool if self.families == "all" else pool[FAMILIES.index(self.families) - 1 :: 2]
+
+    def _thread_values(self, template: longconv_facts.Template) -> dict[str, Any]:
+        """:meth:`values`, and the slots only version 2's templates use (drawn after, so the
+        first version's draws stay as they were)."""
+        return {**self.values(template), "color": self.vocab.pick("color")}
+
+    def instructions(self, count: int) -> None:
+        """A standing instruction early on; the request it governs is the question."""
+        for t in self.rng.sample(self.family(longconv_threads.INSTRUCTIONS), count):
+            s = self._thread_values(t)
+            said = self.rng.choice(t.says).format(**s)
+            self.ask(8, t, s, [self.exchange(self.session(0.0, 0.6), self.short(said))], said)
+
+    def contradictions(self, count: int) -> None:
+        """A claim, and a later message that contradicts it: both are evidence."""
+        for t in self.rng.sample(self.family(longconv_threads.CONTRADICTIONS), count):
+            s = self._thread_values(t)
+            a, b = sorted(self.rng.sample(range(len(self.dates)), 2))
+            claim, contrary = (x.format(**s) for x in t.says)
+            msgs = [self.exchange(a, self.short(claim)), self.exchange(b, self.short(contrary))]
+            self.ask(9, t, s, msgs, f"{claim} / {contrary}")
+
+    def sequences(self, count: int) -> None:
+        """The steps of one undertaking, one a session in order: the question asks the order."""
+        for t in self.rng.sample(self.family(longconv_threads.SEQUENCES), count):
+            s = self._thread_values(t)
+            at = sorted(self.rng.sample(range(len(self.dates)), len(t.says)))
+            steps = [x.format(**s) for x in t.says]
+            msgs = [self.exchange(a, self.short(step)) for a, step in zip(at, steps, strict=True)]
+            self.ask(10, t, s, msgs, " → ".join(steps))
+
+    def topics(self, count: int) -> None:
+        """Several things said of one subject across sessions: the question asks a summary."""
+        for t in self.rng.sample(self.family(longconv_threads.TOPICS), count):
+            s = self._thread_values(t)
+            said = [x.format(**s) for x in t.says]
+            at = self.rng.sample(range(len(self.dates)), len(said))
+            msgs = [self.exchange(a, self.short(x)) for a, x in zip(at, said, strict=True)]
+            self.ask(11, t, s, msgs, " / ".join(said))
 
     def noise(self) -> None:
         """Chit-chat and needle-less pastes until every session has 4-7 exchanges."""
@@ -341,6 +402,11 @@ class ConversationMaker:
         self.links(3)
         self.purchases()
         self.preferences(4)
+        if self.version >= 2:
+            self.instructions(3)
+            self.contradictions(3)
+            self.sequences(2)
+            self.topics(2)
         self.noise()
         turns: list[Turn] = []
         for i, exchanges in enumerate(self.plan.sessions, 1):

@@ -37,6 +37,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "the shipped model's, 1-6)",
     )
     parser.add_argument("--longconv-conversations", type=int, default=4, help="conversations per seed (default 4)")
+    parser.add_argument(
+        "--longconv-families",
+        choices=("all", "a", "b"),
+        default="all",
+        help="template families of the generated conversations (default all; 'a' trains on one half, "
+        "so that conversations of 'b' measure phrasings it never saw)",
+    )
     parser.add_argument("--rounds", type=int, default=300, help="boosting rounds (default 300)")
     parser.add_argument("--cv-only", action="store_true", help="print the cross-validated figures; write no model")
     parser.add_argument("--out", default=None, help="model file (default: the package's langmem_es/rank/ranker.txt)")
@@ -78,8 +85,11 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     use_cache = not args.no_cache
     locomo = collected(str(spec), window, use_cache)
+    families = "" if args.longconv_families == "all" else f",families={args.longconv_families}"
     generated = [
-        collected(f"longconv:seed={s},conversations={args.longconv_conversations},scale=0.5", window, use_cache)
+        collected(
+            f"longconv:seed={s},conversations={args.longconv_conversations},scale=0.5{families}", window, use_cache
+        )
         for s in seeds
     ]
     report: dict[str, Any] = {}
@@ -110,7 +120,12 @@ def run_command(args: argparse.Namespace) -> int:
     meta = {
         "features": list(FEATURES),
         "data_sha256": data_hash(locomo.source, *(g.source for g in generated)),
-        "trained_on": {"locomo": str(Path(spec).name), "longconv_seeds": seeds, "window": window},
+        "trained_on": {
+            "locomo": str(Path(spec).name),
+            "longconv_seeds": seeds,
+            "longconv_families": args.longconv_families,
+            "window": window,
+        },
         "params": DEFAULT_PARAMS,
         "rounds": args.rounds,
         "lightgbm": lightgbm.__version__,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 
@@ -86,6 +87,42 @@ def test_knowledge_update_evidence_is_the_latest_statement(full):
             assert not any(q.answer in texts[t] for t in order if order[t] > order[e])
 
 
+def test_version_1_makes_the_first_generator_s_conversations_exactly():
+    """The first version's data (every figure before session 38) stays reproducible: this
+    checksum is the first generator's, taken from its own code."""
+    convs, params = longconv.load_spec("longconv:seed=3,conversations=2,scale=0.05,version=1")
+    digest = hashlib.sha256("".join(longconv.to_jsonl(convs)).encode()).hexdigest()
+    assert digest == "7873e776c4768331dd7724933c1fc37a790e0d674bd686d52ce200ec6679b053"
+    assert {q.category for c in convs for q in c.questions} == set(range(1, 8)) and params["version"] == 1
+    with pytest.raises(ValueError, match="version"):
+        longconv.generate(seed=3, conversations=1, version=3)
+
+
+def test_threads_through_a_conversation_point_at_every_message_they_need(full):
+    """Instructions, contradictions, event orders and summaries (version 2): each question's
+    evidence is every message it needs, in the sessions the story puts them in."""
+    for conv in full:
+        texts = {t.turn_id: t.text.lower() for t in conv.turns}  # said in passing: "By the way, i've …"
+        session = {t.turn_id: int(t.session_id.split("_")[1]) for t in conv.turns}
+        for q in conv.questions:
+            if q.category == 8:
+                [e] = q.evidence
+                assert q.answer.lower() in texts[e] and conv.speakers[0] == next(
+                    t.speaker for t in conv.turns if t.turn_id == e
+                )
+            elif q.category == 9:
+                claim, contrary = q.evidence
+                assert session[claim] < session[contrary]
+                assert all(part.lower() in texts[e] for part, e in zip(q.answer.split(" / "), q.evidence, strict=True))
+            elif q.category == 10:
+                steps = [session[e] for e in q.evidence]
+                assert len(steps) >= 3 and steps == sorted(set(steps))  # one a session, in order
+                assert all(s.lower() in texts[e] for s, e in zip(q.answer.split(" → "), q.evidence, strict=True))
+            elif q.category == 11:
+                assert len(set(q.evidence)) >= 3
+                assert all(part.lower() in texts[e] for part, e in zip(q.answer.split(" / "), q.evidence, strict=True))
+
+
 def test_spec_parsing_and_max_chars():
     assert longconv.is_spec("longconv") and longconv.is_spec("longconv:seed=3")
     assert not longconv.is_spec("locomo-dev.jsonl")
@@ -116,7 +153,7 @@ def test_eval_runs_on_the_generated_dataset(tmp_path):
         print_report=False,
     )
     meta = res["metadata"]
-    assert meta["dataset"]["kind"] == "longconv" and meta["headline_categories"] == [1, 2, 3, 4, 5, 6, 7]
+    assert meta["dataset"]["kind"] == "longconv" and meta["headline_categories"] == list(range(1, 12))
     assert res["systems"]["bm25"]["overall"]["n"] == sum(meta["dataset"]["questions_by_category"].values())
     assert res["systems"]["bm25"]["by_category"]["6"]["name"] == "long-message middle"
     assert 0.0 < res["systems"]["bm25"]["overall"]["recall@10"] <= 1.0
