@@ -19,6 +19,7 @@ LABELS = {
     "hybrid_rrf": "hybrid RRF (80 per leg, k=60)",
     "langgraph_inmemory": "LangGraph `InMemoryStore` (what LangMem searches)",
     "langchain_es": "langchain-elasticsearch `ElasticsearchStore` (dense: no `rrf` here)",
+    "postgres": "LangGraph `PostgresStore` (pgvector HNSW)",
 }
 
 
@@ -38,7 +39,8 @@ def table(results: dict[str, Any]) -> str:
     for name in order:
         r = systems[name]
         ours = name == "langmem_es"
-        label = f"**langmem-es** ({meta.get('backend', '?')} backend)" if ours else LABELS.get(name, name)
+        cv = ", learned ranker cross-validated" if meta.get("options", {}).get("ranker_folds") else ""
+        label = f"**langmem-es** ({meta.get('backend', '?')} backend{cv})" if ours else LABELS.get(name, name)
         main = [r["overall"]["recall@10"], r["overall"]["recall@5"], r["overall"]["mrr@10"]]
         cells = [f"**{v:.3f}**" if ours else f"{v:.3f}" for v in main]
         cells += [f"{r['by_category'][c]['recall@10']:.3f}" for c in headline]

@@ -61,8 +61,32 @@ _QUESTION_PATTERNS = (
 )
 _KINDS = ("episodic", "semantic", "procedural")
 _DIGIT = re.compile(r"\d")
+#: a standing wish: a rule for the assistant or a lasting preference ("always give me …",
+#: "from now on …", "never suggest …", "I'd rather …") — what a request later relies on; read in
+#: lower case, and only in a text holding one of :data:`_STANDING_WORDS` (each phrase holds one)
+_STANDING = re.compile(
+    r"\b(?:always|never|whenever|from now on|going forward|in future|every time|no exceptions|make sure"
+    r"|(?:please|pls) (?:use|keep|give|show|write|avoid|skip|start|list|explain|sign|stick|stop|don'?t|do not)"
+    r"|i(?: prefer|'d rather| would rather| only (?:want|drink|eat|use|read|take)| can'?t stand))\b"
+)
+_STANDING_WORDS = frozenset(
+    "always never whenever now forward future every exceptions sure please pls prefer rather only stand".split()
+)
+#: the question asks the assistant to do something (write, draft, suggest …), not what happened
+_REQUEST = re.compile(
+    r"^\W*(?:(?:can|could|would|will) you\b|please\b|i need\b|i'?m (?:booking|planning|writing|looking)\b"
+    r"|any (?:ideas|advice|tips|suggestions)\b|what should i\b|how (?:do|should|can) i\b"
+    r"|(?:write|draft|give|show|suggest|recommend|sketch|help|make|create|explain|plan|find|tell)\b)",
+    re.I,
+)
+#: the question asks for a recap or an order of several things said over time
+_RECAP = re.compile(
+    r"\b(?:summari[sz]e|summary|recap|sum up|overview|in (?:what|which) order|timeline|step by step"
+    r"|in sequence|first to last|start to finish|progress(?:ed)?|been going on|been doing|stages|milestones)\b",
+    re.I,
+)
 
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 """Bumped whenever a feature is computed differently: collected training data are keyed by it."""
 
 FEATURES: tuple[str, ...] = (
@@ -92,6 +116,10 @@ FEATURES: tuple[str, ...] = (
     "session_best",
     "session_words",
     "has_number",
+    "standing",
+    "asks_request",
+    "request_standing",
+    "asks_recap",
     "length",
     "query_words",
     *(f"kind_{k}" for k in _KINDS),
@@ -129,14 +157,20 @@ def _share_of_best(values: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=32_768)
-def _text_facts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool]:
+def _text_facts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool, bool]:
     """What a candidate's text says whatever the question (kept per text: a user's memories come
     back turn after turn): its folded content words, its tokens (each once), whether it states
-    a time, a digit. Tuples of text, which the garbage collector stops tracking: tens of
+    a time, a digit, a standing wish (in its first 2,000 characters: a rule is said, not pasted). Tuples of text, which the garbage collector stops tracking: tens of
     thousands of kept sets were walked by every full collection."""
     lowered = text.lower()
     tokens = tuple(set(_TOKEN.findall(lowered)))  # as a name is matched: a whole word ("caroline's" holds "caroline")
-    return tuple(_words(lowered)), tokens, _TIME.search(text) is not None, _DIGIT.search(text) is not None
+    return (
+        tuple(_words(lowered)),
+        tokens,
+        _TIME.search(text) is not None,
+        _DIGIT.search(text) is not None,
+        not _STANDING_WORDS.isdisjoint(tokens) and _STANDING.search(lowered, 0, 2_000) is not None,
+    )
 
 
 def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:
@@ -255,6 +289,8 @@ def feature_rows(
                 only_here = sum(1 for w in words[i] if tally[w] == 1)
                 session_words[i] = (len(tally) - only_here) / len(q_words)
     kind = question_kind(query)
+    standing = [float(f[4]) for f in facts]
+    request = _REQUEST.search(query) is not None
     kind_of = [str(k or "episodic") for k in kinds]
     columns: dict[str, Any] = {
         "fused": norm_fused,
@@ -287,6 +323,10 @@ def feature_rows(
         "session_best": session_best,
         "session_words": session_words,
         "has_number": [float(f[3]) for f in facts],
+        "standing": standing,
+        "asks_request": float(request),
+        "request_standing": standing if request else 0.0,
+        "asks_recap": float(_RECAP.search(query) is not None),
         "length": np.log1p([len(t) for t in contents]),
         "query_words": float(len(q_words)),
         **{f"kind_{k}": [float(x == k) for x in kind_of] for k in _KINDS},

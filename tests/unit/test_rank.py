@@ -49,6 +49,26 @@ def test_features_read_the_question_against_each_candidate() -> None:
     assert features("anything", []).shape == (0, len(FEATURES))
 
 
+def test_features_read_a_request_against_standing_wishes_and_a_recap_question() -> None:
+    wishes = [
+        cand("Ann: When you write Python for me, always add type hints."),
+        cand("Ann: From now on keep your answers short."),
+        cand("Ann: I'd rather have a quiet cabin than a beach resort."),
+        cand("Ann: I wrote some Python today."),
+        cand("Ann: The market was lovely."),
+    ]
+    rows = features("Could you write a helper that reads the export?", wishes)
+    assert column(rows, "standing") == [1.0, 1.0, 1.0, 0.0, 0.0]
+    assert column(rows, "asks_request") == [1.0] * 5 and column(rows, "request_standing") == [1.0, 1.0, 1.0, 0.0, 0.0]
+    asked = features("What did Ann write about Python?", wishes)
+    assert column(asked, "asks_request") == [0.0] * 5 and column(asked, "request_standing") == [0.0] * 5
+    for q in ("Summarise how my garden has been doing.", "In what order did my move happen?", "Give me a recap."):
+        assert column(features(q, wishes[:1]), "asks_recap") == [1.0], q
+    assert column(features("Where does Ann live?", wishes[:1]), "asks_recap") == [0.0]
+    long_paste = "Ann: here is the log\n" + "x " * 1_500 + "always retry"  # a wish is said, not pasted
+    assert column(features("Could you help?", [cand(long_paste)]), "standing") == [0.0]
+
+
 @pytest.mark.parametrize(
     ("question", "kind"),
     [
