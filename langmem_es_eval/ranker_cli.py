@@ -34,7 +34,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--longconv-seeds",
         default=None,
         help="seeds of generated long conversations added to the training data ('' for none; default: "
-        "the shipped model's, 1-6)",
+        "the shipped model's, 1-12)",
     )
     parser.add_argument("--longconv-conversations", type=int, default=4, help="conversations per seed (default 4)")
     parser.add_argument(

@@ -34,6 +34,12 @@ class MemoryConfig:
     Without LightGBM or the model file, ``learned`` falls back to the rules; with another reranker
     than the default memory-aware rescorer (whose score the model reads), or when the opt-in second
     hop or query model added candidates (not what it was trained on), the rules decide."""
+    ranker_min_events: int = 40
+    """The learned order needs a window of at least this many events; a smaller one (a store of a
+    few dozen memories) keeps the rules' order. The model was trained on full windows (80 events
+    of conversations hundreds of turns long) and reads shares of the window's best and counts
+    within it, which mean something else over a handful: it put a 60,000-character paste that
+    both legs ranked first below a one-line reply in a store of four events."""
     ranker_model: str | None = None
     """Another model file for ``ranker="learned"`` (``langmem-es train-ranker --out``); default: the shipped one."""
     context_window_text: int = 2

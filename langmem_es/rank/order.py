@@ -84,15 +84,18 @@ def learned_order(
     fused: Mapping[str, float],
     window: int,
     reference: datetime,
+    min_events: int = 2,
 ) -> list[tuple[str, float]]:
     """``ranked`` (the rules' order) with the events of its first ``window`` reordered by the
     model, in the places the rules gave events: the model was trained on events (conversation
     turns), so facts and playbooks keep the rules' places (a newer value of a disputed fact
     first, …). The scores stay on the rules' scale (each place keeps its score), so a caller
-    reading scores sees the same range; the model's own score is ``stages[id]["learned"]``."""
+    reading scores sees the same range; the model's own score is ``stages[id]["learned"]``.
+    A window of fewer than ``min_events`` events keeps the rules' order: the model learned from
+    full windows (:attr:`~langmem_es.core.MemoryConfig.ranker_min_events`)."""
     head = list(ranked[:window])
     slots = [j for j, (i, _) in enumerate(head) if by_id[i].doc.get("kind", "episodic") == "episodic"]
-    if len(slots) < 2:
+    if len(slots) < max(2, min_events):
         return list(ranked)
     events = [head[j] for j in slots]
     scores = ranker.predict(window_features(query, events, by_id, stages, fused, reference)).tolist()

@@ -123,7 +123,7 @@ def recorded(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
     shipped = retrieval.learned_order
 
-    def spy(ranker, query, ranked, by_id, stages, fused, window, reference):  # type: ignore[no-untyped-def]
+    def spy(ranker, query, ranked, by_id, stages, fused, window, reference, **kw):  # type: ignore[no-untyped-def]
         calls.append(
             {
                 "query": query,
@@ -135,7 +135,7 @@ def recorded(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
                 "reference": reference,
             }
         )
-        return shipped(ranker, query, ranked, by_id, stages, fused, window, reference)
+        return shipped(ranker, query, ranked, by_id, stages, fused, window, reference, **kw)
 
     backend, drop = _backend(request.param, request)
     core, questions = _store(backend)

@@ -46,17 +46,18 @@ async def test_calls_run_in_the_order_made_on_one_thread_of_their_own() -> None:
 
 
 async def test_a_backend_lets_its_thread_go_when_closed() -> None:
-    def runner_threads() -> int:
-        return sum(t.name.startswith("langmem-es-sqlite") for t in threading.enumerate())
+    def runner_threads() -> set[threading.Thread]:
+        """The runner threads alive now (an earlier test's may still be ending: compared as a set)."""
+        return {t for t in threading.enumerate() if t.name.startswith("langmem-es-sqlite")}
 
     before = runner_threads()
     with tempfile.TemporaryDirectory() as tmp:
         backend = AsyncSQLiteBackend(str(Path(tmp) / "m.db"))
         await backend.setup()
-        assert runner_threads() == before + 1
+        [mine] = runner_threads() - before
         await backend.close()
         for _ in range(100):  # the pool's thread ends once its queue is told to stop
-            if runner_threads() == before:
+            if not mine.is_alive():
                 break
             await asyncio.sleep(0.01)
-        assert runner_threads() == before
+        assert not mine.is_alive()

@@ -192,7 +192,15 @@ class Retrieval:
             reranked = signals.adjust(query, reranked, docs, weights, reference=reference, window=window)
         if ranker is not None:  # the learned order of the rules' window (langmem_es/rank)
             reranked = learned_order(
-                ranker, query, reranked, by_id, stages, fused_score, config.rerank_window, reference
+                ranker,
+                query,
+                reranked,
+                by_id,
+                stages,
+                fused_score,
+                config.rerank_window,
+                reference,
+                min_events=config.ranker_min_events,
             )
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
