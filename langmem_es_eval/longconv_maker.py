@@ -14,6 +14,7 @@ from typing import Any
 from langmem_es_eval import longconv_facts, longconv_threads
 from langmem_es_eval.locomo import Conversation, Question, Turn
 from langmem_es_eval.longconv_text import Filler, Vocab
+from langmem_es_eval.longconv_threads import FAMILIES
 from langmem_es_eval.longconv_words import WORDS
 
 __all__ = ["ASSISTANT", "CATEGORY_NAMES", "FAMILIES", "VERSION_CATEGORIES", "ConversationMaker"]
@@ -32,11 +33,6 @@ CATEGORY_NAMES: dict[int, str] = {
     10: "event ordering",
     11: "summary",
 }
-
-#: Template families: every template, or one of two halves (the even and the odd ones) of
-#: the categories whose question is phrased apart from its evidence (4, 8-11) — to train on
-#: one half and measure on the other.
-FAMILIES = ("all", "a", "b")
 
 #: Categories each version of the generator plants (version 2 added 8-11).
 VERSION_CATEGORIES: dict[int, tuple[int, ...]] = {1: (1, 2, 3, 4, 5, 6, 7), 2: tuple(range(1, 12))}

@@ -20,7 +20,12 @@ from __future__ import annotations
 
 from langmem_es_eval.longconv_facts import Template
 
-__all__ = ["CONTRADICTIONS", "INSTRUCTIONS", "SEQUENCES", "TOPICS"]
+__all__ = ["CONTRADICTIONS", "FAMILIES", "INSTRUCTIONS", "SEQUENCES", "TOPICS"]
+
+#: Template families: every template, or one of two halves (the even and the odd ones) of
+#: the categories whose question is phrased apart from its evidence (4, 8-11) — to train on
+#: one half and measure on the other.
+FAMILIES = ("all", "a", "b")
 
 
 INSTRUCTIONS = (

@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from langmem_es_eval.longconv_threads import FAMILIES
+
 __all__ = ["register", "run_command"]
 
 
@@ -39,7 +41,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--longconv-conversations", type=int, default=4, help="conversations per seed (default 4)")
     parser.add_argument(
         "--longconv-families",
-        choices=("all", "a", "b"),
+        choices=FAMILIES,
         default="all",
         help="template families of the generated conversations (default all; 'a' trains on one half, "
         "so that conversations of 'b' measure phrasings it never saw)",
@@ -61,7 +63,7 @@ def run_command(args: argparse.Namespace) -> int:
     from langmem_es.rank.features import FEATURES
     from langmem_es.rank.model import MODEL_FILE
     from langmem_es_eval.cli import default_dataset
-    from langmem_es_eval.ranker_data import TRAINING_SEEDS, collected, data_hash
+    from langmem_es_eval.ranker_data import TRAINING_SEEDS, collected, data_hash, training_spec
     from langmem_es_eval.ranker_train import DEFAULT_PARAMS, cross_validate, fit, merge
 
     spec = args.dataset or default_dataset()
@@ -85,11 +87,8 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     use_cache = not args.no_cache
     locomo = collected(str(spec), window, use_cache)
-    families = "" if args.longconv_families == "all" else f",families={args.longconv_families}"
     generated = [
-        collected(
-            f"longconv:seed={s},conversations={args.longconv_conversations},scale=0.5{families}", window, use_cache
-        )
+        collected(training_spec(s, args.longconv_conversations, args.longconv_families), window, use_cache)
         for s in seeds
     ]
     report: dict[str, Any] = {}

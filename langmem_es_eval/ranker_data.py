@@ -28,13 +28,24 @@ from langmem_es.rank.features import FEATURES, FEATURES_VERSION, features
 from langmem_es.rank.order import candidate_of_hit
 from langmem_es_eval.datasets import Dataset
 
-__all__ = ["CACHE", "TRAINING_SEEDS", "RankerData", "collect", "collected", "data_hash"]
+__all__ = ["CACHE", "TRAINING_SEEDS", "RankerData", "collect", "collected", "data_hash", "training_spec"]
 
 TRAINING_SEEDS: tuple[int, ...] = tuple(range(1, 13))
 """The long-conversation generator's seeds (version 2) the shipped ranker is trained on (with the
 LoCoMo dev split): ``langmem-es train-ranker``'s default, and the extra data of ``eval
 --ranker-cv``'s fold models. Seeds 19 and 23 compared settings in session 38; 29 and 31 were
 measured after every choice; version 1's 7 and 11 (session 29) and 13 and 17 are other data."""
+
+
+def training_spec(seed: int, conversations: int = 4, families: str = "all") -> str:
+    """The generated conversations of one training seed (half-length pastes: ``scale=0.5``), as
+    ``train-ranker`` and ``eval --ranker-cv``'s fold models collect them.
+
+    >>> training_spec(3), training_spec(3, families="a")
+    ('longconv:seed=3,conversations=4,scale=0.5', 'longconv:seed=3,conversations=4,scale=0.5,families=a')
+    """
+    tail = "" if families == "all" else f",families={families}"
+    return f"longconv:seed={seed},conversations={conversations},scale=0.5{tail}"
 
 
 @dataclass

@@ -23,12 +23,12 @@ class FoldModels:
     def __init__(self, spec: str, *, seeds: tuple[int, ...] | None = None, conversations: int = 4) -> None:
         self.spec = spec
         from langmem_es.core.config import MemoryConfig
-        from langmem_es_eval.ranker_data import TRAINING_SEEDS, collected
+        from langmem_es_eval.ranker_data import TRAINING_SEEDS, collected, training_spec
 
         window = MemoryConfig().rerank_window
         self.data = collected(spec, window, use_cache=True)
         self.extra = [
-            collected(f"longconv:seed={s},conversations={conversations},scale=0.5", window, use_cache=True)
+            collected(training_spec(s, conversations), window, use_cache=True)
             for s in (TRAINING_SEEDS if seeds is None else seeds)
         ]
         self._dir = Path(tempfile.mkdtemp(prefix="langmem-es-folds-"))

@@ -160,8 +160,9 @@ def _share_of_best(values: np.ndarray) -> np.ndarray:
 def _text_facts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool, bool]:
     """What a candidate's text says whatever the question (kept per text: a user's memories come
     back turn after turn): its folded content words, its tokens (each once), whether it states
-    a time, a digit, a standing wish (in its first 2,000 characters: a rule is said, not pasted). Tuples of text, which the garbage collector stops tracking: tens of
-    thousands of kept sets were walked by every full collection."""
+    a time, a digit, a standing wish (in its first 2,000 characters: a rule is said, not
+    pasted). Tuples of text, which the garbage collector stops tracking: tens of thousands of
+    kept sets were walked by every full collection."""
     lowered = text.lower()
     tokens = tuple(set(_TOKEN.findall(lowered)))  # as a name is matched: a whole word ("caroline's" holds "caroline")
     return (

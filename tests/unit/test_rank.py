@@ -133,14 +133,12 @@ def test_learned_order_reorders_the_window_on_the_rules_scale() -> None:
         "c": {"value": {"content": "The Lisbon office opens at nine, Sam says."}},
         "d": {"value": {"content": "Outside the window."}},
     }
+    hits = {i: _Hit(d) for i, d in docs.items()}
     stages: dict[str, dict[str, float]] = {}
-    out = learned_order(
-        ranker, "When does the Lisbon office open?", ranked, {i: _Hit(d) for i, d in docs.items()}, stages, {}, 4, NOW
-    )
+    out = learned_order(ranker, "When does the Lisbon office open?", ranked, hits, stages, {}, 4, NOW)
     assert out[0][0] == "c" and out[-1] == ("d", 0.5)  # the window's events reordered, the rest kept after it
     assert out[1] == ("f", 2.5)  # a fact keeps the rules' place: the model was trained on events
     assert [s for _, s in out[:4]] == [3.0, 2.5, 2.0, 1.0]  # the rules' scores, best first
     assert set(stages) == {"a", "b", "c"} and all("learned" in s for s in stages.values())
     few: dict[str, dict[str, float]] = {}  # fewer events than the model learned from: the rules' order
-    hits = {i: _Hit(d) for i, d in docs.items()}
     assert learned_order(ranker, "When?", ranked, hits, few, {}, 4, NOW, min_events=4) == ranked and not few
