@@ -20,6 +20,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .port import Collection
+from .text_memo import DigestMemo
 
 Kind = Literal["episodic", "semantic", "procedural"]
 Scope = Literal["conversation", "shared", "private"]
@@ -48,7 +49,7 @@ def content_hash(text: str) -> str:
     >>> content_hash("Café  au lait!") == content_hash("cafe au LAIT")
     True
     """
-    return _short_hash(text) if len(text) <= 4096 else _hash(text)
+    return _short_hash(text) if len(text) <= 4096 else _LONG_HASHES.get(text, None, lambda: _hash(text))
 
 
 def _hash(text: str) -> str:
@@ -62,6 +63,8 @@ def _hash(text: str) -> str:
 _WORD = re.compile(r"\w+")
 #: a write hashes its text several times (id, dedupe, stored field): short texts are remembered
 _short_hash = functools.lru_cache(maxsize=4096)(_hash)
+#: long texts by their digest (recall checks the long memories it returns turn after turn)
+_LONG_HASHES: DigestMemo[str] = DigestMemo(1024)
 
 
 ROLES = ("member", "owner")

@@ -23,7 +23,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
+
+from ..text_memo import DigestMemo
 
 __all__ = ["Passage", "best", "estimate_tokens", "split", "texts"]
 
@@ -80,6 +83,11 @@ def _segments(text: str, max_tokens: int) -> list[tuple[int, int, int]]:
     return out
 
 
+#: Splits of long texts already read (recall names the matched passage of the same long
+#: memories turn after turn; a 60,000-character paste takes milliseconds to split).
+_SPLITS: DigestMemo[tuple[Passage, ...]] = DigestMemo(1024)
+
+
 def split(text: str, *, max_tokens: int = 200, overlap: int = 40) -> list[Passage]:
     """Sentence-aligned passages of about ``max_tokens`` tokens, overlapping by about
     ``overlap``; ``[]`` when the whole text fits in one passage (embed it as it is)."""
@@ -87,6 +95,10 @@ def split(text: str, *, max_tokens: int = 200, overlap: int = 40) -> list[Passag
         raise ValueError("passages need max_tokens >= 8 and 0 <= overlap <= max_tokens / 2")
     if len(text) <= max_tokens:  # no token is estimated above its length in characters
         return []
+    return list(_SPLITS.get(text, (max_tokens, overlap), lambda: tuple(_split(text, max_tokens, overlap))))
+
+
+def _split(text: str, max_tokens: int, overlap: int) -> list[Passage]:
     segments = _segments(text, max_tokens)
     if sum(c for _, _, c in segments) <= max_tokens:
         return []
@@ -124,7 +136,7 @@ def best(query: str, passages: Sequence[str], cosines: Sequence[float] | None = 
     if not passages:
         raise ValueError("no passages")
     words = {w.lower() for w in _TOKEN.findall(query) if w[0].isalnum()}
-    lowered = [set(w.lower() for w in _TOKEN.findall(p)) for p in passages]
+    lowered = [_words(p) for p in passages]
     n = len(passages)
     weight = {w: math.log(1 + n / (1 + sum(w in p for p in lowered))) for w in words}
     lexical = [sum(weight[w] for w in words if w in p) for p in lowered]
@@ -136,3 +148,9 @@ def best(query: str, passages: Sequence[str], cosines: Sequence[float] | None = 
         for rank, i in enumerate(ranking):
             score[i] += 1.0 / (10 + rank)
     return max(range(n), key=lambda i: (score[i], -i))
+
+
+@lru_cache(maxsize=8192)
+def _words(passage: str) -> frozenset[str]:
+    """A passage's tokens, lower-cased (kept: the same passages are matched turn after turn)."""
+    return frozenset(w.lower() for w in _TOKEN.findall(passage))

@@ -47,7 +47,7 @@ def outcome_weight(success_count: int, failure_count: int) -> float:
     return (success_count + 1) / (success_count + failure_count + 2)
 
 
-def cosines(vector: Sequence[float], rows: Sequence[Sequence[float]]) -> list[float]:
+def cosines(vector: Sequence[float], rows: Sequence[Sequence[float]] | np.ndarray) -> list[float]:
     """The cosine similarity of ``vector`` with each of ``rows`` (0.0 where either is all zeros).
 
     >>> cosines([1.0, 0.0], [[2.0, 0.0], [0.0, 3.0], [0.0, 0.0]])

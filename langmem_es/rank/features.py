@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..text_memo import DigestMemo
 from .signals import TIME_PATTERN as _TIME
 from .signals import as_time, asks_now, asks_when, question_names
 from .temporal import time_match, time_windows
@@ -156,13 +157,20 @@ def _share_of_best(values: np.ndarray) -> np.ndarray:
     return values / best if best > 0 else np.zeros_like(values)
 
 
-@lru_cache(maxsize=32_768)
-def _text_facts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool, bool]:
+_Facts = tuple[tuple[str, ...], tuple[str, ...], bool, bool, bool]
+
+
+def _text_facts(text: str) -> _Facts:
     """What a candidate's text says whatever the question (kept per text: a user's memories come
     back turn after turn): its folded content words, its tokens (each once), whether it states
     a time, a digit, a standing wish (in its first 2,000 characters: a rule is said, not
     pasted). Tuples of text, which the garbage collector stops tracking: tens of thousands of
-    kept sets were walked by every full collection."""
+    kept sets were walked by every full collection. A long text is kept by its digest, not by
+    itself (a cache keyed by the text would keep every long paste alive)."""
+    return _short_facts(text) if len(text) <= 4096 else _LONG_FACTS.get(text, None, lambda: _facts(text))
+
+
+def _facts(text: str) -> _Facts:
     lowered = text.lower()
     tokens = tuple(set(_TOKEN.findall(lowered)))  # as a name is matched: a whole word ("caroline's" holds "caroline")
     return (
@@ -172,6 +180,10 @@ def _text_facts(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool, bool
         _DIGIT.search(text) is not None,
         not _STANDING_WORDS.isdisjoint(tokens) and _STANDING.search(lowered, 0, 2_000) is not None,
     )
+
+
+_short_facts = lru_cache(maxsize=32_768)(_facts)
+_LONG_FACTS: DigestMemo[_Facts] = DigestMemo(1024)
 
 
 def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:

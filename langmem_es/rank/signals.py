@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from ..documents import LazyJSON
@@ -136,8 +137,10 @@ def asks_when(query: str) -> bool:
     return _WHEN.search(query) is not None
 
 
+@lru_cache(maxsize=16_384)
 def states_time(text: str) -> bool:
-    """Does ``text`` say when something happened ("yesterday", "last May", "in 2022")?"""
+    """Does ``text`` say when something happened ("yesterday", "last May", "in 2022")? (Kept per
+    text: a "when" question reads it for each of 80 candidates, ~0.1 ms a 2,000-character text.)"""
     return _TIME.search(text) is not None
 
 

@@ -148,7 +148,11 @@ class MemoryAwareRescorer:
         if literals and n:
             texts = [str(c.get("text", "") or "").lower() for c in candidates]
             patterns = [_literal_pattern(t) for t in literals]
-            hits = np.array([[p.search(x) is not None for x in texts] for p in patterns], dtype=bool)
+            # the plain substring test first: the pattern's look-behind makes it scan a long text slowly
+            hits = np.array(
+                [[t in x and p.search(x) is not None for x in texts] for t, p in zip(literals, patterns, strict=True)],
+                dtype=bool,
+            )
             df = hits.sum(axis=1)
             idf = np.log((n + 1) / (df + 1))  # 0 when every candidate has it
             if idf.sum() > 0:

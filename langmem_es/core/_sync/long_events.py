@@ -11,11 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
+from ...text_memo import DigestMemo
 from .. import passages, scoring
 from .shared import CoreContext
 
 #: Passages embedded per call to the embedder (bounds memory on megabyte events).
 EMBED_BATCH = 64
+#: Stored passage vectors kept for naming the matched passage (the same long memories come
+#: back turn after turn; reading a long document's vectors from Elasticsearch takes tens of
+#: milliseconds), by collection, document id and content: a changed content is read anew.
+#: A long memory of more than :data:`KEPT_PASSAGES` passages is read each time (bounds memory).
+_STORED: DigestMemo[np.ndarray] = DigestMemo(128)
+KEPT_PASSAGES = 128
 
 
 class LongEvents:
@@ -53,20 +62,32 @@ class LongEvents:
                 wanted.setdefault(collection, []).append(did)
         if not wanted:
             return {}
-        stored: dict[str, dict[str, list[float]]] = {}
+        matrices: dict[str, np.ndarray] = {}
+        content_of = {did: content for _, did, content in found}
+        for collection, ids in list(wanted.items()):
+            for did in ids:
+                kept = _STORED.find(content_of[did], (collection, did))
+                if kept is not None:
+                    matrices[did] = kept
+            wanted[collection] = [did for did in ids if did not in matrices]
         fetch = getattr(self._ctx.backend, "vectors", None)
         if fetch is not None:
             for collection, ids in wanted.items():
+                if not ids:
+                    continue
                 for did, vectors in (fetch(collection, ids)).items():
-                    stored[did] = {v["path"]: v["vector"] for v in vectors}
+                    paths = {v["path"]: v["vector"] for v in vectors}
+                    n = len(spans.get(did, ()))
+                    if n and all(f"passage.{j}" in paths for j in range(n)):
+                        matrices[did] = np.asarray([paths[f"passage.{j}"] for j in range(n)], dtype=np.float64)
+                        if n <= KEPT_PASSAGES:
+                            _STORED.keep(content_of[did], (collection, did), matrices[did])
         out: dict[str, str] = {}
         for _, did, content in found:
             if not spans[did]:
                 continue
             texts = passages.texts(content, spans[did])
-            paths = stored.get(did, {})
-            cosines = None
-            if all(f"passage.{j}" in paths for j in range(len(texts))):
-                cosines = scoring.cosines(vector, [paths[f"passage.{j}"] for j in range(len(texts))])
+            matrix = matrices.get(did)
+            cosines = scoring.cosines(vector, matrix) if matrix is not None and len(matrix) == len(texts) else None
             out[did] = texts[passages.best(query, texts, cosines)]
         return out

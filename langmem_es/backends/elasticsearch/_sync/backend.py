@@ -203,23 +203,30 @@ class ElasticsearchBackend(ElasticsearchSearch):
         """One real-time ``mget`` over every concrete index behind the collections asked."""
         if not refs:
             return []
+        by_ref: dict[tuple[Collection, str], StoredDoc] = {}
+        for item in self._mget(refs, source_excludes=queries.source_excludes(vectors)):
+            stored = self._stored(item)
+            by_ref[(stored.collection, item["_id"])] = stored
+        return [by_ref.get(ref) for ref in refs]
+
+    def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """Stored per-path vectors of some documents (to score hits that only BM25 found, to name
+        a long memory's passage): the vectors only, not the documents again."""
+        if not ids:
+            return {}
+        found = self._mget([(collection, i) for i in ids], source_includes=["id", "vectors"])
+        return {item["_source"]["id"]: item["_source"].get("vectors") or [] for item in found}
+
+    def _mget(self, refs: Sequence[tuple[Collection, str]], **source: Any) -> list[dict[str, Any]]:
+        """The documents found by one real-time ``mget`` of ``refs`` (``source``: what of their
+        ``_source`` to read); an unavailable shard is an error, never a document missing."""
         with translate_errors():
             indices = {c: self._indices(c) for c in dict.fromkeys(c for c, _ in refs)}
             docs: list[dict[str, Any]] = [{"_index": index, "_id": i} for c, i in refs for index in indices[c]]
-            response = self.client.mget(docs=docs, source_excludes=queries.source_excludes(vectors))
+            response = self.client.mget(docs=docs, **source)
         failed = shards.failed_gets(response.body)
         if failed:
             failed = self._numbered(failed)
             where = ", ".join(self.alias(c) for c in indices)
             raise shards.shards_error([(s, "unavailable") for s in failed], f"a get by id from {where}")
-        by_ref: dict[tuple[Collection, str], StoredDoc] = {}
-        for item in response["docs"]:
-            if item.get("found"):
-                stored = self._stored(item)
-                by_ref[(stored.collection, item["_id"])] = stored
-        return [by_ref.get(ref) for ref in refs]
-
-    def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-        """Stored per-path vectors of some documents (to score hits that only BM25 found)."""
-        found = self.get(collection, ids)
-        return {s.doc["id"]: s.doc.get("vectors") or [] for s in found if s is not None}
+        return [item for item in response["docs"] if item.get("found")]

@@ -1,0 +1,77 @@
+"""What is read off a text, kept by the text's digest (so a long text is read once, not on every recall).
+
+Recall returns the same memories turn after turn, and some of them are long (a pasted
+document, a log): splitting one into passages, folding it for its hash or listing its words
+costs milliseconds each time. :class:`DigestMemo` keeps such results in a bounded,
+thread-safe LRU keyed by a 128-bit BLAKE2b digest of the text (plus the reading's own
+parameters), so it never holds the text itself — a cache keyed by the text would keep every
+long content it ever saw alive.
+
+>>> memo = DigestMemo(2)
+>>> memo.get("a long text", 3, lambda: "computed")
+'computed'
+>>> memo.get("a long text", 3, lambda: "not again")
+'computed'
+>>> memo.get("a long text", 4, lambda: "another parameter")
+'another parameter'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+__all__ = ["DigestMemo", "digest"]
+
+V = TypeVar("V")
+
+
+def digest(text: str) -> bytes:
+    """A 128-bit digest of ``text`` (lone surrogates included, as Python holds them)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class DigestMemo(Generic[V]):
+    """At most ``size`` results computed from texts, the least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("a memo keeps at least one result")
+        self._size = size
+        self._kept: OrderedDict[tuple[bytes, Hashable], V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str, params: Hashable, compute: Callable[[], V]) -> V:
+        """The result kept for ``text`` read with ``params``, else ``compute()`` (then kept).
+        Results are shared between callers: keep them immutable."""
+        found = self.find(text, params)
+        if found is not None:
+            return found
+        value = compute()  # outside the lock: two threads may compute one text, both alike
+        self.keep(text, params, value)
+        return value
+
+    def find(self, text: str, params: Hashable) -> V | None:
+        """The result kept for ``text`` read with ``params``, or ``None``."""
+        key = (digest(text), params)
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        return None
+
+    def keep(self, text: str, params: Hashable, value: V) -> None:
+        """Keep ``value`` as what ``text`` read with ``params`` gives (for a result computed
+        elsewhere, e.g. awaited)."""
+        key = (digest(text), params)
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._kept)
