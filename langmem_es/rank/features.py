@@ -157,7 +157,7 @@ def _share_of_best(values: np.ndarray) -> np.ndarray:
     return values / best if best > 0 else np.zeros_like(values)
 
 
-_Facts = tuple[tuple[str, ...], tuple[str, ...], bool, bool, bool]
+_Facts = tuple[tuple[str, ...] | frozenset[str], tuple[str, ...] | frozenset[str], bool, bool, bool]
 
 
 def _text_facts(text: str) -> _Facts:
@@ -167,7 +167,11 @@ def _text_facts(text: str) -> _Facts:
     pasted). Tuples of text, which the garbage collector stops tracking: tens of thousands of
     kept sets were walked by every full collection. A long text is kept by its digest, not by
     itself (a cache keyed by the text would keep every long paste alive)."""
-    return _short_facts(text) if len(text) <= 4096 else _LONG_FACTS.get(text, None, lambda: _facts(text))
+    if len(text) <= 4096:
+        return _short_facts(text)
+    # a long text's words as a set: the question's few words are looked up in it, not its many
+    # words walked (a thousand kept sets are no burden to the collector)
+    return _LONG_FACTS.get(text, None, lambda: _long_facts(text))
 
 
 def _facts(text: str) -> _Facts:
@@ -180,6 +184,11 @@ def _facts(text: str) -> _Facts:
         _DIGIT.search(text) is not None,
         not _STANDING_WORDS.isdisjoint(tokens) and _STANDING.search(lowered, 0, 2_000) is not None,
     )
+
+
+def _long_facts(text: str) -> _Facts:
+    words, tokens, timed, digit, standing = _facts(text)
+    return frozenset(words), frozenset(tokens), timed, digit, standing
 
 
 _short_facts = lru_cache(maxsize=32_768)(_facts)
