@@ -1,12 +1,12 @@
-"""What the learned ranker adds to a recall, before and after its rank stage was made cheaper.
+"""What the learned ranker adds to a recall: the rules alone against the learned ranker.
 
-One process, one store, three arms asked the same questions in turn (the order rotated every
-round, after every question was asked once by each arm so that all read warm caches): the rules
-alone (``ranker="rules"``), the learned ranker as it was (``tests/unit/rank_reference.py``: its
-features, candidate reading and the signals' content reading as of commit 33d02c3), and as it is.
-Prints p50/p95 of the whole recall, of its rank stage (``timings_ms["rerank"]``) and the
-recall's CPU time per arm, with the machine's load. ``langmem-es bench --ranker-cost`` is the
-shipped A/B of the current code against the rules alone.
+One process, one store, two arms asked the same questions in turn (the order alternated every
+round, after every question was asked once by each arm so that both read warm caches): the rules
+alone (``ranker="rules"``) and the learned ranker. Prints p50/p95 of the whole recall, of its rank
+stage (``timings_ms["rerank"]``) and the recall's CPU time per arm, with the machine's load.
+``langmem-es bench --ranker-cost`` is the same A/B on a generated conversation only. (Until
+session 39 a third arm ran the ranker as it was before session 31 made it cheaper,
+``tests/unit/rank_reference.py``; that reference computes 40 of today's 44 features.)
 
     python scripts/ranker_ab.py --backend sqlite --locomo ../shared/data/locomo-dev.jsonl
     python scripts/ranker_ab.py --backend elasticsearch   # a generated long conversation
@@ -23,11 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import langmem_es.core._sync.retrieval as retrieval  # noqa: E402
-import langmem_es.rank.signals as signals  # noqa: E402
-from tests.unit import rank_reference as before  # noqa: E402
-
-ARMS = ("rules", "learned_before", "learned_after")
+ARMS = ("rules", "learned")
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -46,27 +42,14 @@ def run(backend: str, locomo: str | None, rounds: int, questions: int) -> None:
         conv = load_dataset(locomo, limit_conversations=1)[0]
     else:
         [conv] = generate(seed=1, conversations=1, scale=0.25)
-    space = vars(retrieval)  # recall's module namespace: the rank stage calls its learned_order
-    after_order, after_own = space["learned_order"], signals._own
-
-    def arm(name: str) -> None:
-        old = name == "learned_before"
-        space["learned_order"] = before.learned_order if old else after_order
-        signals._own = before._own if old else after_own
-
     system = MemoryPipelineSystem(EvalContext(backend=backend), mode="full")
     try:
         system.index(conv)
         identity = system._identity(conv.conv_id)
         asked = [q.question for q in conv.questions][:questions]
         core = system.core
-        configs = {
-            "rules": dataclasses.replace(core.config, ranker="rules"),
-            "learned_before": core.config,
-            "learned_after": core.config,
-        }
+        configs = {"rules": dataclasses.replace(core.config, ranker="rules"), "learned": core.config}
         for name in ARMS:
-            arm(name)
             core.config = configs[name]
             for q in asked:
                 core.recall(identity, q, kinds=["episodic"], k=10)
@@ -75,11 +58,10 @@ def run(backend: str, locomo: str | None, rounds: int, questions: int) -> None:
         cpu: dict[str, list[float]] = {n: [] for n in ARMS}
         loads = []
         for r in range(rounds):
-            order = ARMS[r % 3 :] + ARMS[: r % 3]
+            order = ARMS if r % 2 == 0 else ARMS[::-1]
             loads.append(os.getloadavg()[0])
             for q in asked:
                 for name in order:
-                    arm(name)
                     core.config = configs[name]
                     wall, proc = time.perf_counter(), time.process_time()
                     result = core.recall(identity, q, kinds=["episodic"], k=10)
@@ -97,7 +79,6 @@ def run(backend: str, locomo: str | None, rounds: int, questions: int) -> None:
                 f"recall CPU p50 {_pct(cpu[n], 0.5)} ms"
             )
     finally:
-        arm("learned_after")
         system.close()
 
 
