@@ -46,7 +46,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="template families of the generated conversations (default all; 'a' trains on one half, "
         "so that conversations of 'b' measure phrasings it never saw)",
     )
-    parser.add_argument("--rounds", type=int, default=300, help="boosting rounds (default 300)")
+    parser.add_argument("--rounds", type=int, default=None, help="boosting rounds (default: the shipped model's)")
     parser.add_argument("--cv-only", action="store_true", help="print the cross-validated figures; write no model")
     parser.add_argument("--out", default=None, help="model file (default: the package's langmem_es/rank/ranker.txt)")
     parser.add_argument(
@@ -64,7 +64,7 @@ def run_command(args: argparse.Namespace) -> int:
     from langmem_es.rank.model import MODEL_FILE
     from langmem_es_eval.cli import default_dataset
     from langmem_es_eval.ranker_data import TRAINING_SEEDS, collected, data_hash, training_spec
-    from langmem_es_eval.ranker_train import DEFAULT_PARAMS, cross_validate, fit, merge
+    from langmem_es_eval.ranker_train import DEFAULT_PARAMS, ROUNDS, cross_validate, fit, merge
 
     spec = args.dataset or default_dataset()
     if spec is None:
@@ -86,13 +86,14 @@ def run_command(args: argparse.Namespace) -> int:
         )
         return 2
     use_cache = not args.no_cache
+    rounds = ROUNDS if args.rounds is None else args.rounds
     locomo = collected(str(spec), window, use_cache)
     generated = [
         collected(training_spec(s, args.longconv_conversations, args.longconv_families), window, use_cache)
         for s in seeds
     ]
     report: dict[str, Any] = {}
-    cv = cross_validate(locomo, rounds=args.rounds, extra=generated)
+    cv = cross_validate(locomo, rounds=rounds, extra=generated)
     report["locomo_dev_cv"] = {"rules": cv["rules"], "learned": cv["learned"]}
     print(
         "LoCoMo dev split, leave-one-conversation-out (recall@10 of categories 1-4; per category: recall, questions):"
@@ -103,7 +104,7 @@ def run_command(args: argparse.Namespace) -> int:
         gen = merge(generated)
         from langmem_es_eval.longconv import HEADLINE_CATEGORIES
 
-        cv_gen = cross_validate(gen, rounds=args.rounds, extra=[locomo], headline=HEADLINE_CATEGORIES)
+        cv_gen = cross_validate(gen, rounds=rounds, extra=[locomo], headline=HEADLINE_CATEGORIES)
         report["longconv_cv"] = {"rules": cv_gen["rules"], "learned": cv_gen["learned"]}
         print("generated long conversations (seeds above), leave-one-conversation-out (all categories):")
         for name in ("rules", "learned"):
@@ -111,7 +112,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.cv_only:
         return 0
     everything = merge([locomo, *generated])
-    model = fit(everything, everything.y >= 0, rounds=args.rounds)
+    model = fit(everything, everything.y >= 0, rounds=rounds)
     out = Path(args.out) if args.out else MODEL_FILE
     import lightgbm
 
@@ -126,7 +127,7 @@ def run_command(args: argparse.Namespace) -> int:
             "window": window,
         },
         "params": DEFAULT_PARAMS,
-        "rounds": args.rounds,
+        "rounds": rounds,
         "lightgbm": lightgbm.__version__,
         "cross_validated": report,
     }
