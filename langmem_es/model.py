@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .port import Collection
-from .text_memo import DigestMemo
+from .text_memo import TextMemo, digest
 
 Kind = Literal["episodic", "semantic", "procedural"]
 Scope = Literal["conversation", "shared", "private"]
@@ -64,7 +64,7 @@ _WORD = re.compile(r"\w+")
 #: a write hashes its text several times (id, dedupe, stored field): short texts are remembered
 _short_hash = functools.lru_cache(maxsize=4096)(_hash)
 #: long texts by their digest (recall checks the long memories it returns turn after turn)
-_LONG_HASHES: DigestMemo[str] = DigestMemo(1024)
+_LONG_HASHES: TextMemo[str] = TextMemo(1024, key=digest)  # a collision would merge two memories
 
 
 ROLES = ("member", "owner")

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..text_memo import DigestMemo
+from ..text_memo import TextMemo
 
 __all__ = ["Passage", "best", "estimate_tokens", "split", "texts"]
 
@@ -85,7 +85,7 @@ def _segments(text: str, max_tokens: int) -> list[tuple[int, int, int]]:
 
 #: Splits of long texts already read (recall names the matched passage of the same long
 #: memories turn after turn; a 60,000-character paste takes milliseconds to split).
-_SPLITS: DigestMemo[tuple[Passage, ...]] = DigestMemo(1024)
+_SPLITS: TextMemo[tuple[Passage, ...]] = TextMemo(1024)
 
 
 def split(text: str, *, max_tokens: int = 200, overlap: int = 40) -> list[Passage]:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..text_memo import DigestMemo
+from ..text_memo import TextMemo
 from .signals import TIME_PATTERN as _TIME
 from .signals import as_time, asks_now, asks_when, question_names
 from .temporal import time_match, time_windows
@@ -165,7 +165,7 @@ def _text_facts(text: str) -> _Facts:
     back turn after turn): its folded content words, its tokens (each once), whether it states
     a time, a digit, a standing wish (in its first 2,000 characters: a rule is said, not
     pasted). Tuples of text, which the garbage collector stops tracking: tens of thousands of
-    kept sets were walked by every full collection. A long text is kept by its digest, not by
+    kept sets were walked by every full collection. A long text is kept by its fingerprint, not by
     itself (a cache keyed by the text would keep every long paste alive)."""
     if len(text) <= 4096:
         return _short_facts(text)
@@ -192,7 +192,7 @@ def _long_facts(text: str) -> _Facts:
 
 
 _short_facts = lru_cache(maxsize=32_768)(_facts)
-_LONG_FACTS: DigestMemo[_Facts] = DigestMemo(1024)
+_LONG_FACTS: TextMemo[_Facts] = TextMemo(1024)
 
 
 def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:

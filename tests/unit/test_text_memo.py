@@ -8,11 +8,11 @@ import pytest
 
 from langmem_es import model
 from langmem_es.core import passages as P
-from langmem_es.text_memo import DigestMemo, digest
+from langmem_es.text_memo import TextMemo, digest, fingerprint
 
 
 def test_the_least_recently_used_result_goes_first():
-    memo: DigestMemo[str] = DigestMemo(2)
+    memo: TextMemo[str] = TextMemo(2)
     calls: list[str] = []
 
     def read(text: str) -> str:
@@ -26,20 +26,23 @@ def test_the_least_recently_used_result_goes_first():
 
 
 def test_parameters_and_texts_are_told_apart():
-    memo: DigestMemo[tuple[str, int]] = DigestMemo(8)
+    memo: TextMemo[tuple[str, int]] = TextMemo(8)
     assert memo.get("same text", 1, lambda: ("same text", 1)) == ("same text", 1)
     assert memo.get("same text", 2, lambda: ("same text", 2)) == ("same text", 2)
     assert memo.get("same text.", 1, lambda: ("same text.", 1)) == ("same text.", 1)
     assert digest("\ud800 lone surrogate") != digest("\ud801 lone surrogate")
+    assert fingerprint("same text") == fingerprint("same " + "text") != fingerprint("same text.")
+    by_digest: TextMemo[str] = TextMemo(2, key=digest)
+    assert by_digest.get("x" * 5000, None, lambda: "a") == by_digest.get("x" * 5000, None, lambda: "b") == "a"
 
 
 def test_a_memo_keeps_at_least_one_result():
     with pytest.raises(ValueError, match="at least one"):
-        DigestMemo(0)
+        TextMemo(0)
 
 
 def test_threads_reading_one_memo_all_get_the_result():
-    memo: DigestMemo[int] = DigestMemo(16)
+    memo: TextMemo[int] = TextMemo(16)
     seen: list[int] = []
 
     def work(n: int) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...text_memo import DigestMemo
+from ...text_memo import TextMemo
 from .. import passages, scoring
 from .shared import CoreContext
 
@@ -23,7 +23,7 @@ EMBED_BATCH = 64
 #: back turn after turn; reading a long document's vectors from Elasticsearch takes tens of
 #: milliseconds), by collection, document id and content: a changed content is read anew.
 #: A long memory of more than :data:`KEPT_PASSAGES` passages is read each time (bounds memory).
-_STORED: DigestMemo[np.ndarray] = DigestMemo(128)
+_STORED: TextMemo[np.ndarray] = TextMemo(128)
 KEPT_PASSAGES = 128
 
 
