@@ -103,3 +103,36 @@ def test_a_long_memorys_passage_vectors_are_read_once_per_content():
     docs["d1"] = content("travel")  # the same memory, rewritten: its vectors are read anew
     changed = events.matched_passages("figure 700", [0.0, 1.0], [("episodic", "d1", docs["d1"])])
     assert "travel" in changed["d1"] and reads == [["d1"], ["d1"]]
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_a_long_memory_just_written_names_its_passage_without_reading_its_vectors(batch):
+    """The vectors a write embedded are the ones recall would read back: kept, so the first
+    recall of a long paste does not read them from the backend."""
+    import uuid
+
+    from langmem_es.backends.sqlite import SQLiteBackend
+    from langmem_es.core import MemoryCore
+    from langmem_es.model import Identity
+
+    backend = SQLiteBackend(":memory:", prefix=f"memo_{uuid.uuid4().hex[:8]}")
+    backend.setup()
+    core = MemoryCore(backend)
+    me = Identity(tenant="t", user_id="u", conversation_id="c")
+    topic = uuid.uuid4().hex[:6]
+    paste = " ".join(f"Row {i} of the {topic} export lists invoice {1000 + i} as settled." for i in range(400))
+    if batch:
+        core.remember_many(me, [{"content": paste}], kind="episodic")
+    else:
+        core.remember(me, paste, kind="episodic")
+    reads: list[object] = []
+    real = backend.vectors
+
+    def counted(collection, ids):  # type: ignore[no-untyped-def]
+        reads.append(ids)
+        return real(collection, ids)
+
+    backend.vectors = counted  # type: ignore[method-assign]
+    [hit] = core.recall(me, "which row lists invoice 1333", kinds=["episodic"], k=1).memories
+    assert hit.memory.content == paste and reads == []
+    core.close()

@@ -175,7 +175,7 @@ class AsyncBeliefs:
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = await self._ctx.embeddings.aembed_documents([memory.content])
-        [passages] = await self._long_events.passage_vectors([memory.content])
+        [passages] = await self._long_events.passage_vectors([memory.content], [(kind, document_id(memory))])
         await self._ctx.backend.put(
             kind, [memory_document(memory, [("content", vector), *passages], now=self._ctx.clock())]
         )

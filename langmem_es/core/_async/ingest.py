@@ -20,7 +20,7 @@ from ...model import Identity, Kind, Memory, Scope, content_hash
 from .. import authz, belief_rules, validation
 from .. import context as ctx
 from ..background import AsyncAhead
-from ..records import memory_document
+from ..records import document_id, memory_document
 from .long_events import AsyncLongEvents
 from .shared import AsyncCoreContext, owner_of
 from .tombstones import AsyncTombstones
@@ -95,7 +95,8 @@ class AsyncIngest:
                 for j in [j for j in own if j < batch.start - config.context_window_vector]:
                     del own[j]
                 passages = await self._long_events.passage_vectors(
-                    [memories[i].content if memories[i].id not in buried else "" for i in batch]
+                    [memories[i].content if memories[i].id not in buried else "" for i in batch],
+                    [(memories[i].kind, document_id(memories[i])) for i in batch],
                 )
                 kept = [
                     (memories[i], [("content", vectors[j]), *passages[j]], explicit[i], text_nb[i])

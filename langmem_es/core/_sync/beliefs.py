@@ -176,7 +176,7 @@ class Beliefs:
         if replaces:
             raise InvalidMemoryError("replaces= applies to semantic facts only")
         [vector] = self._ctx.embeddings.embed_documents([memory.content])
-        [passages] = self._long_events.passage_vectors([memory.content])
+        [passages] = self._long_events.passage_vectors([memory.content], [(kind, document_id(memory))])
         self._ctx.backend.put(
             kind, [memory_document(memory, [("content", vector), *passages], now=self._ctx.clock())]
         )

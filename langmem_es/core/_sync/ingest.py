@@ -21,7 +21,7 @@ from ...model import Identity, Kind, Memory, Scope, content_hash
 from .. import authz, belief_rules, validation
 from .. import context as ctx
 from ..background import Ahead
-from ..records import memory_document
+from ..records import document_id, memory_document
 from .long_events import LongEvents
 from .shared import CoreContext, owner_of
 from .tombstones import Tombstones
@@ -96,7 +96,8 @@ class Ingest:
                 for j in [j for j in own if j < batch.start - config.context_window_vector]:
                     del own[j]
                 passages = self._long_events.passage_vectors(
-                    [memories[i].content if memories[i].id not in buried else "" for i in batch]
+                    [memories[i].content if memories[i].id not in buried else "" for i in batch],
+                    [(memories[i].kind, document_id(memories[i])) for i in batch],
                 )
                 kept = [
                     (memories[i], [("content", vectors[j]), *passages[j]], explicit[i], text_nb[i])

@@ -37,9 +37,14 @@ class LongEvents:
         config = self._ctx.config
         return passages.split(content, max_tokens=config.passage_tokens, overlap=config.passage_overlap)
 
-    def passage_vectors(self, contents: Sequence[str]) -> list[list[tuple[str, list[float]]]]:
+    def passage_vectors(
+        self, contents: Sequence[str], keys: Sequence[tuple[str, str]] | None = None
+    ) -> list[list[tuple[str, list[float]]]]:
         """Per content, one ``("passage.<i>", vector)`` per passage; ``[]`` for a content
-        that fits in one passage. Embedded :data:`EMBED_BATCH` passages at a time."""
+        that fits in one passage. Embedded :data:`EMBED_BATCH` passages at a time. With the
+        ``(collection, document id)`` each content is written under, the vectors are also kept
+        for naming the passage a recall matched (the memory just written is often the next
+        one recalled), when they are exactly what the backend will give back (float32 values)."""
         out: list[list[tuple[str, list[float]]]] = [[] for _ in contents]
         todo = [(i, j, c[p.start : p.end]) for i, c in enumerate(contents) for j, p in enumerate(self._spans(c))]
         for start in range(0, len(todo), EMBED_BATCH):
@@ -47,6 +52,11 @@ class LongEvents:
             vectors = self._ctx.embeddings.embed_documents([text for _, _, text in chunk])
             for (i, j, _), vector in zip(chunk, vectors, strict=False):
                 out[i].append((f"passage.{j}", list(vector)))
+        for content, key, found in zip(contents, keys or (), out, strict=False):
+            if found and len(found) <= KEPT_PASSAGES:
+                matrix = np.asarray([v for _, v in found], dtype=np.float64)
+                if np.array_equal(matrix.astype(np.float32), matrix):
+                    _STORED.keep(content, key, matrix)
         return out
 
     def matched_passages(
