@@ -192,7 +192,7 @@ def _long_facts(text: str) -> _Facts:
 
 
 _short_facts = lru_cache(maxsize=32_768)(_facts)
-_LONG_FACTS: TextMemo[_Facts] = TextMemo(1024)
+_LONG_FACTS: TextMemo[_Facts] = TextMemo(256)  # a long paste's word set can hold thousands of words
 
 
 def features(query: str, candidates: Sequence[Mapping[str, Any]], *, reference: datetime | None = None) -> np.ndarray:
