@@ -117,7 +117,7 @@ def run_command(args: argparse.Namespace) -> int:
     import lightgbm
 
     out.write_text(model.model_to_string(), encoding="utf-8")
-    meta = {
+    meta: dict[str, Any] = {
         "features": list(FEATURES),
         "data_sha256": data_hash(locomo.source, *(g.source for g in generated)),
         "trained_on": {
