@@ -39,8 +39,10 @@ def digest(text: str) -> bytes:
 
 
 def fingerprint(text: str) -> tuple[int, int]:
-    """``text``'s length and string hash: a key no outsider can aim a collision at (the hash's
-    key is drawn per process), for results a collision could only misorder."""
+    """``text``'s length and string hash, for results a collision could only misorder. The
+    hash's key is drawn per process (unless ``PYTHONHASHSEED`` fixes it), so no outsider can aim
+    at a collision; and what is kept under it is offsets, word sets and scores — never another
+    text's content."""
     return len(text), hash(text)
 
 

@@ -55,6 +55,7 @@ class AsyncLongEvents:
             if found and len(found) <= KEPT_PASSAGES:
                 matrix = np.asarray([v for _, v in found], dtype=np.float64)
                 if np.array_equal(matrix.astype(np.float32), matrix):
+                    matrix.setflags(write=False)  # shared by the recalls that read it
                     _STORED.keep(content, key, matrix)
         return out
 
@@ -89,6 +90,7 @@ class AsyncLongEvents:
                     n = len(spans.get(did, ()))
                     if n and all(f"passage.{j}" in paths for j in range(n)):
                         matrices[did] = np.asarray([paths[f"passage.{j}"] for j in range(n)], dtype=np.float64)
+                        matrices[did].setflags(write=False)  # shared by the recalls that read it
                         if n <= KEPT_PASSAGES:
                             _STORED.keep(content_of[did], (collection, did), matrices[did])
         out: dict[str, str] = {}
