@@ -170,7 +170,7 @@ def _text_facts(text: str) -> _Facts:
     if len(text) <= 4096:
         return _short_facts(text)
     # a long text's words as a set: the question's few words are looked up in it, not its many
-    # words walked (a thousand kept sets are no burden to the collector)
+    # words walked (a few hundred kept sets are no burden to the collector)
     return _LONG_FACTS.get(text, None, lambda: _long_facts(text))
 
 
