@@ -6,8 +6,10 @@ import pytest
 
 from langmem_es.core import MemoryConfig
 from langmem_es.core import scope as S
+from langmem_es.core.records import document_id
 from langmem_es.core.scoring import cosine
 from langmem_es.errors import InvalidMemoryError
+from langmem_es.port import LEG_FIELDS
 from langmem_es.tokens import render_memories
 
 NEEDLE = "The quarterly budget for the greenhouse irrigation pilot was fixed at 48,500 euros."
@@ -61,6 +63,44 @@ def test_the_vector_leg_sees_the_middle_of_a_long_event(core, alice):
     assert legs.vector_hits[0].doc["key"] == ids[0]
     head_only = cosine(vector, core.embeddings.embed_documents([doc])[0])  # what one vector would see
     assert legs.vector_hits[0].score > head_only + 0.2
+
+
+def test_a_long_texts_rewrite_is_what_the_next_recall_reads(core, alice):
+    """Recall keeps a long text it read by the document's version: the same version is not read
+    again, and a rewritten document (a new version) is never answered with its old text."""
+    doc = paste(30_000)
+    [mid, _] = ingest(core, alice, [doc, "The harbour team keeps its own ledger."])
+    query, flt = "document ledger harbour schedule", S.visibility_filter(alice)
+    vector = core.embeddings.embed_query(query)
+    did = document_id(core.get(alice, mid))
+
+    def text_of_hit() -> str:
+        legs = core.backend.hybrid(["episodic"], flt, text=query, vector=vector, size=3, fields=LEG_FIELDS)
+        [hit] = [h for h in legs.text_hits if h.doc["id"] == did]
+        return str(hit.doc["text"])
+
+    first = text_of_hit()
+    assert doc in first
+    mgets: list[object] = []
+    client = getattr(core.backend, "client", None)
+    if client is not None:  # Elasticsearch: count the reads of what hits lack
+        real = client.mget
+
+        def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            mgets.append(kwargs.get("docs"))
+            return real(*args, **kwargs)
+
+        client.mget = counted
+    try:
+        assert text_of_hit() == first and mgets == []  # the same version: not read again
+        [stored] = core.backend.get("episodic", [did])
+        rewritten = first.replace("48,500 euros", "51,000 euros")
+        assert rewritten != first
+        core.backend.put("episodic", [{**stored.doc, "text": rewritten}])
+        assert text_of_hit() == rewritten  # a new version is read, never the old text
+    finally:
+        if client is not None:
+            client.mget = real
 
 
 def test_a_fact_keeps_its_limit_and_an_event_takes_a_paste(core, alice):

@@ -29,6 +29,7 @@ from ....port import (
 from .. import mappings, queries, shards
 from ..errors import translate_errors
 from ..licence import capabilities_from, default_replicas
+from ..long_texts import VersionedTexts
 
 #: How long the concrete indices behind an alias are trusted (a rollover elsewhere is
 #: seen within this time; this process's own ``setup``/``drop`` forget them at once).
@@ -67,6 +68,8 @@ class ElasticsearchBase:
         self._writes: dict[Collection, int] = {}  # writes acknowledged, per collection
         self._refreshed: dict[Collection, int] = {}  # writes covered by a finished refresh
         self._index_cache: dict[Collection, tuple[float, list[str]]] = {}  # alias → concrete indices
+        self._long_texts = VersionedTexts()  # long texts of recall hits, by version (long_texts.py)
+        self._long_texts_seen: set[Collection] = set()  # collections whose recalls met one: they ask for versions
         self._collections: dict[str, Collection] = {}  # concrete index → collection (hits name their index)
         # collections whose every index packs memories for recall (mappings.RECALL_DOC_VALUE);
         # known from setup(): until then none, and reads go field by field

@@ -23,6 +23,7 @@ from ....port import (
 )
 from .. import queries, shards
 from ..errors import translate_errors
+from ..long_texts import version_of
 from .base import ElasticsearchBase
 
 
@@ -127,6 +128,9 @@ class ElasticsearchSearch(ElasticsearchBase):
         if vector is not None:
             searches += [header, queries.vector_leg(vector, filter, size, fields, exact=exact, packed=packed)]
             legs.append("vector")
+        if self._long_texts_seen.intersection(collections):  # versions: a long text read once is known by them
+            for leg_body in searches[1::2]:
+                leg_body["seq_no_primary_term"] = True
         result = HybridResult()
         read: list[tuple[Mapping[str, Any], Hit]] = []  # what each hit came as, what it became
         doc_of = queries.DecodedOnce()  # a memory both legs found is decoded once
@@ -176,6 +180,12 @@ class ElasticsearchSearch(ElasticsearchBase):
         for raw, hit in read:
             lacks_pack = from_pack and not queries.has_pack(raw)
             if lacks_pack or ("text" in wanted and "text" not in hit.doc):
+                self._long_texts_seen.add(hit.collection)  # its next recalls ask for versions
+                version = version_of(raw, hit.doc["id"])
+                known = None if lacks_pack or version is None else self._long_texts.find(version)
+                if known is not None:  # this very version's text, read before
+                    hit.doc["text"] = known
+                    continue
                 missing.setdefault((raw["_index"], hit.doc["id"]), []).append(hit.doc)
                 unpacked = unpacked or lacks_pack
         if not missing:
@@ -188,6 +198,9 @@ class ElasticsearchSearch(ElasticsearchBase):
             )
         for item in response["docs"]:
             source = item.get("_source") or {}
+            version = version_of(item, item["_id"])
+            if version is not None and isinstance(source.get("text"), str):
+                self._long_texts.keep(version, source["text"])  # under the version the mget read
             for doc in missing[(item["_index"], item["_id"])]:
                 for name in wanted:
                     if name not in doc and name in source:
