@@ -28,8 +28,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["TextMemo", "digest", "fingerprint"]
+__all__ = ["BoundedLRU", "TextMemo", "digest", "fingerprint"]
 
+K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
@@ -46,17 +47,59 @@ def fingerprint(text: str) -> tuple[int, int]:
     return len(text), hash(text)
 
 
+class BoundedLRU(Generic[K, V]):
+    """Values by key, thread-safe, at most ``budget`` of them by ``weigh`` (each counts 1 unless
+    told), the least recently used dropped first; a value heavier than the budget is not kept.
+
+    >>> lru = BoundedLRU(10, weigh=len)
+    >>> lru.keep("a", "twelve chars"); lru.keep("b", "six ch"); lru.keep("c", "four")
+    >>> lru.find("a"), lru.find("b"), lru.find("c")
+    (None, 'six ch', 'four')
+    >>> lru.keep("d", "five!"); lru.find("b"), lru.find("c")  # "b" was used least recently
+    (None, 'four')
+    """
+
+    def __init__(self, budget: int, *, weigh: Callable[[V], int] = lambda _: 1) -> None:
+        if budget < 1:
+            raise ValueError("a memo keeps at least one result")
+        self._budget = budget
+        self._weigh = weigh
+        self._used = 0
+        self._kept: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def find(self, key: K) -> V | None:
+        """The value kept under ``key``, or ``None``."""
+        with self._lock:
+            value = self._kept.get(key)
+            if value is not None:
+                self._kept.move_to_end(key)
+            return value
+
+    def keep(self, key: K, value: V) -> None:
+        """Keep ``value`` under ``key`` (unless it alone outweighs the budget)."""
+        weight = self._weigh(value)
+        if weight > self._budget:
+            return
+        with self._lock:
+            old = self._kept.pop(key, None)
+            self._used += weight - (self._weigh(old) if old is not None else 0)
+            self._kept[key] = value
+            while self._used > self._budget:
+                _, dropped = self._kept.popitem(last=False)
+                self._used -= self._weigh(dropped)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 class TextMemo(Generic[V]):
     """At most ``size`` results computed from texts, the least recently used dropped first,
     keyed by ``key`` of the text (:func:`fingerprint`, or :func:`digest`)."""
 
     def __init__(self, size: int, *, key: Callable[[str], Hashable] = fingerprint) -> None:
-        if size < 1:
-            raise ValueError("a memo keeps at least one result")
-        self._size = size
         self._key = key
-        self._kept: OrderedDict[tuple[Hashable, Hashable], V] = OrderedDict()
-        self._lock = threading.Lock()
+        self._kept: BoundedLRU[tuple[Hashable, Hashable], V] = BoundedLRU(size)
 
     def get(self, text: str, params: Hashable, compute: Callable[[], V]) -> V:
         """The result kept for ``text`` read with ``params``, else ``compute()`` (then kept).
@@ -70,22 +113,12 @@ class TextMemo(Generic[V]):
 
     def find(self, text: str, params: Hashable) -> V | None:
         """The result kept for ``text`` read with ``params``, or ``None``."""
-        key = (self._key(text), params)
-        with self._lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-                return self._kept[key]
-        return None
+        return self._kept.find((self._key(text), params))
 
     def keep(self, text: str, params: Hashable, value: V) -> None:
         """Keep ``value`` as what ``text`` read with ``params`` gives (for a result computed
         elsewhere, e.g. awaited)."""
-        key = (self._key(text), params)
-        with self._lock:
-            self._kept[key] = value
-            self._kept.move_to_end(key)
-            while len(self._kept) > self._size:
-                self._kept.popitem(last=False)
+        self._kept.keep((self._key(text), params), value)
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -18,10 +18,10 @@ later hit of that very version. Bounded by characters; a text above :data:`LONGE
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
+
+from ...text_memo import BoundedLRU
 
 __all__ = ["LONGEST", "Version", "VersionedTexts", "version_of"]
 
@@ -43,25 +43,11 @@ class VersionedTexts:
     """At most ``max_chars`` characters of texts, by version, the least recently used dropped first."""
 
     def __init__(self, max_chars: int = 16_000_000) -> None:
-        self._max = max_chars
-        self._chars = 0
-        self._kept: OrderedDict[Version, str] = OrderedDict()
-        self._lock = threading.Lock()
+        self._kept: BoundedLRU[Version, str] = BoundedLRU(max_chars, weigh=len)
 
     def find(self, version: Version) -> str | None:
-        with self._lock:
-            text = self._kept.get(version)
-            if text is not None:
-                self._kept.move_to_end(version)
-            return text
+        return self._kept.find(version)
 
     def keep(self, version: Version, text: str) -> None:
-        if len(text) > min(LONGEST, self._max):
-            return
-        with self._lock:
-            old = self._kept.pop(version, None)
-            self._chars += len(text) - (len(old) if old is not None else 0)
-            self._kept[version] = text
-            while self._chars > self._max:
-                _, dropped = self._kept.popitem(last=False)
-                self._chars -= len(dropped)
+        if len(text) <= LONGEST:
+            self._kept.keep(version, text)  # a text above the whole budget is not kept either

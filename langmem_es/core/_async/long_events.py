@@ -26,6 +26,13 @@ _STORED: TextMemo[np.ndarray] = TextMemo(128)
 KEPT_PASSAGES = 128
 
 
+def _matrix(rows: Sequence[Sequence[float]]) -> np.ndarray:
+    """Passage vectors as one read-only matrix (shared by the recalls that read it)."""
+    matrix = np.asarray(rows, dtype=np.float64)
+    matrix.setflags(write=False)
+    return matrix
+
+
 class AsyncLongEvents:
     """Passage vectors for long contents, and the matched passage at recall."""
 
@@ -53,9 +60,8 @@ class AsyncLongEvents:
                 out[i].append((f"passage.{j}", list(vector)))
         for content, key, found in zip(contents, keys or (), out, strict=False):
             if found and len(found) <= KEPT_PASSAGES:
-                matrix = np.asarray([v for _, v in found], dtype=np.float64)
+                matrix = _matrix([v for _, v in found])
                 if np.array_equal(matrix.astype(np.float32), matrix):
-                    matrix.setflags(write=False)  # shared by the recalls that read it
                     _STORED.keep(content, key, matrix)
         return out
 
@@ -89,8 +95,7 @@ class AsyncLongEvents:
                     paths = {v["path"]: v["vector"] for v in vectors}
                     n = len(spans.get(did, ()))
                     if n and all(f"passage.{j}" in paths for j in range(n)):
-                        matrices[did] = np.asarray([paths[f"passage.{j}"] for j in range(n)], dtype=np.float64)
-                        matrices[did].setflags(write=False)  # shared by the recalls that read it
+                        matrices[did] = _matrix([paths[f"passage.{j}"] for j in range(n)])
                         if n <= KEPT_PASSAGES:
                             _STORED.keep(content_of[did], (collection, did), matrices[did])
         out: dict[str, str] = {}

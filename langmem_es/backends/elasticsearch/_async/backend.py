@@ -209,8 +209,8 @@ class AsyncElasticsearchBackend(AsyncElasticsearchSearch):
         return [by_ref.get(ref) for ref in refs]
 
     async def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-        """Stored per-path vectors of some documents (to score hits that only BM25 found, to name
-        a long memory's passage): the vectors only, not the documents again."""
+        """Stored per-path vectors of some documents (recall names a long memory's matched passage
+        with them): the vectors only, not the documents again."""
         if not ids:
             return {}
         found = await self._mget([(collection, i) for i in ids], source_includes=["id", "vectors"])

@@ -173,7 +173,7 @@ class SQLiteBackend(SQLiteSearch):
         return out
 
     def vectors(self, collection: Collection, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-        """Stored per-path vectors of some documents (to score hits that only BM25 found)."""
+        """Stored per-path vectors of some documents (recall names a long memory's matched passage with them)."""
         found = self.get(collection, ids)
         return {s.doc["id"]: s.doc.get("vectors") or [] for s in found if s is not None}
 
