@@ -129,3 +129,36 @@ def test_the_backend_text_leg_ranks_as_the_full_query(tmp_path, monkeypatch, n, 
         assert a and b[: len(a)] == a
         assert all(not text[i] & (set(q.split()) - {"the", "user"}) for i in b[len(a) :])
     backend.close()
+
+
+def test_words_the_index_lacks_are_not_all_that_is_left():
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(t)")
+    conn.execute(T.vocab_ddl("f", "f_vocab"))
+    conn.execute("INSERT INTO f (t) VALUES ('the ledger and harbour schedule')")
+    terms = ["the", "document", "on", "ledger", "harbour"]
+    assert weighted_terms(conn, "f", "f_vocab", terms) == terms
+    conn.execute("INSERT INTO f (t) VALUES ('the document')")
+    conn.execute("INSERT INTO f (t) VALUES ('a harbour walk')")
+    conn.commit()  # the index's document count is written at commit
+    assert weighted_terms(conn, "f", "f_vocab", terms) == ["document", "on", "ledger"]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("postings", [True, False], ids=["postings", "sql"])
+def test_a_small_store_finds_a_memory_by_a_question_in_full_words(tmp_path, monkeypatch, n, postings):
+    """In a store of a few memories every word of a memory is in most of them: the text leg
+    still finds it by a question that also holds words no memory has."""
+    from langmem_es.backends.sqlite._sync import search
+
+    monkeypatch.setattr(search, "POSTINGS_MIN", 0 if postings else 10**9)
+    texts = ["The ledger and harbour schedule were sent on Monday", "Harbour schedule changes", "A ledger"]
+    backend = SQLiteBackend(str(tmp_path / "m.db"))
+    backend.setup()
+    backend.put(
+        "episodic", [{"id": f"d{i}", "record": "memory", "tenant": "t", "text": t} for i, t in enumerate(texts[:n])]
+    )
+    query = "where is the document on the ledger and harbour schedule"
+    hits = backend.hybrid(["episodic"], MATCH_ALL, text=query, vector=None, size=10).text_hits
+    assert [h.doc["id"] for h in hits][:1] == ["d0"]
+    backend.close()

@@ -7,8 +7,8 @@ FTS5 weighs a term by ``IDF = log((N - n + 0.5) / (n + 0.5))`` and clamps it to 
 when that is not positive: a term found in more than half of the documents ("the",
 "my") adds nothing to any score, yet an OR query walks every one of its postings to
 rank — at 100k memories most of the BM25 leg's time. :func:`weighted_terms` leaves such
-terms out (the ranking is unchanged but for those 1e-6 weights), unless every term is
-one of them. Document counts come from an ``fts5vocab`` table beside each index.
+terms out (the ranking is unchanged but for those 1e-6 weights), unless no term the
+index holds would be left. Document counts come from an ``fts5vocab`` table beside each index.
 
 :class:`Tokenizer` runs the index's own tokenizer on strings, for the in-memory postings
 of :mod:`.bm25` (documents re-read after a write, query words that are not plain ASCII).
@@ -95,8 +95,9 @@ def _varint(data: bytes) -> int | None:
 
 def weighted_terms(conn: sqlite3.Connection, fts: str, vocab: str, terms: Sequence[str]) -> list[str]:
     """``terms`` without those in more than half of the documents of ``fts`` (they weigh
-    nothing in FTS5's BM25); all of them when every one is that common, or when the
-    counts cannot be read (an index made before the vocabulary table existed)."""
+    nothing in FTS5's BM25); all of them when no term the index holds would be left (see
+    :func:`weighted`), or when the counts cannot be read (an index made before the
+    vocabulary table existed)."""
     if len(terms) < 2:
         return list(terms)
     try:
@@ -109,14 +110,20 @@ def weighted_terms(conn: sqlite3.Connection, fts: str, vocab: str, terms: Sequen
 
 
 def weighted(terms: Sequence[str], counts: Mapping[str, int], total: int) -> list[str]:
-    """``terms`` without those ``counts`` finds in more than half of ``total`` documents
-    (all of them when every one is that common).
+    """``terms`` without those ``counts`` finds in more than half of ``total`` documents —
+    unless no term left is one ``counts`` finds at all: then every term stays (in a store of
+    one or two memories each word of a memory is in most of them, and only the words it
+    lacks would be left to match).
 
     >>> weighted(["the", "disk", "my"], {"the": 6, "disk": 1}, 10)
     ['disk', 'my']
+    >>> weighted(["the", "ledger", "on"], {"the": 1, "ledger": 1}, 1)
+    ['the', 'ledger', 'on']
     """
     kept = [t for t in terms if 2 * int(counts.get(t, 0)) <= total]
-    return kept or list(terms)
+    if any(int(counts.get(t, 0)) > 0 for t in kept):
+        return kept
+    return list(terms)
 
 
 class Tokenizer:
