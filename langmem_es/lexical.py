@@ -1,14 +1,17 @@
-"""Which words of a question a BM25 hit must hold: not only the words that make it a question.
+"""Which words of a question a BM25 hit must hold: more than the words every sentence has.
 
-A question shares its question words with every other question: in a user's memory of a
-few hundred short turns, "what" in "what about the weather tomorrow?" is rare enough to
-outrank the one log line "What TLS error did the gateway log show?" is about. Both
-backends still score every word of the question (leaving words out of the query cost
-recall: "How long has Nate had his turtles?" finds "I've had them for 3 years" through
-"had", "Where am I living these days?" finds "I moved to Leeds" through "I"), but a hit
-must hold one word that is not an article, a question word or a form of "do" or "be".
-On the LoCoMo dev split (SQLite and Elasticsearch) and the long-conversation yardstick
-recall is unchanged (docs/recall-experiments.md).
+Both backends score every word of the question (leaving words out of the query cost recall:
+"What movie did Joanna watch on 1 May?" lost "May"), but a hit must hold one word that is
+not a *function word*: an article or other determiner, a question word, a pronoun, a form
+of "do", "be" or "have", a preposition or a conjunction.
+Without it a memory that shares only such words with the question is a text hit, and in a
+store of a few memories those words are as rare as any: "what pet do I have?" led with
+"I'm vegetarian" (through "I") and "what do I drive?" too, above "My dog Biscuit …" and "My
+car is …", which only the dense leg found; a text hit is worth a second vote in fusion. In a
+large store such hits sit at the bottom of the text leg, where they can still fill it when few
+memories hold the question's other words ("Who is my current employer?" once found "I just
+started at Globex" through "my"/"I"): measured on the LoCoMo dev split and the
+long-conversation yardstick in docs/recall-experiments.md.
 """
 
 from __future__ import annotations
@@ -17,13 +20,20 @@ import re
 
 __all__ = ["FUNCTION_WORDS", "content_words"]
 
-#: The words of a question that say it is a question rather than what it is about:
-#: articles, question words, and the auxiliaries "do" and "be". Pronouns and prepositions are
-#: not among them: "Where am I living these days?" finds "I moved to Leeds" through "I".
+#: The words of a question that say it is a question, or join or point at its words, rather
+#: than what it is about. Not the modals ("May" is a month) nor negations.
 FUNCTION_WORDS = frozenset(
     """
 a an the what which who whom whose when where why how whether
-do does did am is are was were be been being
+do does did am is are was were be been being have has had having
+i me my mine myself we us our ours ourselves you your yours yourself yourselves
+he him his himself she her hers herself it its itself they them their theirs themselves
+this that these those any some each every all both either neither
+about above across after against along among around as at before behind below beneath beside
+besides between beyond by down during except for from in inside into near of off on onto out
+outside over per since than through throughout till to toward towards under until up upon via
+with within without
+and but or nor so yet if because while although though
 """.split()
 )
 
@@ -45,7 +55,7 @@ def content_words(text: str) -> str | None:
     >>> content_words("What TLS error did the gateway log show?")
     'TLS error gateway log show?'
     >>> content_words("Why does E-4012 happen on v2.3.1, and what's AT&T's fix?")
-    "E-4012 happen on v2.3.1, and AT&T's fix?"
+    "E-4012 happen v2.3.1, AT&T's fix?"
     >>> content_words("What is the?"), content_words("gateway TLS error")
     (None, None)
     """
