@@ -582,7 +582,7 @@ async def test_a_text_hit_holds_a_word_that_is_not_a_function_word(hybrid_corpus
 
 
 async def test_a_text_hit_holds_more_than_a_preposition_or_a_conjunction(hybrid_corpus):
-    """"with", "on" and "and" join a question's words; a document holding only them is no hit
+    """ "with", "on" and "and" join a question's words; a document holding only them is no hit
     (in a store of a few memories "with" is as rare as "gardening")."""
     text = "what happened with the gardening on Monday and Tuesday?"
     result = await hybrid_corpus.hybrid(["items"], F.MATCH_ALL, text=text, vector=None, size=10)

@@ -58,7 +58,10 @@ SECOND = {
         ("I'm allergic to penicillin.", "which antibiotics should I avoid?"),
         ("My birthday is on 3 November.", "when should you wish me many happy returns?"),
         ("I support Celtic.", "which football club do I follow?"),
-        ("I'd like code examples in Go rather than Python.", "what programming language should examples be written in?"),
+        (
+            "I'd like code examples in Go rather than Python.",
+            "what programming language should examples be written in?",
+        ),
         ("My dentist appointment is next Tuesday at 9.", "when am I seeing the dentist?"),
     ],
     "events": [
