@@ -21,6 +21,7 @@ from ...port import Collection, Find, Hit, Nearest, StoredDoc, find_result, near
 from .. import authz, belief_rules, meaning_learned, validation
 from .. import reconcile as LLM
 from .. import scope as scoping
+from .. import unsure as unsure_facts
 from ..background import AsyncAhead
 from ..offload import AsyncOffload
 from ..records import AUDIT, document_id, memory_document, memory_of
@@ -334,6 +335,7 @@ class AsyncBeliefs:
         # the held facts found by meaning, whole and with their versions: what a keyless update
         # replaces is rewritten under the version read (a stale one is refused, then read again)
         known = {h.doc["key"]: StoredDoc(h.collection, h.doc, h.version) for h in near if h.doc.get("key")}
+        memory = unsure_facts.noting(memory, [i for i in unsure if i not in replaces])  # recall: later first
         result = await self._write_assertion(
             identity, memory, vector, replaces, actives, head, explicit, named, now, known=known
         )

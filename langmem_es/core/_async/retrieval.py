@@ -26,6 +26,7 @@ from .. import scoring, validation
 from ..background import AsyncAhead
 from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, Searched, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
+from ..unsure import later_statements_first
 from .access import with_access
 from .conflicts import AsyncConflicts
 from .decompose import AsyncDecompose
@@ -212,6 +213,11 @@ class AsyncRetrieval:
         flagged = any(stored.doc.get("conflict_id") for _, _, stored in top)
         disputed = {m for c in (await self._conflicts.conflicts(identity) if flagged else []) for m in c.memory_ids}
         memories = {i: memory_of(stored.doc) for i, _, stored in top}
+        # when unsure, both stay, the later statement first (core/unsure.py); scores keep their order
+        moved = later_statements_first(top, [memories[i] for i, _, _ in top])
+        if moved != top:
+            ranked_scores = sorted((s for _, s, _ in top), reverse=True)
+            top = [(i, s, stored) for (i, _, stored), s in zip(moved, ranked_scores, strict=True)]
         matched = await self._long_events.matched_passages(
             query, vector, [(stored.collection, i, memories[i].content) for i, _, stored in top]
         )

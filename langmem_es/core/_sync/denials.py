@@ -19,6 +19,7 @@ from ...port import Hit, StoredDoc
 from .. import authz, belief_rules
 from ..records import memory_document, memory_of
 from ..results import WriteResult
+from ..unsure import REAFFIRMED
 from .shared import CoreContext, identity_of
 from .supersession import Supersession
 
@@ -45,7 +46,10 @@ class Denials:
         def merge(old: Memory) -> dict[str, Any]:
             nonlocal independent
             independent = bool(set(incoming.sources) - set(old.sources)) or incoming.written_by != old.written_by
-            update: dict[str, Any] = {"sources": sorted(set(old.sources) | set(incoming.sources))}
+            update: dict[str, Any] = {
+                "sources": sorted(set(old.sources) | set(incoming.sources)),
+                "metadata": {**old.metadata, REAFFIRMED: now.isoformat()},  # said again: core/unsure.py
+            }
             if independent and not old.frozen:
                 update["confidence"] = belief_rules.reinforced(
                     old.confidence,
