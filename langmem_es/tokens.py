@@ -148,6 +148,9 @@ def _parts(item: Any) -> tuple[str, str, str]:
         meta.append(status)
     if _field(item, "conflict"):
         meta.append("⚠ conflicting")
+    held = _field(item, "may_replace")
+    if isinstance(held, (list, tuple)) and held:  # said later than a fact it may replace (core/unsure.py)
+        meta.append("may replace " + ", ".join(str(i)[:8] for i in held))
     suffix = f" ({', '.join(meta)})" if meta else ""
     return prefix, content, suffix
 
@@ -189,7 +192,7 @@ def render_memories(
     exceed the budget (the header counts). Lines are never cut, except a first item
     that alone exceeds the budget, whose content is truncated. Returns ``""`` when
     nothing fits. Items are dicts or objects with ``id``, ``kind``, ``content`` and
-    optional ``written_at``, ``confidence``, ``status``, ``conflict``.
+    optional ``written_at``, ``confidence``, ``status``, ``conflict``, ``may_replace``.
     """
     if budget_tokens <= 0:
         return ""

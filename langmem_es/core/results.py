@@ -8,6 +8,7 @@ from typing import Any, Literal
 from ..errors import UnavailableShard
 from ..model import Memory
 from ..tokens import render_memories
+from . import unsure as unsure_facts
 
 WriteAction = Literal[
     "created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated", "pending"
@@ -110,6 +111,11 @@ class RecalledMemory:
     @property
     def status(self) -> str:
         return self.memory.status
+
+    @property
+    def may_replace(self) -> list[str]:
+        """Held facts this later statement may replace (a write the rules could not decide)."""
+        return unsure_facts.may_replace(self.memory)
 
 
 @dataclass

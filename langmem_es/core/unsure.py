@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from ..model import Memory
 
-__all__ = ["MAY_REPLACE", "REAFFIRMED", "later_statements_first", "noting"]
+__all__ = ["MAY_REPLACE", "REAFFIRMED", "later_statements_first", "may_replace", "noting"]
 
 #: The metadata key of the held facts a memory may replace (the write could not tell).
 MAY_REPLACE = "may_replace"
@@ -33,6 +33,12 @@ def noting(memory: Memory, held: Sequence[str]) -> Memory:
     if not held:
         return memory
     return memory.model_copy(update={"metadata": {**memory.metadata, MAY_REPLACE: held}})
+
+
+def may_replace(memory: Memory) -> list[str]:
+    """The ids of the held facts ``memory`` may replace (none unless a write was unsure)."""
+    held = memory.metadata.get(MAY_REPLACE) if isinstance(memory.metadata, dict) else None
+    return [str(i) for i in held] if isinstance(held, list) else []
 
 
 def later_statements_first(items: Sequence[T], memories: Sequence[Memory]) -> list[T]:
@@ -56,11 +62,8 @@ def later_statements_first(items: Sequence[T], memories: Sequence[Memory]) -> li
     order = list(range(len(items)))
     position = {m.id: i for i, m in enumerate(memories)}
     for j, later in enumerate(memories):
-        held = later.metadata.get(MAY_REPLACE) if isinstance(later.metadata, dict) else None
-        if not isinstance(held, list):
-            continue
-        for old_id in held:
-            i = position.get(str(old_id))
+        for old_id in may_replace(later):
+            i = position.get(old_id)
             if i is None or _said_last(memories[i]) >= _said_last(later):
                 continue
             at_old, at_later = order.index(i), order.index(j)

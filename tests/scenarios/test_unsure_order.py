@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from langmem_es.integration.render import render_block
+
 REASON = "Local advice depends on where the user lives."
 OTHERS = ["I'm vegetarian.", "My dog is called Rex.", "I speak French."]
 
@@ -23,8 +25,11 @@ def test_a_statement_the_rules_cannot_tell_from_an_update_comes_first(core, alic
     assert leeds.memory is not None and leeds.memory.metadata["may_replace"] == [york.id]
     got = _order(core, alice, "where do I live?")
     assert got.index("Home is Leeds.") < got.index("I'm based in York.")  # the older is still recalled
-    scores = [m.score for m in core.recall(alice, "where do I live?", k=5).memories]
-    assert scores == sorted(scores, reverse=True)
+    recalled = core.recall(alice, "where do I live?", k=5)
+    assert [m.score for m in recalled.memories] == sorted((m.score for m in recalled.memories), reverse=True)
+    # what a model reads says it too: the tools' block (full ids) and the prompt block
+    assert f"said after {york.id}, which it may replace" in render_block(recalled.memories)
+    assert f"may replace {york.id[:8]}" in recalled.render(budget_tokens=400)
 
 
 def test_the_held_fact_said_again_comes_first_again(core, alice):
