@@ -8,7 +8,6 @@ from typing import Any, Literal
 from ..errors import UnavailableShard
 from ..model import Memory
 from ..tokens import render_memories
-from . import unsure as unsure_facts
 
 WriteAction = Literal[
     "created", "reinforced", "superseded", "pending_denial", "conflict", "suppressed", "updated", "pending"
@@ -86,6 +85,9 @@ class RecalledMemory:
     passage: str | None = None
     """For a long memory: the passage the query matched (rendering shows it instead of
     the whole content)."""
+    may_replace: list[str] = field(default_factory=list)
+    """The ids of the memories of the same recall this one may replace: a later statement the
+    rules could not tell from an update (both stay; :mod:`~langmem_es.core.unsure`)."""
 
     # what tokens.render_memories reads
     @property
@@ -111,11 +113,6 @@ class RecalledMemory:
     @property
     def status(self) -> str:
         return self.memory.status
-
-    @property
-    def may_replace(self) -> list[str]:
-        """Held facts this later statement may replace (a write the rules could not decide)."""
-        return unsure_facts.may_replace(self.memory)
 
 
 @dataclass

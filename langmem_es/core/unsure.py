@@ -1,30 +1,29 @@
-"""When unsure, both stay — and the later statement comes first.
+"""When unsure, both stay — and what a model reads says which statement may replace which.
 
 A write that the rules could not tell from an update ("Home is Leeds." after "I'm based in
 York.": same holder and attribute, another value, no change said) keeps both facts active and
 names the held ones in :attr:`~.results.WriteResult.unsure`. The new memory also records them
-(``metadata["may_replace"]``), so that a recall returning both puts the later statement first:
-a user's latest word on a thing is the likelier to be current, and the older one stays in
-view, not lost.
+(``metadata["may_replace"]``), so that a recall returning both can say so: the later statement's
+:attr:`~.results.RecalledMemory.may_replace` names the held fact, and the rendered line too. Recall
+does not reorder them: of the read belief stories the rules kept both and called unsure, half
+were updates and half were not ("I grew up in Leeds." after "I live in Bath."), so which one is
+current is left to the reader. A held fact said again since (a repeat reinforces it and stamps
+``metadata["reaffirmed_at"]``) is the later word: the other no longer names it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TypeVar
 
 from ..model import Memory
 
-__all__ = ["MAY_REPLACE", "REAFFIRMED", "later_statements_first", "may_replace", "noting"]
+__all__ = ["MAY_REPLACE", "REAFFIRMED", "noting", "open_replacements"]
 
 #: The metadata key of the held facts a memory may replace (the write could not tell).
 MAY_REPLACE = "may_replace"
-#: The metadata key of when a fact was last said again (a repeat reinforces it): a fact said
-#: again after the statement that may replace it is the later word.
+#: The metadata key of when a fact was last said again (a repeat reinforces it).
 REAFFIRMED = "reaffirmed_at"
-
-T = TypeVar("T")
 
 
 def noting(memory: Memory, held: Sequence[str]) -> Memory:
@@ -35,41 +34,29 @@ def noting(memory: Memory, held: Sequence[str]) -> Memory:
     return memory.model_copy(update={"metadata": {**memory.metadata, MAY_REPLACE: held}})
 
 
-def may_replace(memory: Memory) -> list[str]:
-    """The ids of the held facts ``memory`` may replace (none unless a write was unsure)."""
-    held = memory.metadata.get(MAY_REPLACE) if isinstance(memory.metadata, dict) else None
-    return [str(i) for i in held] if isinstance(held, list) else []
-
-
-def later_statements_first(items: Sequence[T], memories: Sequence[Memory]) -> list[T]:
-    """``items`` (one per memory, in recall order) with each memory that may replace an earlier
-    one moved just above it when it ranked below it — only if it was said later.
+def open_replacements(memories: Sequence[Memory]) -> list[list[str]]:
+    """Per memory, the ids of the others in ``memories`` it may replace and was said after
+    (the held fact not said again since).
 
     >>> from datetime import datetime, timezone
     >>> def m(i, content, day, **meta):
     ...     when = datetime(2026, 1, day, tzinfo=timezone.utc)
     ...     return Memory(id=i, kind="semantic", scope="private", tenant="t", owner="u", content=content,
     ...                   written_at=when, metadata=meta)
-    >>> york, other, leeds = m("a", "I'm based in York.", 1), m("b", "I speak French.", 2), m("c", "Home is Leeds.", 3, may_replace=["a"])
-    >>> later_statements_first(["york", "other", "leeds"], [york, other, leeds])
-    ['leeds', 'york', 'other']
-    >>> later_statements_first(["leeds", "york"], [leeds, york])  # already first
-    ['leeds', 'york']
+    >>> york, leeds = m("a", "I'm based in York.", 1), m("c", "Home is Leeds.", 3, may_replace=["a", "gone"])
+    >>> open_replacements([york, m("b", "I speak French.", 2), leeds])
+    [[], [], ['a']]
     >>> york_again = york.model_copy(update={"metadata": {REAFFIRMED: "2026-01-04T00:00:00+00:00"}})
-    >>> later_statements_first(["york", "leeds"], [york_again, leeds])  # said again since
-    ['york', 'leeds']
+    >>> open_replacements([leeds, york_again])  # York said again since
+    [[], []]
     """
-    order = list(range(len(items)))
-    position = {m.id: i for i, m in enumerate(memories)}
-    for j, later in enumerate(memories):
-        for old_id in may_replace(later):
-            i = position.get(old_id)
-            if i is None or _said_last(memories[i]) >= _said_last(later):
-                continue
-            at_old, at_later = order.index(i), order.index(j)
-            if at_later > at_old:
-                order.insert(at_old, order.pop(at_later))
-    return [items[i] for i in order]
+    by_id = {m.id: m for m in memories}
+    out: list[list[str]] = []
+    for later in memories:
+        held = later.metadata.get(MAY_REPLACE) if isinstance(later.metadata, dict) else None
+        ids = [str(i) for i in held] if isinstance(held, list) else []
+        out.append([i for i in ids if i in by_id and _said_last(by_id[i]) < _said_last(later)])
+    return out
 
 
 def _said_last(memory: Memory) -> datetime:

@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.unsure import may_replace
 from ..tokens import count_tokens, truncate_to_tokens
 
 __all__ = ["failed_for", "format_line", "render_block"]
@@ -36,7 +35,7 @@ def format_line(recalled: Any) -> str:
         meta.append(m.status + (f" by {m.superseded_by}" if m.superseded_by else ""))
     if getattr(recalled, "conflict", False):
         meta.append("CONFLICT open: another agent asserted otherwise")
-    held = may_replace(m)
+    held = getattr(recalled, "may_replace", None)
     if held:  # a write the rules could not tell from an update: both stay (core/unsure.py)
         meta.append(f"said after {', '.join(held)}, which it may replace")
     line = f"- [{m.kind} {m.id}] {text} ({', '.join(meta)})"

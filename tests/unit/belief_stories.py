@@ -1075,9 +1075,12 @@ def sample(families: dict[str, Family], per_family: int = 2) -> list[Story]:
 WHY = "Answers about the user depend on it."
 
 
-def play(core, story: Story, tenant: str | None = None, *, check_recall: bool = True) -> str:  # type: ignore[no-untyped-def]
+def play(
+    core, story: Story, tenant: str | None = None, *, check_recall: bool = True, unsure: list[bool] | None = None
+) -> str:  # type: ignore[no-untyped-def]
     """The story through the write path (``remember``, then ``get`` and ``recall``): what the
-    second write did to the first fact, in the stories' terms."""
+    second write did to the first fact, in the stories' terms. ``unsure`` receives whether the
+    second write said it was unsure (both kept; the second names the first as one it may replace)."""
     import uuid
 
     from langmem_es.model import Identity
@@ -1091,6 +1094,8 @@ def play(core, story: Story, tenant: str | None = None, *, check_recall: bool = 
         scope = "private"
     held = core.remember(first, story.held, reason=WHY, subject_key=story.held_key, scope=scope)
     said = core.remember(second, story.said, reason=WHY, subject_key=story.said_key, scope=scope)
+    if unsure is not None:
+        unsure.append(bool(said.unsure))
     status = core.get(first, held.id).status
     if said.action == "reinforced":
         return "reinforcement"
@@ -1179,13 +1184,20 @@ if __name__ == "__main__":
         core = make()
         for label, fams in halves:
             tally: dict[str, list[bool]] = {}
+            later_first: dict[str, list[bool]] = {}  # --unsure: kept, said unsure (the later names the held)
             for st in stories(fams) if "--all" in sys.argv else sample(fams):
-                got = play(core, st, check_recall=False)
+                flag: list[bool] = []
+                got = play(core, st, check_recall=False, unsure=flag)
                 tally.setdefault(st.cls, []).append(got == st.expected)
+                if got == "kept" and st.cls == "4":
+                    later_first.setdefault(st.expected, []).append(flag[0])
                 if got != st.expected and label == "tuning" and "--misses" in sys.argv:
                     print(f"  {backend_name} miss {st.family}: {st.held!r} -> {st.said!r}: {got} (want {st.expected})")
             for k, v in sorted(tally.items()):
                 print(f"{label:12s} class {k}: {sum(v) / len(v):.3f} of {len(v)}  (through remember, {backend_name})")
+            if "--unsure" in sys.argv:  # the class 4 stories kept both: how many said unsure
+                for want, flags in sorted(later_first.items()):
+                    print(f"{label:12s} class 4 kept, want {want}: {sum(flags)} of {len(flags)} said unsure")
         if drop is not None:
             drop()
     if "--misses" in sys.argv:  # the tuning half's misses only: the held-out halves are not tuned on

@@ -335,7 +335,7 @@ class AsyncBeliefs:
         # the held facts found by meaning, whole and with their versions: what a keyless update
         # replaces is rewritten under the version read (a stale one is refused, then read again)
         known = {h.doc["key"]: StoredDoc(h.collection, h.doc, h.version) for h in near if h.doc.get("key")}
-        memory = unsure_facts.noting(memory, [i for i in unsure if i not in replaces])  # recall: later first
+        memory = unsure_facts.noting(memory, [i for i in unsure if i not in replaces])  # core/unsure.py
         result = await self._write_assertion(
             identity, memory, vector, replaces, actives, head, explicit, named, now, known=known
         )

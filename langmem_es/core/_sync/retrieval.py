@@ -27,7 +27,7 @@ from .. import scoring, validation
 from ..background import Ahead
 from ..records import LEG_FIELDS_NO_TEXT, WRITE_FIELDS, Searched, as_searched, memory_of
 from ..results import RecalledMemory, RecallResult
-from ..unsure import later_statements_first
+from ..unsure import open_replacements
 from .access import with_access
 from .conflicts import Conflicts
 from .decompose import Decompose
@@ -214,15 +214,12 @@ class Retrieval:
         flagged = any(stored.doc.get("conflict_id") for _, _, stored in top)
         disputed = {m for c in (self._conflicts.conflicts(identity) if flagged else []) for m in c.memory_ids}
         memories = {i: memory_of(stored.doc) for i, _, stored in top}
-        # when unsure, both stay, the later statement first (core/unsure.py); scores keep their order
-        moved = later_statements_first(top, [memories[i] for i, _, _ in top])
-        if moved != top:
-            ranked_scores = sorted((s for _, s, _ in top), reverse=True)
-            top = [(i, s, stored) for (i, _, stored), s in zip(moved, ranked_scores, strict=True)]
+        # when unsure, both stay: a later statement names the returned fact it may replace (core/unsure.py)
+        replacing = open_replacements([memories[i] for i, _, _ in top])
         matched = self._long_events.matched_passages(
             query, vector, [(stored.collection, i, memories[i].content) for i, _, stored in top]
         )
-        for i, score, _ in top:
+        for n, (i, score, _) in enumerate(top):
             memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(
@@ -232,6 +229,7 @@ class Retrieval:
                     st,
                     conflict=memory.id in disputed,
                     passage=matched.get(i),
+                    may_replace=replacing[n],
                 )
             )
         self._ctx.access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn
