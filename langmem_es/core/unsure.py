@@ -53,7 +53,7 @@ def open_replacements(memories: Sequence[Memory]) -> list[list[str]]:
     by_id = {m.id: m for m in memories}
     out: list[list[str]] = []
     for later in memories:
-        held = later.metadata.get(MAY_REPLACE) if isinstance(later.metadata, dict) else None
+        held = later.metadata.get(MAY_REPLACE)
         ids = [str(i) for i in held] if isinstance(held, list) else []
         out.append([i for i in ids if i in by_id and _said_last(by_id[i]) < _said_last(later)])
     return out
@@ -61,7 +61,7 @@ def open_replacements(memories: Sequence[Memory]) -> list[list[str]]:
 
 def _said_last(memory: Memory) -> datetime:
     """When ``memory`` was last said: written, or said again since."""
-    again = memory.metadata.get(REAFFIRMED) if isinstance(memory.metadata, dict) else None
+    again = memory.metadata.get(REAFFIRMED)
     try:
         when = datetime.fromisoformat(str(again)) if again else None
     except ValueError:

@@ -1184,19 +1184,19 @@ if __name__ == "__main__":
         core = make()
         for label, fams in halves:
             tally: dict[str, list[bool]] = {}
-            later_first: dict[str, list[bool]] = {}  # --unsure: kept, said unsure (the later names the held)
+            kept_unsure: dict[str, list[bool]] = {}  # --unsure: per wanted outcome, kept and said unsure?
             for st in stories(fams) if "--all" in sys.argv else sample(fams):
                 flag: list[bool] = []
                 got = play(core, st, check_recall=False, unsure=flag)
                 tally.setdefault(st.cls, []).append(got == st.expected)
                 if got == "kept" and st.cls == "4":
-                    later_first.setdefault(st.expected, []).append(flag[0])
+                    kept_unsure.setdefault(st.expected, []).append(flag[0])
                 if got != st.expected and label == "tuning" and "--misses" in sys.argv:
                     print(f"  {backend_name} miss {st.family}: {st.held!r} -> {st.said!r}: {got} (want {st.expected})")
             for k, v in sorted(tally.items()):
                 print(f"{label:12s} class {k}: {sum(v) / len(v):.3f} of {len(v)}  (through remember, {backend_name})")
             if "--unsure" in sys.argv:  # the class 4 stories kept both: how many said unsure
-                for want, flags in sorted(later_first.items()):
+                for want, flags in sorted(kept_unsure.items()):
                     print(f"{label:12s} class 4 kept, want {want}: {sum(flags)} of {len(flags)} said unsure")
         if drop is not None:
             drop()
