@@ -99,7 +99,10 @@ _VALUE_FIRST = re.compile(
     r"(?:,?\s+(?:now|these days|nowadays|currently|since [\w ]+|for [\w ]+))?\s*\.?\s*$"
 )
 _WITH = re.compile(
-    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?(?P<how>(?i:with|seeing|dating))\s+(?P<v>[A-Z][a-z]++)(?:\s+[A-Z][a-z]++)*+(?!\s+for\b)"
+    r"\b(?i:i'm|i am|the user is)\s+(?i:now\s+|currently\s+)?"
+    r"(?P<how>(?i:with|seeing|dating|going\s+out\s+with|in\s+a\s+relationship\s+with))\s+"
+    r"(?P<someone>(?i:(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|lass|bloke))(?:\s+new)?\s+(?:named|called)\s+))?"
+    r"(?P<v>[A-Z][a-z]++)(?:\s+[A-Z][a-z]++)*+(?!\s+for\b)"
 )
 
 # -- dates: one event on one date, whatever the verb --------------------------------------------------
@@ -249,7 +252,8 @@ def _with(text: str, low: str) -> _Found | None:
     m = _WITH.search(text) if re.search(r"\b(?:i'm|i am|the user is)\b", low) else None
     if m is None:
         return None
-    dating = m["how"].casefold() in ("seeing", "dating")  # "with" is a partner or an employer; these a partner
+    # "with" is a partner or an employer; the others, or "with someone named …", a partner
+    dating = m["how"].casefold() != "with" or bool(m["someone"])
     return ("user", frozenset({"partner"} if dating else {"partner", "employer"}), frozenset({m["v"].casefold()}), None)
 
 
@@ -326,7 +330,46 @@ def compare(old: str, old_owner: str, new: str, new_owner: str) -> Verdict | Non
 
         if same_event(old, new):  # one event on one date in other words ("We go live on 12 March" / "The launch …")
             return "reinforcement"
-    return judge(a, b)
+    return judge(a, b) or _job_and_employer(old, a, new, b)
+
+
+#: the employer a job is held at ("a nurse at St Mary's hospital", "an engineer for Globex")
+_JOB_AT = re.compile(r"\b(?:at|for|with)\s+(?:the\s+)?(?P<org>[A-Z][\w'&.-]*(?:\s+(?:of\s+)?[A-Z][\w'&.-]*)*)")
+
+
+def _job_and_employer(old: str, a: Meaning | None, new: str, b: Meaning | None) -> Verdict | None:
+    """A job held at a named employer and an employer said alone bear on each other. A new
+    employer after "I work as a nurse at St Mary's" ("I'm now working at the Royal Infirmary")
+    may end the job there or move it — the sentence does not say whether the nurse stays a
+    nurse — so both stay: ``unsure``; the same employer repeats it. A job at a new employer
+    after the employer alone ("I'm a nurse at the Royal Infirmary now" / "I work at St Mary's")
+    says all the held fact did: an update when a change is said, else ``unsure``.
+
+    >>> _job_and_employer("I work as a nurse at St Mary's.", meaning("I work as a nurse at St Mary's."),
+    ...                   "I'm now working at the Royal Infirmary.", meaning("I'm now working at the Royal Infirmary."))
+    'unsure'
+    """
+    if a is None or b is None or a.holder != b.holder or a.negated or b.negated or b.past:
+        return None
+    if a.attributes == {"job"} and "employer" in b.attributes and "job" not in b.attributes:
+        org = _employer_of_job(old)
+        if not org:
+            return None  # a job said without where: an employer is another fact
+        return "reinforcement" if b.values <= org else "unsure"
+    if a.attributes == {"employer"} and b.attributes == {"job"}:
+        org = _employer_of_job(new)
+        if not org or a.values <= org:
+            return None  # the same employer: the job is one more fact about it
+        return "update" if b.changed else "unsure"
+    return None
+
+
+def _employer_of_job(text: str) -> frozenset[str]:
+    """The words of the employer a job sentence names ("… at St Mary's hospital": st, mary, hospital)."""
+    m = _JOB_AT.search(text)
+    if m is None:
+        return frozenset()
+    return frozenset(w.casefold() for w in re.findall(r"[A-Za-z]+", m["org"].replace("'s", "")))
 
 
 def readings(old: str, old_owner: str, new: str, new_owner: str) -> tuple[Meaning | None, Meaning | None]:

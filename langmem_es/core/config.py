@@ -100,6 +100,11 @@ class MemoryConfig:
     what it replaces. Long conversations 0.802 → 0.814 (knowledge updates 0.688 → 0.781, no
     category lower); the LoCoMo dev split unchanged (0.741, every category equal); reads
     event times only (docs/recall-experiments.md)."""
+    signal_others: float = 0.1
+    """Recall: for a question about the asker naming no one else ("where do I live?"),
+    subtracted from a candidate about another person of theirs ("My brother lives in
+    Glasgow"); reads the candidates' own contents (:func:`langmem_es.rank.signals.about_another`).
+    Set a priori, then measured on a store of 25 memories written for it (docs/recall-experiments.md)."""
     time_in_text: bool = True
     """Index an event's date as words ("8 May 2023") beside it, for questions that name the date."""
     denial_confidence: float = 0.5

@@ -39,7 +39,8 @@ CHANGED = re.compile(
     r"\b(?:new|now|nowadays|these days|current|currently|at the moment|just|since|recently|lately|as of|from now on|"
     r"any ?more|no longer|gone|become|became|turned|switched|changed|moved|relocated|settled|started|joined|"
     r"took over|instead|(?:taken|took|landed|accepted|got) (?:a|an) (?:new )?(?:job|position|role|post)|"
-    r"hired|transferred|took (?:me|us) on|put down roots|set up (?:home|house)|ended up|swapped|ditched|"
+    r"hired|transferred|retrained|requalified|qualified as|promoted|took (?:me|us) on|put down roots|"
+    r"set up (?:home|house)|ended up|swapped|ditched|"
     r"handed (?:me )?over|(?:gone|went) over to|signed up with)\b",
     re.IGNORECASE,
 )

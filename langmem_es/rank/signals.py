@@ -20,6 +20,9 @@ regular expressions over the window's texts):
 * ``now`` — the question asks for the present ("now", "these days", "currently",
   "still"): among the window's candidates, later events rank higher (an update is told
   after what it replaces).
+* ``others`` — the question asks about the asker ("where do I live?", naming no one else):
+  a candidate whose sentence is about another person of the asker's ("My brother lives in
+  Glasgow", not "My brother and I …") ranks lower.
 
 Each is 0 for a question that gives it nothing to go on, so such questions keep their order.
 
@@ -46,6 +49,8 @@ __all__ = [
     "adjust",
     "as_time",
     "asks_now",
+    "about_another",
+    "asks_about_asker",
     "asks_when",
     "question_names",
     "reads_text",
@@ -101,9 +106,11 @@ class SignalWeights:
     """How long after a named window an event still counts (what happened is told later)."""
     now: float = 0.0
     """A question about the present: times the candidate's place in the window's event times (newest 1)."""
+    others: float = 0.0
+    """A question about the asker: subtracted from a candidate about another person of theirs."""
 
     def __bool__(self) -> bool:
-        return bool(self.when or self.window or self.names or self.neighbours or self.now)
+        return bool(self.when or self.window or self.names or self.neighbours or self.now or self.others)
 
 
 def reads_text(query: str, weights: SignalWeights) -> bool:
@@ -125,6 +132,52 @@ def asks_now(query: str) -> bool:
     (True, False)
     """
     return _NOW.search(query) is not None
+
+
+#: the people of one's life a sentence may be about instead of its speaker
+PEOPLE = frozenset(
+    "aunt baby boss boy boys boyfriend brother brothers child children colleague colleagues cousin cousins coworker "
+    "dad daughter daughters family father fiance fiancee fiancé fiancée flatmate friend friends girlfriend "
+    "granddad grandad granddaughter grandfather grandma grandmother grandpa grandparents grandson granny "
+    "girl girls housemate hubby husband kid kids lad lads lass manager mate mates mom mother mum nan neighbor neighbors neighbour "
+    "neighbours nephew niece parent parents partner relative relatives roommate sibling siblings sister "
+    "sisters son sons spouse stepdad stepdaughter stepmom stepmum stepson teammate teen teenager toddler twin uncle wife".split()
+)
+_ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|the user)\b", re.IGNORECASE)
+_ASKS_WHO = re.compile(r"^\W*(?:who|whom|whose)\b", re.IGNORECASE)
+#: a sentence whose subject is one of the speaker's people ("My older brother lives …", "The
+#: user's wife works …"), not a thing of theirs ("My sister's car …") nor them and the speaker
+_ABOUT_OTHER = re.compile(
+    r"^\W*(?:my|our|the user's)\s+(?:(?:older|younger|big|little|baby|eldest|oldest|youngest|twin|best|new|ex|late)"
+    r"[\s-]+)?(?P<who>[^\W\d_]+)\b(?!['’]s\b)(?![\s,]+(?:and|&)\s)(?P<rest>[^.!?\n]*)",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|[Mm]e|[Ww]e|[Ww]e're|[Ww]e've|[Uu]s|[Mm]yself)\b")
+
+
+def asks_about_asker(query: str) -> bool:
+    """Does the question ask about the asker, naming no one else ("where do I live?"; not "where
+    does my sister live?", "who do I live with?" or "what did Priya recommend?")?
+
+    >>> asks_about_asker("where do I live?"), asks_about_asker("where does my sister live?")
+    (True, False)
+    """
+    if not _ASKER.search(query) or _ASKS_WHO.search(query) or question_names(query):
+        return False
+    return not PEOPLE.intersection(re.findall(r"[^\W\d_]+", query.casefold()))
+
+
+@lru_cache(maxsize=16_384)
+def about_another(text: str) -> bool:
+    """Is the sentence about another person of the speaker's, and not the speaker too?
+
+    >>> about_another("My brother lives in Glasgow."), about_another("My brother and I went to Rome.")
+    (True, False)
+    >>> about_another("My sister's car failed its MOT."), about_another("My dog is called Rex.")
+    (False, False)
+    """
+    m = _ABOUT_OTHER.match(text)
+    return m is not None and m["who"].casefold() in PEOPLE and not _FIRST_PERSON.search(m["rest"])
 
 
 def asks_when(query: str) -> bool:
@@ -213,6 +266,9 @@ def adjust(
         place = {t: k / max(len(times) - 1, 1) for k, t in enumerate(times)}
         for j, (i, _) in enumerate(head):
             extra[j] += weights.now * place[str(docs[i].get("event_time") or docs[i].get("written_at") or "")]
+    if weights.others and asks_about_asker(query):
+        for j, (i, _) in enumerate(head):
+            extra[j] -= weights.others * float(about_another(_own(docs[i], 300)))
     names = question_names(query) if weights.names else []
     if names:
         texts = [_own(docs[i], chars).lower() for i, _ in head]

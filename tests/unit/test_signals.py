@@ -8,7 +8,9 @@ import pytest
 
 from langmem_es.rank.signals import (
     SignalWeights,
+    about_another,
     adjust,
+    asks_about_asker,
     asks_when,
     question_names,
     session_neighbours,
@@ -151,3 +153,46 @@ def test_weights_are_shares_of_the_best_score_whatever_the_scale() -> None:
     out = adjust("When did Ann go hiking?", ranked, docs, SignalWeights(when=0.3))
     assert [i for i, _ in out] == ["b", "a", "c"]
     assert out[0][1] == pytest.approx(0.025 + 0.3 * 0.033)
+
+
+@pytest.mark.parametrize(
+    ("query", "about_me"),
+    [
+        ("where do I live?", True),
+        ("what's my job?", True),
+        ("where does the user live?", True),
+        ("where does my sister live?", False),  # names one of the asker's people
+        ("what did my boy lose?", False),
+        ("who do I live with?", False),  # asks for a person
+        ("what did Priya recommend?", False),  # names someone
+        ("where is the office?", False),  # not about the asker
+    ],
+)
+def test_a_question_about_the_asker_names_no_one_else(query, about_me):
+    assert asks_about_asker(query) is about_me
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("My brother lives in Glasgow.", True),
+        ("The user's wife works as a nurse.", True),
+        ("My older sister is allergic to nuts.", True),
+        ("My brother and I grew up in Leeds.", False),  # the speaker too
+        ("My mum visits us every Sunday.", False),
+        ("My sister's car failed its MOT.", False),  # a thing of hers, not her
+        ("My dog is called Rex.", False),
+        ("I live in Bristol.", False),
+    ],
+)
+def test_a_sentence_about_another_person_of_the_speakers(text, other):
+    assert about_another(text) is other
+
+
+def test_a_question_about_the_asker_puts_another_persons_fact_after_theirs():
+    docs = {"a": {"text": "My brother lives in Glasgow."}, "b": {"text": "We moved into a house in Stockport."}}
+    ranked = [("a", 1.09), ("b", 1.05)]
+    weights = SignalWeights(others=0.1)
+    assert [i for i, _ in adjust("where do I live?", ranked, docs, weights)] == ["b", "a"]
+    assert [i for i, _ in adjust("where does my brother live?", ranked, docs, weights)] == ["a", "b"]
+    assert adjust("where do I live?", ranked, docs, SignalWeights()) == ranked

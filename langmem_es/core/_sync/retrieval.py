@@ -118,6 +118,7 @@ class Retrieval:
             config.signal_names,
             config.signal_neighbours,
             now=config.signal_now,
+            others=config.signal_others,
         )
         reads = reads_text(self._ctx.reranker, query) or signals.reads_text(query, weights)
         fields: tuple[str, ...] = LEG_FIELDS if reads else LEG_FIELDS_NO_TEXT
