@@ -26,6 +26,7 @@ from . import belief_meaning, statements
 from . import meaning_words as words
 from .meaning_clauses import (
     another_value_form,
+    ended_by_clauses,
     extends_held_name,
     one_role_in_clause,
     said_over,
@@ -189,6 +190,12 @@ def _relation(
             lambda part: one_role_in_clause(old_content, old_owner, part, new_owner),
         ):
             rel = "update"
+        elif ended_by_clauses(
+            old_content,
+            new_content,
+            lambda part: _relation(old_content, old_owner, old_polarity, part, new_owner, new_polarity),
+        ):
+            rel = "update"  # the held value is over, nothing said in its place ("Ditched PureGym, too expensive")
         elif rel == "reinforcement":
             rel = "unrelated"  # a message that says the held value is over repeats nothing: both stay
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""

@@ -25,6 +25,7 @@ from .statements.changes import named_key
 
 __all__ = [
     "clauses",
+    "ended_by_clauses",
     "held_values",
     "one_role_in_clause",
     "over",
@@ -48,9 +49,19 @@ _OVER = re.compile(
     r"exported|ported|disconnected|written off|wrote off|scrapped|beyond repair|broke down for good|packed up|moved (?:away|out|on|teams|jobs)|"
     r"went off|gone|over|was up|behind (?:me|us)|ages ago|last day|last straw|fed up|"
     r"too (?:pricey|expensive|dear|far)|overcharg\w*|handed in (?:my|our) notice|gave up|given up|"
-    r"took \w+(?: \w+)? out of|called it a day|kept \w+ing|former|ex)\b",
+    r"took \w+(?: \w+)? out of|called it a day|kept \w+ing|former|ex|passed away|passed on|put down|put to sleep|"
+    r"pull(?:ed|ing)? out|withdr[ae]w\w*|no more)\b",
     re.IGNORECASE,
 )
+#: words that end a value outright, without another in its place (the stricter part of :data:`_OVER`)
+_ENDED = re.compile(
+    r"\b(?:quit|ditched|cancell?ed|sold|resigned|retired|divorced|split up|broke up|dumped|died|passed away|"
+    r"passed on|put down|put to sleep|scrapped|written off|wrote off|closed down|shut down|gave up|given up|"
+    r"dropped out|pulled out|withdr[ae]w\w*|no more|no longer|not any ?more|handed in (?:my|our) notice|"
+    r"called it a day|got rid of|stopped(?!\s+(?:by|in|off|at|over|round|for)\b))\b",
+    re.IGNORECASE,
+)
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 _NO_LONGER = re.compile(r"\b(?:no longer|not any ?more|instead of|rather than)\b", re.IGNORECASE)
 _BARE_NOT = re.compile(r"^\s*(?:and\s+)?not\b", re.IGNORECASE)  # "…, not Vandelay."
 #: a third person the statement speaks of: their state is not the user's ("she's in Leeds now")
@@ -164,7 +175,7 @@ def still_held(held: str, new: str) -> bool:
     values = held_values(held)
     return any(
         _names_values(part, values) and _OVER.search(part) and NEG.search(part) and not _NO_LONGER.search(part)
-        for part in (*clauses(new), new)
+        for part in clauses(new)
     )
 
 
@@ -293,6 +304,32 @@ def update_by_clauses(
         elif said and same_form(said, values) and CHANGED.search(new) and one_role(part):
             updated = True  # "Claire Dunn left the clinic, so Marcus Obi treats me now"
     return updated
+
+
+def ended_by_clauses(held: str, new: str, relate: Callable[[str], str]) -> bool:
+    """Is ``new`` the end of the held value told over several clauses, with nothing in its place
+    ("Ditched PureGym, too expensive.", "Rex died last month, we miss him.")? Every clause naming
+    the held value says it is over (asked of a message :func:`said_over` the held value), and no
+    other clause repeats the held fact, reads as another holder's or instance's, or hedges.
+
+    >>> ended_by_clauses("I go to the gym at PureGym.", "Ditched PureGym, too expensive.", lambda part: "unrelated")
+    True
+    >>> ended_by_clauses("I go to the gym at PureGym.", "Ditched PureGym? Maybe.", lambda part: "unrelated")
+    False
+    >>> ended_by_clauses("I go to the gym at PureGym.", "PureGym got too pricey, still going though.", lambda part: "unrelated")
+    False
+    """
+    if HEDGE.search(new) or _STILL.search(new):
+        return False
+    values = held_values(held)
+    parts = clauses(new)
+    named = [part for part in parts if _names_values(part, values)]
+    if not all(_ENDED.search(part) and not (NEG.search(part) and not _NO_LONGER.search(part)) for part in named):
+        return False  # a complaint, a time away or a denial ("too expensive", "left early", "never sold"), not an end
+    rest = [part for part in parts if part not in named]
+    if any(held_values(part) - values for part in rest):
+        return False  # another value named: an update told over clauses, or not (update_by_clauses decides)
+    return all(relate(part) not in ("reinforcement", "lookalike") for part in rest)
 
 
 def one_role_in_clause(old: str, old_owner: str, new: str, new_owner: str) -> bool | None:

@@ -98,6 +98,7 @@ PREVIOUS = re.compile(
 #: firm's van this week", "I got a phishing email from X this morning")
 FOR_A_WHILE = re.compile(
     r"\b(?:this|next|for the) (?:week|weekend|month)\b|\bfor now\b|\buntil\b|\btemporarily\b|\bwhile\b|"
+    r"\bfor (?:a|one|two|three|a few|a couple of) (?:days?|nights?|weeks?|weekends?|bit)\b|\bback (?:on|next|by)\b|"
     r"\b(?:this|yesterday) (?:morning|afternoon|evening)\b|\btoday\b|\btonight\b",
     re.IGNORECASE,
 )

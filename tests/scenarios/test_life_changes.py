@@ -79,3 +79,33 @@ def test_a_new_partner_in_everyday_words_replaces_the_old_one(core, alice, said)
     new = core.remember(alice, said, reason=WHY)
     assert new.superseded == [old.id]
     assert not _active(core, alice, "My partner is called Jamie.")
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("I have a dog called Rex.", "Rex passed away last month, we don't have a dog now."),
+        ("I have a dog called Rex.", "Rex died in March, we miss him."),
+        ("I go to the gym at PureGym.", "Ditched PureGym, too expensive."),
+        ("I work at Initech.", "I quit Initech, the commute was killing me."),
+    ],
+)
+def test_an_end_told_over_clauses_with_nothing_in_its_place_ends_the_fact(core, alice, held, said):
+    old = core.remember(alice, held, reason=WHY)
+    new = core.remember(alice, said, reason=WHY)
+    assert new.superseded == [old.id] and not _active(core, alice, held)
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("I go to the gym at PureGym.", "PureGym is too expensive but I still go."),
+        ("I go to the gym at PureGym.", "Ditched PureGym for a week, my knee hurts."),
+        ("I drive a Corsa.", "We never sold the Corsa, it's just in the garage."),
+        ("My boss is Helen.", "Helen stopped by my desk, so Omar knows about the project now."),
+    ],
+)
+def test_a_complaint_a_time_away_or_a_denial_of_the_end_keeps_the_fact(core, alice, held, said):
+    old = core.remember(alice, held, reason=WHY)
+    new = core.remember(alice, said, reason=WHY)
+    assert old.id not in new.superseded and _active(core, alice, held)
