@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Literal
 
 from ..model import Memory
@@ -182,20 +182,17 @@ def _relation(
         and old_polarity == new_polarity == "assert"
         and not words.FOR_A_WHILE.search(new_content)
         and said_over(old_content, new_content)
-    ):  # a change told over clauses ("Ditched PureGym — I'm a member at Anytime Fitness now")
+    ):  # a change told over clauses ("Ditched PureGym — I'm a member at Anytime Fitness now"), or an end
+        part_relation = partial(
+            _relation, old_content, old_owner, old_polarity, new_owner=new_owner, new_polarity=new_polarity
+        )
         if update_by_clauses(
             old_content,
             new_content,
-            lambda part: _relation(old_content, old_owner, old_polarity, part, new_owner, new_polarity),
-            lambda part: one_role_in_clause(old_content, old_owner, part, new_owner),
-        ):
+            part_relation,
+            partial(one_role_in_clause, old_content, old_owner, new_owner=new_owner),
+        ) or ended_by_clauses(old_content, new_content, part_relation):
             rel = "update"
-        elif ended_by_clauses(
-            old_content,
-            new_content,
-            lambda part: _relation(old_content, old_owner, old_polarity, part, new_owner, new_polarity),
-        ):
-            rel = "update"  # the held value is over, nothing said in its place ("Ditched PureGym, too expensive")
         elif rel == "reinforcement":
             rel = "unrelated"  # a message that says the held value is over repeats nothing: both stay
     echo = echoed_claim(new_content) if new_polarity == "deny" else ""

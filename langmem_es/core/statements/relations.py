@@ -24,8 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-#: a role said as one's work ("Working as a teacher", "My job: teacher")
-_WORK = re.compile(r"\b(?:work(?:s|ed|ing)?\s+as|job|employed|occupation|profession|career)\b", re.IGNORECASE)
+_WORK = re.compile(r"\b(?:work(?:s|ed|ing)?\s+as|job|employed|occupation|profession|career)\b", re.I)  # one's work
 
 
 def relate(old: str | Statement, new: str | Statement) -> Relation:
@@ -44,16 +43,10 @@ def relate(old: str | Statement, new: str | Statement) -> Relation:
         return "update"
     if rel == "update" and not n.ending and n.frame not in changes.ONE_VALUED and changes.adds(n):
         return "other_key"  # one more: "I also swim on Fridays" leaves "I swim on Mondays"
-    if (
-        rel == "update"
-        and o.frame == n.frame == "role"
-        and not (n.change or n.ending or n.event or n.replaced)
-        and not _WORK.search(n.text)
-    ):
-        # one is many things ("I'm a keen cyclist", "I'm a Welsh speaker" beside "I work as a
-        # pharmacist"): another role replaces the held one when a change is said ("I'm a teacher
-        # now", "I became a lawyer", "I retrained as a teacher") or it is said as one's work
-        return "other_key"
+    if rel == "update" and o.frame == n.frame == "role" and not (n.change or n.ending or n.event or n.replaced):
+        # one is many things ("I'm a Welsh speaker" beside "I work as a pharmacist"): another role
+        # replaces the held one when a change is said ("I became a lawyer") or it is one's work
+        return "update" if _WORK.search(n.text) else "other_key"
     if rel == "reinforcement" and changes.adds(n) and changes.names_more(o, n):
         return "other_key"  # the same, somewhere more: "… dark mode in my terminal too" ← "… in my editor"
     return rel
