@@ -41,8 +41,9 @@ CROSS_HELD_OUT_KEPT = 100
 CROSS_HELD_OUT_2_KEPT = 102
 #: a third (87 kept stories, tests/unit/belief_stories_cross3.py), written after the session's last
 #: change and measured once at its end, its misses NOT read (still held out): 76 kept (72 at the
-#: session's start)
-CROSS_HELD_OUT_3_KEPT = 76
+#: session's start); 80 after session 41's probes from the user's side (a bare "I'm a …" no longer
+#: replaces a job; an end told over clauses), measured, still not read
+CROSS_HELD_OUT_3_KEPT = 80
 
 
 def _flagged() -> list[B.Story]:
