@@ -187,3 +187,16 @@ def test_private_memories_of_two_users_never_conflict(core, tenant):
     w = core.remember(ben, "My home city is Leeds.", subject_key="user.home_city", reason="Local advice.")
     assert w.action == "created" and core.conflicts(ann) == []
     assert contents(core.recall(ann, "home city", kinds=["semantic"])) == ["My home city is Bristol."]
+
+
+def test_two_companies_dates_are_no_conflict_whatever_the_case_of_their_names(core, planner, researcher):
+    """As a team lead, I want no conflict opened between facts about two different customers:
+    "ACME's contract renews on 1 March" and "Globex's contract renews on 1 April" both stand.
+    (A name in capitals that owns something was read as nobody's, which matched any owner.)"""
+    why = "Account managers plan outreach around renewal dates."
+    a = core.remember(planner, "ACME's contract renews on 1 March.", scope="shared", reason=why)
+    b = core.remember(researcher, "Globex's contract renews on 1 April.", scope="shared", reason=why)
+    assert b.action == "created" and not b.superseded and core.conflicts(planner) == []
+    assert core.get(planner, a.id).status == "active"
+    c = core.remember(researcher, "ACME's contract renews on 1 April.", scope="shared", reason=why)
+    assert c.action == "conflict"  # the same customer, another date: a rival value

@@ -55,13 +55,20 @@ _E_MAIL = re.compile(r"\b(e)-(?=mail)", re.IGNORECASE)
 _PIPELINE_LOCK = threading.Lock()
 
 
+#: a name in capitals that owns something ("ACME's contract"): read as "Acme's" — the tagger
+#: takes "ACME's contract renews" for a noun phrase and loses its owner
+_CAPS_OWNER = re.compile(r"\b([A-Z]{2,})(?=['’]s\b)")
+
+
 @lru_cache(maxsize=4096)
 def reading(text: str) -> Doc:
     """spaCy's reading of ``text`` (whitespace folded), made once per text: the statement, its
     content lemmas and its word lemmas all read the same one (a run costs ~6 ms). Read-only.
-    "e-mail" is read as "email" (the tokenizer splits it into three words). One thread runs the
+    "e-mail" is read as "email" (the tokenizer splits it into three words), a name in capitals that
+    owns something as a name ("ACME's" as "Acme's"). One thread runs the
     pipeline at a time (the async core reads in worker threads; spaCy does not promise more)."""
     folded = _E_MAIL.sub(r"\1", " ".join(str(text).split()))
+    folded = _CAPS_OWNER.sub(lambda m: m[1].title(), folded)
     pipeline = nlp()
     with _PIPELINE_LOCK:
         return pipeline(folded)
