@@ -200,3 +200,40 @@ def test_two_companies_dates_are_no_conflict_whatever_the_case_of_their_names(co
     assert core.get(planner, a.id).status == "active"
     c = core.remember(researcher, "ACME's contract renews on 1 April.", scope="shared", reason=why)
     assert c.action == "conflict"  # the same customer, another date: a rival value
+
+
+@pytest.mark.parametrize(
+    ("key", "first", "second"),
+    [
+        ("team.staging_db.port", "The staging database listens on port 5433.", "Staging Postgres is on port 5433."),
+        ("api.rate_limit", "The API rate limit is 100 requests per second.", "Rate limit for the public API: 100 rps."),
+        ("team.deploy_day", "Deploys happen on Tuesdays.", "We ship to production every Tuesday."),
+        ("team.on_call", "The on-call engineer this week is Priya.", "Priya is on call this week."),
+        ("billing.vat_rate", "We charge VAT at 20%.", "Our VAT rate is 20 percent."),
+    ],
+)
+def test_two_agents_that_agree_in_other_words_open_no_conflict(core, planner, researcher, key, first, second):
+    """As a team lead, I want two agents that say the same thing in their own words under one
+    key to count as one fact said twice — not a dispute for me to resolve."""
+    a = core.remember(planner, first, subject_key=key, scope="shared", reason=WHY)
+    b = core.remember(researcher, second, subject_key=key, scope="shared", reason=WHY)
+    assert b.action == "reinforced" and b.id == a.id and core.conflicts(planner) == []
+
+
+@pytest.mark.parametrize(
+    ("key", "first", "second"),
+    [
+        (
+            "team.staging_db.port",
+            "The staging database listens on port 5433.",
+            "The staging database listens on port 5434.",
+        ),
+        ("api.timeout", "The API timeout is 30 seconds.", "The API timeout is 30 minutes."),
+        ("team.lead", "Priya leads the payments team.", "Priya leads the search team."),
+        ("team.standup", "Stand-up is at 9:30 every morning.", "Stand-up is not at 9:30 any more."),
+    ],
+)
+def test_another_value_under_the_key_is_never_taken_for_a_repeat(core, planner, researcher, key, first, second):
+    core.remember(planner, first, subject_key=key, scope="shared", reason=WHY)
+    b = core.remember(researcher, second, subject_key=key, scope="shared", reason=WHY)
+    assert b.action != "reinforced"

@@ -17,6 +17,7 @@ from ...model import Memory
 from ...port import Hit, StoredDoc
 from .. import belief_rules, meaning_learned
 from .. import reconcile as LLM
+from ..keyed_values import same_value_under_key
 from ..records import document_id, memory_of
 from ..results import WriteResult
 from .denials import Denials
@@ -58,13 +59,19 @@ class StatementReading:
         return [(hit, old, belief_rules.relation(old, memory)) for hit, old in held]
 
     def repeated(self, near: Sequence[Hit], memory: Memory) -> Hit | None:
-        """The held fact ``memory`` repeats in other words (same polarity, compatible key)."""
+        """The held fact ``memory`` repeats in other words (same polarity, compatible key): read as
+        a repeat, or — filed under the held fact's own key — giving the same value in whatever
+        words (:func:`~langmem_es.core.keyed_values.same_value_under_key`: two agents that agree)."""
         for hit, old, rel in self._related(near, memory):
+            if old.polarity != memory.polarity or old.confidence <= 0:
+                continue
+            if rel == "reinforcement" and memory.subject_key in (None, old.subject_key):
+                return hit
             if (
-                rel == "reinforcement"
-                and old.polarity == memory.polarity
-                and memory.subject_key in (None, old.subject_key)
-                and old.confidence > 0
+                rel not in ("denial", "lookalike")
+                and memory.subject_key is not None
+                and memory.subject_key == old.subject_key
+                and same_value_under_key(old.content, memory.content)
             ):
                 return hit
         return None
