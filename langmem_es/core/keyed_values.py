@@ -24,7 +24,8 @@ from .meaning_clauses import over
 
 __all__ = ["same_value_under_key", "values_of"]
 
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)(?:st|nd|rd|th)?\b")
+#: a number, with what joins it to the next into one ("4.2.1", "02:00", "1-0", "2026-03-01")
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,:/-]\d+)*)(?:st|nd|rd|th)?\b")
 _DAY = re.compile(
     r"\b(?:(mon|tues|wednes|thurs|fri|satur|sun)days?|(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|"
     r"june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))\b",
@@ -86,6 +87,8 @@ def same_value_under_key(old: str, new: str) -> bool:
     >>> same_value_under_key("Deploys happen on Tuesdays.", "Deploys happen on Thursdays.")
     False
     >>> same_value_under_key("Priya leads the payments team.", "Priya leads the search team.")
+    False
+    >>> same_value_under_key("Alice lives in city 0-1.", "Alice moved to city 1-0.")
     False
     """
     a, b = values_of(old), values_of(new)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
@@ -185,7 +185,7 @@ class AsyncRetrieval:
         ranked = [(i, s) for i, s in fused if visible.candidate(by_id[i].doc)]
         t = time.perf_counter()
         fused_score = dict(fused)
-        reference = as_of or _now()
+        reference = as_of or self._ctx.clock()  # the core's clock: a replay reads its own "last weekend"
         reranked = await self._rerank(query, ranked, by_id)
         if weights:  # query-time signals: rank/signals.py
             window = config.rerank_window
@@ -388,10 +388,6 @@ class AsyncRetrieval:
             )
         ranked.sort(key=lambda r: -r.score)
         return ranked[:k]
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def _ms(t: float) -> float:
