@@ -28,6 +28,7 @@ from .meaning_clauses import (
     another_value_form,
     ended_by_clauses,
     extends_held_name,
+    one_of_several,
     one_role_in_clause,
     said_over,
     still_held,
@@ -35,6 +36,7 @@ from .meaning_clauses import (
 )
 from .meaning_homes import _STAY
 from .meaning_keys import _head_group, _times_of
+from .meaning_keys import category_key as category_key  # re-exported: the write path reads the key rules here
 from .meaning_keys import key_label as _key_label
 from .meaning_keys import key_words as key_words  # re-exported: the write path reads the key rules here
 from .meaning_keys import keys_close as keys_close
@@ -210,6 +212,8 @@ def _relation(
         return "unrelated"  # a value of another form, or another thing named like the held value ("Proton VPN")
     if rel == "update" and new_polarity == "assert" and still_held(old_content, new_content):
         return "unrelated"  # "I'm not leaving Initech, whatever Globex offers": the held value stays
+    if rel == "update" and _one_of_several(old_content, old_owner, new_content, new_owner):
+        return "other_key"  # one of several held facts changed: the others hold, both stay (unsure)
     if rel == "update" and words.HEDGE.search(new_content) and not echo:
         return "unrelated"  # a question or a hedge says no change: both stay ("I might move to Leeds")
     if rel == "update" and not words.FROM_THEN.search(new_content) and not stated_change(new_content):
@@ -231,7 +235,14 @@ def undecided(old: Memory, new: Memory) -> bool:
         return False
     if relation(old, new) in ("update", "reinforcement", "denial", "lookalike"):
         return False
+    if _one_of_several(tidy(old.content), old.owner, tidy(new.content), new.owner):
+        return True  # "I sold the Golf." ← "I live in Leeds, work at Initech and drive a Golf."
     return belief_meaning.compare(old.content, old.owner, new.content, new.owner) == "unsure"
+
+
+def _one_of_several(old_content: str, old_owner: str, new_content: str, new_owner: str) -> bool:
+    relate = partial(_relation, old_owner=old_owner, old_polarity="assert", new_content=new_content)
+    return one_of_several(old_content, new_content, partial(relate, new_owner=new_owner, new_polarity="assert"))
 
 
 def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owner: str) -> statements.Relation | None:
@@ -337,20 +348,6 @@ def previous_value(old_content: str, old_owner: str, new_content: str, new_owner
         and not words.ACQUIRED.search(new_content)
         and not names(old_content) & names(new_content)
     )
-
-
-#: Last words of a subject key that name a kind of facts, not one fact ("user.health",
-#: "user.pets"): several facts of the kind hold under it at once.
-CATEGORY_KEYS = frozenset(
-    "health medical pets pet animals family relatives preferences preference prefs likes dislikes hobbies "
-    "interests food work job career schedule contact contacts info notes profile personal facts details misc "
-    "general background habits routine travel devices tech".split()
-)
-
-
-def category_key(key: str | None) -> bool:
-    """Does ``key`` name a kind of facts rather than one fact (``user.health``, ``team.misc``)?"""
-    return key is not None and key.replace("-", "_").split(".")[-1].split("_")[-1].lower() in CATEGORY_KEYS
 
 
 def another_fact_under_key(held: list[Memory], new: Memory) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "clauses",
     "ended_by_clauses",
     "held_values",
+    "one_of_several",
     "one_role_in_clause",
     "over",
     "still_held",
@@ -330,6 +331,34 @@ def ended_by_clauses(held: str, new: str, relate: Callable[[str], str]) -> bool:
     if any(held_values(part) - values for part in rest):
         return False  # another value named: an update told over clauses, or not (update_by_clauses decides)
     return all(relate(part) not in ("reinforcement", "lookalike") for part in rest)
+
+
+def one_of_several(held: str, new: str, relate: Callable[[str], str]) -> bool:
+    """Does ``new`` change only some of the facts a held message of several clauses states ("I
+    sold the Golf." ← "I live in Leeds, work at Initech and drive a Golf.")? A clause that names a
+    value of its own ("work at Initech") and that ``new`` does not update or repeat still holds:
+    replacing the held message would lose it. (``relate``: the belief rules' relation of ``new`` to
+    one clause of the held message.)
+
+    >>> one_of_several("I live in Leeds and drive a Golf.", "I sold the Golf.",
+    ...                lambda part: "update" if "Golf" in part else "unrelated")
+    True
+    """
+    parts = clauses(held)
+    if len(parts) < 2:
+        return False
+    read = [(relate(part), bool(held_values(part)) and _says(part)) for part in parts]
+    return any(rel == "update" for rel, _ in read) and any(
+        fact and rel not in ("update", "reinforcement") for rel, fact in read
+    )
+
+
+def _says(part: str) -> bool:
+    """Is the part a clause of its own (it has a verb: "work at Initech", read after an "I" when
+    it has no subject), not a piece of one ("Oxford" of "12 Elm Road, Oxford", "Grant" of "Mr. Grant")?"""
+    from .statements.phrases import reading
+
+    return any(t.pos_ in ("VERB", "AUX") for text in (part, "I " + part) for t in reading(text))
 
 
 def one_role_in_clause(old: str, old_owner: str, new: str, new_owner: str) -> bool | None:

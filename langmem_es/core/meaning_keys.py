@@ -15,7 +15,7 @@ from functools import lru_cache
 from . import statements
 from .statements import lexicon
 
-__all__ = ["key_label", "key_words", "keys_close", "one_head", "same_key_ids"]
+__all__ = ["CATEGORY_KEYS", "category_key", "key_label", "key_words", "keys_close", "one_head", "same_key_ids"]
 
 _KEY_STOP = frozenset({"user", "users", "the", "a", "of", "my", "current", "info", "data", "fact"})
 
@@ -153,3 +153,17 @@ def one_head(a: str, b: str) -> bool:
 def same_key_ids(a: str | None, b: str | None) -> bool:
     """Do two keys carry the same identifiers (segments with digits: ``device.0`` is not ``device.1``)?"""
     return _key_ids(a or "") == _key_ids(b or "")
+
+
+#: Last words of a subject key that name a kind of facts, not one fact ("user.health",
+#: "user.pets"): several facts of the kind hold under it at once.
+CATEGORY_KEYS = frozenset(
+    "health medical pets pet animals family relatives preferences preference prefs likes dislikes hobbies "
+    "interests food work job career schedule contact contacts info notes profile personal facts details misc "
+    "general background habits routine travel devices tech".split()
+)
+
+
+def category_key(key: str | None) -> bool:
+    """Does ``key`` name a kind of facts rather than one fact (``user.health``, ``team.misc``)?"""
+    return key is not None and key.replace("-", "_").split(".")[-1].split("_")[-1].lower() in CATEGORY_KEYS

@@ -109,3 +109,21 @@ def test_a_complaint_a_time_away_or_a_denial_of_the_end_keeps_the_fact(core, ali
     old = core.remember(alice, held, reason=WHY)
     new = core.remember(alice, said, reason=WHY)
     assert old.id not in new.superseded and _active(core, alice, held)
+
+
+@pytest.mark.parametrize(
+    ("held", "said"),
+    [
+        ("I live in Leeds, work at Initech and drive a Golf.", "I sold the Golf."),
+        ("I live in Leeds and work at Initech.", "I moved to York."),
+        ("I drive a Golf and my wife drives a Polo.", "I sold the Golf."),
+    ],
+)
+def test_one_of_several_facts_said_at_once_changing_loses_none_of_the_others(core, alice, held, said):
+    """ "I sold the Golf." had replaced "I live in Leeds, work at Initech and drive a Golf.":
+    home and employer dropped out with the car. The held message stays beside the change, which
+    says it may replace it."""
+    old = core.remember(alice, held, reason=WHY)
+    new = core.remember(alice, said, reason=WHY)
+    assert not new.superseded and new.unsure == [old.id]
+    assert _active(core, alice, held) and _active(core, alice, said)
