@@ -127,3 +127,10 @@ def test_one_of_several_facts_said_at_once_changing_loses_none_of_the_others(cor
     new = core.remember(alice, said, reason=WHY)
     assert not new.superseded and new.unsure == [old.id]
     assert _active(core, alice, held) and _active(core, alice, said)
+
+
+@pytest.mark.parametrize("said", ["I got a raise, I'm on £45k now.", "I'm on 45,000 a year now."])
+def test_a_new_salary_said_as_what_one_is_on_replaces_the_old(core, alice, said):
+    old = core.remember(alice, "I earn £40k a year.", reason=WHY)
+    new = core.remember(alice, said, reason=WHY)
+    assert new.superseded == [old.id]

@@ -147,6 +147,9 @@ def in_relationship(be: Copula) -> Statement | None:
     return None
 
 
+_PAY_PERIODS = frozenset({"year", "annum", "month", "week", "hour", "day"})
+
+
 def where_or_when(be: Copula) -> Statement | None:
     """Where one is, or when: a place, a date, an employer ("at" an organisation).
 
@@ -154,6 +157,8 @@ def where_or_when(be: Copula) -> Statement | None:
     'user.where = leeds'
     >>> where_or_when(Copula.of(Clause.of("I'm still at Google"))).summary
     'user.employer = google'
+    >>> where_or_when(Copula.of(Clause.of("I'm on £45k now"))).summary
+    'user.earn = 45k'
     """
     if be.comp is not None:
         return None
@@ -161,6 +166,8 @@ def where_or_when(be: Copula) -> Statement | None:
     frame = "when" if value_type(objs, prep) == "when" else "where"
     if prep == "at" and frame == "where" and any(o.ent_type_ == "ORG" for o in objs):
         frame = "employer"
+    if prep == "on" and any(o.ent_type_ == "MONEY" or any(c.lemma_ in _PAY_PERIODS for c in o.children) for o in objs):
+        frame = "earn"  # "I'm on £45k now", "on 45,000 a year": one's pay, not somewhere
     group = next((o.lemma_.lower() for o in objs if o.pos_ == "NOUN" and o.lemma_.lower() in lexicon.GROUP_NOUNS), "")
     if frame == "where" and group:
         frame = f"in_{group}"  # "I'm in the Riverside Readers book club": a member, not somewhere
