@@ -134,3 +134,13 @@ def test_a_new_salary_said_as_what_one_is_on_replaces_the_old(core, alice, said)
     old = core.remember(alice, "I earn £40k a year.", reason=WHY)
     new = core.remember(alice, said, reason=WHY)
     assert new.superseded == [old.id]
+
+
+def test_typed_as_people_type_in_chat(core, alice):
+    """Short forms and a missing "I'm": "not veggie anymore fwiw" ends "I'm vegetarian."; "my sis
+    just moved to bath" is the sister's move, not the user's."""
+    diet = core.remember(alice, "I'm vegetarian.", reason=WHY)
+    home = core.remember(alice, "I live in Bristol.", reason=WHY)
+    assert core.remember(alice, "not veggie anymore fwiw", reason=WHY).superseded == [diet.id]
+    moved = core.remember(alice, "my sis just moved to bath", reason=WHY)
+    assert home.id not in moved.superseded and _active(core, alice, "I live in Bristol.")

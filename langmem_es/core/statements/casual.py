@@ -37,7 +37,10 @@ _CONTRACTIONS = {
     "wouldnt": "wouldn't",
 }
 _CONTRACTION = re.compile(r"\b(" + "|".join(_CONTRACTIONS) + r")\b")
-_FILLER = r"(?:btw|fyi|tbh|imo|ps|oh|ok|okay|yeah|yep|yup|hey|hi|lol|haha|so yeah|just fyi|heads up)"
+_FILLER = r"(?:btw|fyi|fwiw|tbh|tbf|ngl|imo|ps|oh|ok|okay|yeah|yep|yup|hey|hi|lol|haha|so yeah|just fyi|heads up)"
+#: short forms typed in chat, read as the word the lexicon knows ("not veggie anymore", "my sis")
+_SHORT_FORMS = {"veggie": "vegetarian", "sis": "sister", "hubby": "husband", "gf": "girlfriend", "bf": "boyfriend"}
+_SHORT_FORM = re.compile(r"\b(" + "|".join(_SHORT_FORMS) + r")\b", re.I)
 _LEADING = re.compile(r"^\s*(?:" + _FILLER + r")\b[\s,:;.!-]*", re.I)
 _TRAILING = re.compile(r"[\s,;-]*\b(?:" + _FILLER + r")\s*[.!]*\s*$", re.I)
 #: A leading "no wait", "oops": the speaker correcting themself, read as "No, …".
@@ -69,6 +72,8 @@ def tidy(text: str) -> str:
     "I'm still at Initech."
     >>> tidy("new number: 07700 900999")
     'My new number is 07700 900999.'
+    >>> tidy("not veggie anymore fwiw")
+    "I'm not vegetarian anymore."
     >>> tidy("I live in Bristol.")
     'I live in Bristol.'
     """
@@ -82,6 +87,7 @@ def tidy(text: str) -> str:
     out = _TRAILING.sub("", out)
     out = _I.sub("I", out)
     out = _CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group(1)], out)
+    out = _SHORT_FORM.sub(lambda m: _SHORT_FORMS[m.group(1).lower()], out)
     out = " ".join(out.split())
     if not out:
         return text
@@ -119,7 +125,9 @@ def _with_subject(text: str) -> str:
     doc = reading(text)
     first = doc[0]
     has_verb = any(t.pos_ in ("VERB", "AUX") for t in doc)
-    if not has_verb and first.lower_ in ("still", "now", "currently", "back"):
+    bare_not = first.lower_ == "not" and not any(t.pos_ == "AUX" for t in doc)  # "not veggie anymore"
+    still = first.lower_ in ("still", "now", "currently", "back") or text.lower().startswith("no longer ")
+    if bare_not or (not has_verb and still):
         return "I'm " + first.lower_ + text[len(first.text) :]
     if first.tag_ == "VBG" and first.dep_ == "amod":  # "visiting leeds next week": parsed as a noun phrase
         return "I'm " + text
