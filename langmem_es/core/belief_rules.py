@@ -35,8 +35,7 @@ from .meaning_clauses import (
     update_by_clauses,
 )
 from .meaning_homes import _STAY
-from .meaning_keys import _head_group, _times_of
-from .meaning_keys import category_key as category_key  # re-exported: the write path reads the key rules here
+from .meaning_keys import _head_group, _times_of, category_key
 from .meaning_keys import key_label as _key_label
 from .meaning_keys import key_words as key_words  # re-exported: the write path reads the key rules here
 from .meaning_keys import keys_close as keys_close
@@ -185,9 +184,10 @@ def _relation(
         and not words.FOR_A_WHILE.search(new_content)
         and said_over(old_content, new_content)
     ):  # a change told over clauses ("Ditched PureGym — I'm a member at Anytime Fitness now"), or an end
-        part_relation = partial(
-            _relation, old_content, old_owner, old_polarity, new_owner=new_owner, new_polarity=new_polarity
-        )
+
+        def part_relation(part: str) -> statements.Relation:
+            return _relation(old_content, old_owner, old_polarity, part, new_owner, new_polarity)
+
         if update_by_clauses(
             old_content,
             new_content,
@@ -240,9 +240,12 @@ def undecided(old: Memory, new: Memory) -> bool:
     return belief_meaning.compare(old.content, old.owner, new.content, new.owner) == "unsure"
 
 
+@lru_cache(maxsize=8192)
 def _one_of_several(old_content: str, old_owner: str, new_content: str, new_owner: str) -> bool:
-    relate = partial(_relation, old_owner=old_owner, old_polarity="assert", new_content=new_content)
-    return one_of_several(old_content, new_content, partial(relate, new_owner=new_owner, new_polarity="assert"))
+    """:func:`.meaning_clauses.one_of_several` by the rules (kept: asked by _relation and undecided)."""
+    return one_of_several(
+        old_content, new_content, lambda part: _relation(part, old_owner, "assert", new_content, new_owner, "assert")
+    )
 
 
 def _qualified_head(old_content: str, old_owner: str, new_content: str, new_owner: str) -> statements.Relation | None:

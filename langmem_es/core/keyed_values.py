@@ -21,14 +21,19 @@ from functools import lru_cache
 from . import meaning_words as words
 from . import statements
 from .meaning_clauses import over
+from .statements import lexicon
 
 __all__ = ["same_value_under_key", "values_of"]
 
 #: a number, with what joins it to the next into one ("4.2.1", "02:00", "1-0", "2026-03-01")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,:/-]\d+)*)(?:st|nd|rd|th)?\b")
+#: a day or a month: the lexicon's names, weekdays also in the plural ("on Tuesdays"), months also short
 _DAY = re.compile(
-    r"\b(?:(mon|tues|wednes|thurs|fri|satur|sun)days?|(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|"
-    r"june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))\b",
+    r"\b(?:("
+    + "|".join(sorted(lexicon.WEEKDAYS))
+    + r")s?|("
+    + "|".join(sorted(lexicon.MONTHS | {m[:3] for m in lexicon.MONTHS} | {"sept"}, key=len, reverse=True))
+    + r"))\b",
     re.IGNORECASE,
 )
 #: a unit a number is given in, folded to one word ("rps" and "requests per second": second)

@@ -219,7 +219,7 @@ class AsyncRetrieval:
         matched = await self._long_events.matched_passages(
             query, vector, [(stored.collection, i, memories[i].content) for i, _, stored in top]
         )
-        for n, (i, score, _) in enumerate(top):
+        for (i, score, _), may_replace in zip(top, replacing, strict=True):
             memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(
@@ -229,7 +229,7 @@ class AsyncRetrieval:
                     st,
                     conflict=memory.id in disputed,
                     passage=matched.get(i),
-                    may_replace=replacing[n],
+                    may_replace=may_replace,
                 )
             )
         self._ctx.access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn

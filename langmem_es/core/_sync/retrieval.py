@@ -220,7 +220,7 @@ class Retrieval:
         matched = self._long_events.matched_passages(
             query, vector, [(stored.collection, i, memories[i].content) for i, _, stored in top]
         )
-        for n, (i, score, _) in enumerate(top):
+        for (i, score, _), may_replace in zip(top, replacing, strict=True):
             memory = memories[i]
             st = {**stages.get(i, {}), "fused": fused_score.get(i, 0.0), "final": score}
             out.append(
@@ -230,7 +230,7 @@ class Retrieval:
                     st,
                     conflict=memory.id in disputed,
                     passage=matched.get(i),
-                    may_replace=replacing[n],
+                    may_replace=may_replace,
                 )
             )
         self._ctx.access.note((stored.collection, stored.doc) for _, _, stored in top)  # written after this turn
